@@ -1,0 +1,94 @@
+//! The library's error type. Every message names the file, line, field or flag at fault.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Everything that can go wrong outside the hot path.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// Reading or writing a file failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A level (text or file) is malformed.
+    Level {
+        /// Where the level came from (a path, or a description).
+        origin: String,
+        /// 1-based line of the fault, 0 if it concerns the whole level.
+        line: usize,
+        /// 1-based cell (column) of the fault, 0 if it concerns the whole line.
+        cell: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A configuration value, agent spec or command-line flag is invalid.
+    Config {
+        /// The field or flag.
+        field: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A game action was refused.
+    Illegal(crate::game::IllegalAction),
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// A configuration error for `field`.
+    pub fn config(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::Config {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Level {
+                origin,
+                line,
+                cell,
+                reason,
+            } => match (line, cell) {
+                (0, _) => write!(f, "level {origin}: {reason}"),
+                (l, 0) => write!(f, "level {origin}, line {l}: {reason}"),
+                (l, c) => write!(f, "level {origin}, line {l}, cell {c}: {reason}"),
+            },
+            Error::Config { field, reason } => write!(f, "invalid `{field}`: {reason}"),
+            Error::Illegal(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            Error::Illegal(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::game::IllegalAction> for Error {
+    fn from(e: crate::game::IllegalAction) -> Self {
+        Error::Illegal(e)
+    }
+}

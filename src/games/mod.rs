@@ -1,0 +1,3 @@
+//! The game engines.
+
+pub mod tribes;

@@ -1,0 +1,5 @@
+//! The `playstyles` command-line tool.
+
+fn main() {
+    println!("playstyles");
+}
