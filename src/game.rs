@@ -181,6 +181,11 @@ pub trait Game: Sync {
         state.clone()
     }
 
+    /// A human-readable picture of the state (a text board for Tribes).
+    fn render(&self, state: &Self::State) -> String {
+        format!("{state:?}")
+    }
+
     /// Legal actions grouped by (actor, kind), into a reusable buffer.
     fn grouped_actions(&self, state: &Self::State, out: &mut GroupedActions<Self::Action>) {
         self.legal_actions(state, &mut out.actions);
