@@ -1,8 +1,27 @@
 //! Tribes: a re-implementation of the Tribes strategy game (GAIGResearch/Tribes, a Polytopia-like
-//! game) after `shared/spec/tribes-rules.md`.
+//! game) after `shared/spec/tribes-rules.md`, built for speed: a flat tile array, unit slots
+//! and small `Copy` actions, no allocation per action.
 
+pub mod action;
+mod apply;
+mod buildings;
+pub mod check;
+mod combat;
+pub mod economy;
+mod init;
+pub mod legal;
 pub mod level;
+pub mod movement;
+mod network;
+mod observe;
+mod render;
+pub mod rules;
+pub mod state;
 pub mod types;
+mod units;
 
+pub use action::Action;
 pub use level::Level;
+pub use rules::{Compat, GameMode, TribesGame, TribesRules};
+pub use state::State;
 pub use types::*;

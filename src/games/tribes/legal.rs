@@ -1,0 +1,308 @@
+//! Legal actions of the tribe to move (spec §11), in the reference generation order: per city
+//! (level-up only if one is pending), per unit, then tribe actions with END_TURN last.
+
+use super::action::Action;
+use super::buildings::adjacent_own;
+use super::economy::{city_tiles, tech_cost};
+use super::movement::{can_attack, can_move, reachable_with};
+use super::rules::TribesRules;
+use super::state::{NONE, State, TileSet};
+use super::types::{
+    ActionKind as K, Building, LevelUpBonus, MonumentStatus, Resource, Tech, TechSet, Terrain,
+    UnitKind, UnitStatus,
+};
+use super::units::has_free_slot;
+
+/// Per-call facts about the tribe to move, computed once.
+struct Ctx {
+    tribe: u8,
+    techs: TechSet,
+    stars: i32,
+    /// Buildings the tribe could afford and knows, by terrain, as bit masks over `Building`.
+    buildable: [u32; 7],
+    enemy: TileSet,
+    zoc: TileSet,
+}
+
+impl Ctx {
+    fn new(s: &State, tribe: u8) -> Ctx {
+        let ts = &s.tribes[tribe as usize];
+        let mut buildable = [0u32; 7];
+        for &b in Building::ALL {
+            if ts.stars < b.cost() || b.tech().is_some_and(|x| !ts.techs.has(x)) {
+                continue;
+            }
+            if b.is_monument()
+                && ts.monuments[b.monument_index()] != MonumentStatus::Available
+            {
+                continue;
+            }
+            for &t in Terrain::ALL {
+                if b.allows_terrain(t) {
+                    buildable[t as usize] |= 1 << b as u32;
+                }
+            }
+        }
+        let (enemy, zoc) = s.enemy_maps(tribe);
+        Ctx {
+            tribe,
+            techs: ts.techs,
+            stars: ts.stars,
+            buildable,
+            enemy,
+            zoc,
+        }
+    }
+}
+
+/// Fills `out` (cleared first) with every legal action of the active tribe.
+pub fn legal_actions(rules: &TribesRules, s: &State, out: &mut Vec<Action>) {
+    out.clear();
+    if s.over {
+        return;
+    }
+    let tribe = s.active;
+    if let Some(c) = pending_level_up(s, tribe) {
+        for b in LevelUpBonus::options(s.cities[c].level) {
+            out.push(Action::new(K::LevelUp, c, b as u8, 0));
+        }
+        return;
+    }
+    let cx = Ctx::new(s, tribe);
+    for c in 0..s.cities.len() {
+        if s.cities[c].tribe == tribe {
+            city_actions(rules, s, &cx, c, out);
+        }
+    }
+    for u in 0..s.units.len() {
+        if s.units[u].alive && s.units[u].tribe == tribe {
+            unit_actions(rules, s, &cx, u, out);
+        }
+    }
+    tribe_actions(rules, s, out);
+}
+
+/// True if `a` is among the legal actions.
+pub fn is_legal(rules: &TribesRules, s: &State, a: Action) -> bool {
+    let mut buf = Vec::with_capacity(128);
+    legal_actions(rules, s, &mut buf);
+    buf.contains(&a)
+}
+
+/// The first city of `tribe` whose population demands a level-up.
+pub fn pending_level_up(s: &State, tribe: u8) -> Option<usize> {
+    s.cities
+        .iter()
+        .position(|c| c.tribe == tribe && c.population as i32 >= c.population_need())
+}
+
+fn city_actions(rules: &TribesRules, s: &State, cx: &Ctx, c: usize, out: &mut Vec<Action>) {
+    let (techs, stars) = (cx.techs, cx.stars);
+    // The city's worked tiles, and the buildings already standing on its territory.
+    let mut tiles = [0u16; 24];
+    let mut k = 0;
+    city_tiles(s, c, |t| {
+        tiles[k] = t as u16;
+        k += 1;
+    });
+    let tiles = &tiles[..k];
+    let mut has = 0u32;
+    s.neighbourhood(s.cities[c].tile as usize, 2, |t| {
+        let tile = &s.tiles[t];
+        if tile.owner as usize == c
+            && let Some(b) = tile.building
+        {
+            has |= 1 << b as u32;
+        }
+    });
+    for &t in tiles {
+        let t = t as usize;
+        let tile = &s.tiles[t];
+        if tile.building.is_some() {
+            continue;
+        }
+        let mut mask = cx.buildable[tile.terrain as usize];
+        while mask != 0 {
+            let b = Building::ALL[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            if can_build(s, cx.tribe, has, t, b) {
+                out.push(Action::new(K::Build, c, b as u8, t));
+            }
+        }
+    }
+    let forest_ok = |t: usize| s.tiles[t].terrain == Terrain::Forest && s.tiles[t].building.is_none();
+    let mut each = |kind: K, ok: &dyn Fn(usize) -> bool| {
+        for &t in tiles {
+            if ok(t as usize) {
+                out.push(Action::new(kind, c, 0, t as usize));
+            }
+        }
+    };
+    if techs.has(Tech::Chivalry) && stars >= 5 {
+        each(K::BurnForest, &forest_ok);
+    }
+    if techs.has(Tech::Forestry) {
+        each(K::ClearForest, &forest_ok);
+    }
+    if techs.has(Tech::Construction) {
+        each(K::Destroy, &|t| s.tiles[t].building.is_some());
+    }
+    if techs.has(Tech::Spiritualism) && stars >= 5 {
+        each(K::GrowForest, &|t| {
+            let tile = &s.tiles[t];
+            tile.terrain == Terrain::Plain && (rules.java() || tile.building.is_none())
+        });
+    }
+    each(K::ResourceGathering, &|t| {
+        s.tiles[t].resource.and_then(gathering).is_some_and(|(tech, cost)| techs.has(tech) && stars >= cost)
+    });
+    let centre = s.cities[c].tile as usize;
+    if s.tiles[centre].unit == NONE
+        && s.home_units(c as u8) < s.cities[c].unit_capacity()
+        && has_free_slot(s)
+    {
+        for &k in UnitKind::ALL {
+            if !k.is_spawnable() {
+                break;
+            }
+            let st = k.stats();
+            if st.tech.is_none_or(|t| techs.has(t)) && stars >= st.cost {
+                out.push(Action::new(K::Spawn, c, k as u8, 0));
+            }
+        }
+    }
+}
+
+/// Tech and star cost of gathering a resource, if it can be gathered.
+pub fn gathering(r: Resource) -> Option<(Tech, i32)> {
+    Some(match r {
+        Resource::Fish => (Tech::Fishing, 2),
+        Resource::Fruit => (Tech::Organization, 2),
+        Resource::Animal => (Tech::Hunting, 2),
+        Resource::Whales => (Tech::Whaling, 0),
+        _ => return None,
+    })
+}
+
+/// True if `tribe` may build `b` (known, affordable, allowed on the terrain) on empty tile `t`
+/// of one of its cities: resource, adjacency and one-per-city rules.
+fn can_build(s: &State, tribe: u8, has: u32, t: usize, b: Building) -> bool {
+    let tile = &s.tiles[t];
+    match b {
+        Building::Mine => tile.resource == Some(Resource::Ore),
+        Building::Farm => tile.resource == Some(Resource::Crops),
+        _ if b.is_support() => {
+            has & (1 << b as u32) == 0
+                && b.partner().is_some_and(|p| adjacent_own(s, t, p, tribe))
+        }
+        _ => true,
+    }
+}
+
+fn unit_actions(rules: &TribesRules, s: &State, cx: &Ctx, slot: usize, out: &mut Vec<Action>) {
+    let u = &s.units[slot];
+    let tribe = u.tribe;
+    let ts = &s.tribes[tribe as usize];
+    let pos = u.pos as usize;
+    match u.kind {
+        UnitKind::Boat if ts.techs.has(Tech::Sailing) && ts.stars >= UnitKind::Ship.stats().cost => {
+            out.push(Action::new(K::UpgradeBoat, slot, 0, 0));
+        }
+        UnitKind::Ship
+            if ts.techs.has(Tech::Navigation) && ts.stars >= UnitKind::Battleship.stats().cost =>
+        {
+            out.push(Action::new(K::UpgradeShip, slot, 0, 0));
+        }
+        _ => {}
+    }
+    if matches!(u.status, UnitStatus::Finished | UnitStatus::Pushed) {
+        return;
+    }
+    let fresh = u.status == UnitStatus::Fresh;
+    let enemy_at = |t: usize| cx.enemy.has(t);
+    let attack_ok = can_attack(u);
+    if attack_ok && u.kind != UnitKind::MindBender {
+        s.neighbourhood(pos, u.kind.stats().range, |t| {
+            if enemy_at(t) {
+                out.push(Action::new(K::Attack, slot, 0, t));
+            }
+        });
+    }
+    let tile = &s.tiles[pos];
+    if fresh
+        && (tile.terrain == Terrain::Village
+            || (tile.terrain == Terrain::City && s.tile_tribe(pos) != tribe))
+    {
+        out.push(Action::new(K::Capture, slot, 0, pos));
+    }
+    let bender = u.kind == UnitKind::MindBender && attack_ok;
+    if bender {
+        s.neighbourhood(pos, 1, |t| {
+            if enemy_at(t) {
+                out.push(Action::new(K::Convert, slot, 0, t));
+            }
+        });
+    }
+    if fresh && ts.techs.has(Tech::FreeSpirit) {
+        out.push(Action::new(K::Disband, slot, 0, 0));
+    }
+    if fresh && tile.resource == Some(Resource::Ruins) && s.num_cities(tribe) > 0 {
+        out.push(Action::new(K::Examine, slot, 0, pos));
+    }
+    if bender
+        && s.any_neighbour(pos, 1, |t| {
+            let v = s.tiles[t].unit;
+            v != NONE && {
+                let w = &s.units[v as usize];
+                w.tribe == tribe && w.hp < w.max_hp
+            }
+        })
+    {
+        out.push(Action::new(K::HealOthers, slot, 0, 0));
+    }
+    if !u.veteran && u.kind != UnitKind::SuperUnit && u.kills >= 3 {
+        out.push(Action::new(K::MakeVeteran, slot, 0, 0));
+    }
+    if can_move(u) {
+        reachable_with(rules, s, slot, &cx.enemy, &cx.zoc, |t| {
+            out.push(Action::new(K::Move, slot, 0, t))
+        });
+    }
+    if fresh && u.hp > 0 && u.hp < u.max_hp {
+        out.push(Action::new(K::Recover, slot, 0, 0));
+    }
+}
+
+fn tribe_actions(rules: &TribesRules, s: &State, out: &mut Vec<Action>) {
+    let tribe = s.active;
+    let ts = &s.tribes[tribe as usize];
+    if ts.techs.has(Tech::Roads) && ts.stars >= ROAD_COST {
+        for t in 0..s.tiles.len() {
+            if road_ok(s, tribe, t) {
+                out.push(Action::new(K::BuildRoad, tribe as usize, 0, t));
+            }
+        }
+    }
+    for &tech in Tech::ALL {
+        if ts.techs.can_research(tech) && ts.stars >= tech_cost(rules, s, tribe, tech) {
+            out.push(Action::new(K::ResearchTech, tribe as usize, tech as u8, 0));
+        }
+    }
+    out.push(Action::end_turn(tribe as usize));
+}
+
+/// Stars a road costs.
+pub const ROAD_COST: i32 = 2;
+
+/// True if `tribe` may build a road on tile `t` (ignoring tech and stars).
+fn road_ok(s: &State, tribe: u8, t: usize) -> bool {
+    let tile = &s.tiles[t];
+    if tile.road || !matches!(tile.terrain, Terrain::Plain | Terrain::Forest | Terrain::Village) {
+        return false;
+    }
+    let owner = s.tile_tribe(t);
+    if owner != NONE && owner != tribe {
+        return false;
+    }
+    tile.unit == NONE || s.units[tile.unit as usize].tribe == tribe
+}

@@ -1,0 +1,166 @@
+//! Rules options and the [`TribesGame`] value that implements [`Game`].
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+use super::level::Level;
+use super::state::{State, TribeResult};
+use super::types::{ACTION_KIND_NAMES, ActionKind};
+use super::{apply, init, legal, observe, render};
+use crate::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
+
+/// Which behaviour to follow where the Java reference has a defect (spec §18).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compat {
+    /// The intended rule everywhere (default).
+    #[default]
+    Intended,
+    /// Replicate the Java code's behaviour for the quirks listed in the README.
+    Java,
+}
+
+/// Game mode (spec §4.4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameMode {
+    /// Win by owning every original capital; ranking after 51 rounds (the experiments' mode).
+    #[default]
+    Capitals,
+    /// Ranking by score after 31 rounds.
+    Score,
+}
+
+impl GameMode {
+    /// The last round that is played (ticks `0..=max_tick`).
+    pub fn max_tick(self) -> u16 {
+        match self {
+            GameMode::Capitals => 50,
+            GameMode::Score => 30,
+        }
+    }
+}
+
+/// Rules parameters of a Tribes game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TribesRules {
+    /// Intended rules or Java compatibility.
+    pub compat: Compat,
+    /// Game mode.
+    pub mode: GameMode,
+}
+
+impl TribesRules {
+    /// True when replicating the Java quirks.
+    #[inline]
+    pub fn java(&self) -> bool {
+        self.compat == Compat::Java
+    }
+}
+
+/// The Tribes game: a rules value, shared by `&` across threads.
+#[derive(Clone, Debug, Default)]
+pub struct TribesGame {
+    /// The rules options.
+    pub rules: TribesRules,
+}
+
+impl TribesGame {
+    /// A game with the given rules.
+    pub fn new(rules: TribesRules) -> Self {
+        TribesGame { rules }
+    }
+}
+
+static INFO: GameInfo = GameInfo {
+    name: "tribes",
+    min_players: 1,
+    max_players: 4,
+    actor_classes: &["tribe", "city", "unit"],
+    action_kinds: &ACTION_KIND_NAMES,
+    phases: &["main"],
+};
+
+impl Game for TribesGame {
+    type Level = Level;
+    type State = State;
+    type Action = Action;
+
+    fn info(&self) -> &GameInfo {
+        &INFO
+    }
+
+    fn new_initial_state(&self, level: &Level, seed: u64) -> State {
+        init::initial_state(&self.rules, level, seed)
+    }
+
+    fn num_players(&self, state: &State) -> usize {
+        state.num_tribes as usize
+    }
+
+    fn turn(&self, state: &State) -> Turn {
+        if state.over {
+            Turn::Terminal
+        } else {
+            Turn::Player(state.active as usize)
+        }
+    }
+
+    fn round(&self, state: &State) -> u32 {
+        state.tick as u32
+    }
+
+    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
+        legal::legal_actions(&self.rules, state, out);
+    }
+
+    fn actor(&self, _state: &State, action: Action) -> Actor {
+        Actor {
+            class: action.kind.scope() as u8,
+            id: action.actor as u32,
+        }
+    }
+
+    fn action_kind(&self, action: Action) -> u8 {
+        action.kind as u8
+    }
+
+    fn ends_turn(&self, action: Action) -> bool {
+        action.kind == ActionKind::EndTurn
+    }
+
+    fn apply(&self, state: &mut State, action: Action) {
+        apply::apply(&self.rules, state, action);
+    }
+
+    fn is_legal(&self, state: &State, action: Action) -> bool {
+        legal::is_legal(&self.rules, state, action)
+    }
+
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        if !state.over {
+            return None;
+        }
+        let winner = (0..state.num_tribes as usize)
+            .find(|&p| state.tribes[p].result == TribeResult::Win);
+        Some(winner.map_or(Outcome::Draw, Outcome::Win))
+    }
+
+    fn score(&self, state: &State, player: Player) -> f64 {
+        state.tribes[player].score as f64
+    }
+
+    fn observe(&self, state: &State, player: Player) -> State {
+        if self.rules.java() {
+            observe::java_observation(state, player as u8)
+        } else {
+            state.clone()
+        }
+    }
+
+    fn render(&self, state: &State) -> String {
+        render::render(state)
+    }
+}
+
