@@ -1,6 +1,7 @@
 //! Tribes: a re-implementation of the Tribes strategy game (GAIGResearch/Tribes, a Polytopia-like
 //! game) after `shared/spec/tribes-rules.md`.
 
+pub mod builtin;
 pub mod level;
 pub mod types;
 
