@@ -1,6 +1,7 @@
 //! A Tribes level: the starting map (terrain, resources, capitals).
 
 use super::types::{Resource, Terrain, TribeKind};
+use super::{builtin, levelgen};
 use crate::{Error, Result};
 
 /// The starting situation of a Tribes game: a square map with one capital per tribe.
@@ -168,6 +169,24 @@ impl Level {
     /// The tribes of the level, in the row-major order of their capitals (the turn order).
     pub fn tribes(&self) -> Vec<TribeKind> {
         self.capitals.iter().map(|&(_, tribe)| tribe).collect()
+    }
+
+    /// Loads a level from a command-line spec: a number is a level seed (the built-in experiment
+    /// level for that seed if there is one, otherwise the generator's level for Xin-Xi and
+    /// Imperius); anything else is a file path (write `./123` for a file named `123`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the file cannot be read; [`Error::Level`] with the path as origin if it
+    /// does not parse.
+    pub fn load(spec: &str) -> Result<Level> {
+        if let Ok(seed) = spec.parse::<u64>() {
+            return Ok(builtin::level(seed).unwrap_or_else(|| {
+                levelgen::generate(seed, &[TribeKind::XinXi, TribeKind::Imperius])
+            }));
+        }
+        let text = std::fs::read_to_string(spec).map_err(|e| Error::io(spec, e))?;
+        Level::parse(&text, spec)
     }
 
     /// The second char of a cell in the text format: the tribe key on a capital, the resource
@@ -452,5 +471,26 @@ mod tests {
         assert_eq!(lines[4], " 2 mo .  c0");
         assert!(lines[5].starts_with("terrain: . plain"));
         assert!(map.contains("h fish"));
+    }
+
+    #[test]
+    fn load_reads_seeds_and_files() {
+        let builtin = Level::load("1590557911279").unwrap();
+        assert_eq!(builtin.name, "builtin:1590557911279");
+        let generated = Level::load("7").unwrap();
+        assert_eq!(generated.name, "generated:7");
+        assert!(matches!(
+            Level::load("/nonexistent/level.csv"),
+            Err(Error::Io { .. })
+        ));
+        let path =
+            std::env::temp_dir().join(format!("playstyles-level-{}.csv", std::process::id()));
+        std::fs::write(&path, "d:,d:\n").unwrap();
+        let spec = path.to_string_lossy().to_string();
+        match Level::load(&spec) {
+            Err(Error::Level { origin, .. }) => assert_eq!(origin, spec),
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_file(&path).unwrap();
     }
 }

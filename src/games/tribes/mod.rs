@@ -3,6 +3,7 @@
 
 pub mod builtin;
 pub mod level;
+pub mod levelgen;
 pub mod types;
 
 pub use level::Level;
