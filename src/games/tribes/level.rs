@@ -56,6 +56,10 @@ impl Level {
         if rows.is_empty() {
             return Err(fault(0, 0, "empty level: no rows".into()));
         }
+        if let Some(x) = rows.iter().position(|r| r.trim().is_empty()) {
+            let reason = "blank line inside the board (one line per row, no gaps)";
+            return Err(fault(x + 1, 0, reason.into()));
+        }
         let size = rows.len();
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(fault(
@@ -215,13 +219,8 @@ fn split_rows(text: &str) -> Vec<&str> {
     rows
 }
 
-/// Checks that row `line` is not blank and has `size` cells.
+/// Checks that row `line` has `size` cells.
 fn check_row_width(row: &str, line: usize, size: usize) -> std::result::Result<(), String> {
-    if row.trim().is_empty() {
-        return Err(format!(
-            "blank line inside the board (row {line} has no cells)"
-        ));
-    }
     let cells = row.split(',').count();
     if cells == size {
         return Ok(());

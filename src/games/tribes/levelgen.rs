@@ -93,17 +93,7 @@ pub fn generate(seed: u64, tribes: &[TribeKind]) -> Level {
     let mut g = Generator::new(map_size(tribes.len()), derive_rng(seed, &[LEVELGEN_TAG]));
     g.scatter_land();
     g.smooth();
-    for &tribe in &tribes {
-        g.place_capital(tribe);
-    }
-    g.claim_territory();
-    g.grow_forests_and_mountains();
-    g.init_village_map();
-    g.make_coasts();
-    g.place_villages();
-    g.place_resources();
-    g.place_ruins();
-    g.guarantee_capital_resources();
+    g.populate(&tribes);
     g.into_level(format!("generated:{seed}"))
 }
 
@@ -287,6 +277,21 @@ impl Generator {
             village: vec![V_FREE; n],
             capitals: Vec::new(),
         }
+    }
+
+    /// Steps 3–11 on the land and water made so far.
+    fn populate(&mut self, tribes: &[TribeKind]) {
+        for &tribe in tribes {
+            self.place_capital(tribe);
+        }
+        self.claim_territory();
+        self.grow_forests_and_mountains();
+        self.init_village_map();
+        self.make_coasts();
+        self.place_villages();
+        self.place_resources();
+        self.place_ruins();
+        self.guarantee_capital_resources();
     }
 
     /// Number of tiles.
@@ -522,8 +527,9 @@ impl Generator {
         }
     }
 
-    /// Places a village on the inner (non-edge, non-city) tile that is land if possible and
-    /// farthest from the capitals, lowest index first; a water tile chosen gets shallow coasts.
+    /// Places a village on an inner (non-edge, non-city) tile: one not next to a capital if
+    /// possible, then land if possible, then farthest from the capitals, lowest index first. A
+    /// water or mountain tile chosen becomes plain, and the deep water in its cross shallow.
     fn force_village(&mut self) {
         let size = self.size;
         let key = |c: usize| {
@@ -533,7 +539,7 @@ impl Generator {
                 .iter()
                 .map(|&(k, _)| distance(size, c, k))
                 .fold(size, usize::min);
-            (land, spread)
+            (spread > 1, land, spread)
         };
         let inner = (0..self.tiles()).filter(|&c| {
             let (x, y) = (c / size, c % size);
@@ -749,6 +755,29 @@ mod tests {
                     .filter(|&i| level.terrain[i] == t && level.resource[i] == Some(r))
                     .count();
                 assert!(count >= 2, "seed {seed} {tribe}: {count}");
+            }
+        }
+    }
+
+    /// A level made by steps 3–11 on a board of `size` tiles of `terrain`.
+    fn populate_uniform(terrain: Terrain, size: usize, tribes: &[TribeKind], seed: u64) -> Level {
+        let mut g = Generator::new(size, derive_rng(seed, &[]));
+        g.terrain = vec![terrain; size * size];
+        g.populate(tribes);
+        g.into_level("uniform".into())
+    }
+
+    #[test]
+    fn all_water_and_all_land_boards_still_give_playable_levels() {
+        use TribeKind::*;
+        for tribes in [&[Imperius, Bardur][..], &[XinXi, Imperius, Bardur, Oumaji]] {
+            for terrain in [Terrain::Deep, Terrain::Plain] {
+                for seed in 0..5 {
+                    let size = map_size(tribes.len());
+                    let level = populate_uniform(terrain, size, tribes, seed);
+                    let faults = playability_faults(&level, tribes);
+                    assert!(faults.is_empty(), "{terrain} {seed}: {faults:?}");
+                }
             }
         }
     }
