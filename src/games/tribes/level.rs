@@ -53,23 +53,7 @@ impl Level {
             cell,
             reason,
         };
-        if rows.is_empty() {
-            return Err(fault(0, 0, "empty level: no rows".into()));
-        }
-        if let Some(x) = rows.iter().position(|r| r.trim().is_empty()) {
-            let reason = "blank line inside the board (one line per row, no gaps)";
-            return Err(fault(x + 1, 0, reason.into()));
-        }
-        let size = rows.len();
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(fault(
-                0,
-                0,
-                format!(
-                    "board has {size} rows; supported sizes are {MIN_SIZE} to {MAX_SIZE} (one line per row, as many cells per row as rows)"
-                ),
-            ));
-        }
+        let size = board_size(&rows).map_err(|(line, reason)| fault(line, 0, reason))?;
         let mut level = Level {
             name: origin.to_string(),
             size,
@@ -87,13 +71,10 @@ impl Level {
                 if let Some(tribe) = parsed.tribe {
                     let first = &mut first_capital[tribe.index()];
                     if let Some((l, c)) = *first {
-                        return Err(fault(
-                            line,
-                            cell,
-                            format!(
-                                "second capital of tribe {tribe} (its first is at line {l}, cell {c})"
-                            ),
-                        ));
+                        let reason = format!(
+                            "second capital of tribe {tribe} (its first is at line {l}, cell {c})"
+                        );
+                        return Err(fault(line, cell, reason));
                     }
                     *first = Some((line, cell));
                     level.capitals.push((x * size + y, tribe));
@@ -217,6 +198,29 @@ fn split_rows(text: &str) -> Vec<&str> {
         rows.pop();
     }
     rows
+}
+
+/// The board side given by `rows`, or the 1-based line (0: whole level) and reason of the fault:
+/// no rows, a blank row, a side outside [`MIN_SIZE`]..=[`MAX_SIZE`].
+fn board_size(rows: &[&str]) -> std::result::Result<usize, (usize, String)> {
+    if rows.is_empty() {
+        return Err((0, "empty level: no rows".into()));
+    }
+    if let Some(x) = rows.iter().position(|r| r.trim().is_empty()) {
+        let reason = "blank line inside the board (one line per row, no gaps)";
+        return Err((x + 1, reason.into()));
+    }
+    let size = rows.len();
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        return Err((
+            0,
+            format!(
+                "board has {size} rows; supported sizes are {MIN_SIZE} to {MAX_SIZE} \
+             (one line per row, as many cells per row as rows)"
+            ),
+        ));
+    }
+    Ok(size)
 }
 
 /// Checks that row `line` has `size` cells.
