@@ -5,12 +5,14 @@
 pub mod action;
 mod apply;
 mod buildings;
+pub mod builtin;
 pub mod check;
 mod combat;
 pub mod economy;
 mod init;
 pub mod legal;
 pub mod level;
+pub mod levelgen;
 pub mod movement;
 mod network;
 mod observe;
