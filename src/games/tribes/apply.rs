@@ -12,8 +12,7 @@ use super::network::update_network;
 use super::rules::TribesRules;
 use super::state::{NONE, State, TribeResult};
 use super::types::{
-    ActionKind as K, Building, LevelUpBonus, Resource, Tech, TechSet, Terrain, UnitKind,
-    UnitStatus,
+    ActionKind as K, Building, LevelUpBonus, Resource, Tech, TechSet, Terrain, UnitKind, UnitStatus,
 };
 use super::units::{create_unit, embark_or_disembark, push_unit, relocate, remove_unit};
 
@@ -50,7 +49,15 @@ pub fn apply(rules: &TribesRules, s: &mut State, a: Action) {
             s.tribes[tribe as usize].stars -= k.stats().cost;
             let centre = s.cities[actor].tile as usize;
             let points = k.stats().points as u8;
-            create_unit(s, k, tribe, actor as u8, centre, UnitStatus::Finished, points);
+            create_unit(
+                s,
+                k,
+                tribe,
+                actor as u8,
+                centre,
+                UnitStatus::Finished,
+                points,
+            );
         }
         K::BuildRoad => {
             s.tribes[tribe as usize].stars -= super::legal::ROAD_COST;
@@ -234,6 +241,9 @@ fn take_city(s: &mut State, c: usize, tribe: u8) {
     s.tribes[loser as usize].score -= worth;
     s.tribes[tribe as usize].score += worth;
     s.cities[c].tribe = tribe;
+    for tile in s.tiles.iter_mut().filter(|tile| tile.owner as usize == c) {
+        tile.tribe = tribe;
+    }
 
     // Re-home the loser's units of this city: capital first, then other cities at random.
     let mut targets: Vec<usize> = Vec::new();
@@ -247,7 +257,9 @@ fn take_city(s: &mut State, c: usize, tribe: u8) {
         targets.push(others.swap_remove(i));
     }
     for slot in 0..s.units.len() {
-        if !(s.units[slot].alive && s.units[slot].home as usize == c && s.units[slot].tribe == loser)
+        if !(s.units[slot].alive
+            && s.units[slot].home as usize == c
+            && s.units[slot].tribe == loser)
         {
             continue;
         }
@@ -343,9 +355,15 @@ fn examine(rules: &TribesRules, s: &mut State, slot: usize) {
                 // A battleship carrying a warrior. Java leaves its HP unset (−1); we give it the
                 // warrior's.
                 let points = 0;
-                if let Some(b) =
-                    create_unit(s, UnitKind::Battleship, tribe, NONE, pos, UnitStatus::Finished, points)
-                {
+                if let Some(b) = create_unit(
+                    s,
+                    UnitKind::Battleship,
+                    tribe,
+                    NONE,
+                    pos,
+                    UnitStatus::Finished,
+                    points,
+                ) {
                     let w = UnitKind::Warrior.stats().max_hp as u8;
                     let bu = &mut s.units[b];
                     bu.base = UnitKind::Warrior;
@@ -505,6 +523,6 @@ fn finish_by_ranking(rules: &TribesRules, s: &mut State) {
     for k in keys.iter_mut() {
         k.1[5] = (s.next_random() >> 1) as i64;
     }
-    keys.sort_by(|a, b| b.1.cmp(&a.1));
+    keys.sort_by_key(|k| std::cmp::Reverse(k.1));
     declare_winner(s, keys[0].0);
 }

@@ -22,7 +22,9 @@ pub fn temple_level_points(level: u8) -> i32 {
 
 /// True if a building of kind `b` stands on a tile adjacent to `t` owned by `tribe`.
 pub fn adjacent_own(s: &State, t: usize, b: Building, tribe: u8) -> bool {
-    s.any_neighbour(t, 1, |v| s.tiles[v].building == Some(b) && s.tile_tribe(v) == tribe)
+    s.any_neighbour(t, 1, |v| {
+        s.tiles[v].building == Some(b) && s.tile_tribe(v) == tribe
+    })
 }
 
 /// Applies (`sign` = +1) or reverts (−1) the adjacency effects between the building `b` on

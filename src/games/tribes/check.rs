@@ -30,7 +30,10 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         }
         let water = s.tiles[p].terrain.is_water();
         if water != u.kind.is_naval() {
-            return Err(format!("unit {slot} ({:?}) on {:?}", u.kind, s.tiles[p].terrain));
+            return Err(format!(
+                "unit {slot} ({:?}) on {:?}",
+                u.kind, s.tiles[p].terrain
+            ));
         }
     }
     for (t, tile) in s.tiles.iter().enumerate() {
@@ -42,6 +45,16 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
         }
         if tile.owner != NONE && tile.owner as usize >= s.cities.len() {
             return Err(format!("tile {t} owned by unknown city {}", tile.owner));
+        }
+        let tribe = match tile.owner {
+            NONE => NONE,
+            c => s.cities[c as usize].tribe,
+        };
+        if tile.tribe != tribe {
+            return Err(format!(
+                "tile {t} caches tribe {} but its city is {tribe}",
+                tile.tribe
+            ));
         }
         if tile.terrain == Terrain::City
             && (tile.owner == NONE || s.cities[tile.owner as usize].tile as usize != t)

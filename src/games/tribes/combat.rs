@@ -72,7 +72,9 @@ pub fn attack(_rules: &TribesRules, s: &mut State, a: usize, target: usize) {
         s.units[a].status = after_attack(&au, true);
         remove_unit(s, d);
         credit_kill(s, a);
-        if au.kind.is_melee() && s.dist(au.pos as usize, target) <= 1 && push_target_ok(s, au.tribe, target)
+        if au.kind.is_melee()
+            && s.dist(au.pos as usize, target) <= 1
+            && push_target_ok(s, au.tribe, target)
         {
             relocate(s, a, target);
             embark_or_disembark(s, a);

@@ -46,7 +46,10 @@ pub fn tribe_production(rules: &TribesRules, s: &State, tribe: u8, occupation: b
         if city.tribe != tribe {
             continue;
         }
-        if occupation && s.unit_at(city.tile as usize).is_some_and(|u| u.tribe != tribe) {
+        if occupation
+            && s.unit_at(city.tile as usize)
+                .is_some_and(|u| u.tribe != tribe)
+        {
             continue;
         }
         total += production(rules, s, c);
@@ -66,6 +69,7 @@ pub fn claim_territory(s: &mut State, c: usize) {
                 && s.tiles[t].owner == NONE
             {
                 s.tiles[t].owner = c as u8;
+                s.tiles[t].tribe = s.cities[c].tribe;
                 claimed += 1;
             }
         }
@@ -91,6 +95,7 @@ pub fn found_city(rules: &TribesRules, s: &mut State, t: usize, tribe: u8, capit
     s.tiles[t].terrain = Terrain::City;
     s.tiles[t].resource = None;
     s.tiles[t].owner = c as u8;
+    s.tiles[t].tribe = tribe;
     if rules.java() {
         // Java scores the centre but does not count it in the city's points worth.
         s.tribes[tribe as usize].score += CITY_CENTRE_POINTS;

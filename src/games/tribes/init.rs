@@ -25,6 +25,7 @@ pub fn initial_state(rules: &TribesRules, level: &Level, seed: u64) -> State {
             building: None,
             road: false,
             owner: NONE,
+            tribe: NONE,
             unit: NONE,
             temple_level: 0,
             temple_timer: 0,

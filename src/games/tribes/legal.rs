@@ -4,7 +4,7 @@
 use super::action::Action;
 use super::buildings::adjacent_own;
 use super::economy::{city_tiles, tech_cost};
-use super::movement::{can_attack, can_move, reachable_with};
+use super::movement::{MoveScratch, can_attack, can_move, reachable_with};
 use super::rules::TribesRules;
 use super::state::{NONE, State, TileSet};
 use super::types::{
@@ -12,6 +12,11 @@ use super::types::{
     UnitKind, UnitStatus,
 };
 use super::units::has_free_slot;
+
+thread_local! {
+    /// Move-search buffers, reused by every call on this thread.
+    static SCRATCH: std::cell::RefCell<MoveScratch> = std::cell::RefCell::new(MoveScratch::default());
+}
 
 /// Per-call facts about the tribe to move, computed once.
 struct Ctx {
@@ -32,9 +37,7 @@ impl Ctx {
             if ts.stars < b.cost() || b.tech().is_some_and(|x| !ts.techs.has(x)) {
                 continue;
             }
-            if b.is_monument()
-                && ts.monuments[b.monument_index()] != MonumentStatus::Available
-            {
+            if b.is_monument() && ts.monuments[b.monument_index()] != MonumentStatus::Available {
                 continue;
             }
             for &t in Terrain::ALL {
@@ -130,7 +133,8 @@ fn city_actions(rules: &TribesRules, s: &State, cx: &Ctx, c: usize, out: &mut Ve
             }
         }
     }
-    let forest_ok = |t: usize| s.tiles[t].terrain == Terrain::Forest && s.tiles[t].building.is_none();
+    let forest_ok =
+        |t: usize| s.tiles[t].terrain == Terrain::Forest && s.tiles[t].building.is_none();
     let mut each = |kind: K, ok: &dyn Fn(usize) -> bool| {
         for &t in tiles {
             if ok(t as usize) {
@@ -154,7 +158,10 @@ fn city_actions(rules: &TribesRules, s: &State, cx: &Ctx, c: usize, out: &mut Ve
         });
     }
     each(K::ResourceGathering, &|t| {
-        s.tiles[t].resource.and_then(gathering).is_some_and(|(tech, cost)| techs.has(tech) && stars >= cost)
+        s.tiles[t]
+            .resource
+            .and_then(gathering)
+            .is_some_and(|(tech, cost)| techs.has(tech) && stars >= cost)
     });
     let centre = s.cities[c].tile as usize;
     if s.tiles[centre].unit == NONE
@@ -192,8 +199,7 @@ fn can_build(s: &State, tribe: u8, has: u32, t: usize, b: Building) -> bool {
         Building::Mine => tile.resource == Some(Resource::Ore),
         Building::Farm => tile.resource == Some(Resource::Crops),
         _ if b.is_support() => {
-            has & (1 << b as u32) == 0
-                && b.partner().is_some_and(|p| adjacent_own(s, t, p, tribe))
+            has & (1 << b as u32) == 0 && b.partner().is_some_and(|p| adjacent_own(s, t, p, tribe))
         }
         _ => true,
     }
@@ -205,7 +211,9 @@ fn unit_actions(rules: &TribesRules, s: &State, cx: &Ctx, slot: usize, out: &mut
     let ts = &s.tribes[tribe as usize];
     let pos = u.pos as usize;
     match u.kind {
-        UnitKind::Boat if ts.techs.has(Tech::Sailing) && ts.stars >= UnitKind::Ship.stats().cost => {
+        UnitKind::Boat
+            if ts.techs.has(Tech::Sailing) && ts.stars >= UnitKind::Ship.stats().cost =>
+        {
             out.push(Action::new(K::UpgradeBoat, slot, 0, 0));
         }
         UnitKind::Ship
@@ -264,8 +272,10 @@ fn unit_actions(rules: &TribesRules, s: &State, cx: &Ctx, slot: usize, out: &mut
         out.push(Action::new(K::MakeVeteran, slot, 0, 0));
     }
     if can_move(u) {
-        reachable_with(rules, s, slot, &cx.enemy, &cx.zoc, |t| {
-            out.push(Action::new(K::Move, slot, 0, t))
+        SCRATCH.with_borrow_mut(|scratch| {
+            reachable_with(rules, s, slot, &cx.enemy, &cx.zoc, scratch, |t| {
+                out.push(Action::new(K::Move, slot, 0, t))
+            })
         });
     }
     if fresh && u.hp > 0 && u.hp < u.max_hp {
@@ -277,8 +287,8 @@ fn tribe_actions(rules: &TribesRules, s: &State, out: &mut Vec<Action>) {
     let tribe = s.active;
     let ts = &s.tribes[tribe as usize];
     if ts.techs.has(Tech::Roads) && ts.stars >= ROAD_COST {
-        for t in 0..s.tiles.len() {
-            if road_ok(s, tribe, t) {
+        for (t, tile) in s.tiles.iter().enumerate() {
+            if road_ok(s, tribe, tile) {
                 out.push(Action::new(K::BuildRoad, tribe as usize, 0, t));
             }
         }
@@ -294,15 +304,13 @@ fn tribe_actions(rules: &TribesRules, s: &State, out: &mut Vec<Action>) {
 /// Stars a road costs.
 pub const ROAD_COST: i32 = 2;
 
-/// True if `tribe` may build a road on tile `t` (ignoring tech and stars).
-fn road_ok(s: &State, tribe: u8, t: usize) -> bool {
-    let tile = &s.tiles[t];
-    if tile.road || !matches!(tile.terrain, Terrain::Plain | Terrain::Forest | Terrain::Village) {
-        return false;
-    }
-    let owner = s.tile_tribe(t);
-    if owner != NONE && owner != tribe {
-        return false;
-    }
-    tile.unit == NONE || s.units[tile.unit as usize].tribe == tribe
+/// True if `tribe` may build a road on `tile` (ignoring tech and stars).
+#[inline]
+fn road_ok(s: &State, tribe: u8, tile: &super::state::Tile) -> bool {
+    matches!(
+        tile.terrain,
+        Terrain::Plain | Terrain::Forest | Terrain::Village
+    ) && !tile.road
+        && (tile.tribe == NONE || tile.tribe == tribe)
+        && (tile.unit == NONE || s.units[tile.unit as usize].tribe == tribe)
 }

@@ -80,28 +80,49 @@ pub fn traversable(s: &State, tribe: u8, t: Terrain) -> bool {
     }
 }
 
-const W: i32 = 7; // window side: movement never exceeds 3 tiles
+/// Most tiles on a board (32 × 32).
+pub const MAX_TILES: usize = 1024;
 const INF: u8 = u8::MAX;
+
+/// Reusable buffers for [`reachable_with`]: a per-tile best cost (all `INF` between calls) and
+/// the search queue (each tile enters at most once per cost improvement, so at most 8 times).
+pub struct MoveScratch {
+    best: [u8; MAX_TILES],
+    queue: [u16; 2048],
+}
+
+impl Default for MoveScratch {
+    fn default() -> Self {
+        MoveScratch {
+            best: [INF; MAX_TILES],
+            queue: [0; 2048],
+        }
+    }
+}
 
 /// Calls `f` for every tile the unit in `slot` can move to (an empty, reachable tile).
 ///
 /// Costs are counted in half steps. A step onto forest, mountain, a port (embarking) or land
 /// (disembarking), or next to an enemy unit, costs all remaining movement; a road step (from a
 /// neutral or own road or city onto a road or city) costs half. The intended rule accepts a step
-/// if the total stays within the unit's movement and searches true shortest paths; with
-/// `compat = "java"` a step is accepted while `floor(total) ≤ movement` (quirk 10).
+/// if the total stays within the unit's movement and finds true shortest paths; with
+/// `compat = "java"` a step is accepted while `floor(total) ≤ movement` (quirk 10; Java's
+/// visit-once search order is not replicated).
 pub fn reachable(rules: &TribesRules, s: &State, slot: usize, f: impl FnMut(usize)) {
     let (enemy, zoc) = s.enemy_maps(s.units[slot].tribe);
-    reachable_with(rules, s, slot, &enemy, &zoc, f)
+    let mut scratch = Box::<MoveScratch>::default();
+    reachable_with(rules, s, slot, &enemy, &zoc, &mut scratch, f)
 }
 
-/// [`reachable`] with precomputed enemy and zone-of-control maps (see [`State::enemy_maps`]).
+/// [`reachable`] with precomputed enemy and zone-of-control maps (see [`State::enemy_maps`])
+/// and reusable buffers.
 pub fn reachable_with(
     rules: &TribesRules,
     s: &State,
     slot: usize,
     enemy: &TileSet,
     zoc: &TileSet,
+    scratch: &mut MoveScratch,
     mut f: impl FnMut(usize),
 ) {
     let u = &s.units[slot];
@@ -109,76 +130,65 @@ pub fn reachable_with(
     let slack = if rules.java() { 1 } else { 0 };
     let naval = u.kind.is_naval();
     let n = s.size as i32;
-    let (ux, uy) = s.xy(u.pos as usize);
-    let mut best = [INF; (W * W) as usize];
-    // Bucket queue over costs 0..=budget+1 (tiny), holding window indices.
-    let mut buckets: [[u8; 49]; 8] = [[0; 49]; 8];
-    let mut lens = [0usize; 8];
-    let w0 = (3 * W + 3) as usize;
-    best[w0] = 0;
-    buckets[0][0] = w0 as u8;
-    lens[0] = 1;
-    for c in 0..=(budget + slack) as usize {
-        let mut k = 0;
-        while k < lens[c] {
-            let w = buckets[c][k] as usize;
-            k += 1;
-            if best[w] as usize != c || c as i32 >= budget {
+    let start = u.pos as usize;
+    let MoveScratch { best, queue } = scratch;
+    // Label-correcting search with a FIFO queue: costs are tiny, re-expansions rare.
+    let (mut head, mut tail) = (0usize, 1usize);
+    queue[0] = start as u16;
+    best[start] = 0;
+    while head < tail {
+        let from = queue[head] as usize;
+        head += 1;
+        let c = best[from] as i32;
+        if c >= budget {
+            continue;
+        }
+        let from_road = !naval && is_road_node(s, from, u.tribe, true);
+        let (x, y) = ((from as i32) / n, (from as i32) % n);
+        for dx in -1..=1 {
+            let tx = x + dx;
+            if tx < 0 || tx >= n {
                 continue;
             }
-            let (wx, wy) = (w as i32 / W, w as i32 % W);
-            let from = ((ux + wx - 3) * n + (uy + wy - 3)) as usize;
-            let from_road = !naval && is_road_node(s, from, u.tribe, true);
-            for dx in -1..=1 {
-                for dy in -1..=1 {
-                    if dx == 0 && dy == 0 {
-                        continue;
-                    }
-                    let (tx, ty) = (ux + wx - 3 + dx, uy + wy - 3 + dy);
-                    if tx < 0 || ty < 0 || tx >= n || ty >= n {
-                        continue;
-                    }
-                    let (nwx, nwy) = (wx + dx, wy + dy);
-                    if !(0..W).contains(&nwx) || !(0..W).contains(&nwy) {
-                        continue;
-                    }
-                    let to = (tx * n + ty) as usize;
-                    if enemy.has(to) {
-                        continue;
-                    }
-                    let Some(cost) =
-                        step_cost(s, u, to, c as i32, budget, naval, from_road, zoc.has(to))
-                    else {
-                        continue;
-                    };
-                    let total = c as i32 + cost;
-                    let limit = if cost == budget - c as i32 {
-                        budget
-                    } else {
-                        budget + slack
-                    };
-                    if total > limit {
-                        continue;
-                    }
-                    let nw = (nwx * W + nwy) as usize;
-                    if (total as u8) < best[nw] {
-                        best[nw] = total as u8;
-                        let b = total as usize;
-                        buckets[b][lens[b]] = nw as u8;
-                        lens[b] += 1;
-                    }
+            for dy in -1..=1 {
+                let ty = y + dy;
+                if (dx == 0 && dy == 0) || ty < 0 || ty >= n {
+                    continue;
                 }
+                let to = (tx * n + ty) as usize;
+                if enemy.has(to) {
+                    continue;
+                }
+                let Some(cost) = step_cost(s, u, to, c, budget, naval, from_road, zoc.has(to))
+                else {
+                    continue;
+                };
+                let total = c + cost;
+                if total > budget + slack || total >= best[to] as i32 {
+                    continue;
+                }
+                if best[to] == INF {
+                    // First visit: remember it for the result and the reset (FIFO order keeps
+                    // the first `tail` entries distinct).
+                    if tail < queue.len() {
+                        queue[tail] = to as u16;
+                        tail += 1;
+                    }
+                } else if tail < queue.len() {
+                    queue[tail] = to as u16;
+                    tail += 1;
+                }
+                best[to] = total as u8;
             }
         }
     }
-    for (w, &b) in best.iter().enumerate() {
-        if b == INF || w == w0 {
-            continue;
-        }
-        let (wx, wy) = (w as i32 / W, w as i32 % W);
-        let t = ((ux + wx - 3) * n + (uy + wy - 3)) as usize;
-        if s.tiles[t].unit == NONE {
-            f(t);
+    for &t in queue[..tail].iter() {
+        let t = t as usize;
+        if best[t] != INF {
+            best[t] = INF;
+            if t != start && s.tiles[t].unit == NONE {
+                f(t);
+            }
         }
     }
 }

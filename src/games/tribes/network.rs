@@ -1,18 +1,17 @@
 //! Roads, ports and the trade network (spec §10).
 
 use super::economy::{add_population, monument_available};
-use super::state::{NONE, State};
+use super::movement::MAX_TILES;
+use super::state::{NONE, State, TileSet};
 use super::types::{Building, Terrain};
 
 /// Recomputes every tribe's connected cities; a new connection gives the city and the capital
 /// +1 population, a lost one takes it back (spec §10). Five connections: Grand Bazaar.
 pub fn update_network(s: &mut State) {
-    let n = s.tiles.len();
-    let mut reached = vec![false; n];
     for tribe in 0..s.num_tribes {
         let cap = s.tribes[tribe as usize].capital as usize;
         let owns_capital = cap < s.cities.len() && s.cities[cap].tribe == tribe;
-        reached.iter_mut().for_each(|r| *r = false);
+        let mut reached = TileSet::default();
         if owns_capital {
             flood(s, tribe, s.cities[cap].tile as usize, &mut reached);
         }
@@ -21,7 +20,7 @@ pub fn update_network(s: &mut State) {
             if s.cities[c].tribe != tribe || c == cap {
                 continue;
             }
-            let now = owns_capital && reached[s.cities[c].tile as usize];
+            let now = owns_capital && reached.has(s.cities[c].tile as usize);
             let before = s.cities[c].connected;
             if now != before {
                 let v = if now { 1 } else { -1 };
@@ -53,51 +52,60 @@ fn is_node(s: &State, tribe: u8, t: usize) -> bool {
 
 /// Marks every node reachable from `start` (8-connected; own ports also link over at most 4
 /// steps of neutral or own water).
-fn flood(s: &State, tribe: u8, start: usize, reached: &mut [bool]) {
-    let mut stack = vec![start];
-    reached[start] = true;
-    while let Some(t) = stack.pop() {
+fn flood(s: &State, tribe: u8, start: usize, reached: &mut TileSet) {
+    let mut stack = [0u16; MAX_TILES];
+    let mut top = 1;
+    stack[0] = start as u16;
+    reached.insert(start);
+    while top > 0 {
+        top -= 1;
+        let t = stack[top] as usize;
+        let mut push = |v: usize, reached: &mut TileSet| {
+            reached.insert(v);
+            stack[top] = v as u16;
+            top += 1;
+        };
         s.neighbourhood(t, 1, |v| {
-            if !reached[v] && is_node(s, tribe, v) {
-                reached[v] = true;
-                stack.push(v);
+            if !reached.has(v) && is_node(s, tribe, v) {
+                push(v, reached);
             }
         });
         if s.tiles[t].building == Some(Building::Port) {
-            for p in ports_by_sea(s, tribe, t) {
-                if !reached[p] {
-                    reached[p] = true;
-                    stack.push(p);
+            ports_by_sea(s, tribe, t, |p| {
+                if !reached.has(p) {
+                    push(p, reached);
                 }
-            }
+            });
         }
     }
 }
 
-/// Own ports within 4 water steps (over neutral or own water) of port `from`.
-fn ports_by_sea(s: &State, tribe: u8, from: usize) -> Vec<usize> {
-    let mut dist = vec![u8::MAX; s.tiles.len()];
-    let mut queue = std::collections::VecDeque::from([from]);
-    dist[from] = 0;
-    let mut found = Vec::new();
-    while let Some(t) = queue.pop_front() {
-        if dist[t] >= 4 {
-            continue;
-        }
-        s.neighbourhood(t, 1, |v| {
-            let tile = &s.tiles[v];
-            let owner = s.tile_tribe(v);
-            if dist[v] == u8::MAX
-                && tile.terrain.is_water()
-                && (owner == NONE || owner == tribe)
-            {
-                dist[v] = dist[t] + 1;
-                if tile.building == Some(Building::Port) {
-                    found.push(v);
+/// Calls `f` for each own port within 4 water steps (over neutral or own water) of port
+/// `from`.
+fn ports_by_sea(s: &State, tribe: u8, from: usize, mut f: impl FnMut(usize)) {
+    let mut seen = TileSet::default();
+    let mut frontier = [0u16; MAX_TILES];
+    let mut next = [0u16; MAX_TILES];
+    let mut len = 1;
+    frontier[0] = from as u16;
+    seen.insert(from);
+    for _ in 0..4 {
+        let mut k = 0;
+        for &t in &frontier[..len] {
+            s.neighbourhood(t as usize, 1, |v| {
+                let tile = &s.tiles[v];
+                let owner = s.tile_tribe(v);
+                if !seen.has(v) && tile.terrain.is_water() && (owner == NONE || owner == tribe) {
+                    seen.insert(v);
+                    if tile.building == Some(Building::Port) {
+                        f(v);
+                    }
+                    next[k] = v as u16;
+                    k += 1;
                 }
-                queue.push_back(v);
-            }
-        });
+            });
+        }
+        std::mem::swap(&mut frontier, &mut next);
+        len = k;
     }
-    found
 }

@@ -67,7 +67,11 @@ pub fn render(s: &State) -> String {
                 slot => {
                     let unit = &s.units[slot as usize];
                     let l = unit_letter(unit.kind);
-                    let l = if unit.tribe % 2 == 1 { l.to_ascii_lowercase() } else { l };
+                    let l = if unit.tribe % 2 == 1 {
+                        l.to_ascii_lowercase()
+                    } else {
+                        l
+                    };
                     (l, char::from(b'0' + unit.tribe))
                 }
             };

@@ -142,8 +142,8 @@ impl Game for TribesGame {
         if !state.over {
             return None;
         }
-        let winner = (0..state.num_tribes as usize)
-            .find(|&p| state.tribes[p].result == TribeResult::Win);
+        let winner =
+            (0..state.num_tribes as usize).find(|&p| state.tribes[p].result == TribeResult::Win);
         Some(winner.map_or(Outcome::Draw, Outcome::Win))
     }
 
@@ -163,4 +163,3 @@ impl Game for TribesGame {
         render::render(state)
     }
 }
-

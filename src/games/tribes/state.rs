@@ -15,14 +15,8 @@ pub const MAX_TRIBES: usize = 4;
 pub const MAX_UNITS: usize = 250;
 
 /// A set of tiles as a bit mask (boards up to 32×32).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TileSet(pub [u64; 16]);
-
-impl Default for TileSet {
-    fn default() -> Self {
-        TileSet([0; 16])
-    }
-}
 
 impl TileSet {
     /// Adds tile `t`.
@@ -51,6 +45,8 @@ pub struct Tile {
     pub road: bool,
     /// Index of the city whose territory this tile is, or [`NONE`].
     pub owner: u8,
+    /// The tribe owning that city, or [`NONE`] (kept in step with `owner` for speed).
+    pub tribe: u8,
     /// Slot of the unit standing here, or [`NONE`].
     pub unit: u8,
     /// Level of the temple on this tile (1–5), 0 if none.
@@ -264,10 +260,7 @@ impl State {
     /// The tribe owning tile `t`'s territory, or [`NONE`].
     #[inline]
     pub fn tile_tribe(&self, t: usize) -> u8 {
-        match self.tiles[t].owner {
-            NONE => NONE,
-            c => self.cities[c as usize].tribe,
-        }
+        self.tiles[t].tribe
     }
 
     /// The unit on tile `t`, if any.
@@ -345,6 +338,6 @@ impl State {
 
     /// A uniform draw in `0..n` (n > 0) from the game's own RNG.
     pub fn random_below(&mut self, n: usize) -> usize {
-        ((self.next_random() >> 32) * n as u64 >> 32) as usize
+        (((self.next_random() >> 32) * n as u64) >> 32) as usize
     }
 }
