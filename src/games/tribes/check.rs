@@ -1,7 +1,5 @@
 //! Consistency checks of a state, for tests and debugging.
 
-use super::buildings::{MONUMENT_POINTS, TEMPLE_POINTS, temple_level_points};
-use super::economy::{CITY_CENTRE_POINTS, POPULATION_POINTS, TILE_POINTS};
 use super::state::{NONE, State};
 use super::types::{Tech, Terrain};
 
@@ -96,9 +94,7 @@ pub fn check_invariants(s: &State) -> Result<(), String> {
 }
 
 /// A tribe's score recomputed from the state under the intended rules: researched techs
-/// (100 × tier), owned cities' components (centre, territory, population, level-ups are
-/// carried in `points`, so this recomputes the parts that can be seen on the board) and live
-/// units' points. Returns `(recomputed, tracked)`.
+/// (100 × tier), the points worth of the cities it owns, and its live units' points.
 pub fn recompute_score(s: &State, tribe: u8) -> i32 {
     let ts = &s.tribes[tribe as usize];
     let mut score: i32 = Tech::ALL
@@ -116,22 +112,4 @@ pub fn recompute_score(s: &State, tribe: u8) -> i32 {
         .map(|u| u.points as i32)
         .sum::<i32>();
     score
-}
-
-/// The part of a city's points worth that can be recomputed from the board: centre, owned
-/// tiles, temples and monuments. The rest (population, level-ups, parks) is history.
-pub fn visible_city_points(s: &State, c: usize) -> i32 {
-    let mut points = CITY_CENTRE_POINTS - TILE_POINTS; // the centre is also an owned tile
-    for tile in s.tiles.iter().filter(|t| t.owner as usize == c) {
-        points += TILE_POINTS;
-        if let Some(b) = tile.building {
-            if b.is_temple() {
-                points += TEMPLE_POINTS + temple_level_points(tile.temple_level);
-            } else if b.is_monument() {
-                points += MONUMENT_POINTS;
-            }
-        }
-    }
-    let _ = POPULATION_POINTS;
-    points
 }

@@ -94,8 +94,12 @@ pub fn found_city(rules: &TribesRules, s: &mut State, t: usize, tribe: u8, capit
     });
     s.tiles[t].terrain = Terrain::City;
     s.tiles[t].resource = None;
-    s.tiles[t].owner = c as u8;
-    s.tiles[t].tribe = tribe;
+    if s.tiles[t].owner != NONE {
+        // A village inside another city's territory: the new city takes its centre tile
+        // (unscored); otherwise the centre is claimed and scored with the territory.
+        s.tiles[t].owner = c as u8;
+        s.tiles[t].tribe = tribe;
+    }
     if rules.java() {
         // Java scores the centre but does not count it in the city's points worth.
         s.tribes[tribe as usize].score += CITY_CENTRE_POINTS;
