@@ -6,6 +6,7 @@
 //! - [`agent`]: the agent API ([`agent::Agent`]): picks one action at a time;
 //! - [`agents`]: the agents (random, end-turn, …) and the `name(key=value,...)` spec strings
 //!   they are built from ([`agents::build_agent`]);
+//! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them;
 //! - [`rng`]: the only place RNGs are made; every run is reproducible from its seed;
 //! - [`error`]: the crate's error type; every message names the field, line or flag at fault.
 
@@ -13,11 +14,13 @@
 
 pub mod agent;
 pub mod agents;
+pub mod arena;
 pub mod error;
 pub mod game;
 pub mod games;
 pub mod rng;
 
 pub use agent::Agent;
+pub use arena::{MatchRecord, play_match};
 pub use error::{Error, Result};
 pub use game::{Game, Outcome, Player, Turn};
