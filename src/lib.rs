@@ -7,6 +7,7 @@
 //! - [`agents`]: the agents (random, end-turn, …) and the `name(key=value,...)` spec strings
 //!   they are built from ([`agents::build_agent`]);
 //! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them;
+//! - [`bench`]: measurement helpers and the forward-model benchmark ([`bench::bench_fm`]);
 //! - [`rng`]: the only place RNGs are made; every run is reproducible from its seed;
 //! - [`error`]: the crate's error type; every message names the field, line or flag at fault.
 
@@ -15,6 +16,7 @@
 pub mod agent;
 pub mod agents;
 pub mod arena;
+pub mod bench;
 pub mod error;
 pub mod game;
 pub mod games;
