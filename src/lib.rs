@@ -8,6 +8,8 @@
 //!   they are built from ([`agents::build_agent`]);
 //! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them;
 //! - [`bench`]: measurement helpers and the forward-model benchmark ([`bench::bench_fm`]);
+//! - [`experiments`]: the workflows behind the subcommands, generic over the game;
+//! - [`cli`]: the command line (the only clap user), turned into typed settings;
 //! - [`rng`]: the only place RNGs are made; every run is reproducible from its seed;
 //! - [`error`]: the crate's error type; every message names the field, line or flag at fault.
 
@@ -17,7 +19,9 @@ pub mod agent;
 pub mod agents;
 pub mod arena;
 pub mod bench;
+pub mod cli;
 pub mod error;
+pub mod experiments;
 pub mod game;
 pub mod games;
 pub mod rng;
