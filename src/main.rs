@@ -1,5 +1,15 @@
-//! The `playstyles` command-line tool.
+//! The `playstyles` command-line tool: parses the flags, runs the command, and on error prints
+//! `error: …` to standard error and exits with code 2.
 
-fn main() {
-    println!("playstyles");
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = playstyles::cli::parse();
+    match playstyles::cli::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

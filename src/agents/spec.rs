@@ -1,0 +1,511 @@
+//! Agent spec strings: `name(key=value,...)`.
+//!
+//! A spec names an agent and sets its fields, with the same names as in TOML configs:
+//!
+//! ```text
+//! random
+//! mcts(budget=2000)
+//! pmcts(bias=true,pruning=true,budget=2000,weights=[spawn.defensive=1,research.naval=0.25])
+//! ```
+//!
+//! A value is a number (`2000`, `-1.5`, `1e3`), `true`/`false`, a bare word (`greedy`) or a
+//! bracketed list of `key=number` pairs. Names, keys and words start with a letter or `_` and
+//! continue with letters, digits, `_`, `.` or `-`. Whitespace between tokens is ignored.
+//! [`AgentSpec`]'s `Display` writes the canonical form, which parses back to an equal spec.
+//!
+//! Builders read fields with the typed `take_*` helpers, then call [`AgentSpec::finish`], which
+//! rejects any field they did not ask for.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+
+/// The config field that syntax errors in agent specs are reported against.
+const AGENTS_FIELD: &str = "agents";
+
+/// The value of one field of an agent spec.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// An integer literal (`2000`, `-3`).
+    Int(i128),
+    /// A finite number with a fraction or an exponent (`0.25`, `1e3`).
+    Float(f64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A bare word (`greedy`).
+    Word(String),
+    /// A bracketed list of `key=number` pairs, in the order given.
+    Weights(Vec<(String, f64)>),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(i) => write!(f, "{i}"),
+            // `Debug` always writes a `.` or an exponent, so the text parses back as a float.
+            Value::Float(x) => write!(f, "{x:?}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Word(w) => f.write_str(w),
+            Value::Weights(ws) => {
+                f.write_str("[")?;
+                for (i, (k, w)) in ws.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{k}={w}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+/// A parsed agent spec: a name and its fields in the order given.
+///
+/// Equality compares the name and the remaining fields.
+#[derive(Clone)]
+pub struct AgentSpec {
+    name: String,
+    fields: Vec<(String, Value)>,
+    /// Keys asked for by the `take_*` helpers, to list in [`AgentSpec::finish`]'s error.
+    asked: Vec<String>,
+}
+
+impl PartialEq for AgentSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.fields == other.fields
+    }
+}
+
+impl fmt::Debug for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentSpec")
+            .field("name", &self.name)
+            .field("fields", &self.fields)
+            .finish()
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    /// The canonical form: `name` alone if there are no fields, else `name(k=v,...)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        if self.fields.is_empty() {
+            return Ok(());
+        }
+        f.write_str("(")?;
+        for (i, (k, v)) in self.fields.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{k}={v}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self> {
+        AgentSpec::parse(s)
+    }
+}
+
+impl AgentSpec {
+    /// Parses a spec string such as `mcts(budget=2000)`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] with field `agents` if the text is malformed, or with the field's key
+    /// if a field is given twice, holds a list with a repeated key, or has an invalid value.
+    pub fn parse(s: &str) -> Result<Self> {
+        Parser::new(s).spec()
+    }
+
+    /// The agent's name, e.g. `mcts`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The fields not yet taken, in the order given.
+    pub fn fields(&self) -> &[(String, Value)] {
+        &self.fields
+    }
+
+    /// Removes and returns the value of `key`, if given.
+    pub fn take(&mut self, key: &str) -> Option<Value> {
+        self.asked.push(key.to_string());
+        let i = self.fields.iter().position(|(k, _)| k == key)?;
+        Some(self.fields.remove(i).1)
+    }
+
+    /// Takes a non-negative integer field, or `default` if it is absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` if the value is not an integer in `0..=u64::MAX`.
+    pub fn take_u64(&mut self, key: &str, default: u64) -> Result<u64> {
+        match self.take(key) {
+            None => Ok(default),
+            Some(Value::Int(i)) if (0..=i128::from(u64::MAX)).contains(&i) => Ok(i as u64),
+            Some(v) => Err(Error::config(
+                key,
+                format!("expected a non-negative integer, got `{v}`"),
+            )),
+        }
+    }
+
+    /// Takes a number field, or `default` if it is absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` if the value is not a number.
+    pub fn take_f64(&mut self, key: &str, default: f64) -> Result<f64> {
+        match self.take(key) {
+            None => Ok(default),
+            Some(Value::Int(i)) => Ok(i as f64),
+            Some(Value::Float(x)) => Ok(x),
+            Some(v) => Err(Error::config(key, format!("expected a number, got `{v}`"))),
+        }
+    }
+
+    /// Takes a `true`/`false` field, or `default` if it is absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` if the value is not `true` or `false`.
+    pub fn take_bool(&mut self, key: &str, default: bool) -> Result<bool> {
+        match self.take(key) {
+            None => Ok(default),
+            Some(Value::Bool(b)) => Ok(b),
+            Some(v) => Err(Error::config(
+                key,
+                format!("expected `true` or `false`, got `{v}`"),
+            )),
+        }
+    }
+
+    /// Takes a bare-word field, or `default` if it is absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` if the value is not a bare word.
+    pub fn take_word(&mut self, key: &str, default: &str) -> Result<String> {
+        match self.take(key) {
+            None => Ok(default.to_string()),
+            Some(Value::Word(w)) => Ok(w),
+            Some(v) => Err(Error::config(key, format!("expected a word, got `{v}`"))),
+        }
+    }
+
+    /// Takes a `[key=number,...]` field (in the order given), or an empty list if it is absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` if the value is not a bracketed list.
+    pub fn take_weights(&mut self, key: &str) -> Result<Vec<(String, f64)>> {
+        match self.take(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Weights(ws)) => Ok(ws),
+            Some(v) => Err(Error::config(
+                key,
+                format!("expected a list such as `[a=1,b=0.5]`, got `{v}`"),
+            )),
+        }
+    }
+
+    /// Checks that every field was taken.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the first field left over, listing the fields the agent accepts.
+    pub fn finish(self) -> Result<()> {
+        let Some((key, _)) = self.fields.first() else {
+            return Ok(());
+        };
+        let accepts = if self.asked.is_empty() {
+            "it takes no fields".to_string()
+        } else {
+            format!("it accepts: {}", self.asked.join(", "))
+        };
+        Err(Error::config(
+            key.as_str(),
+            format!("unknown field of agent `{}` ({accepts})", self.name),
+        ))
+    }
+}
+
+/// Splits a comma-separated list of agent specs on top-level commas only, trimming each, so
+/// that `random,mcts(budget=5,weights=[a=1,b=2])` gives `random` and
+/// `mcts(budget=5,weights=[a=1,b=2])`. The parts are not parsed.
+///
+/// # Errors
+///
+/// [`Error::Config`] with field `agents` if brackets do not balance or a part is empty.
+pub fn split_agent_list(s: &str) -> Result<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut open: Vec<char> = Vec::new();
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' => open.push(c),
+            ')' | ']' => {
+                let want = if c == ')' { '(' } else { '[' };
+                if open.pop() != Some(want) {
+                    return Err(list_error(
+                        s,
+                        format!("unmatched `{c}` at column {}", i + 1),
+                    ));
+                }
+            }
+            ',' if open.is_empty() => {
+                parts.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if let Some(c) = open.last() {
+        return Err(list_error(s, format!("`{c}` is never closed")));
+    }
+    parts.push(s[start..].trim());
+    if let Some(i) = parts.iter().position(|p| p.is_empty()) {
+        return Err(list_error(
+            s,
+            format!("agent {} of the list is empty", i + 1),
+        ));
+    }
+    Ok(parts.into_iter().map(str::to_string).collect())
+}
+
+/// Splits a comma-separated list with [`split_agent_list`] and parses each part.
+///
+/// # Errors
+///
+/// As [`split_agent_list`] and [`AgentSpec::parse`].
+pub fn parse_agent_list(s: &str) -> Result<Vec<AgentSpec>> {
+    split_agent_list(s)?
+        .iter()
+        .map(|p| AgentSpec::parse(p))
+        .collect()
+}
+
+fn list_error(s: &str, reason: String) -> Error {
+    Error::config(AGENTS_FIELD, format!("in `{s}`: {reason}"))
+}
+
+/// True for characters that end an atom (name, key, word or number): all but letters, digits,
+/// `_`, `.`, `-` and `+`.
+fn is_delimiter(c: char) -> bool {
+    !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '+'))
+}
+
+/// True for a name, key or word: a letter or `_`, then letters, digits, `_`, `.` or `-`.
+fn is_identifier(s: &str) -> bool {
+    let mut cs = s.chars();
+    matches!(cs.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && cs.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+/// A recursive-descent parser over one spec string.
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Self {
+        Parser { text, pos: 0 }
+    }
+
+    /// A syntax error at the current position.
+    fn error(&self, what: &str) -> Error {
+        let found = match self.peek() {
+            Some(c) => format!("`{c}`"),
+            None => "the end".to_string(),
+        };
+        Error::config(
+            AGENTS_FIELD,
+            format!(
+                "in agent spec `{}`: expected {what} at column {}, found {found}",
+                self.text,
+                self.pos + 1
+            ),
+        )
+    }
+
+    fn skip_ws(&mut self) {
+        let rest = &self.text[self.pos..];
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+
+    /// Consumes `c` (after whitespace) if it comes next.
+    fn eat(&mut self, c: char) -> bool {
+        self.skip_ws();
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, c: char) -> Result<()> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(self.error(&format!("`{c}`")))
+        }
+    }
+
+    /// The next run of non-delimiter characters (possibly empty), after whitespace.
+    fn atom(&mut self) -> &'a str {
+        self.skip_ws();
+        let rest = &self.text[self.pos..];
+        let len = rest.find(is_delimiter).unwrap_or(rest.len());
+        self.pos += len;
+        &rest[..len]
+    }
+
+    /// A name or key: an atom that is an identifier.
+    fn identifier(&mut self, what: &str) -> Result<String> {
+        let start = self.pos;
+        let atom = self.atom();
+        if is_identifier(atom) {
+            Ok(atom.to_string())
+        } else {
+            self.pos = start;
+            self.skip_ws();
+            Err(self.error(what))
+        }
+    }
+
+    fn spec(&mut self) -> Result<AgentSpec> {
+        let name = self.identifier("an agent name")?;
+        let mut fields: Vec<(String, Value)> = Vec::new();
+        if self.eat('(') && !self.eat(')') {
+            loop {
+                let key = self.identifier("a field name")?;
+                self.expect('=')?;
+                let value = self.value(&key)?;
+                if fields.iter().any(|(k, _)| *k == key) {
+                    return Err(Error::config(key, "given twice"));
+                }
+                fields.push((key, value));
+                if self.eat(')') {
+                    break;
+                }
+                if !self.eat(',') {
+                    return Err(self.error("`,` or `)`"));
+                }
+            }
+        }
+        self.skip_ws();
+        if self.pos < self.text.len() {
+            return Err(self.error("the end of the spec"));
+        }
+        Ok(AgentSpec {
+            name,
+            fields,
+            asked: Vec::new(),
+        })
+    }
+
+    /// The value of field `key`.
+    fn value(&mut self, key: &str) -> Result<Value> {
+        if self.eat('[') {
+            return self.weights(key).map(Value::Weights);
+        }
+        let atom = self.atom();
+        match atom {
+            "" => Err(self.error(&format!("a value for `{key}`"))),
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            w if is_identifier(w) => Ok(Value::Word(w.to_string())),
+            n => number(key, n),
+        }
+    }
+
+    /// The pairs of a bracketed list, after its `[`.
+    fn weights(&mut self, key: &str) -> Result<Vec<(String, f64)>> {
+        let mut pairs: Vec<(String, f64)> = Vec::new();
+        if self.eat(']') {
+            return Ok(pairs);
+        }
+        loop {
+            let name = self.identifier("a weight name")?;
+            self.expect('=')?;
+            let atom = self.atom();
+            if atom.is_empty() {
+                return Err(self.error(&format!("a number for `{name}`")));
+            }
+            let w = float(key, atom)?;
+            if pairs.iter().any(|(k, _)| *k == name) {
+                return Err(Error::config(key, format!("weight `{name}` given twice")));
+            }
+            pairs.push((name, w));
+            if self.eat(']') {
+                return Ok(pairs);
+            }
+            if !self.eat(',') {
+                return Err(self.error("`,` or `]`"));
+            }
+        }
+    }
+}
+
+/// Parses a numeric atom for field `key`: an integer if it has no fraction or exponent.
+fn number(key: &str, text: &str) -> Result<Value> {
+    if let Ok(i) = text.parse::<i128>() {
+        return Ok(Value::Int(i));
+    }
+    float(key, text).map(Value::Float).map_err(|_| {
+        Error::config(
+            key,
+            format!("`{text}` is not a number, `true`/`false`, a word or a `[...]` list"),
+        )
+    })
+}
+
+/// Parses a finite number for field `key`.
+fn float(key: &str, text: &str) -> Result<f64> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err(Error::config(
+            key,
+            format!("`{text}` is not a finite number"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_keep_a_point_so_they_parse_back_as_floats() {
+        let s = AgentSpec::parse("a(x=2.0,y=1e3,z=-0.5)").unwrap();
+        assert_eq!(s.to_string(), "a(x=2.0,y=1000.0,z=-0.5)");
+        assert_eq!(AgentSpec::parse(&s.to_string()).unwrap(), s);
+    }
+
+    #[test]
+    fn whitespace_between_tokens_is_ignored() {
+        let s = AgentSpec::parse(" mcts ( budget = 5 , w = [ a = 1 , b = 2 ] ) ").unwrap();
+        assert_eq!(s.to_string(), "mcts(budget=5,w=[a=1,b=2])");
+    }
+
+    #[test]
+    fn finish_lists_the_fields_asked_for() {
+        let mut s = AgentSpec::parse("mcts(budget=5,bogus=1)").unwrap();
+        assert_eq!(s.take_u64("budget", 1).unwrap(), 5);
+        let e = s.finish().unwrap_err().to_string();
+        assert!(e.contains("`bogus`") && e.contains("budget"), "{e}");
+    }
+}

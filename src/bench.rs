@@ -1,0 +1,229 @@
+//! Measurement helpers for benchmarks (never for tests): medians, batch timers and the
+//! forward-model benchmark [`bench_fm`] behind `playstyles bench fm`.
+//!
+//! Times come from [`std::time::Instant`]; results go through [`std::hint::black_box`] so the
+//! compiler cannot drop the work being measured.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use rand::RngExt;
+use serde::Serialize;
+
+use crate::agent::Agent;
+use crate::agents::RandomAgent;
+use crate::arena::{initial_state, play_match};
+use crate::game::Game;
+use crate::rng::{derive_rng, derive_seed};
+
+/// Every how many actions of a benchmark game a state is sampled for the clone/apply timings.
+pub const SAMPLE_EVERY: usize = 10;
+
+/// At most this many sampled states are timed (keeps `bench fm` short on long games).
+pub const MAX_SAMPLES: usize = 2_000;
+
+/// Clones (or apply calls) timed per sampled state; the per-call time is their mean.
+pub const CALLS_PER_SAMPLE: usize = 32;
+
+/// The median of `xs` (sorted in place; the mean of the middle two for an even length).
+/// `NaN` for an empty slice.
+pub fn median(xs: &mut [f64]) -> f64 {
+    if xs.is_empty() {
+        return f64::NAN;
+    }
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// A started stopwatch.
+#[derive(Clone, Copy, Debug)]
+pub struct Timer {
+    start: Instant,
+}
+
+impl Timer {
+    /// Starts timing now.
+    pub fn start() -> Self {
+        Timer {
+            start: Instant::now(),
+        }
+    }
+
+    /// Nanoseconds since [`Timer::start`].
+    pub fn elapsed_ns(&self) -> f64 {
+        self.start.elapsed().as_nanos() as f64
+    }
+}
+
+/// Calls `f` `batches × per_batch` times and returns, for each batch, the mean nanoseconds per
+/// call. Take the [`median`] of the result to shrug off outliers.
+pub fn time_batches<R>(mut f: impl FnMut() -> R, batches: usize, per_batch: usize) -> Vec<f64> {
+    let per_batch = per_batch.max(1);
+    (0..batches)
+        .map(|_| {
+            let timer = Timer::start();
+            for _ in 0..per_batch {
+                black_box(f());
+            }
+            timer.elapsed_ns() / per_batch as f64
+        })
+        .collect()
+}
+
+/// Forward-model speed of a game, measured by [`bench_fm`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FmBench {
+    /// Median wall time of one whole random-vs-random game, in milliseconds.
+    pub random_game_ms: f64,
+    /// Median time to clone (and drop) a state sampled from those games, in nanoseconds.
+    pub clone_ns: f64,
+    /// Median time to apply one random legal action to a sampled state and recompute the legal
+    /// actions of the result, in nanoseconds (the clone needed to reuse the state is made
+    /// before the timed region).
+    pub apply_ns: f64,
+    /// Actions applied per second over all the random games (agents' time included).
+    pub actions_per_sec: f64,
+}
+
+impl FmBench {
+    /// A two-column text table, one row per measure.
+    pub fn to_table(&self) -> String {
+        let rows = [
+            ("random_game_ms", self.random_game_ms, "ms"),
+            ("clone_ns", self.clone_ns, "ns"),
+            ("apply_ns", self.apply_ns, "ns"),
+            ("actions_per_sec", self.actions_per_sec, "1/s"),
+        ];
+        let mut s = format!("{:<16} {:>14}\n", "measure", "value");
+        for (name, value, unit) in rows {
+            s += &format!("{name:<16} {value:>14.1} {unit}\n");
+        }
+        s
+    }
+}
+
+/// Benchmarks the forward model of `game` on `levels`, with `games_per_level` games each.
+///
+/// 1. Plays whole random-vs-random games ([`RandomAgent`] in every seat; match seeds derived
+///    from `seed`, level index and game index) and times each: `random_game_ms` is the median,
+///    `actions_per_sec` the total actions over the total time.
+/// 2. Replays each game, untimed, keeping every [`SAMPLE_EVERY`]th state before an action; the
+///    stride grows on long games so that at most about [`MAX_SAMPLES`] states are kept in all,
+///    spread over whole games and shared evenly between them.
+/// 3. For each sampled state, times [`CALLS_PER_SAMPLE`] clones: `clone_ns` is the median over
+///    states of the mean per clone (the drop of each clone is included).
+/// 4. For each sampled state, draws one random legal action, makes [`CALLS_PER_SAMPLE`] clones
+///    (untimed), then times applying the action to each clone and refilling the legal actions:
+///    `apply_ns` is the median over states of the mean per call.
+///
+/// Levels must have as many players as [`RandomAgent`]s are seated, which is read from each
+/// level's initial state.
+pub fn bench_fm<G: Game>(
+    game: &G,
+    levels: &[G::Level],
+    games_per_level: usize,
+    seed: u64,
+) -> FmBench
+where
+    G::Action: 'static,
+{
+    let mut game_ms = Vec::new();
+    let mut total_actions = 0usize;
+    let mut total_ns = 0.0;
+    let mut samples: Vec<G::State> = Vec::new();
+    let samples_per_game = MAX_SAMPLES.div_ceil((levels.len() * games_per_level).max(1));
+
+    for (li, level) in levels.iter().enumerate() {
+        for gi in 0..games_per_level {
+            let match_seed = derive_seed(seed, &[li as u64, gi as u64]);
+            let players = game.num_players(&initial_state(game, level, match_seed));
+            let mut agents: Vec<Box<dyn Agent<G>>> = (0..players)
+                .map(|_| Box::new(RandomAgent::new()) as Box<dyn Agent<G>>)
+                .collect();
+            let timer = Timer::start();
+            let record = play_match(game, level, &mut agents, match_seed, |_, _| {});
+            let ns = timer.elapsed_ns();
+            game_ms.push(ns / 1e6);
+            total_ns += ns;
+            total_actions += record.actions.len();
+
+            let stride = SAMPLE_EVERY.max(record.actions.len().div_ceil(samples_per_game));
+            let mut state = initial_state(game, level, match_seed);
+            for (i, &a) in record.actions.iter().enumerate() {
+                if i % stride == 0 {
+                    samples.push(state.clone());
+                }
+                game.apply(&mut state, a);
+            }
+        }
+    }
+
+    let mut clone_ns: Vec<f64> = samples
+        .iter()
+        .map(|s| time_batches(|| s.clone(), 1, CALLS_PER_SAMPLE)[0])
+        .collect();
+
+    let mut rng = derive_rng(seed, &[u64::MAX]);
+    let mut legal = Vec::new();
+    let mut apply_ns: Vec<f64> = samples
+        .iter()
+        .map(|s| {
+            game.legal_actions(s, &mut legal);
+            let action = legal[rng.random_range(0..legal.len())];
+            let mut copies = vec![s.clone(); CALLS_PER_SAMPLE];
+            let timer = Timer::start();
+            for copy in copies.iter_mut() {
+                game.apply(copy, action);
+                game.legal_actions(copy, &mut legal);
+                black_box(&legal);
+            }
+            let ns = timer.elapsed_ns() / CALLS_PER_SAMPLE as f64;
+            black_box(copies);
+            ns
+        })
+        .collect();
+
+    FmBench {
+        random_game_ms: median(&mut game_ms),
+        clone_ns: median(&mut clone_ns),
+        apply_ns: median(&mut apply_ns),
+        actions_per_sec: if total_ns > 0.0 {
+            total_actions as f64 / (total_ns / 1e9)
+        } else {
+            0.0
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_of_odd_and_even_lengths() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert!(median(&mut []).is_nan());
+    }
+
+    #[test]
+    fn time_batches_returns_one_figure_per_batch() {
+        let mut calls = 0;
+        let times = time_batches(
+            || {
+                calls += 1;
+                calls
+            },
+            3,
+            4,
+        );
+        assert_eq!(times.len(), 3);
+        assert_eq!(calls, 12);
+        assert!(times.iter().all(|t| t.is_finite() && *t >= 0.0));
+    }
+}

@@ -1,0 +1,304 @@
+//! The command line: clap types mirroring the flags, turned into the typed settings of
+//! [`crate::experiments`]. The only module that uses clap.
+//!
+//! ```text
+//! playstyles levels [--game tribes] [list|show SEED]
+//! playstyles play --game tribes --level SEED|FILE --agents SPEC,SPEC [--seed N] [--render] [--json]
+//! playstyles bench [fm] --game tribes [--json]
+//! ```
+
+use std::io::{BufWriter, ErrorKind, Write};
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::error::{Error, Result};
+use crate::experiments::{
+    self, BenchConfig, BenchTarget, Command, GameKind, LevelsAction, LevelsConfig, PlayConfig,
+};
+
+/// Breeds diverse and strong bot personalities for turn-based strategy games.
+#[derive(Debug, Parser)]
+#[command(name = "playstyles", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: CliCommand,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CliCommand {
+    /// List the built-in levels or show one.
+    Levels(LevelsArgs),
+    /// Play one match between agents and print its outcome.
+    Play(PlayArgs),
+    /// Measure the speed of a game.
+    Bench(BenchArgs),
+}
+
+/// Flags of `playstyles levels`.
+#[derive(Debug, Args)]
+pub struct LevelsArgs {
+    /// The game.
+    #[arg(long, default_value = "tribes", value_parser = parse_game)]
+    pub game: GameKind,
+    /// What to do (default: list).
+    #[command(subcommand)]
+    pub action: Option<LevelsActionArg>,
+}
+
+/// What `playstyles levels` does.
+#[derive(Debug, Subcommand)]
+pub enum LevelsActionArg {
+    /// List the built-in levels.
+    List,
+    /// Print the level made from a seed.
+    Show {
+        /// The level seed.
+        seed: u64,
+    },
+}
+
+/// Flags of `playstyles play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The game.
+    #[arg(long, default_value = "tribes", value_parser = parse_game)]
+    pub game: GameKind,
+    /// The level: a level seed or a level file.
+    #[arg(long, value_name = "SEED|FILE")]
+    pub level: String,
+    /// One agent spec per seat, comma-separated, e.g. `random,mcts(budget=2000)`.
+    #[arg(long, value_name = "SPEC,SPEC")]
+    pub agents: String,
+    /// The match seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print the state after every turn and at the end.
+    #[arg(long, conflicts_with = "json")]
+    pub render: bool,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `playstyles bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// What to measure.
+    #[arg(value_enum, default_value_t = BenchTargetArg::Fm)]
+    pub target: BenchTargetArg,
+    /// The game.
+    #[arg(long, default_value = "tribes", value_parser = parse_game)]
+    pub game: GameKind,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `playstyles bench` measures.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum BenchTargetArg {
+    /// The forward model: random games, clone, apply.
+    Fm,
+}
+
+/// Parses a `--game` value with the library's registry.
+fn parse_game(s: &str) -> std::result::Result<GameKind, String> {
+    s.parse::<GameKind>().map_err(|e| match e {
+        Error::Config { reason, .. } => reason,
+        e => e.to_string(),
+    })
+}
+
+impl Cli {
+    /// Validates the flags into the command to run.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the flag at fault (e.g. `agents` for a malformed spec).
+    pub fn settings(self) -> Result<Command> {
+        Ok(match self.command {
+            CliCommand::Levels(a) => Command::Levels(LevelsConfig {
+                game: a.game,
+                action: match a.action {
+                    None | Some(LevelsActionArg::List) => LevelsAction::List,
+                    Some(LevelsActionArg::Show { seed }) => LevelsAction::Show(seed),
+                },
+            }),
+            CliCommand::Play(a) => {
+                let mut cfg = PlayConfig::new(a.game, &a.level, &a.agents)?;
+                cfg.seed = a.seed;
+                cfg.render = a.render;
+                cfg.json = a.json;
+                Command::Play(cfg)
+            }
+            CliCommand::Bench(a) => {
+                let target = match a.target {
+                    BenchTargetArg::Fm => BenchTarget::Fm,
+                };
+                let mut cfg = BenchConfig::new(a.game, target);
+                cfg.json = a.json;
+                Command::Bench(cfg)
+            }
+        })
+    }
+}
+
+/// Parses the process arguments; on a bad flag or `--help`, clap prints and exits (code 2 for
+/// errors).
+pub fn parse() -> Cli {
+    Cli::parse()
+}
+
+/// Validates the flags and runs the command, writing to standard output. A closed pipe (as in
+/// `playstyles levels list | head -1`) is not an error.
+///
+/// # Errors
+///
+/// Invalid settings and whatever the command reports.
+pub fn run(cli: Cli) -> Result<()> {
+    let cmd = cli.settings()?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let result = experiments::run(cmd, &mut out)
+        .and_then(|()| out.flush().map_err(|e| Error::io("<output>", e)));
+    match result {
+        Err(Error::Io { source, .. }) if source.kind() == ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    fn parse(args: &[&str]) -> std::result::Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("playstyles").chain(args.iter().copied()))
+    }
+
+    fn settings(args: &[&str]) -> Result<Command> {
+        parse(args).expect("flags parse").settings()
+    }
+
+    fn clap_error(args: &[&str]) -> String {
+        parse(args).expect_err("flags are rejected").to_string()
+    }
+
+    #[test]
+    fn command_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn play_flags_become_a_play_config() {
+        let cmd = settings(&[
+            "play",
+            "--level",
+            "42",
+            "--agents",
+            "random, end_turn",
+            "--seed",
+            "7",
+            "--json",
+        ])
+        .unwrap();
+        let Command::Play(cfg) = cmd else {
+            panic!("not a play command: {cmd:?}")
+        };
+        assert_eq!(cfg.game, GameKind::Tribes);
+        assert_eq!(cfg.level, "42");
+        assert_eq!(cfg.agents.len(), 2);
+        assert_eq!(cfg.agents[1].name(), "end_turn");
+        assert_eq!((cfg.seed, cfg.render, cfg.json), (7, false, true));
+    }
+
+    #[test]
+    fn levels_defaults_to_list_and_show_takes_a_seed() {
+        let list = settings(&["levels"]).unwrap();
+        assert_eq!(
+            list,
+            Command::Levels(LevelsConfig {
+                game: GameKind::Tribes,
+                action: LevelsAction::List
+            })
+        );
+        let show = settings(&["levels", "--game", "tribes", "show", "5"]).unwrap();
+        assert!(matches!(
+            show,
+            Command::Levels(LevelsConfig {
+                action: LevelsAction::Show(5),
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn bench_defaults_to_the_forward_model() {
+        let cmd = settings(&["bench", "--json"]).unwrap();
+        let Command::Bench(cfg) = cmd else {
+            panic!("not a bench command: {cmd:?}")
+        };
+        assert_eq!((cfg.target, cfg.json), (BenchTarget::Fm, true));
+        assert!(settings(&["bench", "fm", "--game", "tribes"]).is_ok());
+    }
+
+    #[test]
+    fn a_non_numeric_seed_names_the_seed_flag() {
+        let e = clap_error(&["play", "--level", "1", "--agents", "random", "--seed", "x"]);
+        assert!(e.contains("--seed"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_game_names_the_game_flag_and_the_known_games() {
+        let e = clap_error(&[
+            "play", "--game", "chess", "--level", "1", "--agents", "random",
+        ]);
+        assert!(e.contains("--game") && e.contains("tribes"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_level_names_the_level_flag() {
+        let e = clap_error(&["play", "--agents", "random"]);
+        assert!(e.contains("--level"), "{e}");
+    }
+
+    #[test]
+    fn render_and_json_together_are_rejected() {
+        let e = clap_error(&[
+            "play", "--level", "1", "--agents", "random", "--render", "--json",
+        ]);
+        assert!(e.contains("--render") && e.contains("--json"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_level_seed_to_show_names_the_seed() {
+        let e = clap_error(&["levels", "show", "abc"]);
+        assert!(e.contains("SEED"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_bench_target_is_rejected() {
+        let e = clap_error(&["bench", "everything"]);
+        assert!(e.contains("everything"), "{e}");
+    }
+
+    #[test]
+    fn a_malformed_agent_list_names_the_agents_flag() {
+        let e = settings(&["play", "--level", "1", "--agents", "random,mcts("]).unwrap_err();
+        assert!(
+            matches!(&e, Error::Config { field, .. } if field == "agents"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_empty_level_names_the_level_flag() {
+        let e = settings(&["play", "--level", " ", "--agents", "random"]).unwrap_err();
+        assert!(
+            matches!(&e, Error::Config { field, .. } if field == "level"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! `playstyles bench`: speed measurements of a game, printed as a table or JSON.
+
+use std::io::Write;
+
+use super::{GameKind, output_error};
+use crate::bench::{FmBench, bench_fm};
+use crate::error::Result;
+use crate::game::Game;
+
+/// What `playstyles bench` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchTarget {
+    /// The forward model: whole random games, clone, apply ([`bench_fm`]).
+    Fm,
+}
+
+/// Validated settings of `playstyles bench`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchConfig {
+    /// The game to measure.
+    pub game: GameKind,
+    /// What to measure.
+    pub target: BenchTarget,
+    /// Random games per level.
+    pub games_per_level: usize,
+    /// Seed of the benchmark games.
+    pub seed: u64,
+    /// Print one JSON object instead of a table.
+    pub json: bool,
+}
+
+impl BenchConfig {
+    /// Default games per level of `bench fm`.
+    pub const GAMES_PER_LEVEL: usize = 2;
+
+    /// Settings measuring `target` of `game` with the defaults: [`Self::GAMES_PER_LEVEL`] games
+    /// per level, seed 0, table output.
+    pub fn new(game: GameKind, target: BenchTarget) -> Self {
+        BenchConfig {
+            game,
+            target,
+            games_per_level: Self::GAMES_PER_LEVEL,
+            seed: 0,
+            json: false,
+        }
+    }
+}
+
+/// Runs the benchmark `cfg` names on `levels` and writes its result to `out`: a table, or with
+/// `cfg.json` one line holding one JSON object (`random_game_ms`, `clone_ns`, `apply_ns`,
+/// `actions_per_sec`).
+///
+/// # Errors
+///
+/// [`crate::Error::Io`] if writing to `out` fails.
+pub fn bench<G: Game>(
+    game: &G,
+    levels: &[G::Level],
+    cfg: &BenchConfig,
+    out: &mut impl Write,
+) -> Result<FmBench>
+where
+    G::Action: 'static,
+{
+    let BenchTarget::Fm = cfg.target;
+    let result = bench_fm(game, levels, cfg.games_per_level, cfg.seed);
+    if cfg.json {
+        serde_json::to_writer(&mut *out, &result).map_err(|e| output_error(e.into()))?;
+        writeln!(out).map_err(output_error)?;
+    } else {
+        writeln!(
+            out,
+            "forward model of {}: {} levels x {} random games\n{}",
+            game.info().name,
+            levels.len(),
+            cfg.games_per_level,
+            result.to_table()
+        )
+        .map_err(output_error)?;
+    }
+    Ok(result)
+}

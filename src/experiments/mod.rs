@@ -1,0 +1,106 @@
+//! Workflows behind the subcommands, written once for any [`crate::game::Game`].
+//!
+//! [`crate::cli`] turns flags into a typed, validated [`Command`]; [`run`] dispatches it to the
+//! game it names. Nothing here sees clap.
+//!
+//! - [`play`]: one match, printed as text or JSON;
+//! - [`bench`]: forward-model speed;
+//! - [`levels`]: listing and showing levels (game-specific; see [`tribes_glue`]);
+//! - [`tribes_glue`]: the one place that calls the workflows with the Tribes engine.
+
+pub mod bench;
+pub mod levels;
+pub mod play;
+pub mod tribes_glue;
+
+use std::fmt;
+use std::io::Write;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+
+pub use bench::{BenchConfig, BenchTarget};
+pub use levels::{LevelsAction, LevelsConfig};
+pub use play::PlayConfig;
+
+/// The games the tool can run: the registry of `--game` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Tribes (`tribes`).
+    Tribes,
+}
+
+impl GameKind {
+    /// Every game, in the order help texts list them.
+    pub const ALL: &'static [GameKind] = &[GameKind::Tribes];
+
+    /// The name used on the command line and in configs.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Tribes => "tribes",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = Error;
+
+    /// Looks a game up by name; the error (field `game`) lists the known names.
+    fn from_str(s: &str) -> Result<Self> {
+        GameKind::ALL
+            .iter()
+            .copied()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| {
+                let known: Vec<_> = GameKind::ALL.iter().map(|g| g.name()).collect();
+                Error::config(
+                    "game",
+                    format!("unknown game `{s}` (known games: {})", known.join(", ")),
+                )
+            })
+    }
+}
+
+/// One validated subcommand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `playstyles levels`.
+    Levels(LevelsConfig),
+    /// `playstyles play`.
+    Play(PlayConfig),
+    /// `playstyles bench`.
+    Bench(BenchConfig),
+}
+
+impl Command {
+    /// The game the command is about.
+    pub fn game(&self) -> GameKind {
+        match self {
+            Command::Levels(c) => c.game,
+            Command::Play(c) => c.game,
+            Command::Bench(c) => c.game,
+        }
+    }
+}
+
+/// Runs a command, writing its report to `out`.
+///
+/// # Errors
+///
+/// Whatever the command reports (bad levels, bad agent specs, I/O errors on `out`).
+pub fn run<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
+    match cmd.game() {
+        GameKind::Tribes => tribes_glue::run_tribes(cmd, out),
+    }
+}
+
+/// Wraps an error writing a command's report.
+pub(crate) fn output_error(e: std::io::Error) -> Error {
+    Error::io("<output>", e)
+}

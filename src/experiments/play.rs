@@ -1,0 +1,162 @@
+//! `playstyles play`: one match between agents on a level, reported as text or JSON.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::{GameKind, output_error};
+use crate::agent::Agent;
+use crate::agents::{AgentSpec, build_agent_from, parse_agent_list};
+use crate::arena::{MatchRecord, initial_state, play_match};
+use crate::error::{Error, Result};
+use crate::game::{Game, Outcome, Turn};
+
+/// Validated settings of `playstyles play`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayConfig {
+    /// The game to play.
+    pub game: GameKind,
+    /// The level, as the game's glue understands it (Tribes: a seed or a level file).
+    pub level: String,
+    /// One agent per seat, in seat order.
+    pub agents: Vec<AgentSpec>,
+    /// The match seed.
+    pub seed: u64,
+    /// Print the state after every turn and at the end.
+    pub render: bool,
+    /// Print the result as one JSON object instead of text.
+    pub json: bool,
+}
+
+impl PlayConfig {
+    /// Settings for a match of `game` on `level` between the comma-separated `agents`, with
+    /// seed 0 and plain text output.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `level` if it is empty, or naming `agents` (or an agent's field)
+    /// if the agent list does not parse.
+    pub fn new(game: GameKind, level: &str, agents: &str) -> Result<Self> {
+        let level = level.trim();
+        if level.is_empty() {
+            return Err(Error::config("level", "give a level seed or a level file"));
+        }
+        Ok(PlayConfig {
+            game,
+            level: level.to_string(),
+            agents: parse_agent_list(agents)?,
+            seed: 0,
+            render: false,
+            json: false,
+        })
+    }
+}
+
+/// The JSON report of a match: exactly these three keys.
+#[derive(Serialize)]
+struct PlayReport<'a> {
+    /// The winning seat, `null` for a draw or a capped game.
+    winner: Option<usize>,
+    /// Full rounds played.
+    ticks: u32,
+    /// Final scores in seat order.
+    scores: &'a [f64],
+}
+
+/// Plays one match of `game` on `level` as `cfg` says and writes its report to `out`.
+///
+/// With `cfg.render`, the state is rendered ([`Game::render`]) after every action that ends a
+/// turn and once more at the end. The report is either text (winner seat and agent, rounds,
+/// scores, actions) or, with `cfg.json`, exactly one line holding one JSON object
+/// `{"winner": <seat or null>, "ticks": <rounds>, "scores": [...]}`.
+///
+/// # Errors
+///
+/// [`Error::Config`] if an agent cannot be built or the number of agents differs from the
+/// level's number of players (field `agents`); [`Error::Io`] if writing to `out` fails.
+pub fn play<G: Game>(
+    game: &G,
+    level: &G::Level,
+    cfg: &PlayConfig,
+    out: &mut impl Write,
+) -> Result<MatchRecord<G::Action>>
+where
+    G::Action: 'static,
+{
+    let mut agents = cfg
+        .agents
+        .iter()
+        .cloned()
+        .map(build_agent_from::<G>)
+        .collect::<Result<Vec<Box<dyn Agent<G>>>>>()?;
+    let players = game.num_players(&initial_state(game, level, cfg.seed));
+    if agents.len() != players {
+        return Err(Error::config(
+            "agents",
+            format!(
+                "the level has {players} players but {} agents were given",
+                agents.len()
+            ),
+        ));
+    }
+
+    let names: Vec<String> = agents.iter().map(|a| a.name()).collect();
+
+    // The observer cannot return errors: keep the first write error and stop writing.
+    let mut written = Ok(());
+    let mut last = None;
+    let record = play_match(game, level, &mut agents, cfg.seed, |state, action| {
+        if !cfg.render || written.is_err() {
+            return;
+        }
+        let mut next = state.clone();
+        game.apply(&mut next, action);
+        if game.ends_turn(action) && !game.is_terminal(&next) {
+            let who = match game.turn(state) {
+                Turn::Player(p) => format!("seat {p} ({})", names[p]),
+                Turn::Terminal => "nobody".to_string(),
+            };
+            written = writeln!(
+                out,
+                "after round {}, {who} ended its turn:\n{}",
+                game.round(&next),
+                game.render(&next)
+            );
+        }
+        last = Some(next);
+    });
+    written.map_err(output_error)?;
+
+    if cfg.render {
+        let last = last.unwrap_or_else(|| initial_state(game, level, cfg.seed));
+        writeln!(out, "final state:\n{}", game.render(&last)).map_err(output_error)?;
+    }
+    if cfg.json {
+        let report = PlayReport {
+            winner: record.outcome.and_then(Outcome::winner),
+            ticks: record.rounds,
+            scores: &record.scores,
+        };
+        serde_json::to_writer(&mut *out, &report).map_err(|e| output_error(e.into()))?;
+        writeln!(out).map_err(output_error)?;
+    } else {
+        write!(out, "{}", text_report(&record, &names)).map_err(output_error)?;
+    }
+    Ok(record)
+}
+
+/// The text report of a match: winner, rounds, scores and actions, one per line.
+fn text_report<A>(record: &MatchRecord<A>, names: &[String]) -> String {
+    let winner = match record.outcome {
+        Some(Outcome::Win(p)) => format!("seat {p} ({})", names[p]),
+        Some(Outcome::Draw) => "none (draw)".to_string(),
+        None => format!("none (stopped after {} actions)", record.actions.len()),
+    };
+    let scores: Vec<String> = record.scores.iter().map(|s| s.to_string()).collect();
+    format!(
+        "winner: {winner}\nrounds: {}\nscores: {}\nactions: {}\n",
+        record.rounds,
+        scores.join(", "),
+        record.actions.len()
+    )
+}

@@ -1,0 +1,76 @@
+//! The one place where the game-independent workflows meet the Tribes engine.
+//!
+//! TO WIRE TRIBES: delete the stub `run_tribes` below (the one under `#[cfg(not(any()))]`) and
+//! the `#[cfg(any())]` line above the real one. Nothing else in the crate changes.
+
+use std::io::Write;
+
+use super::Command;
+use crate::error::Result;
+
+/// Runs `cmd` with the Tribes engine. Stub: the engine is not linked into this build yet.
+///
+/// # Errors
+///
+/// Always, naming the field `game`.
+#[cfg(not(any()))]
+pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
+    let _ = (cmd, out);
+    Err(crate::error::Error::config(
+        "game",
+        "the tribes engine is not linked into this build yet",
+    ))
+}
+
+/// Runs `cmd` with the Tribes engine and its default rules.
+///
+/// - `levels list`: the built-in levels (seed, board size, tribes), one per line;
+/// - `levels show SEED`: the level made from `SEED` ([`Level::load`]);
+/// - `play`: loads `--level` with [`Level::load`] and plays ([`super::play::play`]);
+/// - `bench fm`: benchmarks on every built-in level ([`super::bench::bench`]).
+///
+/// # Errors
+///
+/// Bad levels or agent specs, and I/O errors on `out`.
+#[cfg(any())]
+pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
+    use super::{LevelsAction, bench, output_error, play};
+    use crate::games::tribes::{Level, TribesGame, TribesRules, builtin};
+
+    let game = TribesGame::new(TribesRules::default());
+    match cmd {
+        Command::Levels(cfg) => match cfg.action {
+            LevelsAction::List => {
+                writeln!(out, "{:<16} {:>5} {:>7}", "seed", "size", "tribes")
+                    .map_err(output_error)?;
+                for seed in builtin::SEEDS {
+                    if let Some(level) = builtin::level(seed) {
+                        writeln!(
+                            out,
+                            "{seed:<16} {:>5} {:>7}",
+                            level.size,
+                            level.capitals.len()
+                        )
+                        .map_err(output_error)?;
+                    }
+                }
+                Ok(())
+            }
+            LevelsAction::Show(seed) => {
+                let level = Level::load(&seed.to_string())?;
+                write!(out, "{}", level.render()).map_err(output_error)
+            }
+        },
+        Command::Play(cfg) => {
+            let level = Level::load(&cfg.level)?;
+            play::play(&game, &level, &cfg, out).map(|_| ())
+        }
+        Command::Bench(cfg) => {
+            let levels: Vec<Level> = builtin::SEEDS
+                .iter()
+                .filter_map(|&s| builtin::level(s))
+                .collect();
+            bench::bench(&game, &levels, &cfg, out).map(|_| ())
+        }
+    }
+}

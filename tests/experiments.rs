@@ -1,0 +1,184 @@
+use playstyles::Error;
+use playstyles::arena::play_match;
+use playstyles::bench::bench_fm;
+use playstyles::experiments::play::play;
+use playstyles::experiments::{BenchConfig, BenchTarget, GameKind, PlayConfig, bench::bench};
+use playstyles::game::Game;
+
+use crate::support::{Nim, NimLevel};
+
+fn config(agents: &str) -> PlayConfig {
+    PlayConfig::new(GameKind::Tribes, "toy", agents).unwrap()
+}
+
+fn run(cfg: &PlayConfig) -> (String, playstyles::MatchRecord<crate::support::NimAction>) {
+    let mut out = Vec::new();
+    let record = play(&Nim::new(), &NimLevel::standard(), cfg, &mut out).unwrap();
+    (String::from_utf8(out).unwrap(), record)
+}
+
+#[test]
+fn play_prints_winner_rounds_and_scores_as_text() {
+    let mut cfg = config("random,random");
+    cfg.seed = 4;
+    let (text, record) = run(&cfg);
+    let winner = record.outcome.and_then(|o| o.winner()).unwrap();
+    assert!(
+        text.starts_with(&format!("winner: seat {winner} (random)\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("rounds: {}\n", record.rounds)),
+        "{text}"
+    );
+    let scores: Vec<String> = record.scores.iter().map(|s| s.to_string()).collect();
+    assert!(
+        text.contains(&format!("scores: {}\n", scores.join(", "))),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_json_is_exactly_one_object_with_winner_ticks_and_scores() {
+    let mut cfg = config("random,end_turn");
+    cfg.json = true;
+    cfg.seed = 9;
+    let (text, record) = run(&cfg);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let obj = v.as_object().unwrap();
+    let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(keys, ["scores", "ticks", "winner"]);
+    assert_eq!(
+        obj["winner"].as_u64(),
+        record.outcome.and_then(|o| o.winner()).map(|w| w as u64)
+    );
+    assert_eq!(obj["ticks"].as_u64(), Some(u64::from(record.rounds)));
+    assert_eq!(obj["scores"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn play_json_gives_null_for_a_draw() {
+    let mut cfg = config("end_turn,end_turn");
+    cfg.json = true;
+    let (text, _) = run(&cfg);
+    assert_eq!(
+        text.trim(),
+        r#"{"winner":null,"ticks":50,"scores":[0.0,0.0]}"#
+    );
+}
+
+#[test]
+fn play_renders_after_every_turn_and_at_the_end() {
+    let mut cfg = config("end_turn,end_turn");
+    cfg.render = true;
+    let (text, record) = run(&cfg);
+    let turns = text.matches(" ended its turn:\n").count();
+    // 100 turn ends; the last one ends the game and is shown as the final state instead.
+    assert_eq!(turns, record.actions.len() - 1);
+    assert!(text.contains("final state:\nheaps "), "{text}");
+    assert!(text.ends_with("winner: none (draw)\nrounds: 50\nscores: 0, 0\nactions: 100\n"));
+}
+
+#[test]
+fn play_plays_the_same_match_as_the_arena() {
+    let mut cfg = config("random,random");
+    cfg.seed = 21;
+    let (_, record) = run(&cfg);
+    let game = Nim::new();
+    let mut agents = vec![
+        playstyles::agents::build_agent("random").unwrap(),
+        playstyles::agents::build_agent("random").unwrap(),
+    ];
+    let direct = play_match(&game, &NimLevel::standard(), &mut agents, 21, |_, _| {});
+    assert_eq!(record, direct);
+}
+
+#[test]
+fn play_rejects_a_wrong_number_of_agents_naming_the_agents_field() {
+    let mut out = Vec::new();
+    let e = play(
+        &Nim::new(),
+        &NimLevel::standard(),
+        &config("random,random,random"),
+        &mut out,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, Error::Config { field, reason } if field == "agents" && reason.contains("2 players")),
+        "{e}"
+    );
+    assert!(out.is_empty());
+}
+
+#[test]
+fn play_rejects_an_unknown_agent_before_playing() {
+    let mut out = Vec::new();
+    let e = play(
+        &Nim::new(),
+        &NimLevel::standard(),
+        &config("random,minimax"),
+        &mut out,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("minimax"), "{e}");
+}
+
+#[test]
+fn bench_fm_reports_the_four_measures() {
+    let game = Nim::new();
+    let levels = [
+        NimLevel::standard(),
+        NimLevel {
+            players: 3,
+            ..NimLevel::standard()
+        },
+    ];
+    let result = bench_fm(&game, &levels, 2, 0);
+    for x in [
+        result.random_game_ms,
+        result.clone_ns,
+        result.apply_ns,
+        result.actions_per_sec,
+    ] {
+        assert!(x.is_finite() && x >= 0.0, "{result:?}");
+    }
+    let json = serde_json::to_value(&result).unwrap();
+    let mut keys: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["actions_per_sec", "apply_ns", "clone_ns", "random_game_ms"]
+    );
+    assert_eq!(result.to_table().lines().count(), 5);
+}
+
+#[test]
+fn bench_prints_one_json_line_or_a_table() {
+    let game = Nim::new();
+    let levels = [NimLevel::standard()];
+    let mut cfg = BenchConfig::new(GameKind::Tribes, BenchTarget::Fm);
+    cfg.games_per_level = 1;
+    cfg.json = true;
+    let mut out = Vec::new();
+    bench(&game, &levels, &cfg, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&text).is_ok(),
+        "{text}"
+    );
+
+    cfg.json = false;
+    let mut out = Vec::new();
+    bench(&game, &levels, &cfg, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with(&format!("forward model of {}", game.info().name)));
+    assert!(text.contains("apply_ns"));
+}

@@ -1,0 +1,18 @@
+//! The integration tests: one binary, one module per topic. Register a new topic file
+//! `tests/<topic>.rs` by adding `mod <topic>;` below.
+
+/// A toy game (Nim with several takes per turn) shared by the topics.
+mod support;
+
+/// Agents finish games with legal actions and keep to their character.
+mod agents;
+/// Matches are deterministic and replay; the action cap stops runaway games.
+mod arena;
+/// The command-line binary: exit codes and error messages.
+mod cli;
+/// The generic `play` and `bench` workflows on the toy game.
+mod experiments;
+/// Game API provided methods on the toy game.
+mod game_api;
+/// Agent spec strings: round trips and errors naming the field.
+mod spec;

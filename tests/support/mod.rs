@@ -1,0 +1,231 @@
+//! A toy game for tests: multi-heap Nim with several takes per turn and an explicit end turn.
+//!
+//! Up to four heaps. On its turn a player may take 1–3 objects from any non-empty heap, at most
+//! `takes_per_turn` times, and ends the turn with `EndTurn` (always legal unless `must_take`
+//! and nothing was taken yet). Whoever takes the last object wins; with `max_rounds`, the game
+//! is a draw once that many rounds are complete. Score = objects taken. The state seed adds one
+//! object to some heaps (the game's only chance), so replays must use the right seed.
+
+#![allow(dead_code)]
+
+use playstyles::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
+
+/// Actor classes: heaps (for takes) and players (for ending the turn).
+pub const HEAP: u8 = 0;
+/// Actor class of the player ending its turn.
+pub const PLAYER: u8 = 1;
+/// Action kind of a take.
+pub const TAKE: u8 = 0;
+/// Action kind of ending the turn.
+pub const END_TURN: u8 = 1;
+
+/// A Nim level.
+#[derive(Clone, Debug)]
+pub struct NimLevel {
+    /// Starting heap sizes (at most four).
+    pub heaps: Vec<u32>,
+    /// Number of players.
+    pub players: usize,
+    /// Take actions allowed per turn.
+    pub takes_per_turn: u32,
+    /// Whether a turn must take at least once before it may end.
+    pub must_take: bool,
+    /// Rounds after which the game is a draw, if any.
+    pub max_rounds: Option<u32>,
+}
+
+impl NimLevel {
+    /// Two players, heaps 5/7/9, two takes per turn, passing allowed, draw after 50 rounds.
+    pub fn standard() -> Self {
+        NimLevel {
+            heaps: vec![5, 7, 9],
+            players: 2,
+            takes_per_turn: 2,
+            must_take: false,
+            max_rounds: Some(50),
+        }
+    }
+}
+
+/// A Nim action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NimAction {
+    /// Take `count` objects from heap `heap`.
+    Take {
+        /// Heap index.
+        heap: u8,
+        /// Objects taken (1–3).
+        count: u8,
+    },
+    /// End the turn.
+    EndTurn,
+}
+
+/// A Nim position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NimState {
+    heaps: [u32; 4],
+    players: usize,
+    to_move: usize,
+    takes: u32,
+    takes_per_turn: u32,
+    must_take: bool,
+    round: u32,
+    max_rounds: Option<u32>,
+    taken: [u32; 4],
+    winner: Option<usize>,
+}
+
+/// The Nim rules (no parameters).
+pub struct Nim {
+    info: GameInfo,
+}
+
+impl Nim {
+    /// The game.
+    pub fn new() -> Self {
+        Nim {
+            info: GameInfo {
+                name: "nim",
+                min_players: 1,
+                max_players: 4,
+                actor_classes: &["heap", "player"],
+                action_kinds: &["take", "end_turn"],
+                phases: &["play"],
+            },
+        }
+    }
+}
+
+impl Game for Nim {
+    type Level = NimLevel;
+    type State = NimState;
+    type Action = NimAction;
+
+    fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    fn new_initial_state(&self, level: &NimLevel, seed: u64) -> NimState {
+        let mut heaps = [0; 4];
+        for (i, &h) in level.heaps.iter().take(4).enumerate() {
+            heaps[i] = h + ((playstyles::rng::mix64(seed) >> i) & 1) as u32;
+        }
+        NimState {
+            heaps,
+            players: level.players,
+            to_move: 0,
+            takes: 0,
+            takes_per_turn: level.takes_per_turn,
+            must_take: level.must_take,
+            round: 0,
+            max_rounds: level.max_rounds,
+            taken: [0; 4],
+            winner: None,
+        }
+    }
+
+    fn num_players(&self, state: &NimState) -> usize {
+        state.players
+    }
+
+    fn turn(&self, state: &NimState) -> Turn {
+        let drawn = state.max_rounds.is_some_and(|m| state.round >= m);
+        if state.winner.is_some() || drawn {
+            Turn::Terminal
+        } else {
+            Turn::Player(state.to_move)
+        }
+    }
+
+    fn round(&self, state: &NimState) -> u32 {
+        state.round
+    }
+
+    fn legal_actions(&self, state: &NimState, out: &mut Vec<NimAction>) {
+        out.clear();
+        if self.is_terminal(state) {
+            return;
+        }
+        if state.takes < state.takes_per_turn {
+            for (heap, &h) in state.heaps.iter().enumerate() {
+                for count in 1..=h.min(3) {
+                    out.push(NimAction::Take {
+                        heap: heap as u8,
+                        count: count as u8,
+                    });
+                }
+            }
+        }
+        if !(state.must_take && state.takes == 0) || out.is_empty() {
+            out.push(NimAction::EndTurn);
+        }
+    }
+
+    fn actor(&self, state: &NimState, action: NimAction) -> Actor {
+        match action {
+            NimAction::Take { heap, .. } => Actor {
+                class: HEAP,
+                id: heap.into(),
+            },
+            NimAction::EndTurn => Actor {
+                class: PLAYER,
+                id: state.to_move as u32,
+            },
+        }
+    }
+
+    fn action_kind(&self, action: NimAction) -> u8 {
+        match action {
+            NimAction::Take { .. } => TAKE,
+            NimAction::EndTurn => END_TURN,
+        }
+    }
+
+    fn ends_turn(&self, action: NimAction) -> bool {
+        action == NimAction::EndTurn
+    }
+
+    fn apply(&self, state: &mut NimState, action: NimAction) {
+        match action {
+            NimAction::Take { heap, count } => {
+                state.heaps[heap as usize] -= u32::from(count);
+                state.taken[state.to_move] += u32::from(count);
+                state.takes += 1;
+                if state.heaps.iter().all(|&h| h == 0) {
+                    state.winner = Some(state.to_move);
+                }
+            }
+            NimAction::EndTurn => {
+                state.takes = 0;
+                state.to_move += 1;
+                if state.to_move == state.players {
+                    state.to_move = 0;
+                    state.round += 1;
+                }
+            }
+        }
+    }
+
+    fn outcome(&self, state: &NimState) -> Option<Outcome> {
+        match (state.winner, self.turn(state)) {
+            (Some(p), _) => Some(Outcome::Win(p)),
+            (None, Turn::Terminal) => Some(Outcome::Draw),
+            (None, Turn::Player(_)) => None,
+        }
+    }
+
+    fn score(&self, state: &NimState, player: Player) -> f64 {
+        f64::from(state.taken[player])
+    }
+
+    fn render(&self, state: &NimState) -> String {
+        let heaps: Vec<String> = state.heaps[..].iter().map(u32::to_string).collect();
+        format!(
+            "heaps {} | round {} | to move {}",
+            heaps.join(" "),
+            state.round,
+            state.to_move
+        )
+    }
+}
