@@ -181,6 +181,11 @@ pub trait Game: Sync {
         state.clone()
     }
 
+    /// A display name for a player, if the game has one (Tribes: its tribe).
+    fn player_name(&self, _state: &Self::State, _player: Player) -> Option<String> {
+        None
+    }
+
     /// A human-readable picture of the state (a text board for Tribes).
     fn render(&self, state: &Self::State) -> String {
         format!("{state:?}")

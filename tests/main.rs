@@ -14,5 +14,9 @@ mod cli;
 mod experiments;
 /// Game API provided methods on the toy game.
 mod game_api;
+/// Tribes level files: malformed inputs, built-in levels, the generator.
+mod levels;
+/// Tribes random-playout invariants, determinism and replay.
+mod playouts;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;

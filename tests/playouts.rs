@@ -8,8 +8,7 @@ use playstyles::game::{Game, GroupedActions, Turn};
 use playstyles::games::tribes::check::{check_invariants, recompute_score};
 use playstyles::games::tribes::state::NONE;
 use playstyles::games::tribes::{
-    Action, ActionKind, Compat, Level, State, TribeKind, TribesGame, TribesRules, builtin,
-    levelgen,
+    Action, ActionKind, Compat, Level, State, TribeKind, TribesGame, TribesRules, builtin, levelgen,
 };
 use playstyles::rng::derive_rng;
 use rand::RngExt;
@@ -66,7 +65,12 @@ fn play_checked(game: &TribesGame, level: &Level, seed: u64, depth: Depth) -> (S
             let t = &s.tribes[p as usize];
             assert!(t.stars >= 0, "{}: tribe {p} stars {}", ctx(step), t.stars);
             if intended {
-                assert_eq!(recompute_score(&s, p), t.score, "{}: score of {p}", ctx(step));
+                assert_eq!(
+                    recompute_score(&s, p),
+                    t.score,
+                    "{}: score of {p}",
+                    ctx(step)
+                );
             }
         }
         game.legal_actions(&s, &mut buf);
@@ -82,7 +86,12 @@ fn play_checked(game: &TribesGame, level: &Level, seed: u64, depth: Depth) -> (S
         }
         game.grouped_actions(&s, &mut grouped);
         let keys: HashSet<_> = grouped.groups.iter().map(|g| (g.actor, g.kind)).collect();
-        assert_eq!(keys.len(), grouped.groups.len(), "{}: split group", ctx(step));
+        assert_eq!(
+            keys.len(),
+            grouped.groups.len(),
+            "{}: split group",
+            ctx(step)
+        );
         assert_eq!(grouped.actions, buf);
         if depth == Depth::EveryAction {
             for &a in &buf {
@@ -98,7 +107,11 @@ fn play_checked(game: &TribesGame, level: &Level, seed: u64, depth: Depth) -> (S
             let a = random_action(&s, &mut rng);
             if !set.contains(&a) {
                 let mut c = s.clone();
-                assert!(game.try_apply(&mut c, a).is_err(), "{}: unlisted {a:?} accepted", ctx(step));
+                assert!(
+                    game.try_apply(&mut c, a).is_err(),
+                    "{}: unlisted {a:?} accepted",
+                    ctx(step)
+                );
                 assert_eq!(c, s, "{}: refused {a:?} changed the state", ctx(step));
             }
         }
@@ -127,7 +140,11 @@ fn check_game_end(game: &TribesGame, s: &State, what: &str) {
         let last = (0..s.num_tribes as usize)
             .filter(|&p| p != winner)
             .all(|p| s.num_cities(p as u8) == 0);
-        assert!(owns_all || last, "{what}: ended at tick {} without a conquest", s.tick);
+        assert!(
+            owns_all || last,
+            "{what}: ended at tick {} without a conquest",
+            s.tick
+        );
     } else {
         assert_eq!(s.tick, max + 1, "{what}: ended past the limit");
     }

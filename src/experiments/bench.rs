@@ -31,7 +31,7 @@ pub struct BenchConfig {
 
 impl BenchConfig {
     /// Default games per level of `bench fm`.
-    pub const GAMES_PER_LEVEL: usize = 2;
+    pub const GAMES_PER_LEVEL: usize = 8;
 
     /// Settings measuring `target` of `game` with the defaults: [`Self::GAMES_PER_LEVEL`] games
     /// per level, seed 0, table output.

@@ -100,7 +100,15 @@ where
         ));
     }
 
-    let names: Vec<String> = agents.iter().map(|a| a.name()).collect();
+    let start = initial_state(game, level, cfg.seed);
+    let names: Vec<String> = agents
+        .iter()
+        .enumerate()
+        .map(|(p, a)| match game.player_name(&start, p) {
+            Some(name) => format!("{name}, {}", a.name()),
+            None => a.name(),
+        })
+        .collect();
 
     // The observer cannot return errors: keep the first write error and stop writing.
     let mut written = Ok(());
@@ -128,7 +136,7 @@ where
     written.map_err(output_error)?;
 
     if cfg.render {
-        let last = last.unwrap_or_else(|| initial_state(game, level, cfg.seed));
+        let last = last.unwrap_or(start);
         writeln!(out, "final state:\n{}", game.render(&last)).map_err(output_error)?;
     }
     if cfg.json {

@@ -1,26 +1,9 @@
 //! The one place where the game-independent workflows meet the Tribes engine.
-//!
-//! TO WIRE TRIBES: delete the stub `run_tribes` below (the one under `#[cfg(not(any()))]`) and
-//! the `#[cfg(any())]` line above the real one. Nothing else in the crate changes.
 
 use std::io::Write;
 
 use super::Command;
 use crate::error::Result;
-
-/// Runs `cmd` with the Tribes engine. Stub: the engine is not linked into this build yet.
-///
-/// # Errors
-///
-/// Always, naming the field `game`.
-#[cfg(not(any()))]
-pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
-    let _ = (cmd, out);
-    Err(crate::error::Error::config(
-        "game",
-        "the tribes engine is not linked into this build yet",
-    ))
-}
 
 /// Runs `cmd` with the Tribes engine and its default rules.
 ///
@@ -32,7 +15,6 @@ pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
 /// # Errors
 ///
 /// Bad levels or agent specs, and I/O errors on `out`.
-#[cfg(any())]
 pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
     use super::{LevelsAction, bench, output_error, play};
     use crate::games::tribes::{Level, TribesGame, TribesRules, builtin};

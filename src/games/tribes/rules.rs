@@ -159,6 +159,10 @@ impl Game for TribesGame {
         }
     }
 
+    fn player_name(&self, state: &State, player: Player) -> Option<String> {
+        Some(state.tribes[player].kind.title().to_string())
+    }
+
     fn render(&self, state: &State) -> String {
         render::render(state)
     }
