@@ -5,7 +5,7 @@
 //! replays exactly from its seed. Search agents count their budget in forward-model calls
 //! ([`crate::game::ForwardModel`]); wall-clock limits are optional and never used in tests.
 
-use crate::game::Game;
+use crate::game::{Game, Player};
 use crate::rng::Rng;
 
 /// Picks actions for one seat of a game.
@@ -26,4 +26,65 @@ pub trait Agent<G: Game>: Send {
     /// Called once before each match, so that an agent can drop what it remembered of the
     /// previous one. Does nothing by default.
     fn new_game(&mut self) {}
+}
+
+/// Game knowledge that search agents use: a state evaluation and hints about which actions
+/// to consider. (Engine knowledge belongs here, not in the rules.)
+pub trait Knowledge<G: Game>: Send + Sync {
+    /// Value of `state` for `player`, relative to `root` (higher is better for `player`).
+    fn evaluate(&self, game: &G, root: &G::State, state: &G::State, player: Player) -> f64;
+
+    /// The group of a root action for root action-group prioritisation (MCTS draws one
+    /// non-empty group uniformly and searches only its actions); `None` excludes the action.
+    fn root_group(&self, _game: &G, _state: &G::State, _action: G::Action) -> Option<u8> {
+        Some(0)
+    }
+
+    /// Actions random simulations, mutations and one-step look-ahead avoid (Tribes: DESTROY and
+    /// DISBAND).
+    fn avoid(&self, _game: &G, _action: G::Action) -> bool {
+        false
+    }
+}
+
+/// One script's proposal for one actor: an action and its value in [0, 1].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Assignment<A> {
+    /// The proposed action.
+    pub action: A,
+    /// Index of the script (into [`Portfolio::script_names`]).
+    pub script: u16,
+    /// The script's value of the action, in [0, 1].
+    pub value: f64,
+}
+
+/// A set of scripts: for each actor and action kind, scripts propose one action each.
+pub trait Portfolio<G: Game>: Send + Sync {
+    /// Stable script names (`spawn.defensive`, `research.naval`, …); a script's index is its id.
+    fn script_names(&self) -> &[&'static str];
+
+    /// Every script's proposal for the player to move, deduplicated by (actor, action), into
+    /// `out` (cleared first). Scripts may draw from `rng` (ties, random choices).
+    fn assignments(
+        &self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        out: &mut Vec<Assignment<G::Action>>,
+    );
+}
+
+/// A game that the search agents can play: it supplies their knowledge, portfolio and
+/// rule-based agent.
+pub trait SearchSupport: Game + Sized + 'static {
+    /// The state evaluation and action hints.
+    fn knowledge(&self) -> std::sync::Arc<dyn Knowledge<Self>>;
+
+    /// The game's portfolio of scripts.
+    fn portfolio(&self) -> std::sync::Arc<dyn Portfolio<Self>>;
+
+    /// The game's hand-written rule-based agent, if it has one.
+    fn rule_agent(&self) -> Option<Box<dyn Agent<Self>>> {
+        None
+    }
 }

@@ -59,6 +59,8 @@ pub struct GameInfo {
     pub action_kinds: &'static [&'static str],
     /// Names of the phases of a turn, indexed by [`Game::phase`] (Tribes has one).
     pub phases: &'static [&'static str],
+    /// Names of the per-player statistics [`Game::player_stats`] reports, in order.
+    pub stats: &'static [&'static str],
 }
 
 /// Who performs an action: an actor class (index into [`GameInfo::actor_classes`]) and an id that
@@ -179,6 +181,18 @@ pub trait Game: Sync {
     /// What `player` is shown of `state` (by default everything).
     fn observe(&self, state: &Self::State, _player: Player) -> Self::State {
         state.clone()
+    }
+
+    /// Per-player statistics (named by [`GameInfo::stats`]) written into `out` (cleared first):
+    /// logged by the arena at the end of each of the player's turns and at the game's end.
+    fn player_stats(&self, _state: &Self::State, _player: Player, out: &mut Vec<f64>) {
+        out.clear();
+    }
+
+    /// A finer label of an action for statistics (Tribes: `spawn.archer`, `research.mining`),
+    /// if it has one beyond its kind.
+    fn action_label(&self, _action: Self::Action) -> Option<&'static str> {
+        None
     }
 
     /// A display name for a player, if the game has one (Tribes: its tribe).

@@ -92,6 +92,7 @@ impl Nim {
                 actor_classes: &["heap", "player"],
                 action_kinds: &["take", "end_turn"],
                 phases: &["play"],
+                stats: &[],
             },
         }
     }

@@ -6,7 +6,7 @@ use super::action::Action;
 use super::level::Level;
 use super::state::{State, TribeResult};
 use super::types::{ACTION_KIND_NAMES, ActionKind};
-use super::{apply, init, legal, observe, render};
+use super::{apply, economy, init, legal, observe, render};
 use crate::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
 
 /// Which behaviour to follow where the Java reference has a defect (spec §18).
@@ -80,7 +80,93 @@ static INFO: GameInfo = GameInfo {
     actor_classes: &["tribe", "city", "unit"],
     action_kinds: &ACTION_KIND_NAMES,
     phases: &["main"],
+    stats: &STAT_NAMES,
 };
+
+/// The per-player statistics of [`TribesGame`], in [`Game::player_stats`] order.
+pub const STAT_NAMES: [&str; 9] = [
+    "score",
+    "techs",
+    "tiles",
+    "production",
+    "cities",
+    "units",
+    "kills",
+    "stars",
+    "connected",
+];
+
+const SPAWN_LABELS: [&str; 12] = [
+    "spawn.warrior",
+    "spawn.rider",
+    "spawn.defender",
+    "spawn.swordsman",
+    "spawn.archer",
+    "spawn.catapult",
+    "spawn.knight",
+    "spawn.mind_bender",
+    "spawn.boat",
+    "spawn.ship",
+    "spawn.battleship",
+    "spawn.super_unit",
+];
+const RESEARCH_LABELS: [&str; 24] = [
+    "research.climbing",
+    "research.fishing",
+    "research.hunting",
+    "research.organization",
+    "research.riding",
+    "research.archery",
+    "research.farming",
+    "research.forestry",
+    "research.free_spirit",
+    "research.meditation",
+    "research.mining",
+    "research.roads",
+    "research.sailing",
+    "research.shields",
+    "research.whaling",
+    "research.aquatism",
+    "research.chivalry",
+    "research.construction",
+    "research.mathematics",
+    "research.navigation",
+    "research.smithery",
+    "research.spiritualism",
+    "research.trade",
+    "research.philosophy",
+];
+const BUILD_LABELS: [&str; 19] = [
+    "build.port",
+    "build.mine",
+    "build.forge",
+    "build.farm",
+    "build.windmill",
+    "build.customs_house",
+    "build.lumber_hut",
+    "build.sawmill",
+    "build.temple",
+    "build.water_temple",
+    "build.forest_temple",
+    "build.mountain_temple",
+    "build.altar_of_peace",
+    "build.emperors_tomb",
+    "build.eye_of_god",
+    "build.gate_of_power",
+    "build.grand_bazar",
+    "build.park_of_fortune",
+    "build.tower_of_wisdom",
+];
+const LEVEL_UP_LABELS: [&str; 8] = [
+    "level_up.workshop",
+    "level_up.explorer",
+    "level_up.city_wall",
+    "level_up.resources",
+    "level_up.pop_growth",
+    "level_up.border_growth",
+    "level_up.park",
+    "level_up.super_unit",
+];
 
 impl Game for TribesGame {
     type Level = Level;
@@ -159,11 +245,67 @@ impl Game for TribesGame {
         }
     }
 
+    fn player_stats(&self, state: &State, player: Player, out: &mut Vec<f64>) {
+        let p = player as u8;
+        let ts = &state.tribes[player];
+        let tiles = state.tiles.iter().filter(|t| t.tribe == p).count();
+        let connected = state
+            .cities
+            .iter()
+            .filter(|c| c.tribe == p && c.connected)
+            .count();
+        out.clear();
+        out.extend_from_slice(&[
+            ts.score as f64,
+            ts.techs.len() as f64,
+            tiles as f64,
+            economy::tribe_production(&self.rules, state, p, false) as f64,
+            state.num_cities(p) as f64,
+            state.num_units(p) as f64,
+            ts.kills as f64,
+            ts.stars as f64,
+            connected as f64,
+        ]);
+    }
+
+    fn action_label(&self, action: Action) -> Option<&'static str> {
+        let i = action.arg as usize;
+        match action.kind {
+            ActionKind::Spawn => SPAWN_LABELS.get(i).copied(),
+            ActionKind::ResearchTech => RESEARCH_LABELS.get(i).copied(),
+            ActionKind::Build => BUILD_LABELS.get(i).copied(),
+            ActionKind::LevelUp => LEVEL_UP_LABELS.get(i).copied(),
+            _ => None,
+        }
+    }
+
     fn player_name(&self, state: &State, player: Player) -> Option<String> {
         Some(state.tribes[player].kind.title().to_string())
     }
 
     fn render(&self, state: &State) -> String {
         render::render(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tribes::types::{Building, LevelUpBonus, Tech, UnitKind};
+
+    #[test]
+    fn action_labels_match_the_enum_names() {
+        for &k in UnitKind::ALL {
+            assert_eq!(SPAWN_LABELS[k.index()], format!("spawn.{}", k.name()));
+        }
+        for &t in Tech::ALL {
+            assert_eq!(RESEARCH_LABELS[t.index()], format!("research.{}", t.name()));
+        }
+        for &b in Building::ALL {
+            assert_eq!(BUILD_LABELS[b.index()], format!("build.{}", b.name()));
+        }
+        for &b in LevelUpBonus::ALL {
+            assert_eq!(LEVEL_UP_LABELS[b.index()], format!("level_up.{}", b.name()));
+        }
     }
 }
