@@ -34,6 +34,17 @@ pub trait Knowledge<G: Game>: Send + Sync {
     /// Value of `state` for `player`, relative to `root` (higher is better for `player`).
     fn evaluate(&self, game: &G, root: &G::State, state: &G::State, player: Player) -> f64;
 
+    /// [`Knowledge::evaluate`] with `root` and `player` fixed, for the many leaves of one
+    /// search (implementations may precompute what depends on the root).
+    fn root_evaluator<'a>(
+        &'a self,
+        game: &'a G,
+        root: &'a G::State,
+        player: Player,
+    ) -> Box<dyn Fn(&G::State) -> f64 + 'a> {
+        Box::new(move |s| self.evaluate(game, root, s, player))
+    }
+
     /// The group of a root action for root action-group prioritisation (MCTS draws one
     /// non-empty group uniformly and searches only its actions); `None` excludes the action.
     fn root_group(&self, _game: &G, _state: &G::State, _action: G::Action) -> Option<u8> {
@@ -82,6 +93,12 @@ pub trait SearchSupport: Game + Sized + 'static {
 
     /// The game's portfolio of scripts.
     fn portfolio(&self) -> std::sync::Arc<dyn Portfolio<Self>>;
+
+    /// True when the game replicates the Java reference's defects (`compat = "java"`): agents
+    /// then replicate the Java search's defects too.
+    fn java_compat(&self) -> bool {
+        false
+    }
 
     /// The game's hand-written rule-based agent, if it has one.
     fn rule_agent(&self) -> Option<Box<dyn Agent<Self>>> {

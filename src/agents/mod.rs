@@ -5,8 +5,11 @@
 //! - [`spec`]: the `name(key=value,...)` spec strings agents are built from.
 
 pub mod end_turn;
+pub mod mcts;
 pub mod random;
 pub mod spec;
+pub mod tree;
+pub mod tribes;
 
 pub use end_turn::EndTurnAgent;
 pub use random::RandomAgent;

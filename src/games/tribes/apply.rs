@@ -62,7 +62,13 @@ pub fn apply(rules: &TribesRules, s: &mut State, a: Action) {
         K::BuildRoad => {
             s.tribes[tribe as usize].stars -= super::legal::ROAD_COST;
             s.tiles[t].road = true;
-            update_network(s);
+            // A road next to no network tile (road, city or port) joins nothing.
+            if s.any_neighbour(t, 1, |v| {
+                let tile = &s.tiles[v];
+                tile.road || tile.terrain == Terrain::City || tile.building == Some(Building::Port)
+            }) {
+                update_network(s);
+            }
         }
         K::ResearchTech => {
             let tech = a.tech();

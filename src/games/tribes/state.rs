@@ -175,7 +175,7 @@ impl TribeState {
 }
 
 /// A Tribes position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Board side length.
     pub size: u8,
@@ -199,6 +199,39 @@ pub struct State {
     pub next_unit_id: u32,
     /// State of the game's own RNG (chance events: ruins, re-homing).
     pub rng: u64,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            size: self.size,
+            tiles: self.tiles.clone(),
+            units: self.units.clone(),
+            cities: self.cities.clone(),
+            tribes: self.tribes,
+            num_tribes: self.num_tribes,
+            active: self.active,
+            tick: self.tick,
+            over: self.over,
+            next_unit_id: self.next_unit_id,
+            rng: self.rng,
+        }
+    }
+
+    /// Reuses `self`'s buffers (search trees recycle their states this way).
+    fn clone_from(&mut self, src: &Self) {
+        self.size = src.size;
+        self.tiles.clone_from(&src.tiles);
+        self.units.clone_from(&src.units);
+        self.cities.clone_from(&src.cities);
+        self.tribes = src.tribes;
+        self.num_tribes = src.num_tribes;
+        self.active = src.active;
+        self.tick = src.tick;
+        self.over = src.over;
+        self.next_unit_id = src.next_unit_id;
+        self.rng = src.rng;
+    }
 }
 
 impl State {

@@ -1,0 +1,411 @@
+//! Monte Carlo Tree Search as configured in the Tribes experiments (spec §15.3): UCB1 with
+//! `K = √2`, tree depth 20, leaves evaluated by the game's heuristic (rollouts off), root
+//! action-group prioritisation, most-visited recommendation. Budgeted in FM calls.
+
+use std::sync::Arc;
+
+use rand::RngExt;
+
+use super::tree::{Bounds, EPSILON, OpponentModel, normalise, selection_score};
+use crate::agent::{Agent, Knowledge};
+use crate::game::{Game, Outcome, Player, Turn};
+use crate::rng::Rng;
+
+/// Value added to (or taken from) a leaf the searching player has won (or lost): the
+/// reference heuristic ignores the end of the game, the intended search does not.
+pub const WIN_BONUS: f64 = 1.0e4;
+
+/// MCTS settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsParams {
+    /// FM calls per decision.
+    pub budget: u64,
+    /// Exploration constant.
+    pub k: f64,
+    /// Maximum tree depth (and rollout horizon).
+    pub depth: u32,
+    /// Random rollouts from new leaves up to `depth` (off in the experiments).
+    pub rollouts: bool,
+    /// Search one uniformly drawn group of root actions (city, unit or tribe actions).
+    pub prioritize_root: bool,
+    /// Replicate the Java search: tree-descent steps count as FM calls, the opponent minimises
+    /// `Q + exploration`, and terminal leaves get no win bonus.
+    pub java: bool,
+}
+
+impl Default for MctsParams {
+    fn default() -> Self {
+        MctsParams {
+            budget: 2000,
+            k: std::f64::consts::SQRT_2,
+            depth: 20,
+            rollouts: false,
+            prioritize_root: true,
+            java: false,
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+const UNKNOWN: u32 = u32::MAX;
+
+/// A tree node; its state is `states[index]`, its actions and child slots are ranges of the
+/// shared arenas, filled the first time the node is expanded (`len == UNKNOWN` until then:
+/// most leaves are evaluated once and never expanded).
+#[derive(Clone, Debug)]
+struct Node {
+    parent: u32,
+    depth: u32,
+    to_move: Option<Player>,
+    visits: u32,
+    total: f64,
+    bounds: Bounds,
+    first: u32,
+    len: u32,
+    expanded: u32,
+}
+
+/// The MCTS agent.
+pub struct Mcts<G: Game> {
+    params: MctsParams,
+    knowledge: Arc<dyn Knowledge<G>>,
+    nodes: Vec<Node>,
+    states: Vec<G::State>,
+    actions: Vec<G::Action>,
+    slots: Vec<u32>,
+    buf: Vec<G::Action>,
+    /// FM calls of the last decision.
+    pub last_fm_calls: u64,
+}
+
+impl<G: Game> Mcts<G> {
+    /// An MCTS agent with the given settings and game knowledge.
+    pub fn new(params: MctsParams, knowledge: Arc<dyn Knowledge<G>>) -> Self {
+        Mcts {
+            params,
+            knowledge,
+            nodes: Vec::new(),
+            states: Vec::new(),
+            actions: Vec::new(),
+            slots: Vec::new(),
+            buf: Vec::new(),
+            last_fm_calls: 0,
+        }
+    }
+
+    /// Adds a child of `parent` whose state is `parent`'s after `action` (the state buffer of
+    /// an earlier search is reused when there is one).
+    fn push_child(&mut self, game: &G, parent: u32, action: G::Action) -> u32 {
+        let idx = self.nodes.len();
+        if idx < self.states.len() {
+            let (before, after) = self.states.split_at_mut(idx);
+            after[0].clone_from(&before[parent as usize]);
+        } else {
+            let s = self.states[parent as usize].clone();
+            self.states.push(s);
+        }
+        let state = &mut self.states[idx];
+        game.apply(state, action);
+        let to_move = match game.turn(state) {
+            Turn::Player(p) => Some(p),
+            Turn::Terminal => None,
+        };
+        self.nodes.push(Node {
+            parent,
+            depth: self.nodes[parent as usize].depth + 1,
+            to_move,
+            visits: 0,
+            total: 0.0,
+            bounds: Bounds::default(),
+            first: 0,
+            len: UNKNOWN,
+            expanded: 0,
+        });
+        idx as u32
+    }
+
+    /// Lists the actions of node `n` (once), in a random order: children are expanded in
+    /// that order, i.e. each expansion picks a uniformly random unexpanded child.
+    fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
+        game.legal_actions(&self.states[n as usize], &mut self.buf);
+        self.open_with(n, rng);
+    }
+
+    /// Gives node `n` the actions in `self.buf`, shuffled.
+    fn open_with(&mut self, n: u32, rng: &mut Rng) {
+        let first = self.actions.len();
+        self.actions.extend_from_slice(&self.buf);
+        shuffle(&mut self.actions[first..], rng);
+        self.slots.extend(std::iter::repeat_n(NONE, self.buf.len()));
+        let node = &mut self.nodes[n as usize];
+        node.first = first as u32;
+        node.len = self.buf.len() as u32;
+    }
+
+    /// Expands the next (randomly ordered) unexpanded child of `n`.
+    fn expand(&mut self, game: &G, n: u32) -> u32 {
+        let node = &self.nodes[n as usize];
+        let slot = node.first + node.expanded;
+        let child = self.push_child(game, n, self.actions[slot as usize]);
+        self.slots[slot as usize] = child;
+        self.nodes[n as usize].expanded += 1;
+        child
+    }
+
+    /// UCB1 selection among the (fully expanded) children of `n`.
+    fn select(&self, n: u32, me: Player, rng: &mut Rng) -> u32 {
+        let node = &self.nodes[n as usize];
+        let my_move = node.to_move == Some(me);
+        let model = if self.params.java {
+            OpponentModel::JavaMin
+        } else {
+            OpponentModel::Adversarial
+        };
+        let ln = ((node.visits + 1) as f64).ln();
+        let mut best = ArgMax::default();
+        for slot in node.first..node.first + node.len {
+            let child = self.slots[slot as usize];
+            let c = &self.nodes[child as usize];
+            let q = normalise(
+                c.total / (c.visits as f64 + EPSILON),
+                node.bounds.lo,
+                node.bounds.hi,
+            );
+            let explore = self.params.k * (ln / (c.visits as f64 + EPSILON)).sqrt();
+            best.offer(selection_score(q, explore, 0.0, my_move, model), child, rng);
+        }
+        best.item
+    }
+
+    /// Evaluates a leaf for `me` (random rollout first if enabled).
+    fn evaluate(
+        &mut self,
+        game: &G,
+        eval: &dyn Fn(&G::State) -> f64,
+        leaf: u32,
+        me: Player,
+        fm: &mut u64,
+        rng: &mut Rng,
+    ) -> f64 {
+        let mut rolled;
+        let mut state = &self.states[leaf as usize];
+        if self.params.rollouts {
+            rolled = state.clone();
+            let mut depth = self.nodes[leaf as usize].depth;
+            while depth < self.params.depth && !game.is_terminal(&rolled) {
+                game.legal_actions(&rolled, &mut self.buf);
+                let a = self.buf[rng.random_range(0..self.buf.len())];
+                game.apply(&mut rolled, a);
+                *fm += 1;
+                depth += 1;
+            }
+            state = &rolled;
+        }
+        let mut v = eval(state);
+        if !self.params.java {
+            v += terminal_bonus(game.outcome(state), me);
+        }
+        v
+    }
+
+    fn backup(&mut self, mut n: u32, v: f64) {
+        while n != NONE {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.total += v;
+            node.bounds.add(v);
+            n = node.parent;
+        }
+    }
+
+    /// Most visited root child (random tie-break); the best mean if all were visited equally.
+    fn recommend(&self, rng: &mut Rng) -> u32 {
+        let root = &self.nodes[0];
+        let children: Vec<u32> = (root.first..root.first + root.len)
+            .filter(|&s| self.slots[s as usize] != NONE)
+            .collect();
+        let visits = |s: u32| self.nodes[self.slots[s as usize] as usize].visits;
+        let all_equal = children.windows(2).all(|w| visits(w[0]) == visits(w[1]));
+        let key = |s: u32| {
+            let c = &self.nodes[self.slots[s as usize] as usize];
+            if all_equal {
+                c.total / (c.visits as f64 + EPSILON)
+            } else {
+                c.visits as f64
+            }
+        };
+        let mut best = ArgMax::default();
+        for &s in &children {
+            best.offer(key(s), s, rng);
+        }
+        if best.item == NONE { root.first } else { best.item }
+    }
+}
+
+/// Arg-max with uniformly random tie-breaking (reservoir sampling over exact ties), which
+/// picks the same distribution as the reference's multiplicative noise at a fraction of the
+/// cost: a random number is drawn only on a tie.
+pub struct ArgMax {
+    best: f64,
+    ties: u32,
+    /// The chosen item (`u32::MAX` if nothing was offered).
+    pub item: u32,
+}
+
+impl Default for ArgMax {
+    fn default() -> Self {
+        ArgMax {
+            best: f64::NEG_INFINITY,
+            ties: 0,
+            item: NONE,
+        }
+    }
+}
+
+impl ArgMax {
+    /// Considers `item` with score `v`.
+    #[inline]
+    pub fn offer(&mut self, v: f64, item: u32, rng: &mut Rng) {
+        if v > self.best || self.item == NONE {
+            self.best = v;
+            self.ties = 1;
+            self.item = item;
+        } else if v == self.best {
+            self.ties += 1;
+            if rng.random_range(0..self.ties) == 0 {
+                self.item = item;
+            }
+        }
+    }
+}
+
+/// Fisher–Yates shuffle.
+pub fn shuffle<T>(xs: &mut [T], rng: &mut Rng) {
+    for i in (1..xs.len()).rev() {
+        xs.swap(i, rng.random_range(0..=i));
+    }
+}
+
+/// ±[`WIN_BONUS`] if `outcome` is a win or a loss for `me`.
+pub fn terminal_bonus(outcome: Option<Outcome>, me: Player) -> f64 {
+    match outcome {
+        Some(Outcome::Win(p)) if p == me => WIN_BONUS,
+        Some(Outcome::Win(_)) => -WIN_BONUS,
+        _ => 0.0,
+    }
+}
+
+/// The root actions to search: all legal actions, or (with prioritisation) one uniformly drawn
+/// group among those that hold more than turn-ending actions.
+pub fn root_actions<G: Game>(
+    game: &G,
+    knowledge: &dyn Knowledge<G>,
+    state: &G::State,
+    legal: &[G::Action],
+    rng: &mut Rng,
+    out: &mut Vec<G::Action>,
+) {
+    out.clear();
+    let mut eligible: Vec<u8> = Vec::new();
+    for &a in legal {
+        if let Some(g) = knowledge.root_group(game, state, a)
+            && !game.ends_turn(a)
+            && !eligible.contains(&g)
+        {
+            eligible.push(g);
+        }
+    }
+    if eligible.is_empty() {
+        out.extend_from_slice(legal);
+        return;
+    }
+    eligible.sort_unstable();
+    let g = eligible[rng.random_range(0..eligible.len())];
+    out.extend(
+        legal
+            .iter()
+            .copied()
+            .filter(|&a| knowledge.root_group(game, state, a) == Some(g)),
+    );
+}
+
+impl<G: Game> Agent<G> for Mcts<G> {
+    fn name(&self) -> String {
+        format!("mcts(budget={})", self.params.budget)
+    }
+
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+        let Turn::Player(me) = game.turn(state) else {
+            panic!("MCTS asked to act in a terminal state");
+        };
+        let mut legal = Vec::new();
+        game.legal_actions(state, &mut legal);
+        if legal.len() == 1 {
+            self.last_fm_calls = 0;
+            return legal[0];
+        }
+        self.nodes.clear();
+        self.actions.clear();
+        self.slots.clear();
+        // The root: its actions are the legal ones, or one prioritised group of them.
+        let mut root_acts = Vec::new();
+        if self.params.prioritize_root {
+            root_actions(game, &*self.knowledge, state, &legal, rng, &mut root_acts);
+        } else {
+            root_acts = legal;
+        }
+        self.nodes.push(Node {
+            parent: NONE,
+            depth: 0,
+            to_move: Some(me),
+            visits: 0,
+            total: 0.0,
+            bounds: Bounds::default(),
+            first: 0,
+            len: 0,
+            expanded: 0,
+        });
+        std::mem::swap(&mut self.buf, &mut root_acts);
+        self.open_with(0, rng);
+        std::mem::swap(&mut self.buf, &mut root_acts);
+        match self.states.first_mut() {
+            Some(s) => s.clone_from(state),
+            None => self.states.push(state.clone()),
+        }
+
+        let knowledge = self.knowledge.clone();
+        let eval = knowledge.root_evaluator(game, state, me);
+        let mut fm = 0u64;
+        let mut iterations = 0u64;
+        while fm < self.params.budget && iterations < 4 * self.params.budget {
+            iterations += 1;
+            let mut cur = 0u32;
+            let leaf = loop {
+                let node = &self.nodes[cur as usize];
+                if node.to_move.is_none() || node.depth >= self.params.depth {
+                    break cur;
+                }
+                if node.len == UNKNOWN {
+                    self.open(game, cur, rng);
+                }
+                let node = &self.nodes[cur as usize];
+                if node.len == 0 {
+                    break cur;
+                }
+                if node.expanded < node.len {
+                    fm += 1;
+                    break self.expand(game, cur);
+                }
+                cur = self.select(cur, me, rng);
+                if self.params.java {
+                    fm += 1;
+                }
+            };
+            let v = self.evaluate(game, &*eval, leaf, me, &mut fm, rng);
+            self.backup(leaf, v);
+        }
+        self.last_fm_calls = fm;
+        let slot = self.recommend(rng);
+        self.actions[slot as usize]
+    }
+}
