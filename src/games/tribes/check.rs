@@ -121,7 +121,7 @@ pub fn recompute_score(s: &State, tribe: u8) -> i32 {
 /// The part of a city's points worth that can be recomputed from the board: centre, owned
 /// tiles, temples and monuments. The rest (population, level-ups, parks) is history.
 pub fn visible_city_points(s: &State, c: usize) -> i32 {
-    let mut points = CITY_CENTRE_POINTS - TILE_POINTS; // the centre is also an owned tile
+    let mut points = CITY_CENTRE_POINTS; // plus TILE_POINTS for each owned tile, centre included
     for tile in s.tiles.iter().filter(|t| t.owner as usize == c) {
         points += TILE_POINTS;
         if let Some(b) = tile.building {

@@ -94,15 +94,16 @@ pub fn found_city(rules: &TribesRules, s: &mut State, t: usize, tribe: u8, capit
     });
     s.tiles[t].terrain = Terrain::City;
     s.tiles[t].resource = None;
-    s.tiles[t].owner = c as u8;
-    s.tiles[t].tribe = tribe;
     if rules.java() {
         // Java scores the centre but does not count it in the city's points worth.
         s.tribes[tribe as usize].score += CITY_CENTRE_POINTS;
     } else {
         city_points(s, c, CITY_CENTRE_POINTS);
     }
+    // The centre is one of the claimed tiles (+20 when unowned: 9 × 20 for a capital, §3).
     claim_territory(s, c);
+    s.tiles[t].owner = c as u8;
+    s.tiles[t].tribe = tribe;
     c
 }
 
