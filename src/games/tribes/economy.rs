@@ -115,7 +115,7 @@ pub fn tech_cost(rules: &TribesRules, s: &State, tribe: u8, tech: Tech) -> i32 {
     } else if rules.java() {
         cost * 2 / 10 // Java: pays 20 % instead of getting a 20 % discount (quirk 1)
     } else {
-        cost - cost / 5
+        cost * 8 / 10 // the intended 20 % discount, rounded down like Java's: floor(cost × 0.8)
     }
 }
 
