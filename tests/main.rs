@@ -14,6 +14,8 @@ mod cli;
 mod experiments;
 /// Game API provided methods on the toy game.
 mod game_api;
+/// Tribes golden rule tests: combat, techs, growth, capture, healing, ruins, movement.
+mod golden;
 /// Tribes level files: malformed inputs, built-in levels, the generator.
 mod levels;
 /// Tribes random-playout invariants, determinism and replay.

@@ -238,7 +238,11 @@ impl<G: Game> Mcts<G> {
         for &s in &children {
             best.offer(key(s), s, rng);
         }
-        if best.item == NONE { root.first } else { best.item }
+        if best.item == NONE {
+            root.first
+        } else {
+            best.item
+        }
     }
 }
 

@@ -56,7 +56,13 @@ pub enum OpponentModel {
 /// The score used to select a child (`q` normalised to [0, 1], `explore` the UCB bonus, `bias`
 /// a progressive-bias term); the child with the highest score is taken (ties at random).
 #[inline]
-pub fn selection_score(q: f64, explore: f64, bias: f64, my_move: bool, model: OpponentModel) -> f64 {
+pub fn selection_score(
+    q: f64,
+    explore: f64,
+    bias: f64,
+    my_move: bool,
+    model: OpponentModel,
+) -> f64 {
     match (my_move, model) {
         (true, _) => q + explore + bias,
         (false, OpponentModel::Adversarial) => (1.0 - q) + explore + bias,

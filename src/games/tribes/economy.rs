@@ -106,7 +106,10 @@ pub fn found_city(rules: &TribesRules, s: &mut State, t: usize, tribe: u8, capit
     } else {
         city_points(s, c, CITY_CENTRE_POINTS);
     }
+    // The centre is one of the claimed tiles (+20 when unowned: 9 × 20 for a capital, §3).
     claim_territory(s, c);
+    s.tiles[t].owner = c as u8;
+    s.tiles[t].tribe = tribe;
     c
 }
 
@@ -118,7 +121,7 @@ pub fn tech_cost(rules: &TribesRules, s: &State, tribe: u8, tech: Tech) -> i32 {
     } else if rules.java() {
         cost * 2 / 10 // Java: pays 20 % instead of getting a 20 % discount (quirk 1)
     } else {
-        cost - cost / 5
+        cost * 8 / 10 // the intended 20 % discount, rounded down like Java's: floor(cost × 0.8)
     }
 }
 
