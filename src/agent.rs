@@ -28,6 +28,9 @@ pub trait Agent<G: Game>: Send {
     fn new_game(&mut self) {}
 }
 
+/// A state evaluation with its root and player fixed (see [`Knowledge::root_evaluator`]).
+pub type Evaluator<'a, S> = Box<dyn Fn(&S) -> f64 + 'a>;
+
 /// Game knowledge that search agents use: a state evaluation and hints about which actions
 /// to consider. (Engine knowledge belongs here, not in the rules.)
 pub trait Knowledge<G: Game>: Send + Sync {
@@ -41,7 +44,7 @@ pub trait Knowledge<G: Game>: Send + Sync {
         game: &'a G,
         root: &'a G::State,
         player: Player,
-    ) -> Box<dyn Fn(&G::State) -> f64 + 'a> {
+    ) -> Evaluator<'a, G::State> {
         Box::new(move |s| self.evaluate(game, root, s, player))
     }
 

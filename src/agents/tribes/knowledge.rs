@@ -1,6 +1,6 @@
 //! The DIFF state heuristic (spec §15.1) and Tribes action hints for the search agents.
 
-use crate::agent::Knowledge;
+use crate::agent::{Evaluator, Knowledge};
 use crate::game::Player;
 use crate::games::tribes::economy::tribe_production;
 use crate::games::tribes::{Action, ActionKind, Scope, State, TribesGame};
@@ -104,7 +104,7 @@ impl Knowledge<TribesGame> for TribesKnowledge {
         game: &'a TribesGame,
         root: &'a State,
         player: Player,
-    ) -> Box<dyn Fn(&State) -> f64 + 'a> {
+    ) -> Evaluator<'a, State> {
         let terms = root_terms(game, root);
         Box::new(move |s| diff_from_terms(game, &terms, s, player))
     }
