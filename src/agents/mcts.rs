@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::tree::{Bounds, EPSILON, OpponentModel, normalise, selection_score};
+use super::tree::{Bounds, EPSILON, OpponentModel, selection_score};
 use crate::agent::{Agent, Knowledge};
 use crate::game::{Game, Outcome, Player, Turn};
 use crate::rng::Rng;
@@ -59,6 +59,10 @@ struct Node {
     to_move: Option<Player>,
     visits: u32,
     total: f64,
+    /// `total / (visits + ε)` and `1 / sqrt(visits + ε)`, kept up to date by the backup so
+    /// that selection costs a few multiplications per child.
+    mean: f64,
+    inv_sqrt: f64,
     bounds: Bounds,
     first: u32,
     len: u32,
@@ -116,6 +120,8 @@ impl<G: Game> Mcts<G> {
             to_move,
             visits: 0,
             total: 0.0,
+            mean: 0.0,
+            inv_sqrt: 1.0 / EPSILON.sqrt(),
             bounds: Bounds::default(),
             first: 0,
             len: UNKNOWN,
@@ -161,17 +167,19 @@ impl<G: Game> Mcts<G> {
         } else {
             OpponentModel::Adversarial
         };
-        let ln = ((node.visits + 1) as f64).ln();
+        let k_sqrt_ln = self.params.k * ((node.visits + 1) as f64).ln().sqrt();
+        let (lo, hi) = (node.bounds.lo, node.bounds.hi);
+        let (offset, scale) = if lo < hi {
+            (lo, 1.0 / (hi - lo))
+        } else {
+            (0.0, 1.0)
+        };
         let mut best = ArgMax::default();
         for slot in node.first..node.first + node.len {
             let child = self.slots[slot as usize];
             let c = &self.nodes[child as usize];
-            let q = normalise(
-                c.total / (c.visits as f64 + EPSILON),
-                node.bounds.lo,
-                node.bounds.hi,
-            );
-            let explore = self.params.k * (ln / (c.visits as f64 + EPSILON)).sqrt();
+            let q = (c.mean - offset) * scale;
+            let explore = k_sqrt_ln * c.inv_sqrt;
             best.offer(selection_score(q, explore, 0.0, my_move, model), child, rng);
         }
         best.item
@@ -213,6 +221,9 @@ impl<G: Game> Mcts<G> {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
             node.total += v;
+            let nv = node.visits as f64 + EPSILON;
+            node.mean = node.total / nv;
+            node.inv_sqrt = 1.0 / nv.sqrt();
             node.bounds.add(v);
             n = node.parent;
         }
@@ -364,6 +375,8 @@ impl<G: Game> Agent<G> for Mcts<G> {
             to_move: Some(me),
             visits: 0,
             total: 0.0,
+            mean: 0.0,
+            inv_sqrt: 1.0 / EPSILON.sqrt(),
             bounds: Bounds::default(),
             first: 0,
             len: 0,

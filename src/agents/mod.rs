@@ -4,9 +4,13 @@
 //! - [`end_turn`]: always ends its turn (a passive baseline);
 //! - [`spec`]: the `name(key=value,...)` spec strings agents are built from.
 
+pub mod build;
 pub mod end_turn;
 pub mod mcts;
+pub mod osla;
+pub mod portfolio_mcts;
 pub mod random;
+pub mod rhea;
 pub mod spec;
 pub mod tree;
 pub mod tribes;

@@ -114,6 +114,55 @@ impl FromStr for AgentSpec {
 }
 
 impl AgentSpec {
+    /// The same spec from a TOML table: `name` plus the fields, with weights as a table of
+    /// numbers (`{ name = "pmcts", bias = true, weights = { "spawn.defensive" = 1.0 } }`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the field that is missing or of the wrong type.
+    pub fn from_toml(value: &toml::Value, field: &str) -> Result<Self> {
+        let table = value
+            .as_table()
+            .ok_or_else(|| Error::config(field, "expected a table with a `name`"))?;
+        let name = table
+            .get("name")
+            .and_then(|v| v.as_str())
+            .ok_or_else(|| Error::config(format!("{field}.name"), "missing agent name"))?;
+        let mut fields = Vec::new();
+        for (k, v) in table.iter().filter(|(k, _)| k.as_str() != "name") {
+            let path = format!("{field}.{k}");
+            let v = match v {
+                toml::Value::Integer(i) => Value::Int(*i as i128),
+                toml::Value::Float(x) => Value::Float(*x),
+                toml::Value::Boolean(b) => Value::Bool(*b),
+                toml::Value::String(w) => Value::Word(w.clone()),
+                toml::Value::Table(t) => {
+                    let mut ws = Vec::new();
+                    for (wk, wv) in t {
+                        let x = wv
+                            .as_float()
+                            .or_else(|| wv.as_integer().map(|i| i as f64))
+                            .ok_or_else(|| {
+                                Error::config(format!("{path}.{wk}"), "expected a number")
+                            })?;
+                        ws.push((wk.clone(), x));
+                    }
+                    Value::Weights(ws)
+                }
+                _ => return Err(Error::config(path, "unsupported value type")),
+            };
+            fields.push((k.clone(), v));
+        }
+        let text = AgentSpec {
+            name: name.to_string(),
+            fields,
+            asked: Vec::new(),
+        }
+        .to_string();
+        // Round-trip through the text form so both spellings obey the same rules.
+        AgentSpec::parse(&text)
+    }
+
     /// Parses a spec string such as `mcts(budget=2000)`.
     ///
     /// # Errors

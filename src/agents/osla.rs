@@ -1,0 +1,72 @@
+//! One-step look-ahead (spec §15.2): tries every action but END_TURN and the avoided ones,
+//! evaluates the result with the game's heuristic, and plays the best.
+
+use std::sync::Arc;
+
+use super::mcts::{ArgMax, terminal_bonus};
+use crate::agent::{Agent, Knowledge};
+use crate::game::{Game, Turn};
+use crate::rng::Rng;
+
+/// The one-step look-ahead agent.
+pub struct Osla<G: Game> {
+    budget: u64,
+    java: bool,
+    knowledge: Arc<dyn Knowledge<G>>,
+    buf: Vec<G::Action>,
+}
+
+impl<G: Game> Osla<G> {
+    /// An OSLA agent that stops after `budget` FM calls.
+    pub fn new(budget: u64, java: bool, knowledge: Arc<dyn Knowledge<G>>) -> Self {
+        Osla {
+            budget,
+            java,
+            knowledge,
+            buf: Vec::new(),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for Osla<G> {
+    fn name(&self) -> String {
+        format!("osla(budget={})", self.budget)
+    }
+
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+        let Turn::Player(me) = game.turn(state) else {
+            panic!("OSLA asked to act in a terminal state");
+        };
+        game.legal_actions(state, &mut self.buf);
+        let knowledge = self.knowledge.clone();
+        let eval = knowledge.root_evaluator(game, state, me);
+        let mut best = ArgMax::default();
+        let mut fm = 0;
+        let mut next = state.clone();
+        for (i, &a) in self.buf.iter().enumerate() {
+            if fm >= self.budget {
+                break;
+            }
+            if game.ends_turn(a) || knowledge.avoid(game, a) {
+                continue;
+            }
+            next.clone_from(state);
+            game.apply(&mut next, a);
+            fm += 1;
+            let mut v = eval(&next);
+            if !self.java {
+                v += terminal_bonus(game.outcome(&next), me);
+            }
+            best.offer(v, i as u32, rng);
+        }
+        match best.item {
+            u32::MAX => self
+                .buf
+                .iter()
+                .copied()
+                .find(|&a| game.ends_turn(a))
+                .unwrap_or(self.buf[0]),
+            i => self.buf[i as usize],
+        }
+    }
+}

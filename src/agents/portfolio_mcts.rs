@@ -1,0 +1,485 @@
+//! Portfolio MCTS (spec §15.5; Perez-Liebana et al., CoG 2021): MCTS whose children are the
+//! actions the portfolio's scripts propose, with progressive bias
+//! (`Q + C·sqrt(ln N / n) + w·v / (1 + n)`) and progressive unpruning (keep the best
+//! `⌊n·0.5⌋` children after `⌊n·2⌋` visits, then un-prune one each time the visits pass
+//! `⌊A·1.3^k⌋`, `A = ⌊T·1.5⌋`). Random rollouts over script proposals to depth 20; the root
+//! child with the best mean is played. Budgeted in FM calls.
+
+use std::sync::Arc;
+
+use rand::RngExt;
+
+use super::mcts::{ArgMax, terminal_bonus};
+use super::tree::{Bounds, EPSILON, OpponentModel, normalise, selection_score};
+use crate::agent::{Agent, Assignment, Knowledge, Portfolio};
+use crate::game::{Game, Player, Turn};
+use crate::rng::Rng;
+
+/// Portfolio MCTS settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PmctsParams {
+    /// FM calls per decision.
+    pub budget: u64,
+    /// Exploration constant.
+    pub c: f64,
+    /// Maximum tree depth and rollout horizon.
+    pub depth: u32,
+    /// Random rollouts over script proposals (on in the experiments).
+    pub rollouts: bool,
+    /// Progressive bias.
+    pub bias: bool,
+    /// Progressive unpruning.
+    pub pruning: bool,
+    /// Children kept at the first pruning, per child: `k_init = max(1, ⌊n·k_init_mult⌋)`.
+    pub k_init_mult: f64,
+    /// Visits before the first pruning, per child: `T = ⌊n·t_mult⌋`.
+    pub t_mult: f64,
+    /// `A = ⌊T·a_mult⌋`.
+    pub a_mult: f64,
+    /// Growth of the un-pruning thresholds `⌊A·b^k⌋`.
+    pub b: f64,
+    /// Replicate the Java search's defects: child 0 is always selected before the first
+    /// pruning (always, without pruning); pruned children score 0 at opponent nodes, which
+    /// minimise `Q + exploration`; tree-descent steps count as FM calls; no win bonus.
+    pub java: bool,
+}
+
+impl Default for PmctsParams {
+    fn default() -> Self {
+        PmctsParams {
+            budget: 2000,
+            c: std::f64::consts::SQRT_2,
+            depth: 20,
+            rollouts: true,
+            bias: true,
+            pruning: true,
+            k_init_mult: 0.5,
+            t_mult: 2.0,
+            a_mult: 1.5,
+            b: 1.3,
+            java: false,
+        }
+    }
+}
+
+/// The progressive-unpruning schedule of a node with `n` children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unpruning {
+    /// Children kept at the first pruning.
+    pub k_init: usize,
+    /// Visits before the first pruning.
+    pub t: u32,
+    /// Base of the un-pruning thresholds.
+    pub a: u32,
+}
+
+impl PmctsParams {
+    /// The schedule for `n` children: `T = ⌊n·t_mult⌋`, `k_init = max(1, ⌊n·k_init_mult⌋)`,
+    /// `A = ⌊T·a_mult⌋`.
+    pub fn unpruning(&self, n: usize) -> Unpruning {
+        let t = (n as f64 * self.t_mult).floor() as u32;
+        Unpruning {
+            k_init: ((n as f64 * self.k_init_mult).floor() as usize).max(1),
+            t,
+            a: (t as f64 * self.a_mult).floor() as u32,
+        }
+    }
+
+    /// Visits after which the `k`-th un-pruning happens: `⌊A·b^k⌋`.
+    pub fn unprune_threshold(&self, a: u32, k: u32) -> u32 {
+        (a as f64 * self.b.powi(k as i32)).floor() as u32
+    }
+}
+
+const NONE: u32 = u32::MAX;
+const UNKNOWN: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Node {
+    parent: u32,
+    depth: u32,
+    to_move: Option<Player>,
+    visits: u32,
+    total: f64,
+    bounds: Bounds,
+    first: u32,
+    len: u32,
+    expanded: u32,
+    /// Un-prunings done (0 before the first pruning).
+    k: u32,
+    pruned_started: bool,
+}
+
+/// The Portfolio MCTS agent.
+pub struct PortfolioMcts<G: Game> {
+    params: PmctsParams,
+    knowledge: Arc<dyn Knowledge<G>>,
+    portfolio: Arc<dyn Portfolio<G>>,
+    weights: Vec<f64>,
+    nodes: Vec<Node>,
+    states: Vec<G::State>,
+    /// Per child slot: the proposal, its prune value `w·v`, its child node, pruned flag.
+    props: Vec<Assignment<G::Action>>,
+    prune_value: Vec<f64>,
+    slots: Vec<u32>,
+    pruned: Vec<bool>,
+    buf: Vec<Assignment<G::Action>>,
+    legal: Vec<G::Action>,
+    /// FM calls of the last decision.
+    pub last_fm_calls: u64,
+}
+
+impl<G: Game> PortfolioMcts<G> {
+    /// A Portfolio MCTS agent; `weights[i]` scales script `i`'s values (missing ones: 0.5).
+    pub fn new(
+        params: PmctsParams,
+        knowledge: Arc<dyn Knowledge<G>>,
+        portfolio: Arc<dyn Portfolio<G>>,
+        mut weights: Vec<f64>,
+    ) -> Self {
+        weights.resize(portfolio.script_names().len(), 0.5);
+        PortfolioMcts {
+            params,
+            knowledge,
+            portfolio,
+            weights,
+            nodes: Vec::new(),
+            states: Vec::new(),
+            props: Vec::new(),
+            prune_value: Vec::new(),
+            slots: Vec::new(),
+            pruned: Vec::new(),
+            buf: Vec::new(),
+            legal: Vec::new(),
+            last_fm_calls: 0,
+        }
+    }
+
+    /// The script weights, by script index.
+    pub fn weights(&self) -> &[f64] {
+        &self.weights
+    }
+
+    /// The portfolio's proposals in `state` into `self.buf`; if it proposes nothing, every
+    /// legal action (so the search never stalls).
+    fn proposals(&mut self, game: &G, state: &G::State, rng: &mut Rng) {
+        self.portfolio.assignments(game, state, rng, &mut self.buf);
+        if self.buf.is_empty() && !game.is_terminal(state) {
+            game.legal_actions(state, &mut self.legal);
+            self.buf.extend(self.legal.iter().map(|&action| Assignment {
+                action,
+                script: u16::MAX,
+                value: 0.5,
+            }));
+        }
+    }
+
+    fn prune_value_of(&self, a: &Assignment<G::Action>) -> f64 {
+        self.weights.get(a.script as usize).copied().unwrap_or(0.5) * a.value
+    }
+
+    fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
+        let state = self.states[n as usize].clone();
+        self.proposals(game, &state, rng);
+        self.open_with(n);
+    }
+
+    fn open_with(&mut self, n: u32) {
+        let first = self.props.len();
+        for i in 0..self.buf.len() {
+            let a = self.buf[i];
+            let pv = self.prune_value_of(&a);
+            self.props.push(a);
+            self.prune_value.push(pv);
+            self.slots.push(NONE);
+            self.pruned.push(false);
+        }
+        let node = &mut self.nodes[n as usize];
+        node.first = first as u32;
+        node.len = self.buf.len() as u32;
+    }
+
+    fn push_child(&mut self, game: &G, parent: u32, action: G::Action) -> u32 {
+        let idx = self.nodes.len();
+        if idx < self.states.len() {
+            let (before, after) = self.states.split_at_mut(idx);
+            after[0].clone_from(&before[parent as usize]);
+        } else {
+            let s = self.states[parent as usize].clone();
+            self.states.push(s);
+        }
+        let state = &mut self.states[idx];
+        game.apply(state, action);
+        let to_move = match game.turn(state) {
+            Turn::Player(p) => Some(p),
+            Turn::Terminal => None,
+        };
+        self.nodes.push(Node {
+            parent,
+            depth: self.nodes[parent as usize].depth + 1,
+            to_move,
+            visits: 0,
+            total: 0.0,
+            bounds: Bounds::default(),
+            first: 0,
+            len: UNKNOWN,
+            expanded: 0,
+            k: 0,
+            pruned_started: false,
+        });
+        idx as u32
+    }
+
+    /// Expands a uniformly random unexpanded child of `n`.
+    fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32 {
+        let node = &self.nodes[n as usize];
+        let mut pick = rng.random_range(0..node.len - node.expanded);
+        let mut slot = node.first;
+        loop {
+            if self.slots[slot as usize] == NONE {
+                if pick == 0 {
+                    break;
+                }
+                pick -= 1;
+            }
+            slot += 1;
+        }
+        let child = self.push_child(game, n, self.props[slot as usize].action);
+        self.slots[slot as usize] = child;
+        self.nodes[n as usize].expanded += 1;
+        child
+    }
+
+    /// Progressive unpruning bookkeeping at node `n` (called when all children are expanded).
+    fn update_pruning(&mut self, n: u32, rng: &mut Rng) {
+        let node = self.nodes[n as usize].clone();
+        let (first, len) = (node.first as usize, node.len as usize);
+        let sched = self.params.unpruning(len);
+        if !node.pruned_started {
+            if node.visits < sched.t {
+                return;
+            }
+            // Keep the k_init best by prune value (ties: higher child index first).
+            let mut order: Vec<usize> = (0..len).collect();
+            order.sort_by(|&i, &j| {
+                self.prune_value[first + j]
+                    .total_cmp(&self.prune_value[first + i])
+                    .then(j.cmp(&i))
+            });
+            for (rank, &i) in order.iter().enumerate() {
+                self.pruned[first + i] = rank >= sched.k_init;
+            }
+            let nd = &mut self.nodes[n as usize];
+            nd.pruned_started = true;
+            nd.k = 1;
+        } else if node.visits > self.params.unprune_threshold(sched.a, node.k) {
+            let mut best = ArgMax::default();
+            for i in 0..len {
+                if self.pruned[first + i] {
+                    best.offer(self.prune_value[first + i], i as u32, rng);
+                }
+            }
+            if best.item != u32::MAX {
+                self.pruned[first + best.item as usize] = false;
+            }
+            self.nodes[n as usize].k += 1;
+        }
+    }
+
+    /// Selection among the children of `n` with progressive bias, skipping pruned ones.
+    fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32 {
+        if self.params.pruning {
+            self.update_pruning(n, rng);
+        }
+        let node = &self.nodes[n as usize];
+        let (first, len) = (node.first as usize, node.len as usize);
+        if self.params.java && !node.pruned_started {
+            // Java computes no UCB values before the first pruning: child 0 wins.
+            return self.slots[first];
+        }
+        let my_move = node.to_move == Some(me);
+        let model = if self.params.java {
+            OpponentModel::JavaMin
+        } else {
+            OpponentModel::Adversarial
+        };
+        let ln = ((node.visits + 1) as f64).ln();
+        let mut best = ArgMax::default();
+        for i in first..first + len {
+            let child = self.slots[i];
+            if self.pruned[i] {
+                if self.params.java && !my_move {
+                    // Java leaves pruned children at value 0 in the arg-min.
+                    best.offer(-0.0, child, rng);
+                }
+                continue;
+            }
+            let c = &self.nodes[child as usize];
+            let q = normalise(
+                c.total / (c.visits as f64 + EPSILON),
+                node.bounds.lo,
+                node.bounds.hi,
+            );
+            let visits = c.visits as f64 + EPSILON;
+            let explore = self.params.c * (ln / visits).sqrt();
+            let bias = if self.params.bias {
+                self.prune_value[i] / visits
+            } else {
+                0.0
+            };
+            best.offer(
+                selection_score(q, explore, bias, my_move, model),
+                child,
+                rng,
+            );
+        }
+        best.item
+    }
+
+    /// Random rollout over proposals from `leaf` to the depth limit, then the evaluation.
+    fn evaluate(
+        &mut self,
+        game: &G,
+        eval: &dyn Fn(&G::State) -> f64,
+        leaf: u32,
+        me: Player,
+        fm: &mut u64,
+        rng: &mut Rng,
+    ) -> f64 {
+        let mut v = if self.params.rollouts {
+            let mut sim = self.states[leaf as usize].clone();
+            let mut depth = self.nodes[leaf as usize].depth;
+            while depth < self.params.depth && !game.is_terminal(&sim) {
+                self.proposals(game, &sim, rng);
+                let a = self.buf[rng.random_range(0..self.buf.len())].action;
+                game.apply(&mut sim, a);
+                *fm += 1;
+                depth += 1;
+            }
+            let v = eval(&sim);
+            if self.params.java {
+                v
+            } else {
+                v + terminal_bonus(game.outcome(&sim), me)
+            }
+        } else {
+            let s = &self.states[leaf as usize];
+            let v = eval(s);
+            if self.params.java {
+                v
+            } else {
+                v + terminal_bonus(game.outcome(s), me)
+            }
+        };
+        if !v.is_finite() {
+            v = 0.0;
+        }
+        v
+    }
+
+    fn backup(&mut self, mut n: u32, v: f64) {
+        while n != NONE {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.total += v;
+            node.bounds.add(v);
+            n = node.parent;
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for PortfolioMcts<G> {
+    fn name(&self) -> String {
+        format!(
+            "pmcts(bias={},pruning={},budget={})",
+            self.params.bias, self.params.pruning, self.params.budget
+        )
+    }
+
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+        let Turn::Player(me) = game.turn(state) else {
+            panic!("Portfolio MCTS asked to act in a terminal state");
+        };
+        game.legal_actions(state, &mut self.legal);
+        if self.legal.len() == 1 {
+            self.last_fm_calls = 0;
+            return self.legal[0];
+        }
+        self.nodes.clear();
+        self.props.clear();
+        self.prune_value.clear();
+        self.slots.clear();
+        self.pruned.clear();
+        match self.states.first_mut() {
+            Some(s) => s.clone_from(state),
+            None => self.states.push(state.clone()),
+        }
+        self.nodes.push(Node {
+            parent: NONE,
+            depth: 0,
+            to_move: Some(me),
+            visits: 0,
+            total: 0.0,
+            bounds: Bounds::default(),
+            first: 0,
+            len: 0,
+            expanded: 0,
+            k: 0,
+            pruned_started: false,
+        });
+        self.proposals(game, state, rng);
+        self.open_with(0);
+        if self.nodes[0].len == 1 {
+            self.last_fm_calls = 0;
+            return self.props[0].action;
+        }
+        let knowledge = self.knowledge.clone();
+        let eval = knowledge.root_evaluator(game, state, me);
+        let mut fm = 0u64;
+        let mut iterations = 0u64;
+        while fm < self.params.budget && iterations < 4 * self.params.budget {
+            iterations += 1;
+            let mut cur = 0u32;
+            let leaf = loop {
+                let node = &self.nodes[cur as usize];
+                if node.to_move.is_none() || node.depth >= self.params.depth {
+                    break cur;
+                }
+                if node.len == UNKNOWN {
+                    self.open(game, cur, rng);
+                }
+                let node = &self.nodes[cur as usize];
+                if node.len == 0 {
+                    break cur;
+                }
+                if node.expanded < node.len {
+                    fm += 1;
+                    break self.expand(game, cur, rng);
+                }
+                cur = self.select(cur, me, rng);
+                if self.params.java {
+                    fm += 1;
+                }
+            };
+            let v = self.evaluate(game, &*eval, leaf, me, &mut fm, rng);
+            self.backup(leaf, v);
+        }
+        self.last_fm_calls = fm;
+        // The root child with the best mean value.
+        let root = &self.nodes[0];
+        let mut best = ArgMax::default();
+        for i in root.first..root.first + root.len {
+            let child = self.slots[i as usize];
+            if child != NONE {
+                let c = &self.nodes[child as usize];
+                best.offer(c.total / (c.visits as f64 + EPSILON), i, rng);
+            }
+        }
+        let slot = if best.item == u32::MAX {
+            root.first
+        } else {
+            best.item
+        };
+        self.props[slot as usize].action
+    }
+}

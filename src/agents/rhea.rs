@@ -1,0 +1,175 @@
+//! Rolling Horizon Evolutionary Algorithm as configured in the Tribes experiments (spec §15.4):
+//! one individual of 20 actions played from the current state (across turn ends), mutated
+//! gene-wise with probability 0.1, kept when the mutant is at least as good; shifted by one
+//! action between decisions of the same turn. Budgeted in FM calls.
+
+use std::sync::Arc;
+
+use rand::RngExt;
+
+use super::mcts::terminal_bonus;
+use crate::agent::{Agent, Knowledge};
+use crate::game::{Game, Player, Turn};
+use crate::rng::Rng;
+
+/// RHEA settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RheaParams {
+    /// FM calls per decision.
+    pub budget: u64,
+    /// Actions per individual.
+    pub length: usize,
+    /// Probability of replacing each gene when mutating.
+    pub mutation: f64,
+    /// Replicate the Java search: no win bonus for terminal states.
+    pub java: bool,
+}
+
+impl Default for RheaParams {
+    fn default() -> Self {
+        RheaParams {
+            budget: 2000,
+            length: 20,
+            mutation: 0.1,
+            java: false,
+        }
+    }
+}
+
+/// The RHEA agent (population size 1).
+pub struct Rhea<G: Game> {
+    params: RheaParams,
+    knowledge: Arc<dyn Knowledge<G>>,
+    genes: Vec<Option<G::Action>>,
+    /// (round, player) of the last decision, and whether it ended the turn.
+    last: Option<(u32, Player, bool)>,
+    buf: Vec<G::Action>,
+    sim: Option<G::State>,
+}
+
+impl<G: Game> Rhea<G> {
+    /// A RHEA agent with the given settings and game knowledge.
+    pub fn new(params: RheaParams, knowledge: Arc<dyn Knowledge<G>>) -> Self {
+        Rhea {
+            params,
+            knowledge,
+            genes: Vec::new(),
+            last: None,
+            buf: Vec::new(),
+            sim: None,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)] // the search loop's working set, passed explicitly
+    /// Plays `genes` from `state`, repairing infeasible genes (and, with `mutate`, replacing
+    /// each with probability `mutation`) by random legal actions; returns the fitness.
+    fn evaluate(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        eval: &dyn Fn(&G::State) -> f64,
+        genes: &mut [Option<G::Action>],
+        mutate: bool,
+        me: Player,
+        fm: &mut u64,
+        rng: &mut Rng,
+    ) -> f64 {
+        let mut sim = self.sim.take().unwrap_or_else(|| state.clone());
+        sim.clone_from(state);
+        for g in genes.iter_mut() {
+            if game.is_terminal(&sim) {
+                break;
+            }
+            game.legal_actions(&sim, &mut self.buf);
+            let keep = match *g {
+                Some(a) => {
+                    !(mutate && rng.random_bool(self.params.mutation)) && self.buf.contains(&a)
+                }
+                None => false,
+            };
+            if !keep {
+                *g = Some(random_action(game, &*self.knowledge, &self.buf, rng));
+            }
+            if let Some(a) = *g {
+                game.apply(&mut sim, a);
+            }
+            *fm += 1;
+        }
+        let mut v = eval(&sim);
+        if !self.params.java {
+            v += terminal_bonus(game.outcome(&sim), me);
+        }
+        self.sim = Some(sim);
+        v
+    }
+}
+
+/// A uniformly random legal action, avoiding the game's avoided actions when possible.
+fn random_action<G: Game>(
+    game: &G,
+    knowledge: &dyn Knowledge<G>,
+    legal: &[G::Action],
+    rng: &mut Rng,
+) -> G::Action {
+    let n = legal.iter().filter(|&&a| !knowledge.avoid(game, a)).count();
+    if n == 0 {
+        return legal[rng.random_range(0..legal.len())];
+    }
+    let k = rng.random_range(0..n);
+    legal
+        .iter()
+        .copied()
+        .filter(|&a| !knowledge.avoid(game, a))
+        .nth(k)
+        .unwrap_or(legal[0])
+}
+
+impl<G: Game> Agent<G> for Rhea<G> {
+    fn name(&self) -> String {
+        format!("rhea(budget={})", self.params.budget)
+    }
+
+    fn new_game(&mut self) {
+        self.last = None;
+        self.genes.clear();
+    }
+
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+        let Turn::Player(me) = game.turn(state) else {
+            panic!("RHEA asked to act in a terminal state");
+        };
+        game.legal_actions(state, &mut self.buf);
+        if self.buf.len() == 1 {
+            let a = self.buf[0];
+            self.last = Some((game.round(state), me, game.ends_turn(a)));
+            return a;
+        }
+        let round = game.round(state);
+        let same_turn = matches!(self.last, Some((r, p, false)) if r == round && p == me);
+        let mut parent = std::mem::take(&mut self.genes);
+        if same_turn && !parent.is_empty() {
+            parent.remove(0);
+            parent.push(None);
+        } else {
+            parent = vec![None; self.params.length];
+        }
+        parent.resize(self.params.length, None);
+        let knowledge = self.knowledge.clone();
+        let eval = knowledge.root_evaluator(game, state, me);
+        let mut fm = 0;
+        let mut best = self.evaluate(game, state, &*eval, &mut parent, false, me, &mut fm, rng);
+        let mut child = parent.clone();
+        while fm < self.params.budget {
+            child.clone_from(&parent);
+            let v = self.evaluate(game, state, &*eval, &mut child, true, me, &mut fm, rng);
+            if v >= best {
+                best = v;
+                std::mem::swap(&mut parent, &mut child);
+            }
+        }
+        let a = parent[0].expect("the first gene is filled by evaluation");
+        self.last = Some((round, me, game.ends_turn(a)));
+        self.genes = parent;
+        a
+    }
+}
