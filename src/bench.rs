@@ -227,3 +227,112 @@ mod tests {
         assert!(times.iter().all(|t| t.is_finite() && *t >= 0.0));
     }
 }
+
+/// Speed of the search agents at their experiment budget (see [`bench_agents`]).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct AgentsBench {
+    /// Median milliseconds of one MCTS decision (budget 2000).
+    pub mcts_ms: f64,
+    /// Median milliseconds of one RHEA decision (budget 2000).
+    pub rhea_ms: f64,
+    /// Median milliseconds of one P-MCTS(PU) decision (bias and unpruning, budget 2000).
+    pub pmcts_pu_ms: f64,
+    /// Median seconds of a whole P-MCTS(PU)-vs-MCTS game.
+    pub pmcts_vs_mcts_game_s: f64,
+    /// Mid-game states the decisions were timed on.
+    pub states: usize,
+    /// Whole games timed.
+    pub games: usize,
+}
+
+impl AgentsBench {
+    /// The result as an aligned two-column table.
+    pub fn to_table(&self) -> String {
+        format!(
+            "{:<22} {:>10}\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} s\n",
+            "measure",
+            "median",
+            "mcts_ms",
+            self.mcts_ms,
+            "rhea_ms",
+            self.rhea_ms,
+            "pmcts_pu_ms",
+            self.pmcts_pu_ms,
+            "pmcts_vs_mcts_game_s",
+            self.pmcts_vs_mcts_game_s
+        )
+    }
+}
+
+/// The agent specs [`bench_agents`] times, at the experiments' budget.
+pub const BENCH_AGENT_SPECS: [&str; 3] = [
+    "mcts(budget=2000)",
+    "rhea(budget=2000)",
+    "pmcts(bias=true,pruning=true,budget=2000)",
+];
+
+/// Times the search agents: one decision each on mid-game states (rounds 5–30 of games between
+/// two cheap MCTS agents, budget 100, on the given levels), and whole P-MCTS(PU)-vs-MCTS games
+/// (seats alternated, one per level up to `games`). Decisions where only one action is legal
+/// are skipped (the agents return at once there).
+///
+/// # Errors
+///
+/// Agent construction errors (none for games that support the search agents).
+pub fn bench_agents<G: crate::agent::SearchSupport>(
+    game: &G,
+    levels: &[G::Level],
+    games: usize,
+    seed: u64,
+) -> crate::Result<AgentsBench> {
+    use crate::agents::AgentSpec;
+    use crate::agents::build::build_search_agent;
+    let build = |s: &str| build_search_agent(game, AgentSpec::parse(s)?);
+
+    // Mid-game states from cheap MCTS self-play.
+    let mut states = Vec::new();
+    let mut buf = Vec::new();
+    for (i, level) in levels.iter().enumerate() {
+        let mut agents = vec![build("mcts(budget=100)")?, build("mcts(budget=100)")?];
+        let mut k = 0usize;
+        crate::arena::play_match(game, level, &mut agents, seed ^ i as u64, |s, _| {
+            let r = game.round(s);
+            k += 1;
+            if (5..=30).contains(&r) && k % 25 == 0 {
+                game.legal_actions(s, &mut buf);
+                if buf.len() > 1 {
+                    states.push(s.clone());
+                }
+            }
+        });
+    }
+    let mut rng = crate::rng::derive_rng(seed, &[0xbe7c]);
+    let mut per_agent = Vec::new();
+    for spec in BENCH_AGENT_SPECS {
+        let mut ms = Vec::with_capacity(states.len());
+        for s in &states {
+            let mut agent = build(spec)?;
+            let t = Timer::start();
+            std::hint::black_box(agent.act(game, s, &mut rng));
+            ms.push(t.elapsed_ns() / 1e6);
+        }
+        per_agent.push(median(&mut ms));
+    }
+    // Whole games.
+    let mut secs = Vec::new();
+    for (i, level) in levels.iter().cycle().take(games).enumerate() {
+        let (a, b) = (build(BENCH_AGENT_SPECS[2])?, build(BENCH_AGENT_SPECS[0])?);
+        let mut agents = if i % 2 == 0 { vec![a, b] } else { vec![b, a] };
+        let t = Timer::start();
+        crate::arena::play_match(game, level, &mut agents, seed.wrapping_add(i as u64), |_, _| {});
+        secs.push(t.elapsed_ns() / 1e9);
+    }
+    Ok(AgentsBench {
+        mcts_ms: per_agent[0],
+        rhea_ms: per_agent[1],
+        pmcts_pu_ms: per_agent[2],
+        pmcts_vs_mcts_game_s: median(&mut secs),
+        states: states.len(),
+        games: secs.len(),
+    })
+}

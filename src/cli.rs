@@ -101,6 +101,8 @@ pub struct BenchArgs {
 pub enum BenchTargetArg {
     /// The forward model: random games, clone, apply.
     Fm,
+    /// The search agents: decisions at budget 2000 and whole games.
+    Agents,
 }
 
 /// Parses a `--game` value with the library's registry.
@@ -136,6 +138,7 @@ impl Cli {
             CliCommand::Bench(a) => {
                 let target = match a.target {
                     BenchTargetArg::Fm => BenchTarget::Fm,
+                    BenchTargetArg::Agents => BenchTarget::Agents,
                 };
                 let mut cfg = BenchConfig::new(a.game, target);
                 cfg.json = a.json;

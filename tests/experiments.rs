@@ -1,3 +1,4 @@
+use playstyles::agents::build_agent_from;
 use playstyles::Error;
 use playstyles::arena::play_match;
 use playstyles::bench::bench_fm;
@@ -13,7 +14,7 @@ fn config(agents: &str) -> PlayConfig {
 
 fn run(cfg: &PlayConfig) -> (String, playstyles::MatchRecord<crate::support::NimAction>) {
     let mut out = Vec::new();
-    let record = play(&Nim::new(), &NimLevel::standard(), cfg, &mut out).unwrap();
+    let record = play(&Nim::new(), &NimLevel::standard(), cfg, &build_agent_from, &mut out).unwrap();
     (String::from_utf8(out).unwrap(), record)
 }
 
@@ -102,6 +103,7 @@ fn play_rejects_a_wrong_number_of_agents_naming_the_agents_field() {
         &Nim::new(),
         &NimLevel::standard(),
         &config("random,random,random"),
+        &build_agent_from,
         &mut out,
     )
     .unwrap_err();
@@ -119,6 +121,7 @@ fn play_rejects_an_unknown_agent_before_playing() {
         &Nim::new(),
         &NimLevel::standard(),
         &config("random,minimax"),
+        &build_agent_from,
         &mut out,
     )
     .unwrap_err();

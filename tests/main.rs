@@ -22,3 +22,5 @@ mod levels;
 mod playouts;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
+/// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.
+mod search_agents;

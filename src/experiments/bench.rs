@@ -12,6 +12,9 @@ use crate::game::Game;
 pub enum BenchTarget {
     /// The forward model: whole random games, clone, apply ([`bench_fm`]).
     Fm,
+    /// The search agents: one decision at budget 2000, whole games
+    /// ([`crate::bench::bench_agents`]).
+    Agents,
 }
 
 /// Validated settings of `playstyles bench`.
@@ -21,8 +24,10 @@ pub struct BenchConfig {
     pub game: GameKind,
     /// What to measure.
     pub target: BenchTarget,
-    /// Random games per level.
+    /// Random games per level (`bench fm`).
     pub games_per_level: usize,
+    /// Whole P-MCTS(PU)-vs-MCTS games (`bench agents`).
+    pub agent_games: usize,
     /// Seed of the benchmark games.
     pub seed: u64,
     /// Print one JSON object instead of a table.
@@ -33,6 +38,9 @@ impl BenchConfig {
     /// Default games per level of `bench fm`.
     pub const GAMES_PER_LEVEL: usize = 8;
 
+    /// Default whole games of `bench agents`.
+    pub const AGENT_GAMES: usize = 10;
+
     /// Settings measuring `target` of `game` with the defaults: [`Self::GAMES_PER_LEVEL`] games
     /// per level, seed 0, table output.
     pub fn new(game: GameKind, target: BenchTarget) -> Self {
@@ -40,13 +48,45 @@ impl BenchConfig {
             game,
             target,
             games_per_level: Self::GAMES_PER_LEVEL,
+            agent_games: Self::AGENT_GAMES,
             seed: 0,
             json: false,
         }
     }
 }
 
-/// Runs the benchmark `cfg` names on `levels` and writes its result to `out`: a table, or with
+/// Runs `bench agents` on `levels` and writes its result to `out`: a table, or with
+/// `cfg.json` one JSON object (`mcts_ms`, `rhea_ms`, `pmcts_pu_ms`, `pmcts_vs_mcts_game_s`, …).
+///
+/// # Errors
+///
+/// [`crate::Error::Io`] if writing to `out` fails.
+pub fn bench_agents<G: crate::agent::SearchSupport>(
+    game: &G,
+    levels: &[G::Level],
+    cfg: &BenchConfig,
+    out: &mut impl Write,
+) -> Result<crate::bench::AgentsBench> {
+    let result = crate::bench::bench_agents(game, levels, cfg.agent_games, cfg.seed)?;
+    if cfg.json {
+        serde_json::to_writer(&mut *out, &result).map_err(|e| output_error(e.into()))?;
+        writeln!(out).map_err(output_error)?;
+    } else {
+        writeln!(
+            out,
+            "search agents on {}: {} mid-game states from {} levels, {} whole games\n{}",
+            game.info().name,
+            result.states,
+            levels.len(),
+            result.games,
+            result.to_table()
+        )
+        .map_err(output_error)?;
+    }
+    Ok(result)
+}
+
+/// Runs the forward-model benchmark on `levels` and writes its result to `out`: a table, or with
 /// `cfg.json` one line holding one JSON object (`random_game_ms`, `clone_ns`, `apply_ns`,
 /// `actions_per_sec`).
 ///
@@ -62,7 +102,6 @@ pub fn bench<G: Game>(
 where
     G::Action: 'static,
 {
-    let BenchTarget::Fm = cfg.target;
     let result = bench_fm(game, levels, cfg.games_per_level, cfg.seed);
     if cfg.json {
         serde_json::to_writer(&mut *out, &result).map_err(|e| output_error(e.into()))?;

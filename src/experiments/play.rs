@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{GameKind, output_error};
 use crate::agent::Agent;
-use crate::agents::{AgentSpec, build_agent_from, parse_agent_list};
+use crate::agents::{AgentSpec, parse_agent_list};
 use crate::arena::{MatchRecord, initial_state, play_match};
 use crate::error::{Error, Result};
 use crate::game::{Game, Outcome, Turn};
@@ -72,12 +72,15 @@ struct PlayReport<'a> {
 ///
 /// # Errors
 ///
+/// `build` turns each agent spec into an agent (e.g. [`crate::agents::build_agent_from`]).
+///
 /// [`Error::Config`] if an agent cannot be built or the number of agents differs from the
 /// level's number of players (field `agents`); [`Error::Io`] if writing to `out` fails.
 pub fn play<G: Game>(
     game: &G,
     level: &G::Level,
     cfg: &PlayConfig,
+    build: &dyn Fn(AgentSpec) -> Result<Box<dyn Agent<G>>>,
     out: &mut impl Write,
 ) -> Result<MatchRecord<G::Action>>
 where
@@ -87,7 +90,7 @@ where
         .agents
         .iter()
         .cloned()
-        .map(build_agent_from::<G>)
+        .map(build)
         .collect::<Result<Vec<Box<dyn Agent<G>>>>>()?;
     let players = game.num_players(&initial_state(game, level, cfg.seed));
     if agents.len() != players {

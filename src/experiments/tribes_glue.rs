@@ -16,7 +16,8 @@ use crate::error::Result;
 ///
 /// Bad levels or agent specs, and I/O errors on `out`.
 pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
-    use super::{LevelsAction, bench, output_error, play};
+    use super::{BenchTarget, LevelsAction, bench, output_error, play};
+    use crate::agents::build::build_search_agent;
     use crate::games::tribes::{Level, TribesGame, TribesRules, builtin};
 
     let game = TribesGame::new(TribesRules::default());
@@ -45,14 +46,18 @@ pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
         },
         Command::Play(cfg) => {
             let level = Level::load(&cfg.level)?;
-            play::play(&game, &level, &cfg, out).map(|_| ())
+            let build = |spec| build_search_agent(&game, spec);
+            play::play(&game, &level, &cfg, &build, out).map(|_| ())
         }
         Command::Bench(cfg) => {
             let levels: Vec<Level> = builtin::SEEDS
                 .iter()
                 .filter_map(|&s| builtin::level(s))
                 .collect();
-            bench::bench(&game, &levels, &cfg, out).map(|_| ())
+            match cfg.target {
+                BenchTarget::Fm => bench::bench(&game, &levels, &cfg, out).map(|_| ()),
+                BenchTarget::Agents => bench::bench_agents(&game, &levels, &cfg, out).map(|_| ()),
+            }
         }
     }
 }

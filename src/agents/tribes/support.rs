@@ -1,0 +1,27 @@
+//! What the search agents need from Tribes: [`SearchSupport`] for [`TribesGame`].
+
+use std::sync::Arc;
+
+use super::knowledge::TribesKnowledge;
+use super::portfolio::TribesPortfolio;
+use super::rule_based::RuleBasedAgent;
+use crate::agent::{Agent, Knowledge, Portfolio, SearchSupport};
+use crate::games::tribes::TribesGame;
+
+impl SearchSupport for TribesGame {
+    fn knowledge(&self) -> Arc<dyn Knowledge<Self>> {
+        Arc::new(TribesKnowledge)
+    }
+
+    fn portfolio(&self) -> Arc<dyn Portfolio<Self>> {
+        Arc::new(TribesPortfolio::new())
+    }
+
+    fn java_compat(&self) -> bool {
+        self.rules.java()
+    }
+
+    fn rule_agent(&self) -> Option<Box<dyn Agent<Self>>> {
+        Some(Box::new(RuleBasedAgent::new()))
+    }
+}
