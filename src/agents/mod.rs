@@ -7,6 +7,7 @@
 pub mod end_turn;
 pub mod random;
 pub mod spec;
+pub mod tribes;
 
 pub use end_turn::EndTurnAgent;
 pub use random::RandomAgent;
