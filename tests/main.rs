@@ -20,3 +20,5 @@ mod levels;
 mod playouts;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
+/// Tribes portfolio scripts and the rule-based agent.
+mod tribes_scripts;
