@@ -361,3 +361,94 @@ fn research(t: Tech) -> i32 {
         _ => 3,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::tribes::testing::{put_unit, setup};
+
+    fn score(game: &TribesGame, s: &State, a: Action) -> i32 {
+        let mut enemies = Vec::new();
+        Scorer::new(game, s, &mut enemies).score(a)
+    }
+
+    #[test]
+    fn fixed_scores() {
+        let (game, s) = setup(false);
+        assert_eq!(score(&game, &s, Action::end_turn(0)), -1);
+        assert_eq!(
+            score(&game, &s, Action::new(ActionKind::Destroy, 0, 0, 9)),
+            -2
+        );
+        assert_eq!(
+            score(&game, &s, Action::new(ActionKind::Disband, 0, 0, 0)),
+            -2
+        );
+        let research = |t: Tech| Action::new(ActionKind::ResearchTech, 0, t as u8, 0);
+        assert_eq!(score(&game, &s, research(Tech::Mining)), 5);
+        assert_eq!(score(&game, &s, research(Tech::Sailing)), 4);
+        assert_eq!(score(&game, &s, research(Tech::Philosophy)), 3);
+    }
+
+    #[test]
+    fn build_scores_fall_through_only_under_java_compat() {
+        for java in [false, true] {
+            let (game, mut s) = setup(java);
+            s.tribes[0].stars = 10;
+            s.cities[0].population = -1; // production −1: 3 population short of a level
+            let build = |b: Building| Action::new(ActionKind::Build, 0, b as u8, 9);
+            let farm = score(&game, &s, build(Building::Farm));
+            let port = score(&game, &s, build(Building::Port));
+            let forest_temple = score(&game, &s, build(Building::ForestTemple));
+            if java {
+                assert_eq!((farm, port, forest_temple), (3, 3, 2));
+            } else {
+                assert_eq!((farm, port, forest_temple), (5, 5, 3));
+            }
+            s.tribes[0].stars = 7;
+            assert_eq!(score(&game, &s, build(Building::Farm)), 0);
+        }
+    }
+
+    #[test]
+    fn ship_upgrades_need_more_only_without_java_compat() {
+        for java in [false, true] {
+            let (game, mut s) = setup(java);
+            s.cities[0].level = 6; // production 7
+            s.tribes[0].stars = 7;
+            let boat = score(&game, &s, Action::new(ActionKind::UpgradeBoat, 0, 0, 0));
+            let ship = score(&game, &s, Action::new(ActionKind::UpgradeShip, 0, 0, 0));
+            assert_eq!(boat, 3);
+            assert_eq!(ship, if java { 3 } else { 0 });
+        }
+    }
+
+    #[test]
+    fn units_attack_weaker_targets_and_respect_retaliation() {
+        let (game, mut s) = setup(false);
+        let warrior = put_unit(&mut s, UnitKind::Warrior, 0, 30, 10);
+        let archer = put_unit(&mut s, UnitKind::Archer, 0, 44, 10);
+        put_unit(&mut s, UnitKind::Archer, 1, 31, 5);
+        put_unit(&mut s, UnitKind::Defender, 1, 42, 15);
+        let attack = |me, t| Action::new(ActionKind::Attack, me, 0, t);
+        assert_eq!(score(&game, &s, attack(warrior, 31)), 5);
+        // The archer hits the defender from 2 tiles away, out of its reach.
+        assert_eq!(score(&game, &s, attack(archer, 42)), 5);
+        // Recovering in reach of a weaker enemy: 3; towards a village in range: 5; else 3.
+        assert_eq!(
+            score(&game, &s, Action::new(ActionKind::Recover, warrior, 0, 0)),
+            3
+        );
+        s.tiles[29].terrain = Terrain::Village;
+        assert_eq!(
+            score(&game, &s, Action::new(ActionKind::Move, archer, 0, 36)),
+            5
+        );
+        assert_eq!(
+            score(&game, &s, Action::new(ActionKind::Move, archer, 0, 43)),
+            3
+        );
+        // A melee attack on a healthier target it cannot out-attack: 0.
+        assert_eq!(score(&game, &s, attack(warrior, 42)), 0);
+    }
+}

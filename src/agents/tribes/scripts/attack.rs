@@ -91,3 +91,39 @@ pub fn convert_highest_defence(
 ) -> Option<(Action, f64)> {
     target_by(ctx, a, true, |_, _, t| t.kind.stats().def as f64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::run;
+    use crate::agents::tribes::testing::{put_unit, setup};
+    use crate::games::tribes::{Action, ActionKind, UnitKind};
+
+    #[test]
+    fn attack_scripts_choose_by_distance_damage_and_stats() {
+        for java in [false, true] {
+            let (game, mut s) = setup(java);
+            let me = put_unit(&mut s, UnitKind::Warrior, 0, 32, 10);
+            put_unit(&mut s, UnitKind::Defender, 1, 24, 15); // diagonal, healthy
+            put_unit(&mut s, UnitKind::Warrior, 1, 33, 2); // orthogonal, nearly dead
+            let at = |t| Action::new(ActionKind::Attack, me, 0, t);
+            let acts = [at(24), at(33)];
+            let (a, v) = run(&game, &s, "attack.closest", &acts).unwrap();
+            assert_eq!(a, at(33));
+            assert!((v - (1.0 - 1.0 / 2f64.sqrt())).abs() < 1e-12);
+            assert_eq!(
+                run(&game, &s, "attack.weakest", &acts),
+                Some((at(33), 1.0 - 2.0 / 3.0))
+            );
+            assert_eq!(
+                run(&game, &s, "attack.strongest", &acts),
+                Some((at(33), 1.0))
+            );
+            let max = run(&game, &s, "attack.max_damage", &acts);
+            if java {
+                assert_eq!(max, Some((at(24), 0.0)));
+            } else {
+                assert_eq!(max, Some((at(33), 1.0)));
+            }
+        }
+    }
+}

@@ -186,3 +186,68 @@ pub fn clear_for_sawmill(ctx: &mut ScriptCtx<'_>, a: &[Action], rng: &mut Rng) -
 pub fn clear_for_windmill(ctx: &mut ScriptCtx<'_>, a: &[Action], rng: &mut Rng) -> Proposal {
     support(ctx, a, Building::Windmill, rng)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::run;
+    use crate::agents::tribes::testing::setup;
+    use crate::games::tribes::{Action, ActionKind, Building, Resource};
+
+    fn farm(t: usize) -> Action {
+        Action::new(ActionKind::Build, 0, Building::Farm as u8, t)
+    }
+
+    #[test]
+    fn base_scripts_drop_the_best_site_only_under_java_compat() {
+        for java in [false, true] {
+            let (game, mut s) = setup(java);
+            // Crops at (1, 1) and (1, 3): the edge tile (0, 2) is a windmill site worth 2/5 next
+            // to both.
+            s.tiles[8].resource = Some(Resource::Crops);
+            s.tiles[10].resource = Some(Resource::Crops);
+            let unique = run(&game, &s, "build.farm", &[farm(28), farm(8)]);
+            let tied = run(&game, &s, "build.farm", &[farm(8), farm(10)]);
+            if java {
+                assert_eq!(unique, None);
+                assert_eq!(tied, Some((farm(10), 0.4)));
+            } else {
+                assert_eq!(unique, Some((farm(8), 0.4)));
+                assert!(matches!(tied, Some((a, 0.4)) if a == farm(8) || a == farm(10)));
+            }
+        }
+    }
+
+    #[test]
+    fn temples_and_monuments_are_proposed_only_without_java_compat() {
+        for java in [false, true] {
+            let (game, s) = setup(java);
+            let temple = Action::new(ActionKind::Build, 0, Building::Temple as u8, 9);
+            let tomb = Action::new(ActionKind::Build, 0, Building::EmperorsTomb as u8, 9);
+            let t = run(&game, &s, "build.temple", &[temple]);
+            let m = run(&game, &s, "build.monument", &[temple, tomb]);
+            if java {
+                assert_eq!((t, m), (None, None));
+            } else {
+                assert!(matches!(t, Some((a, v)) if a == temple && (0.5..=1.0).contains(&v)));
+                assert!(matches!(m, Some((a, _)) if a == tomb));
+            }
+        }
+    }
+
+    #[test]
+    fn support_scripts_prefer_more_partners_and_accept_zero() {
+        let (game, mut s) = setup(false);
+        s.tiles[8].resource = Some(Resource::Crops);
+        s.tiles[10].resource = Some(Resource::Crops);
+        let mill = |t| Action::new(ActionKind::Build, 0, Building::Windmill as u8, t);
+        assert_eq!(
+            run(&game, &s, "build.windmill", &[mill(23), mill(9)]),
+            Some((mill(9), 0.25))
+        );
+        assert_eq!(
+            run(&game, &s, "build.windmill", &[mill(23)]),
+            Some((mill(23), 0.0))
+        );
+        assert_eq!(run(&game, &s, "build.forge", &[mill(9)]), None);
+    }
+}

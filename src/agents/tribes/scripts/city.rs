@@ -119,3 +119,68 @@ pub fn grow_forest(ctx: &mut ScriptCtx<'_>, actions: &[Action], rng: &mut Rng) -
     }
     best.result()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::run;
+    use crate::agents::tribes::testing::setup;
+    use crate::games::tribes::{Action, ActionKind, LevelUpBonus, Resource, Terrain};
+
+    #[test]
+    fn grow_forest_values_the_future_lumber_hut_except_under_java_compat() {
+        let grow = |t| Action::new(ActionKind::GrowForest, 0, 0, t);
+        for java in [false, true] {
+            let (game, mut s) = setup(java);
+            s.tiles[4].terrain = Terrain::Forest;
+            s.tiles[11].terrain = Terrain::Forest;
+            let (a, v) = run(&game, &s, "grow_forest.best", &[grow(22), grow(10)]).unwrap();
+            if java {
+                assert_eq!(v, 0.0);
+            } else {
+                assert_eq!(a, grow(10));
+                assert!(v > 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn gathering_takes_whales_first_then_support_sites() {
+        let (game, mut s) = setup(false);
+        let gather = |t| Action::new(ActionKind::ResourceGathering, 0, 0, t);
+        s.tiles[8].resource = Some(Resource::Crops);
+        s.tiles[10].resource = Some(Resource::Crops);
+        s.tiles[9].resource = Some(Resource::Fruit);
+        s.tiles[23].resource = Some(Resource::Fruit);
+        assert_eq!(
+            run(
+                &game,
+                &s,
+                "resource_gathering.best",
+                &[gather(23), gather(9)]
+            ),
+            Some((gather(9), 0.5 + 0.5 * 0.25))
+        );
+        s.tiles[15].terrain = Terrain::Deep;
+        s.tiles[15].resource = Some(Resource::Whales);
+        assert_eq!(
+            run(
+                &game,
+                &s,
+                "resource_gathering.best",
+                &[gather(9), gather(15)]
+            ),
+            Some((gather(15), 1.0))
+        );
+    }
+
+    #[test]
+    fn level_up_scripts_follow_their_strategy() {
+        let (game, s) = setup(false);
+        let up = |b: LevelUpBonus| Action::new(ActionKind::LevelUp, 0, b as u8, 0);
+        let l2 = [up(LevelUpBonus::CityWall), up(LevelUpBonus::Resources)];
+        assert_eq!(run(&game, &s, "level_up.growth", &l2), Some((l2[1], 0.5)));
+        assert_eq!(run(&game, &s, "level_up.military", &l2), Some((l2[0], 0.5)));
+        let l1 = [up(LevelUpBonus::Workshop), up(LevelUpBonus::Explorer)];
+        assert_eq!(run(&game, &s, "level_up.military", &l1), Some((l1[0], 0.5)));
+    }
+}

@@ -217,3 +217,29 @@ pub fn scripts_for(kind: ActionKind) -> std::ops::Range<usize> {
 pub fn script_id(name: &str) -> Option<usize> {
     SCRIPT_NAMES.iter().position(|&n| n == name)
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Runs the script called `name` on `actions`.
+    pub fn run(
+        game: &TribesGame,
+        s: &State,
+        name: &str,
+        actions: &[Action],
+    ) -> Option<(Action, f64)> {
+        let mut scratch = ScriptScratch::default();
+        let mut ctx = ScriptCtx::new(game, s, &mut scratch);
+        let mut rng = crate::rng::rng_from_seed(5);
+        (SCRIPTS[script_id(name).expect(name)].run)(&mut ctx, actions, &mut rng)
+    }
+
+    #[test]
+    fn kind_ranges_cover_the_table() {
+        let total: usize = ActionKind::ALL.iter().map(|&k| scripts_for(k).len()).sum();
+        assert_eq!(total, NUM_SCRIPTS);
+        assert_eq!(scripts_for(ActionKind::Move).len(), 9);
+        assert_eq!(scripts_for(ActionKind::Build).len(), 10);
+    }
+}

@@ -395,3 +395,97 @@ pub fn to_diverge(ctx: &mut ScriptCtx<'_>, a: &[Action], rng: &mut Rng) -> Propo
         |t| 1.0 - share(s, t, 1, own.0[t]),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::RngExt;
+
+    use super::super::tests::run;
+    use super::*;
+    use crate::agents::tribes::testing::{put_unit, setup};
+    use crate::game::Game;
+    use crate::games::tribes::{ActionKind, TribesGame, UnitKind, builtin};
+
+    const ALL: [Interest; KINDS] = [
+        Interest::Capture,
+        Interest::OwnCity,
+        Interest::OwnTerritory,
+        Interest::EnemyTerritory,
+        Interest::Land,
+        Interest::OwnPort,
+    ];
+
+    #[test]
+    fn distance_maps_match_brute_force() {
+        let game = TribesGame::default();
+        let mut rng = crate::rng::rng_from_seed(9);
+        let mut cache = InterestCache::default();
+        let mut legal = Vec::new();
+        for (_, level) in builtin::all().into_iter().take(6) {
+            let mut s = game.new_initial_state(&level, 3);
+            for step in 0..400 {
+                if game.is_terminal(&s) {
+                    break;
+                }
+                if step % 20 == 0 {
+                    cache.reset();
+                    for kind in ALL {
+                        let points: Vec<usize> = (0..s.tiles.len())
+                            .filter(|&t| kind.holds(&s, s.active, t))
+                            .collect();
+                        let map = cache.get(&s, s.active, kind);
+                        assert_eq!(map.is_some(), !points.is_empty(), "{kind:?}");
+                        let Some(map) = map else { continue };
+                        for t in 0..s.tiles.len() {
+                            let near = points.iter().map(|&p| s.dist(t, p)).min().unwrap();
+                            let far = points.iter().map(|&p| s.dist(t, p)).max().unwrap();
+                            assert_eq!(map.dist[t] as i32, near, "{kind:?} tile {t}");
+                            assert_eq!(map.farthest(&s, t), far, "{kind:?} tile {t}");
+                        }
+                    }
+                }
+                game.legal_actions(&s, &mut legal);
+                let a = legal[rng.random_range(0..legal.len())];
+                game.apply(&mut s, a);
+            }
+        }
+    }
+
+    #[test]
+    fn towards_scripts_value_by_distance() {
+        let (game, mut s) = setup(false);
+        let me = put_unit(&mut s, UnitKind::Warrior, 0, 30, 10);
+        let mv = |t| Action::new(ActionKind::Move, me, 0, t);
+        // Own city centre at 16 = (2, 2): (3, 2) is 1 away, (5, 2) 3 away.
+        let (a, v) = run(&game, &s, "move.to_own_city", &[mv(37), mv(23)]).unwrap();
+        assert_eq!(a, mv(23));
+        assert!((v - (1.0 - 1.0 / 3.0)).abs() < 1e-12);
+        // The enemy capital at 48 is a capture target.
+        let (a, _) = run(&game, &s, "move.to_capture", &[mv(23), mv(40)]).unwrap();
+        assert_eq!(a, mv(40));
+        assert_eq!(run(&game, &s, "move.to_disembark", &[mv(23)]), None);
+        assert_eq!(run(&game, &s, "move.to_embark", &[mv(23)]), None);
+    }
+
+    #[test]
+    fn position_thresholds_follow_compat() {
+        for java in [false, true] {
+            let (game, mut s) = setup(java);
+            let me = put_unit(&mut s, UnitKind::Warrior, 0, 30, 10);
+            put_unit(&mut s, UnitKind::Warrior, 1, 38, 10);
+            let mv = |t| Action::new(ActionKind::Move, me, 0, t);
+            let acts = [mv(22), mv(31)];
+            let range = run(&game, &s, "move.to_attack_range", &acts);
+            let converge = run(&game, &s, "move.to_converge", &acts);
+            let diverge = run(&game, &s, "move.to_diverge", &acts);
+            if java {
+                assert_eq!((range, converge, diverge), (None, None, None));
+            } else {
+                assert_eq!(range, Some((mv(31), 1.0 / 8.0)));
+                // Both destinations are next to the unit's own tile.
+                assert!(matches!(converge, Some((_, v)) if v == 1.0 / 8.0));
+                assert!(matches!(diverge, Some((_, v)) if v == 7.0 / 8.0));
+            }
+        }
+    }
+}

@@ -79,3 +79,27 @@ pub fn build_road(
     }
     pick.get().map(|a| (a, DEFAULT_VALUE))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::run;
+    use crate::agents::tribes::testing::setup;
+    use crate::games::tribes::{Action, ActionKind};
+
+    #[test]
+    fn roads_extend_the_capital_network_and_stop_when_all_is_connected() {
+        let road = |t| Action::new(ActionKind::BuildRoad, 0, 0, t);
+        for java in [false, true] {
+            let (game, s) = setup(java);
+            // One city (the capital): nothing to connect, except for Java's early exit.
+            let next = run(&game, &s, "build_road.random", &[road(35), road(17)]);
+            let far = run(&game, &s, "build_road.random", &[road(35)]);
+            if java {
+                assert_eq!(next, Some((road(17), 0.5)));
+            } else {
+                assert_eq!(next, None);
+            }
+            assert_eq!(far, None);
+        }
+    }
+}
