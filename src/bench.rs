@@ -324,7 +324,13 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
         let (a, b) = (build(BENCH_AGENT_SPECS[2])?, build(BENCH_AGENT_SPECS[0])?);
         let mut agents = if i % 2 == 0 { vec![a, b] } else { vec![b, a] };
         let t = Timer::start();
-        crate::arena::play_match(game, level, &mut agents, seed.wrapping_add(i as u64), |_, _| {});
+        crate::arena::play_match(
+            game,
+            level,
+            &mut agents,
+            seed.wrapping_add(i as u64),
+            |_, _| {},
+        );
         secs.push(t.elapsed_ns() / 1e9);
     }
     Ok(AgentsBench {

@@ -1,5 +1,5 @@
-use playstyles::agents::build_agent_from;
 use playstyles::Error;
+use playstyles::agents::build_agent_from;
 use playstyles::arena::play_match;
 use playstyles::bench::bench_fm;
 use playstyles::experiments::play::play;
@@ -14,7 +14,14 @@ fn config(agents: &str) -> PlayConfig {
 
 fn run(cfg: &PlayConfig) -> (String, playstyles::MatchRecord<crate::support::NimAction>) {
     let mut out = Vec::new();
-    let record = play(&Nim::new(), &NimLevel::standard(), cfg, &build_agent_from, &mut out).unwrap();
+    let record = play(
+        &Nim::new(),
+        &NimLevel::standard(),
+        cfg,
+        &build_agent_from,
+        &mut out,
+    )
+    .unwrap();
     (String::from_utf8(out).unwrap(), record)
 }
 

@@ -20,7 +20,9 @@ mod golden;
 mod levels;
 /// Tribes random-playout invariants, determinism and replay.
 mod playouts;
-/// Agent spec strings: round trips and errors naming the field.
-mod spec;
 /// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.
 mod search_agents;
+/// Agent spec strings: round trips and errors naming the field.
+mod spec;
+/// Tribes portfolio scripts and the rule-based agent.
+mod tribes_scripts;

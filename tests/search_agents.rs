@@ -48,7 +48,10 @@ fn every_agent_finishes_whole_games_on_all_25_levels_with_legal_actions() {
             }
         });
         assert_eq!(illegal, None, "{a} vs {b} on {seed}");
-        assert!(record.outcome.is_some(), "{a} vs {b} on {seed} did not finish");
+        assert!(
+            record.outcome.is_some(),
+            "{a} vs {b} on {seed} did not finish"
+        );
     }
 }
 
@@ -64,7 +67,9 @@ fn capture_in_reach(game: &TribesGame) -> State {
     s.tiles[enemy_capital].unit = NONE;
     s.units[enemy].alive = false;
     s.tribes[1].score -= s.units[enemy].points as i32;
-    let ours = (0..s.units.len()).find(|&u| s.units[u].alive && s.units[u].tribe == 0).unwrap();
+    let ours = (0..s.units.len())
+        .find(|&u| s.units[u].alive && s.units[u].tribe == 0)
+        .unwrap();
     let from = s.units[ours].pos as usize;
     s.tiles[from].unit = NONE;
     s.tiles[enemy_capital].unit = ours as u8;
@@ -117,7 +122,11 @@ fn a_one_script_portfolio_plays_exactly_that_script() {
     let game = TribesGame::default();
     let portfolio = game.portfolio();
     for name in ["research.naval", "spawn.cheapest", "move.offensively"] {
-        let script = portfolio.script_names().iter().position(|n| *n == name).unwrap() as u16;
+        let script = portfolio
+            .script_names()
+            .iter()
+            .position(|n| *n == name)
+            .unwrap() as u16;
         let one = Arc::new(OneScript {
             inner: portfolio.clone(),
             script,
@@ -157,7 +166,13 @@ fn a_one_script_portfolio_plays_exactly_that_script() {
 fn the_unpruning_schedule_matches_the_spec_table() {
     // Spec §15.5: T = ⌊n·2⌋, k_init = max(1, ⌊n·0.5⌋), A = ⌊T·1.5⌋, limit ⌊A·1.3^k⌋.
     let p = PmctsParams::default();
-    for (n, k_init, t, a) in [(1, 1, 2, 3), (2, 1, 4, 6), (5, 2, 10, 15), (10, 5, 20, 30), (7, 3, 14, 21)] {
+    for (n, k_init, t, a) in [
+        (1, 1, 2, 3),
+        (2, 1, 4, 6),
+        (5, 2, 10, 15),
+        (10, 5, 20, 30),
+        (7, 3, 14, 21),
+    ] {
         let s = p.unpruning(n);
         assert_eq!((s.k_init, s.t, s.a), (k_init, t, a), "n = {n}");
     }
@@ -213,7 +228,12 @@ fn agent_specs_also_come_from_toml_tables() {
 fn search_agents_are_deterministic_for_a_seed() {
     let game = TribesGame::default();
     let level = builtin::level(builtin::SEEDS[2]).unwrap();
-    for spec in ["mcts(budget=100)", "rhea(budget=100)", "pmcts(budget=100)", "osla"] {
+    for spec in [
+        "mcts(budget=100)",
+        "rhea(budget=100)",
+        "pmcts(budget=100)",
+        "osla",
+    ] {
         let run = || {
             let mut agents = vec![agent(&game, spec), agent(&game, "rule")];
             play_match(&game, &level, &mut agents, 5, |_, _| {}).actions

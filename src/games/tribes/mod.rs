@@ -7,7 +7,7 @@ mod apply;
 mod buildings;
 pub mod builtin;
 pub mod check;
-mod combat;
+pub mod combat;
 pub mod economy;
 mod init;
 pub mod legal;

@@ -1,0 +1,167 @@
+//! [`TribesPortfolio`]: every script of [`super::scripts`], applied to every actor of the
+//! tribe to move (spec §15.5; Java `SimplePortfolio.produceActionAssignments`).
+
+use std::cell::RefCell;
+
+use super::scripts::{SCRIPT_NAMES, SCRIPTS, ScriptCtx, ScriptScratch, scripts_for};
+use crate::agent::{Assignment, Portfolio};
+use crate::game::{ActionGroup, Game, GroupedActions};
+use crate::games::tribes::{Action, ActionKind, Scope, State, TribesGame};
+use crate::rng::Rng;
+
+/// The 11 scripts whose weights MAP-Elites evolves, in genome order (spec §15.5): the six
+/// SPAWN scripts, then the five RESEARCH_TECH scripts.
+pub const EVOLVED_WEIGHTS: [&str; 11] = [
+    "spawn.strongest",
+    "spawn.defensive",
+    "spawn.cheapest",
+    "spawn.fastest",
+    "spawn.max_hp",
+    "spawn.range",
+    "research.farms",
+    "research.naval",
+    "research.mountains",
+    "research.range",
+    "research.roads",
+];
+
+/// Per-thread buffers, reused by every call (no allocation once grown).
+#[derive(Default)]
+struct Buffers {
+    grouped: GroupedActions<Action>,
+    scratch: ScriptScratch,
+}
+
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+}
+
+/// The Tribes portfolio: for each actor of the active tribe (units in slot order, then cities,
+/// then the tribe) and each action kind in [`ActionKind`] order, every script of that kind is
+/// given the actor's legal actions of the kind and may propose one of them. Proposals are
+/// deduplicated by (actor, action), the first one kept. DESTROY and DISBAND have no script and
+/// are never proposed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TribesPortfolio;
+
+impl TribesPortfolio {
+    /// The portfolio.
+    pub fn new() -> Self {
+        TribesPortfolio
+    }
+}
+
+/// Actor classes in the order the portfolio visits them.
+const CLASS_ORDER: [Scope; 3] = [Scope::Unit, Scope::City, Scope::Tribe];
+
+impl Portfolio<TribesGame> for TribesPortfolio {
+    fn script_names(&self) -> &[&'static str] {
+        &SCRIPT_NAMES
+    }
+
+    fn assignments(
+        &self,
+        game: &TribesGame,
+        state: &State,
+        rng: &mut Rng,
+        out: &mut Vec<Assignment<Action>>,
+    ) {
+        out.clear();
+        BUFFERS.with(|cell| {
+            // A nested call on this thread (never made by the crate) gets fresh buffers.
+            let mut fresh = None;
+            let mut held = cell.try_borrow_mut();
+            let bufs = match held.as_deref_mut() {
+                Ok(b) => b,
+                Err(_) => fresh.insert(Buffers::default()),
+            };
+            let Buffers { grouped, scratch } = bufs;
+            game.grouped_actions(state, grouped);
+            let mut ctx = ScriptCtx::new(game, state, scratch);
+            for class in CLASS_ORDER {
+                let groups = &grouped.groups;
+                let mut i = 0;
+                while i < groups.len() {
+                    let actor = groups[i].actor;
+                    let mut j = i + 1;
+                    while j < groups.len() && groups[j].actor == actor {
+                        j += 1;
+                    }
+                    if actor.class == class as u8 {
+                        actor_assignments(&mut ctx, grouped, &groups[i..j], rng, out);
+                    }
+                    i = j;
+                }
+            }
+        });
+    }
+}
+
+/// Runs the scripts for one actor's groups (kinds in enum order) and appends its proposals.
+fn actor_assignments(
+    ctx: &mut ScriptCtx<'_>,
+    grouped: &GroupedActions<Action>,
+    groups: &[ActionGroup],
+    rng: &mut Rng,
+    out: &mut Vec<Assignment<Action>>,
+) {
+    let mut order = [(0u8, 0usize); ActionKind::COUNT];
+    let n = groups.len().min(order.len());
+    for (slot, (k, g)) in order.iter_mut().zip(groups.iter().enumerate()) {
+        *slot = (g.kind, k);
+    }
+    let order = &mut order[..n];
+    order.sort_unstable();
+    let start = out.len();
+    for &(kind, g) in order.iter() {
+        let Some(kind) = ActionKind::from_index(kind as usize) else {
+            continue;
+        };
+        let actions = grouped.group(&groups[g]);
+        for id in scripts_for(kind) {
+            let Some((action, value)) = (SCRIPTS[id].run)(ctx, actions, rng) else {
+                continue;
+            };
+            debug_assert!(
+                (0.0..=1.0).contains(&value),
+                "{} valued {action:?} at {value}",
+                SCRIPTS[id].name
+            );
+            if !out[start..].iter().any(|x| x.action == action) {
+                out.push(Assignment {
+                    action,
+                    script: id as u16,
+                    value: value.clamp(0.0, 1.0),
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tribes::builtin;
+
+    #[test]
+    fn evolved_weights_name_scripts_in_genome_order() {
+        let ids: Vec<usize> = EVOLVED_WEIGHTS
+            .iter()
+            .map(|n| super::super::scripts::script_id(n).expect(n))
+            .collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    }
+
+    #[test]
+    fn first_state_proposes_end_turn_and_a_move() {
+        let game = TribesGame::default();
+        let (_, level) = builtin::all().remove(0);
+        let state = game.new_initial_state(&level, 1);
+        let mut out = Vec::new();
+        let mut rng = crate::rng::rng_from_seed(0);
+        TribesPortfolio.assignments(&game, &state, &mut rng, &mut out);
+        let kinds: Vec<ActionKind> = out.iter().map(|a| a.action.kind).collect();
+        assert!(kinds.contains(&ActionKind::EndTurn), "{out:?}");
+        assert!(kinds.contains(&ActionKind::Move), "{out:?}");
+    }
+}
