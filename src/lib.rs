@@ -10,6 +10,8 @@
 //! - [`bench`]: measurement helpers and the forward-model benchmark ([`bench::bench_fm`]);
 //! - [`experiments`]: the workflows behind the subcommands, generic over the game;
 //! - [`cli`]: the command line (the only clap user), turned into typed settings;
+//! - [`report`]: result files (CSV, written atomically) and terminal output (tables, progress);
+//! - [`stats`]: small statistics helpers ([`stats::wilson_interval`]);
 //! - [`rng`]: the only place RNGs are made; every run is reproducible from its seed;
 //! - [`error`]: the crate's error type; every message names the field, line or flag at fault.
 
@@ -24,7 +26,9 @@ pub mod error;
 pub mod experiments;
 pub mod game;
 pub mod games;
+pub mod report;
 pub mod rng;
+pub mod stats;
 
 pub use agent::Agent;
 pub use arena::{MatchRecord, play_match};
