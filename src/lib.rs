@@ -6,7 +6,8 @@
 //! - [`agent`]: the agent API ([`agent::Agent`]): picks one action at a time;
 //! - [`agents`]: the agents (random, end-turn, …) and the `name(key=value,...)` spec strings
 //!   they are built from ([`agents::build_agent`]);
-//! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them;
+//! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them, plays
+//!   series with seats rotated ([`arena::series::Series`]) and summarises them;
 //! - [`bench`]: measurement helpers and the forward-model benchmark ([`bench::bench_fm`]);
 //! - [`experiments`]: the workflows behind the subcommands, generic over the game;
 //! - [`cli`]: the command line (the only clap user), turned into typed settings;
@@ -31,6 +32,7 @@ pub mod rng;
 pub mod stats;
 
 pub use agent::Agent;
-pub use arena::{MatchRecord, play_match};
+pub use arena::series::{Series, SeriesGame};
+pub use arena::{MatchRecord, PlayerRecord, play_match};
 pub use error::{Error, Result};
 pub use game::{Game, Outcome, Player, Turn};

@@ -18,5 +18,8 @@ mod game_api;
 mod levels;
 /// Tribes random-playout invariants, determinism and replay.
 mod playouts;
+/// Series: seats rotated, seeds derived, thread-count independence; per-player game records;
+/// summaries and the Wilson interval.
+mod series;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
