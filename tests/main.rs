@@ -23,3 +23,6 @@ mod playouts;
 mod series;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
+/// The `tournament` workflow and command: config errors naming the field, byte-identical
+/// results for any thread count, no overwriting without `--force`, the Table I config.
+mod tournament;
