@@ -8,6 +8,16 @@
 //! |---|---|
 //! | state seed (the game's chance events) | `derive_seed(seed, &[STATE_TAG])` |
 //! | RNG of the agent in seat `p` | `derive_rng(seed, &[AGENT_TAG, p])` |
+//!
+//! Besides the outcome, a [`MatchRecord`] keeps one [`PlayerRecord`] per seat: the gameplay
+//! statistics that MAP-Elites features and tournament tables are computed from (spec §16).
+//! A [`series::Series`] plays many matches with seats rotated, in parallel, and
+//! [`summary`] aggregates them from one participant's point of view.
+
+pub mod series;
+pub mod summary;
+
+use std::collections::BTreeMap;
 
 use crate::agent::Agent;
 use crate::error::Result;
@@ -40,6 +50,90 @@ pub struct MatchRecord<A> {
     pub scores: Vec<f64>,
     /// True if the match was stopped after [`MAX_ACTIONS`] actions.
     pub capped: bool,
+    /// Gameplay statistics of every player, in seat order.
+    pub players: Vec<PlayerRecord>,
+}
+
+/// The gameplay statistics one seat leaves behind in a match (spec §16: action counts are
+/// logged for every action the agent returns, END_TURN included; per-turn statistics at the
+/// end of each of the player's turns).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerRecord {
+    /// Actions played, indexed by action kind ([`Game::action_kind`], named by
+    /// [`crate::game::GameInfo::action_kinds`]); as long as that list (longer only if the game
+    /// reports a kind beyond it).
+    pub actions_by_kind: Vec<u32>,
+    /// Actions played per finer label ([`Game::action_label`], e.g. `spawn.archer`); actions
+    /// without a label are not counted here.
+    pub labels: BTreeMap<String, u32>,
+    /// [`Game::player_stats`] right after each action of this player that ends its turn
+    /// ([`Game::ends_turn`]), in order: one entry per completed turn.
+    pub turns: Vec<Vec<f64>>,
+    /// [`Game::player_stats`] of the final state (also when the match was capped).
+    pub final_stats: Vec<f64>,
+    /// [`Game::round`] of the state the player's last action was applied to (0 if it never
+    /// acted).
+    pub last_action_round: u32,
+}
+
+impl PlayerRecord {
+    /// Total actions played, END_TURN included.
+    pub fn actions(&self) -> u64 {
+        self.actions_by_kind.iter().map(|&n| u64::from(n)).sum()
+    }
+
+    /// Actions of kind `kind` (0 for a kind never played).
+    pub fn actions_of_kind(&self, kind: u8) -> u32 {
+        self.actions_by_kind
+            .get(usize::from(kind))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Actions with label `label` (0 if never played).
+    pub fn label_count(&self, label: &str) -> u32 {
+        self.labels.get(label).copied().unwrap_or(0)
+    }
+
+    /// The final value of the statistic at `index` of [`crate::game::GameInfo::stats`], if
+    /// the game reported it.
+    pub fn final_stat(&self, index: usize) -> Option<f64> {
+        self.final_stats.get(index).copied()
+    }
+}
+
+/// A [`PlayerRecord`] being filled during a match: labels are counted under their `'static`
+/// names (no allocation per action) and turned into owned keys once at the end.
+struct PlayerLog {
+    actions_by_kind: Vec<u32>,
+    labels: BTreeMap<&'static str, u32>,
+    turns: Vec<Vec<f64>>,
+    last_action_round: u32,
+}
+
+impl PlayerLog {
+    fn new(kinds: usize) -> Self {
+        PlayerLog {
+            actions_by_kind: vec![0; kinds],
+            labels: BTreeMap::new(),
+            turns: Vec::new(),
+            last_action_round: 0,
+        }
+    }
+
+    fn finish(self, final_stats: Vec<f64>) -> PlayerRecord {
+        PlayerRecord {
+            actions_by_kind: self.actions_by_kind,
+            labels: self
+                .labels
+                .into_iter()
+                .map(|(k, n)| (k.to_string(), n))
+                .collect(),
+            turns: self.turns,
+            final_stats,
+            last_action_round: self.last_action_round,
+        }
+    }
 }
 
 /// The initial state of a match with `seed` on `level`.
@@ -53,6 +147,9 @@ pub fn initial_state<G: Game>(game: &G, level: &G::Level, seed: u64) -> G::State
 /// and shown what its seat observes ([`Game::observe`]). Before each action is applied,
 /// `observer` gets the state it is applied to (the full state, not an observation) and the
 /// action. The match ends when the game does or after [`MAX_ACTIONS`] actions.
+///
+/// Every action is also logged in its player's [`PlayerRecord`]: counted by kind and label,
+/// and, when it ends the turn, followed by one [`Game::player_stats`] call on the new state.
 ///
 /// # Panics
 ///
@@ -80,6 +177,8 @@ pub fn play_match<G: Game>(
         agent.new_game();
     }
 
+    let kinds = game.info().action_kinds.len();
+    let mut logs: Vec<PlayerLog> = (0..players).map(|_| PlayerLog::new(kinds)).collect();
     let mut actions = Vec::new();
     let mut capped = false;
     while let Turn::Player(p) = game.turn(&state) {
@@ -95,10 +194,34 @@ pub fn play_match<G: Game>(
             agents[p].name()
         );
         observer(&state, action);
+        let log = &mut logs[p];
+        let kind = usize::from(game.action_kind(action));
+        if kind >= log.actions_by_kind.len() {
+            log.actions_by_kind.resize(kind + 1, 0);
+        }
+        log.actions_by_kind[kind] += 1;
+        if let Some(label) = game.action_label(action) {
+            *log.labels.entry(label).or_insert(0) += 1;
+        }
+        log.last_action_round = game.round(&state);
         game.apply(&mut state, action);
         actions.push(action);
+        if game.ends_turn(action) {
+            let mut stats = Vec::new();
+            game.player_stats(&state, p, &mut stats);
+            logs[p].turns.push(stats);
+        }
     }
 
+    let players = logs
+        .into_iter()
+        .enumerate()
+        .map(|(p, log)| {
+            let mut stats = Vec::new();
+            game.player_stats(&state, p, &mut stats);
+            log.finish(stats)
+        })
+        .collect();
     MatchRecord {
         seed,
         actions,
@@ -106,6 +229,7 @@ pub fn play_match<G: Game>(
         rounds: game.round(&state),
         scores: game.scores(&state),
         capped,
+        players,
     }
 }
 

@@ -298,7 +298,7 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
         crate::arena::play_match(game, level, &mut agents, seed ^ i as u64, |s, _| {
             let r = game.round(s);
             k += 1;
-            if (5..=30).contains(&r) && k % 25 == 0 {
+            if (5..=30).contains(&r) && k.is_multiple_of(25) {
                 game.legal_actions(s, &mut buf);
                 if buf.len() > 1 {
                     states.push(s.clone());

@@ -5,15 +5,18 @@
 //! playstyles levels [--game tribes] [list|show SEED]
 //! playstyles play --game tribes --level SEED|FILE --agents SPEC,SPEC [--seed N] [--render] [--json]
 //! playstyles bench [fm] --game tribes [--json]
+//! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--force]
 //! ```
 
 use std::io::{BufWriter, ErrorKind, Write};
+use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{Error, Result};
 use crate::experiments::{
     self, BenchConfig, BenchTarget, Command, GameKind, LevelsAction, LevelsConfig, PlayConfig,
+    TournamentConfig,
 };
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
@@ -34,6 +37,30 @@ pub enum CliCommand {
     Play(PlayArgs),
     /// Measure the speed of a game.
     Bench(BenchArgs),
+    /// Play a tournament (pairings of agents over levels x repetitions, seats alternated) and
+    /// write games.csv and summary.csv.
+    Tournament(TournamentArgs),
+}
+
+/// Flags of `playstyles tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// The tournament config (TOML; see experiments/table1.toml).
+    #[arg(value_name = "CONFIG.toml")]
+    pub config: PathBuf,
+    /// The output folder [default: results/STEM/, STEM being the config file name without
+    /// its extension].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Overwrite existing result files in the output folder.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Flags of `playstyles levels`.
@@ -143,6 +170,12 @@ impl Cli {
                 let mut cfg = BenchConfig::new(a.game, target);
                 cfg.json = a.json;
                 Command::Bench(cfg)
+            }
+            CliCommand::Tournament(a) => {
+                let mut cfg = TournamentConfig::load(&a.config, a.out)?.with_threads(a.threads)?;
+                cfg.quiet = a.quiet;
+                cfg.force = a.force;
+                Command::Tournament(cfg)
             }
         })
     }

@@ -11,9 +11,7 @@ use playstyles::arena::play_match;
 use playstyles::error::Error;
 use playstyles::game::{Game, Outcome, Turn};
 use playstyles::games::tribes::state::NONE;
-use playstyles::games::tribes::{
-    Action, ActionKind, State, TribeKind, TribesGame, UnitStatus, builtin,
-};
+use playstyles::games::tribes::{Action, State, TribeKind, TribesGame, UnitStatus, builtin};
 use playstyles::rng::{Rng, derive_rng};
 
 fn agent(game: &TribesGame, spec: &str) -> Box<dyn Agent<TribesGame>> {

@@ -5,12 +5,14 @@
 //!
 //! - [`play`]: one match, printed as text or JSON;
 //! - [`bench`]: forward-model speed;
+//! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV;
 //! - [`levels`]: listing and showing levels (game-specific; see [`tribes_glue`]);
 //! - [`tribes_glue`]: the one place that calls the workflows with the Tribes engine.
 
 pub mod bench;
 pub mod levels;
 pub mod play;
+pub mod tournament;
 pub mod tribes_glue;
 
 use std::fmt;
@@ -22,6 +24,7 @@ use crate::error::{Error, Result};
 pub use bench::{BenchConfig, BenchTarget};
 pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
+pub use tournament::{TournamentConfig, TournamentSpec};
 
 /// The games the tool can run: the registry of `--game` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,6 +79,8 @@ pub enum Command {
     Play(PlayConfig),
     /// `playstyles bench`.
     Bench(BenchConfig),
+    /// `playstyles tournament`.
+    Tournament(TournamentConfig),
 }
 
 impl Command {
@@ -85,6 +90,7 @@ impl Command {
             Command::Levels(c) => c.game,
             Command::Play(c) => c.game,
             Command::Bench(c) => c.game,
+            Command::Tournament(c) => c.spec.game,
         }
     }
 }

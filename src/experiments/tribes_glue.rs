@@ -3,25 +3,54 @@
 use std::io::Write;
 
 use super::Command;
-use crate::error::Result;
+use super::tournament::{LevelSet, TournamentConfig, TournamentScales, read_rules, tournament};
+use crate::agents::AgentSpec;
+use crate::agents::build::build_search_agent;
+use crate::error::{Error, Result};
+use crate::games::tribes::{Level, Tech, TribesGame, TribesRules, builtin};
+
+/// Plays a Tribes tournament; see [`run_tribes`].
+fn run_tournament<W: Write>(cfg: &TournamentConfig, out: &mut W) -> Result<()> {
+    let spec = &cfg.spec;
+    let rules: TribesRules = read_rules(&spec.rules)?;
+    let names: Vec<String> = match &spec.levels {
+        LevelSet::Paper => builtin::SEEDS.iter().map(u64::to_string).collect(),
+        LevelSet::List(list) => list.clone(),
+    };
+    let levels = names
+        .iter()
+        .map(|name| Ok((name.clone(), Level::load(name)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let resolved_rules =
+        toml::Table::try_from(rules).map_err(|e| Error::config("rules", e.to_string()))?;
+    let config_toml = spec.resolved_toml(resolved_rules, &names)?;
+    let scales = TournamentScales {
+        techs_total: Some(Tech::ALL.len() as f64),
+    };
+    let game = TribesGame::new(rules);
+    let build = |s: &str| build_search_agent(&game, AgentSpec::parse(s)?);
+    tournament(&game, levels, build, cfg, &config_toml, scales, out).map(|_| ())
+}
 
 /// Runs `cmd` with the Tribes engine and its default rules.
 ///
 /// - `levels list`: the built-in levels (seed, board size, tribes), one per line;
 /// - `levels show SEED`: the level made from `SEED` ([`Level::load`]);
 /// - `play`: loads `--level` with [`Level::load`] and plays ([`super::play::play`]);
-/// - `bench fm`: benchmarks on every built-in level ([`super::bench::bench`]).
+/// - `bench fm`: benchmarks on every built-in level ([`super::bench::bench`]);
+/// - `tournament`: reads `[rules]` as [`TribesRules`], loads the levels (`"paper"`: the 25
+///   built-in levels of [`builtin::SEEDS`]) and plays ([`super::tournament::tournament`]), with
+///   `techs_pct` out of the 24 technologies of the tech tree.
 ///
 /// # Errors
 ///
 /// Bad levels or agent specs, and I/O errors on `out`.
 pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
     use super::{BenchTarget, LevelsAction, bench, output_error, play};
-    use crate::agents::build::build_search_agent;
-    use crate::games::tribes::{Level, TribesGame, TribesRules, builtin};
 
     let game = TribesGame::new(TribesRules::default());
     match cmd {
+        Command::Tournament(cfg) => run_tournament(&cfg, out),
         Command::Levels(cfg) => match cfg.action {
             LevelsAction::List => {
                 writeln!(out, "{:<16} {:>5} {:>7}", "seed", "size", "tribes")

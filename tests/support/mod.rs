@@ -5,6 +5,8 @@
 //! and nothing was taken yet). Whoever takes the last object wins; with `max_rounds`, the game
 //! is a draw once that many rounds are complete. Score = objects taken. The state seed adds one
 //! object to some heaps (the game's only chance), so replays must use the right seed.
+//! Statistics: objects `taken` by the player and objects left on the heaps (`left`); a take of
+//! `n` objects is labelled `take.<n>`.
 
 #![allow(dead_code)]
 
@@ -92,7 +94,7 @@ impl Nim {
                 actor_classes: &["heap", "player"],
                 action_kinds: &["take", "end_turn"],
                 phases: &["play"],
-                stats: &[],
+                stats: &["taken", "left"],
             },
         }
     }
@@ -218,6 +220,21 @@ impl Game for Nim {
 
     fn score(&self, state: &NimState, player: Player) -> f64 {
         f64::from(state.taken[player])
+    }
+
+    fn player_stats(&self, state: &NimState, player: Player, out: &mut Vec<f64>) {
+        out.clear();
+        out.push(f64::from(state.taken[player]));
+        out.push(f64::from(state.heaps.iter().sum::<u32>()));
+    }
+
+    fn action_label(&self, action: NimAction) -> Option<&'static str> {
+        match action {
+            NimAction::Take { count, .. } => ["take.0", "take.1", "take.2", "take.3"]
+                .get(usize::from(count))
+                .copied(),
+            NimAction::EndTurn => None,
+        }
     }
 
     fn render(&self, state: &NimState) -> String {

@@ -1,0 +1,219 @@
+//! Series: many matches between the same participants over levels × repetitions, with seats
+//! rotated, played in parallel and reproducible whatever the thread count.
+//!
+//! Game `i` of a series is repetition `i % repetitions` on level `i / repetitions` (level-major,
+//! as the Java tournament loops), with seed `derive_seed(series seed, &[i])`. Participant `j`
+//! sits in seat `(i + j) mod n` ("Shift Tribes", spec §17), so over any multiple of `n`
+//! consecutive games each participant plays each seat equally often. Agents are built fresh for
+//! every game from their spec strings, the games run on the current rayon pool (install a local
+//! [`rayon::ThreadPool`] to choose the thread count) and the records come back in index order,
+//! so the output is identical for any number of threads.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use super::{MatchRecord, PlayerRecord, initial_state, play_match};
+use crate::agent::Agent;
+use crate::error::{Error, Result};
+use crate::game::{Game, Outcome};
+use crate::rng::derive_seed;
+
+/// A series of matches: every level × `repetitions`, participants rotated through the seats.
+#[derive(Clone, Debug)]
+pub struct Series<G: Game> {
+    /// The levels with the names that records and reports carry, in play order.
+    pub levels: Vec<(String, G::Level)>,
+    /// Games per level.
+    pub repetitions: u32,
+    /// The series seed every game's seed is derived from.
+    pub seed: u64,
+}
+
+/// One game of a series: the match record plus who sat where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeriesGame<A> {
+    /// Index of the game in the series (`level index × repetitions + repetition`).
+    pub index: usize,
+    /// Name of the level (from [`Series::levels`]).
+    pub level: String,
+    /// Repetition number on that level, from 0.
+    pub repetition: u32,
+    /// `seats[j]`: the seat participant `j` played.
+    pub seats: Vec<usize>,
+    /// The winning participant; `None` for a draw or a capped match.
+    pub winner: Option<usize>,
+    /// The match itself, in seat order (its `seed` is the game's seed).
+    pub record: MatchRecord<A>,
+}
+
+impl<A> SeriesGame<A> {
+    /// The gameplay record of participant `j`.
+    ///
+    /// # Panics
+    ///
+    /// If `j` is not a participant of the game.
+    pub fn player(&self, j: usize) -> &PlayerRecord {
+        &self.record.players[self.seats[j]]
+    }
+
+    /// The final score of participant `j`.
+    ///
+    /// # Panics
+    ///
+    /// If `j` is not a participant of the game.
+    pub fn score(&self, j: usize) -> f64 {
+        self.record.scores[self.seats[j]]
+    }
+
+    /// True if the game was a draw (including a match stopped by the action cap).
+    pub fn is_draw(&self) -> bool {
+        self.winner.is_none()
+    }
+}
+
+/// The seat participant `participant` takes in game `game` of a series with `n` participants:
+/// `(game + participant) mod n`.
+///
+/// # Panics
+///
+/// If `n` is 0.
+pub fn seat_of(game: usize, participant: usize, n: usize) -> usize {
+    (game % n + participant % n) % n
+}
+
+impl<G: Game> Series<G> {
+    /// A series over `levels` with `repetitions` games each, seeded by `seed`.
+    pub fn new(levels: Vec<(String, G::Level)>, repetitions: u32, seed: u64) -> Self {
+        Series {
+            levels,
+            repetitions,
+            seed,
+        }
+    }
+
+    /// Number of games: levels × repetitions.
+    pub fn len(&self) -> usize {
+        self.levels.len() * self.repetitions as usize
+    }
+
+    /// True if the series has no games.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The seed of game `index`: `derive_seed(seed, &[index])`.
+    pub fn game_seed(&self, index: usize) -> u64 {
+        derive_seed(self.seed, &[index as u64])
+    }
+
+    /// Level index and repetition of game `index`.
+    pub fn slot(&self, index: usize) -> (usize, u32) {
+        let reps = self.repetitions.max(1) as usize;
+        (index / reps, (index % reps) as u32)
+    }
+
+    /// Checks that every agent spec builds and that every level has one seat per participant,
+    /// without playing: [`Series::run`] calls it first, so that a bad spec fails at once rather
+    /// than inside a worker.
+    ///
+    /// # Errors
+    ///
+    /// What `build` reports for a bad spec; [`Error::Config`] naming `agents` if there are no
+    /// participants or a level has a different number of players.
+    pub fn check<B>(&self, game: &G, specs: &[String], build: &B) -> Result<()>
+    where
+        B: Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync,
+    {
+        if specs.is_empty() {
+            return Err(Error::config("agents", "a series needs at least one agent"));
+        }
+        for spec in specs {
+            build(spec)?;
+        }
+        for (name, level) in &self.levels {
+            let players = game.num_players(&initial_state(game, level, self.seed));
+            if players != specs.len() {
+                return Err(Error::config(
+                    "agents",
+                    format!(
+                        "level {name} has {players} players but {} agents were given",
+                        specs.len()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays every game of the series between the participants `specs` (participant `j` is
+    /// `specs[j]`), building each game's agents with `build`, on the current rayon pool.
+    ///
+    /// `progress(done, total)` is called from the workers after each finished game, with
+    /// `done` counting finished games (each value from 1 to `total` exactly once, not
+    /// necessarily in order).
+    ///
+    /// # Errors
+    ///
+    /// As [`Series::check`], which runs first; what `build` reports if it fails later.
+    pub fn run<B, P>(
+        &self,
+        game: &G,
+        specs: &[String],
+        build: B,
+        progress: P,
+    ) -> Result<Vec<SeriesGame<G::Action>>>
+    where
+        B: Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync,
+        P: Fn(usize, usize) + Sync,
+    {
+        self.check(game, specs, &build)?;
+        let n = specs.len();
+        let total = self.len();
+        let done = AtomicUsize::new(0);
+        (0..total)
+            .into_par_iter()
+            .map(|i| {
+                let (li, repetition) = self.slot(i);
+                let (name, level) = &self.levels[li];
+                // agents[seat] is the participant (seat - i) mod n.
+                let mut agents = (0..n)
+                    .map(|seat| build(&specs[(seat + n - i % n) % n]))
+                    .collect::<Result<Vec<_>>>()?;
+                let record = play_match(game, level, &mut agents, self.game_seed(i), |_, _| {});
+                let seats: Vec<usize> = (0..n).map(|j| seat_of(i, j, n)).collect();
+                let winner = match record.outcome {
+                    Some(Outcome::Win(seat)) => seats.iter().position(|&s| s == seat),
+                    Some(Outcome::Draw) | None => None,
+                };
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                Ok(SeriesGame {
+                    index: i,
+                    level: name.clone(),
+                    repetition,
+                    seats,
+                    winner,
+                    record,
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_rotate_and_each_game_is_a_permutation() {
+        for n in 1..=4 {
+            for game in 0..8 {
+                let mut seats: Vec<usize> = (0..n).map(|j| seat_of(game, j, n)).collect();
+                assert_eq!(seats[0], game % n);
+                seats.sort_unstable();
+                assert_eq!(seats, (0..n).collect::<Vec<_>>());
+            }
+        }
+        assert_eq!(seat_of(usize::MAX, 1, 2), 0);
+    }
+}

@@ -1,0 +1,91 @@
+//! Aggregates of a series from one participant's point of view: the columns of the paper's
+//! Table I (games, wins, win rate, mean score, techs, cities, production), with a 95 % Wilson
+//! interval on the win rate.
+//!
+//! Statistics are looked up by name in [`crate::game::GameInfo::stats`] ([`TECHS`], [`CITIES`],
+//! [`PRODUCTION`]); a game that does not report one gets `None` in that column. Game-specific
+//! scales (the size of the Tribes tech tree) are passed in by the caller.
+
+use super::series::SeriesGame;
+use crate::stats::{Z_95, mean, wilson_interval};
+
+/// Name of the statistic counting researched technologies.
+pub const TECHS: &str = "techs";
+/// Name of the statistic counting owned cities.
+pub const CITIES: &str = "cities";
+/// Name of the statistic holding the production (income per turn).
+pub const PRODUCTION: &str = "production";
+
+/// One participant's results over a series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairingSummary {
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games nobody won (draws, and matches stopped by the action cap).
+    pub draws: u64,
+    /// `wins / games`; draws count as non-wins (0 with no games).
+    pub win_rate: f64,
+    /// Lower end of the 95 % Wilson interval of the win rate ([`wilson_interval`]).
+    pub win_rate_lo: f64,
+    /// Upper end of the 95 % Wilson interval of the win rate.
+    pub win_rate_hi: f64,
+    /// Mean final score ([`crate::game::Game::score`]); `None` with no games.
+    pub mean_score: Option<f64>,
+    /// Mean share of the tech tree researched at the end, in percent (100 × mean [`TECHS`] /
+    /// the tree size given); `None` without a tree size, a [`TECHS`] statistic or games.
+    pub techs_pct: Option<f64>,
+    /// Mean final [`CITIES`]; `None` if the game does not report it or with no games.
+    pub cities: Option<f64>,
+    /// Mean final [`PRODUCTION`]; `None` if the game does not report it or with no games.
+    pub production: Option<f64>,
+}
+
+/// Summarises `games` for participant `participant`.
+///
+/// `stat_names` names the entries of each [`super::PlayerRecord::final_stats`] (the game's
+/// [`crate::game::GameInfo::stats`]); `techs_total`, if given, is the number of technologies
+/// the [`TECHS`] statistic counts out of (24 for Tribes).
+///
+/// # Panics
+///
+/// If `participant` is not a participant of every game.
+pub fn summarize<A>(
+    games: &[SeriesGame<A>],
+    participant: usize,
+    stat_names: &[&str],
+    techs_total: Option<f64>,
+) -> PairingSummary {
+    let n = games.len() as u64;
+    let wins = games
+        .iter()
+        .filter(|g| g.winner == Some(participant))
+        .count() as u64;
+    let draws = games.iter().filter(|g| g.is_draw()).count() as u64;
+    let (lo, hi) = wilson_interval(wins, n, Z_95);
+    let final_mean = |name: &str| -> Option<f64> {
+        let i = stat_names.iter().position(|&s| s == name)?;
+        let values: Option<Vec<f64>> = games
+            .iter()
+            .map(|g| g.player(participant).final_stat(i))
+            .collect();
+        mean(values?)
+    };
+    let techs_pct = match techs_total {
+        Some(total) if total > 0.0 => final_mean(TECHS).map(|t| 100.0 * t / total),
+        _ => None,
+    };
+    PairingSummary {
+        games: n,
+        wins,
+        draws,
+        win_rate: if n == 0 { 0.0 } else { wins as f64 / n as f64 },
+        win_rate_lo: lo,
+        win_rate_hi: hi,
+        mean_score: mean(games.iter().map(|g| g.score(participant))),
+        techs_pct,
+        cities: final_mean(CITIES),
+        production: final_mean(PRODUCTION),
+    }
+}

@@ -1,0 +1,81 @@
+//! CSV tables of strings: a header row, then one row per record (RFC 4180 quoting, `\n` line
+//! ends), written atomically. Numbers are formatted by the caller, so the bytes written are
+//! exactly what the caller decided (and identical from run to run).
+
+use std::path::Path;
+
+use super::atomic::write_atomic;
+use crate::error::{Error, Result};
+
+/// A CSV table: column names and rows of cells.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CsvTable {
+    /// Column names.
+    pub header: Vec<String>,
+    /// Rows, each as long as the header.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl CsvTable {
+    /// An empty table with these columns.
+    pub fn new(header: Vec<String>) -> Self {
+        CsvTable {
+            header,
+            rows: Vec::new(),
+        }
+    }
+
+    /// The table as CSV bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the table's first column if a row's length differs from the
+    /// header's (a bug of the caller, reported rather than written).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut w = ::csv::WriterBuilder::new()
+            .terminator(::csv::Terminator::Any(b'\n'))
+            .from_writer(Vec::new());
+        let shape = |e: ::csv::Error| {
+            Error::config(
+                self.header.first().map_or("csv", String::as_str),
+                format!("malformed table: {e}"),
+            )
+        };
+        w.write_record(&self.header).map_err(shape)?;
+        for row in &self.rows {
+            w.write_record(row).map_err(shape)?;
+        }
+        w.into_inner()
+            .map_err(|e| Error::io("<csv>", std::io::Error::other(e.to_string())))
+    }
+
+    /// Writes the table to `path` atomically ([`write_atomic`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`CsvTable::to_bytes`]; [`Error::Io`] naming the file if writing fails.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        write_atomic(path, &self.to_bytes()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_with_commas_and_quotes_are_quoted() {
+        let mut t = CsvTable::new(vec!["name".into(), "value".into()]);
+        t.rows.push(vec!["a,b".into(), "say \"hi\"".into()]);
+        t.rows.push(vec!["plain".into(), String::new()]);
+        let text = String::from_utf8(t.to_bytes().unwrap()).unwrap();
+        assert_eq!(text, "name,value\n\"a,b\",\"say \"\"hi\"\"\"\nplain,\n");
+    }
+
+    #[test]
+    fn a_ragged_row_is_an_error() {
+        let mut t = CsvTable::new(vec!["a".into(), "b".into()]);
+        t.rows.push(vec!["1".into()]);
+        assert!(t.to_bytes().is_err());
+    }
+}
