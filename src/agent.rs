@@ -86,6 +86,22 @@ pub trait Portfolio<G: Game>: Send + Sync {
         rng: &mut Rng,
         out: &mut Vec<Assignment<G::Action>>,
     );
+
+    /// One random proposal for a rollout step. By default every proposal is computed and one
+    /// is drawn uniformly (the reference's rule); a portfolio may instead draw an (actor,
+    /// script) pair uniformly and run only that script, which is much cheaper and differs only
+    /// in weighting an action that several scripts propose more.
+    fn sample(
+        &self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        buf: &mut Vec<Assignment<G::Action>>,
+    ) -> Option<Assignment<G::Action>> {
+        use rand::RngExt;
+        self.assignments(game, state, rng, buf);
+        (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
+    }
 }
 
 /// A game that the search agents can play: it supplies their knowledge, portfolio and

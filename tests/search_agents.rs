@@ -186,6 +186,7 @@ fn agent_specs_round_trip_and_bad_specs_name_the_field() {
         "mcts(budget=2000)",
         "pmcts(bias=true,pruning=true,weights=[spawn.defensive=1,research.naval=0.25])",
         "rhea(budget=500,length=10,mutation=0.2)",
+        "pmcts(rollout=exact,budget=100)",
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
@@ -203,6 +204,7 @@ fn agent_specs_round_trip_and_bad_specs_name_the_field() {
     assert_eq!(field("rhea(mutation=2)"), "mutation");
     assert_eq!(field("alphago"), "agents");
     assert_eq!(field("pmcts(bias=maybe)"), "bias");
+    assert_eq!(field("pmcts(rollout=greedy)"), "rollout");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::mcts::{Mcts, MctsParams};
 use crate::agents::osla::Osla;
-use crate::agents::portfolio_mcts::{PmctsParams, PortfolioMcts};
+use crate::agents::portfolio_mcts::{PmctsParams, PortfolioMcts, RolloutPolicy};
 use crate::agents::rhea::{Rhea, RheaParams};
 use crate::agents::{AgentSpec, EndTurnAgent, RandomAgent};
 use crate::error::{Error, Result};
@@ -16,7 +16,8 @@ pub const SEARCH_AGENT_NAMES: &[&str] = &[
 /// Builds an agent for `game` from a parsed spec: `random`, `end_turn`, `rule`,
 /// `osla(budget)`, `mcts(budget,k,depth,rollouts,prioritize_root)`,
 /// `rhea(budget,length,mutation)`,
-/// `pmcts(budget,bias,pruning,weights=[script=w,...],c,depth,rollouts,k_init_mult,t_mult,a_mult,b)`.
+/// `pmcts(budget,bias,pruning,weights=[script=w,...],c,depth,rollouts,rollout=sampled|exact,
+/// k_init_mult,t_mult,a_mult,b)`.
 /// Budgets default to 2000 FM calls; the game's `java_compat` switches the agents' Java quirks.
 ///
 /// # Errors
@@ -75,6 +76,14 @@ pub fn build_search_agent<G: SearchSupport>(
                 c: positive(&mut spec, "c", d.c)?,
                 depth: spec.take_u64("depth", d.depth as u64)? as u32,
                 rollouts: spec.take_bool("rollouts", d.rollouts)?,
+                rollout: if java {
+                    RolloutPolicy::Exact
+                } else {
+                    let w = spec.take_word("rollout", "sampled")?;
+                    RolloutPolicy::from_name(&w).ok_or_else(|| {
+                        Error::config("rollout", format!("`{w}` is not `exact` or `sampled`"))
+                    })?
+                },
                 bias: spec.take_bool("bias", d.bias)?,
                 pruning: spec.take_bool("pruning", d.pruning)?,
                 k_init_mult: positive(&mut spec, "k_init_mult", d.k_init_mult)?,

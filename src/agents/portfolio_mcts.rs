@@ -26,6 +26,8 @@ pub struct PmctsParams {
     pub depth: u32,
     /// Random rollouts over script proposals (on in the experiments).
     pub rollouts: bool,
+    /// How a rollout step draws its random proposal.
+    pub rollout: RolloutPolicy,
     /// Progressive bias.
     pub bias: bool,
     /// Progressive unpruning.
@@ -51,6 +53,7 @@ impl Default for PmctsParams {
             c: std::f64::consts::SQRT_2,
             depth: 20,
             rollouts: true,
+            rollout: RolloutPolicy::Sampled,
             bias: true,
             pruning: true,
             k_init_mult: 0.5,
@@ -58,6 +61,28 @@ impl Default for PmctsParams {
             a_mult: 1.5,
             b: 1.3,
             java: false,
+        }
+    }
+}
+
+/// How a rollout step picks its random script proposal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RolloutPolicy {
+    /// Every proposal of the state is computed and one is drawn uniformly (the reference's
+    /// rule; used with `compat = "java"`).
+    Exact,
+    /// [`Portfolio::sample`]: an (actor, script) pair is drawn uniformly and only its script
+    /// runs. Many times cheaper; an action proposed by several scripts weighs more.
+    Sampled,
+}
+
+impl RolloutPolicy {
+    /// Parses `exact` or `sampled`.
+    pub fn from_name(s: &str) -> Option<Self> {
+        match s {
+            "exact" => Some(RolloutPolicy::Exact),
+            "sampled" => Some(RolloutPolicy::Sampled),
+            _ => None,
         }
     }
 }
@@ -350,8 +375,17 @@ impl<G: Game> PortfolioMcts<G> {
             let mut sim = self.states[leaf as usize].clone();
             let mut depth = self.nodes[leaf as usize].depth;
             while depth < self.params.depth && !game.is_terminal(&sim) {
-                self.proposals(game, &sim, rng);
-                let a = self.buf[rng.random_range(0..self.buf.len())].action;
+                let drawn = match self.params.rollout {
+                    RolloutPolicy::Sampled => self.portfolio.sample(game, &sim, rng, &mut self.buf),
+                    RolloutPolicy::Exact => None,
+                };
+                let a = match drawn {
+                    Some(a) => a.action,
+                    None => {
+                        self.proposals(game, &sim, rng);
+                        self.buf[rng.random_range(0..self.buf.len())].action
+                    }
+                };
                 game.apply(&mut sim, a);
                 *fm += 1;
                 depth += 1;

@@ -8,6 +8,7 @@ use crate::agent::{Assignment, Portfolio};
 use crate::game::{ActionGroup, Game, GroupedActions};
 use crate::games::tribes::{Action, ActionKind, Scope, State, TribesGame};
 use crate::rng::Rng;
+use rand::RngExt;
 
 /// The 11 scripts whose weights MAP-Elites evolves, in genome order (spec §15.5): the six
 /// SPAWN scripts, then the five RESEARCH_TECH scripts.
@@ -59,6 +60,16 @@ impl Portfolio<TribesGame> for TribesPortfolio {
         &SCRIPT_NAMES
     }
 
+    fn sample(
+        &self,
+        game: &TribesGame,
+        state: &State,
+        rng: &mut Rng,
+        _buf: &mut Vec<Assignment<Action>>,
+    ) -> Option<Assignment<Action>> {
+        Self::sample_pair(game, state, rng)
+    }
+
     fn assignments(
         &self,
         game: &TribesGame,
@@ -94,6 +105,59 @@ impl Portfolio<TribesGame> for TribesPortfolio {
                 }
             }
         });
+    }
+}
+
+impl TribesPortfolio {
+    /// The cheap rollout draw of [`Portfolio::sample`]: a uniformly drawn (actor group, script)
+    /// pair whose script is run alone, redrawn (up to 16 times) while the script proposes
+    /// nothing.
+    pub fn sample_pair(
+        game: &TribesGame,
+        state: &State,
+        rng: &mut Rng,
+    ) -> Option<Assignment<Action>> {
+        BUFFERS.with(|cell| {
+            let mut fresh = None;
+            let mut held = cell.try_borrow_mut();
+            let bufs = match held.as_deref_mut() {
+                Ok(b) => b,
+                Err(_) => fresh.insert(Buffers::default()),
+            };
+            let Buffers { grouped, scratch } = bufs;
+            game.grouped_actions(state, grouped);
+            let count = |g: &ActionGroup| {
+                ActionKind::from_index(g.kind as usize).map_or(0, |k| scripts_for(k).len())
+            };
+            let total: usize = grouped.groups.iter().map(count).sum();
+            if total == 0 {
+                return None;
+            }
+            let mut ctx = ScriptCtx::new(game, state, scratch);
+            for _ in 0..16 {
+                let mut r = rng.random_range(0..total);
+                for g in &grouped.groups {
+                    let c = count(g);
+                    if r >= c {
+                        r -= c;
+                        continue;
+                    }
+                    let kind = ActionKind::from_index(g.kind as usize)?;
+                    let id = scripts_for(kind).nth(r)?;
+                    if let Some((action, value)) =
+                        (SCRIPTS[id].run)(&mut ctx, grouped.group(g), rng)
+                    {
+                        return Some(Assignment {
+                            action,
+                            script: id as u16,
+                            value: value.clamp(0.0, 1.0),
+                        });
+                    }
+                    break;
+                }
+            }
+            None
+        })
     }
 }
 

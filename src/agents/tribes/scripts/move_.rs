@@ -9,6 +9,7 @@
 use super::ScriptCtx;
 use super::common::{Best, Pick, normalise};
 use crate::games::tribes::movement::MAX_TILES;
+use crate::games::tribes::state::MAX_TRIBES;
 use crate::games::tribes::state::{NONE, State};
 use crate::games::tribes::{Action, Building, Resource, Terrain};
 use crate::rng::Rng;
@@ -184,9 +185,12 @@ const MAX_RANGE: usize = 3;
 /// units next to each tile, and the number of enemy units within each attack range.
 #[derive(Clone, Default)]
 pub struct InterestCache {
-    /// Per kind: not made yet, made and empty, or made with points.
-    state: [Option<bool>; KINDS],
-    maps: [DistMap; KINDS],
+    /// Per tribe: signature of the tile facts its distance maps depend on (see
+    /// [`InterestCache::prepare`]).
+    signature: [Option<u64>; MAX_TRIBES],
+    /// Per tribe and kind: not made yet, made and empty, or made with points.
+    state: [[Option<bool>; KINDS]; MAX_TRIBES],
+    maps: [[DistMap; KINDS]; MAX_TRIBES],
     own_made: bool,
     own: CountMap,
     enemy_made: [bool; MAX_RANGE],
@@ -194,24 +198,40 @@ pub struct InterestCache {
 }
 
 impl InterestCache {
-    /// Forgets the maps (they belong to the previous state).
-    pub fn reset(&mut self) {
-        self.state = [None; KINDS];
+    /// Prepares the cache for `s` with `tribe` to move: the unit-count maps are always
+    /// remade, the distance maps only if a fact they depend on changed (terrain, ruins, ports,
+    /// territory, the tribe to move). Searches ask for thousands of nearly identical states,
+    /// whose distance maps are the same.
+    pub fn prepare(&mut self, s: &State, tribe: u8) {
+        let mut h = crate::rng::mix64(s.size as u64);
+        for tile in &s.tiles {
+            let fact = tile.terrain as u64
+                | ((tile.resource == Some(Resource::Ruins)) as u64) << 3
+                | ((tile.building == Some(Building::Port)) as u64) << 4
+                | (tile.tribe as u64) << 5
+                | ((tile.owner != NONE) as u64) << 13;
+            h = (h ^ fact).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+        let p = (tribe as usize).min(MAX_TRIBES - 1);
+        if self.signature[p] != Some(h) {
+            self.signature[p] = Some(h);
+            self.state[p] = [None; KINDS];
+        }
         self.own_made = false;
         self.enemy_made = [false; MAX_RANGE];
     }
 
     fn get(&mut self, s: &State, tribe: u8, kind: Interest) -> Option<&DistMap> {
-        let k = kind as usize;
-        let found = match self.state[k] {
+        let (p, k) = ((tribe as usize).min(MAX_TRIBES - 1), kind as usize);
+        let found = match self.state[p][k] {
             Some(found) => found,
             None => {
-                let found = self.maps[k].fill(s, tribe, kind);
-                self.state[k] = Some(found);
+                let found = self.maps[p][k].fill(s, tribe, kind);
+                self.state[p][k] = Some(found);
                 found
             }
         };
-        found.then_some(&self.maps[k])
+        found.then_some(&self.maps[p][k])
     }
 
     /// Own units next to each tile.
@@ -428,7 +448,7 @@ mod tests {
                     break;
                 }
                 if step % 20 == 0 {
-                    cache.reset();
+                    cache.prepare(&s, s.active);
                     for kind in ALL {
                         let points: Vec<usize> = (0..s.tiles.len())
                             .filter(|&t| kind.holds(&s, s.active, t))
