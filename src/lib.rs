@@ -24,6 +24,8 @@ pub mod error;
 pub mod experiments;
 pub mod game;
 pub mod games;
+pub mod qd;
+pub mod report;
 pub mod rng;
 
 pub use agent::Agent;
