@@ -20,5 +20,7 @@ mod golden;
 mod levels;
 /// Tribes random-playout invariants, determinism and replay.
 mod playouts;
+/// The MAP-Elites engine: cells, insertion, schedule, determinism, resume, CSV, heatmaps.
+mod qd;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
