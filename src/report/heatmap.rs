@@ -63,6 +63,11 @@ pub fn write_heatmaps(rows: &[ArchiveRow], axes: &[FeatureAxis], dir: &Path) -> 
     };
     let result = drawn
         .map_err(|e| draw_error(&png, e))
+        .and_then(|()| {
+            std::fs::File::open(&tmp)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| Error::io(&tmp, e))
+        })
         .and_then(|()| std::fs::rename(&tmp, &png).map_err(|e| Error::io(&png, e)));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
