@@ -27,6 +27,7 @@ pub mod error;
 pub mod experiments;
 pub mod game;
 pub mod games;
+pub mod qd;
 pub mod report;
 pub mod rng;
 pub mod stats;

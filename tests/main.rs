@@ -20,6 +20,8 @@ mod golden;
 mod levels;
 /// Tribes random-playout invariants, determinism and replay.
 mod playouts;
+/// The MAP-Elites engine: cells, insertion, schedule, determinism, resume, CSV, heatmaps.
+mod qd;
 /// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.
 mod search_agents;
 /// Series: seats rotated, seeds derived, thread-count independence; per-player game records;

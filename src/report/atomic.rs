@@ -1,5 +1,4 @@
-//! Atomic file writes: temporary file in the same folder, flushed to disk, then renamed over the
-//! target (a rename within one file system replaces the target in one step).
+//! Atomic file writes: a reader sees the old file or the new one, never half of one.
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -7,65 +6,87 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-/// The temporary file [`write_atomic`] writes before renaming it to `path`: `.NAME.tmp` beside
-/// it (hidden, and never mistaken for a result file).
-pub fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.tmp"))
+/// Writes `bytes` to `path` atomically: into a temporary file in the same directory, flushed
+/// to disk (fsync), then renamed over `path` (and, on Unix, the directory is synced so the
+/// rename itself survives a crash). On error the temporary file is removed and `path` is
+/// untouched.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = temp_path(path)?;
+    let result = write_synced(&tmp, bytes)
+        .and_then(|()| fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+        return result;
+    }
+    sync_dir(path);
+    Ok(())
 }
 
-/// Writes `bytes` to `path` atomically: readers see either the old file or the whole new one.
-///
-/// # Errors
-///
-/// [`Error::Io`] naming the file if the temporary file cannot be written or renamed (the
-/// temporary file is removed on failure).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = temp_path(path);
-    let written = File::create(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.sync_all()
-    });
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(Error::io(&tmp, e));
+/// `<dir>/.<name>.tmp<pid>`: hidden, beside the target, distinct per process.
+fn temp_path(path: &Path) -> Result<PathBuf> {
+    let name = path.file_name().ok_or_else(|| {
+        Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file path"),
+        )
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp{}", std::process::id()));
+    Ok(path.with_file_name(tmp_name))
+}
+
+fn write_synced(tmp: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = File::create(tmp).map_err(|e| Error::io(tmp, e))?;
+    f.write_all(bytes).map_err(|e| Error::io(tmp, e))?;
+    f.sync_all().map_err(|e| Error::io(tmp, e))
+}
+
+/// Best effort: persists the directory entry after a rename (Unix only; a failure here does
+/// not undo the write).
+fn sync_dir(path: &Path) {
+    #[cfg(unix)]
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
     }
-    fs::rename(&tmp, path).map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_temporary_file_is_a_hidden_sibling() {
-        assert_eq!(
-            temp_path(Path::new("results/x/games.csv")),
-            Path::new("results/x/.games.csv.tmp")
-        );
+    fn dir(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("playstyles-atomic-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
     }
 
     #[test]
-    fn a_write_replaces_the_file_and_leaves_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("playstyles-atomic-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("a.txt");
-        write_atomic(&path, b"one").unwrap();
-        write_atomic(&path, b"two").unwrap();
-        assert_eq!(fs::read(&path).unwrap(), b"two");
-        assert!(!temp_path(&path).exists());
-        fs::remove_dir_all(&dir).unwrap();
+    fn replaces_the_file_and_leaves_no_temp_file() {
+        let d = dir("replace");
+        let p = d.join("a.txt");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        assert_eq!(fs::read_dir(&d).unwrap().count(), 1);
+        fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
-    fn a_missing_folder_is_an_io_error_naming_the_file() {
-        let path = Path::new("/nonexistent-playstyles-dir/a.txt");
-        let e = write_atomic(path, b"x").unwrap_err();
-        assert!(e.to_string().contains("a.txt"), "{e}");
+    fn a_missing_directory_is_an_error_naming_the_file() {
+        let d = dir("missing");
+        let p = d.join("no/such/dir/a.txt");
+        let e = write_atomic(&p, b"x").unwrap_err();
+        assert!(e.to_string().contains("no/such/dir"), "{e}");
+        fs::remove_dir_all(&d).unwrap();
     }
 }

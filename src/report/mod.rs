@@ -1,13 +1,18 @@
-//! Result files and terminal output, knowing nothing of games.
+//! Result files and terminal output, knowing nothing of games. CSV files are the source of
+//! truth; pictures are rebuilt from them.
 //!
-//! - [`atomic`]: writes a file through a temporary file and a rename, so a reader (or a killed
-//!   run) never sees half a file;
+//! - [`atomic`]: [`write_atomic`]: temp file, fsync, rename, so a reader (or a killed run)
+//!   never sees half a file;
 //! - [`csv`]: CSV tables of strings, written atomically;
+//! - [`archive`]: `archive.csv` and `progress.csv` of a MAP-Elites run, written and read back;
+//! - [`heatmap`]: the archive drawn as `heatmap.png` and `heatmap.svg`;
 //! - [`table`]: aligned plain-text tables for the terminal;
-//! - [`progress`]: a progress bar on standard error (games done / total, elapsed, ETA).
+//! - [`progress`]: a progress bar on standard error (done / total, elapsed, ETA).
 
+pub mod archive;
 pub mod atomic;
 pub mod csv;
+pub mod heatmap;
 pub mod progress;
 pub mod table;
 

@@ -1,0 +1,381 @@
+//! `archive.csv` and `progress.csv`: written atomically, read back for `plot`.
+//!
+//! `archive.csv` has one row per elite, in cell order, with the columns
+//!
+//! ```text
+//! cell, cell_<f1>, …, cell_<fk>, <f1>_mean, <f1>_sd, …, <fk>_mean, <fk>_sd,
+//! win_rate, games, wins, draws, mean_score, evaluation, <weight 1>, …, <weight n>,
+//! extra_<name>, …
+//! ```
+//!
+//! where `cell` is the flat cell index, `cell_<f>` the cell's coordinate along feature `f`,
+//! `<f>_mean`/`<f>_sd` the feature's mean and standard deviation over the elite's games,
+//! `win_rate` the fitness, `mean_score` the tie-break, `evaluation` the index of the evaluation
+//! that created the elite, then one column per weight (named as the weight) and one per extra
+//! statistic kept by any elite (empty where an elite lacks it). Numbers are written in the
+//! shortest form that reads back to the same `f64`.
+//!
+//! `progress.csv` has one row per batch, the fields of [`BatchReport`] in order.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::qd::checkpoint::invalid;
+use crate::qd::{BatchReport, GenomeSpace, GridArchive};
+use crate::report::atomic::write_atomic;
+
+/// File name of the archive table in a run directory.
+pub const ARCHIVE_CSV: &str = "archive.csv";
+/// File name of the progress table in a run directory.
+pub const PROGRESS_CSV: &str = "progress.csv";
+/// Prefix of the extra-statistic columns of `archive.csv`.
+pub const EXTRA_PREFIX: &str = "extra_";
+
+/// The fixed columns between the descriptor columns and the weights.
+const FIXED: [&str; 6] = [
+    "win_rate",
+    "games",
+    "wins",
+    "draws",
+    "mean_score",
+    "evaluation",
+];
+
+/// One elite as a row of `archive.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArchiveRow {
+    /// Flat cell index.
+    pub cell: usize,
+    /// Grid coordinates, one per feature.
+    pub coords: Vec<usize>,
+    /// Feature means, one per feature.
+    pub means: Vec<f64>,
+    /// Feature standard deviations, one per feature.
+    pub sds: Vec<f64>,
+    /// Win rate (the fitness).
+    pub win_rate: f64,
+    /// Games played.
+    pub games: u32,
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Mean score (the tie-break).
+    pub mean_score: f64,
+    /// Index of the evaluation that created the elite.
+    pub evaluation: u64,
+    /// The weights, in the table's weight order.
+    pub weights: Vec<f64>,
+    /// Extra statistics the elite kept.
+    pub extra: BTreeMap<String, f64>,
+}
+
+/// The contents of `archive.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArchiveTable {
+    /// Feature names, in axis order.
+    pub features: Vec<String>,
+    /// Weight names.
+    pub weights: Vec<String>,
+    /// Names of the extra statistics (the union over the elites, sorted).
+    pub extras: Vec<String>,
+    /// The elites, in cell order.
+    pub rows: Vec<ArchiveRow>,
+}
+
+impl ArchiveTable {
+    /// The table of an archive whose genomes live in `space`.
+    pub fn from_archive(archive: &GridArchive, space: &GenomeSpace) -> Self {
+        let rows: Vec<ArchiveRow> = archive
+            .elites()
+            .map(|(cell, e)| {
+                let ev = &e.evaluation;
+                ArchiveRow {
+                    cell,
+                    coords: archive.index_to_grid(cell).unwrap_or_default(),
+                    means: ev.descriptor_means.clone(),
+                    sds: ev.descriptor_spreads.clone(),
+                    win_rate: ev.fitness,
+                    games: ev.games,
+                    wins: ev.wins,
+                    draws: ev.draws,
+                    mean_score: ev.tie_break,
+                    evaluation: e.index,
+                    weights: e.genome.values.clone(),
+                    extra: ev.extra.clone(),
+                }
+            })
+            .collect();
+        let extras: BTreeSet<&String> = rows.iter().flat_map(|r| r.extra.keys()).collect();
+        ArchiveTable {
+            features: archive.axes().iter().map(|a| a.name.clone()).collect(),
+            weights: space.names.clone(),
+            extras: extras.into_iter().cloned().collect(),
+            rows,
+        }
+    }
+
+    /// The header row.
+    pub fn header(&self) -> Vec<String> {
+        let mut h = vec!["cell".to_string()];
+        h.extend(self.features.iter().map(|f| format!("cell_{f}")));
+        for f in &self.features {
+            h.push(format!("{f}_mean"));
+            h.push(format!("{f}_sd"));
+        }
+        h.extend(FIXED.iter().map(|s| s.to_string()));
+        h.extend(self.weights.iter().cloned());
+        h.extend(self.extras.iter().map(|x| format!("{EXTRA_PREFIX}{x}")));
+        h
+    }
+
+    /// The table as CSV bytes.
+    ///
+    /// # Errors
+    ///
+    /// If two columns would share a name (say, a weight called `games`), a weight name starts
+    /// with `extra_`, or a row's lengths do not match the header.
+    pub fn to_csv(&self) -> Result<Vec<u8>> {
+        let header = self.header();
+        let mut seen = BTreeSet::new();
+        for h in &header {
+            if !seen.insert(h) {
+                return Err(Error::config(
+                    "archive.csv",
+                    format!("two columns would be named `{h}`"),
+                ));
+            }
+        }
+        if let Some(w) = self.weights.iter().find(|w| w.starts_with(EXTRA_PREFIX)) {
+            return Err(Error::config(
+                "archive.csv",
+                format!("weight `{w}` starts with `{EXTRA_PREFIX}`, reserved for extra statistics"),
+            ));
+        }
+        let k = self.features.len();
+        let mut w = ::csv::Writer::from_writer(Vec::new());
+        w.write_record(&header).map_err(csv_error)?;
+        for r in &self.rows {
+            if r.coords.len() != k || r.means.len() != k || r.sds.len() != k {
+                return Err(Error::config(
+                    "archive.csv",
+                    format!("row of cell {} does not have {k} features", r.cell),
+                ));
+            }
+            if r.weights.len() != self.weights.len() {
+                return Err(Error::config(
+                    "archive.csv",
+                    format!(
+                        "row of cell {} does not have {} weights",
+                        r.cell,
+                        self.weights.len()
+                    ),
+                ));
+            }
+            let mut rec = vec![r.cell.to_string()];
+            rec.extend(r.coords.iter().map(|c| c.to_string()));
+            for (m, s) in r.means.iter().zip(&r.sds) {
+                rec.push(m.to_string());
+                rec.push(s.to_string());
+            }
+            rec.extend([
+                r.win_rate.to_string(),
+                r.games.to_string(),
+                r.wins.to_string(),
+                r.draws.to_string(),
+                r.mean_score.to_string(),
+                r.evaluation.to_string(),
+            ]);
+            rec.extend(r.weights.iter().map(|x| x.to_string()));
+            rec.extend(
+                self.extras
+                    .iter()
+                    .map(|x| r.extra.get(x).map(f64::to_string).unwrap_or_default()),
+            );
+            w.write_record(&rec).map_err(csv_error)?;
+        }
+        w.into_inner()
+            .map_err(|e| Error::config("archive.csv", e.to_string()))
+    }
+
+    /// Parses CSV bytes read from `origin` (named in errors).
+    pub fn from_csv(bytes: &[u8], origin: &Path) -> Result<Self> {
+        let mut r = ::csv::Reader::from_reader(bytes);
+        let header: Vec<String> = r
+            .headers()
+            .map_err(|e| invalid(origin, e.to_string()))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        let mut table = parse_header(&header).map_err(|e| invalid(origin, e))?;
+        for (i, rec) in r.records().enumerate() {
+            let rec = rec.map_err(|e| invalid(origin, e.to_string()))?;
+            let row = table
+                .parse_row(&rec)
+                .map_err(|e| invalid(origin, format!("line {}: {e}", i + 2)))?;
+            table.rows.push(row);
+        }
+        Ok(table)
+    }
+
+    fn parse_row(&self, rec: &::csv::StringRecord) -> std::result::Result<ArchiveRow, String> {
+        let header = self.header();
+        let mut fields = header.iter().zip(rec.iter());
+        let mut next = || fields.next().ok_or("too few fields".to_string());
+        let k = self.features.len();
+        let cell = parse(next()?)?;
+        let coords = (0..k)
+            .map(|_| parse(next()?))
+            .collect::<std::result::Result<_, _>>()?;
+        let (mut means, mut sds) = (Vec::new(), Vec::new());
+        for _ in 0..k {
+            means.push(parse(next()?)?);
+            sds.push(parse(next()?)?);
+        }
+        let win_rate = parse(next()?)?;
+        let games = parse(next()?)?;
+        let wins = parse(next()?)?;
+        let draws = parse(next()?)?;
+        let mean_score = parse(next()?)?;
+        let evaluation = parse(next()?)?;
+        let weights = (0..self.weights.len())
+            .map(|_| parse(next()?))
+            .collect::<std::result::Result<_, _>>()?;
+        let mut extra = BTreeMap::new();
+        for name in &self.extras {
+            let (col, v) = next()?;
+            if !v.is_empty() {
+                extra.insert(name.clone(), parse((col, v))?);
+            }
+        }
+        Ok(ArchiveRow {
+            cell,
+            coords,
+            means,
+            sds,
+            win_rate,
+            games,
+            wins,
+            draws,
+            mean_score,
+            evaluation,
+            weights,
+            extra,
+        })
+    }
+}
+
+fn parse<T: std::str::FromStr>((col, v): (&String, &str)) -> std::result::Result<T, String> {
+    v.trim()
+        .parse()
+        .map_err(|_| format!("`{col}` is `{v}`, not a number of the right kind"))
+}
+
+/// Splits a header into features, weights and extras, checking the fixed columns.
+fn parse_header(h: &[String]) -> std::result::Result<ArchiveTable, String> {
+    let pos = h
+        .iter()
+        .position(|c| c == FIXED[0])
+        .ok_or("no `win_rate` column: not an archive.csv")?;
+    if h.first().map(String::as_str) != Some("cell") || pos < 4 || (pos - 1) % 3 != 0 {
+        return Err("the header does not start with `cell`, then 3 columns per feature".into());
+    }
+    let k = (pos - 1) / 3;
+    let features: Vec<String> = h[1..=k]
+        .iter()
+        .map(|c| c.strip_prefix("cell_").map(str::to_string))
+        .collect::<Option<_>>()
+        .ok_or("the cell coordinate columns must be named `cell_<feature>`")?;
+    let table = ArchiveTable {
+        features,
+        weights: Vec::new(),
+        extras: Vec::new(),
+        rows: Vec::new(),
+    };
+    let rest = &h[pos + FIXED.len().min(h.len() - pos)..];
+    let n_weights = rest
+        .iter()
+        .position(|c| c.starts_with(EXTRA_PREFIX))
+        .unwrap_or(rest.len());
+    let table = ArchiveTable {
+        weights: rest[..n_weights].to_vec(),
+        extras: rest[n_weights..]
+            .iter()
+            .map(|c| c.strip_prefix(EXTRA_PREFIX).map(str::to_string))
+            .collect::<Option<_>>()
+            .ok_or("extra columns must all come last")?,
+        ..table
+    };
+    if table.header() != h {
+        return Err(format!(
+            "unexpected header; expected `{}`",
+            table.header().join(",")
+        ));
+    }
+    Ok(table)
+}
+
+fn csv_error(e: ::csv::Error) -> Error {
+    Error::config("csv", e.to_string())
+}
+
+/// Writes `archive.csv` atomically.
+pub fn write_archive_csv(path: &Path, table: &ArchiveTable) -> Result<()> {
+    write_atomic(path, &table.to_csv()?)
+}
+
+/// Reads an `archive.csv`; errors name the file and line.
+pub fn read_archive_csv(path: &Path) -> Result<ArchiveTable> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    ArchiveTable::from_csv(&bytes, path)
+}
+
+/// Writes `progress.csv` (one row per batch) atomically.
+pub fn write_progress_csv(path: &Path, reports: &[BatchReport]) -> Result<()> {
+    let mut w = ::csv::WriterBuilder::new()
+        .has_headers(true)
+        .from_writer(Vec::new());
+    if reports.is_empty() {
+        w.write_record(PROGRESS_COLUMNS).map_err(csv_error)?;
+    }
+    for r in reports {
+        w.serialize(r).map_err(csv_error)?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::config("progress.csv", e.to_string()))?;
+    write_atomic(path, &bytes)
+}
+
+/// The columns of `progress.csv`: the fields of [`BatchReport`].
+pub const PROGRESS_COLUMNS: [&str; 9] = [
+    "batch",
+    "evaluations",
+    "games",
+    "elites",
+    "coverage",
+    "qd_score",
+    "max_fitness",
+    "mean_fitness",
+    "seconds",
+];
+
+/// Reads a `progress.csv` (to append to it when a run resumes); errors name the file.
+pub fn read_progress_csv(path: &Path) -> Result<Vec<BatchReport>> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let mut r = ::csv::Reader::from_reader(bytes.as_slice());
+    let header = r.headers().map_err(|e| invalid(path, e.to_string()))?;
+    if header.iter().ne(PROGRESS_COLUMNS) {
+        return Err(invalid(
+            path,
+            format!(
+                "unexpected header; expected `{}`",
+                PROGRESS_COLUMNS.join(",")
+            ),
+        ));
+    }
+    r.deserialize()
+        .map(|row| row.map_err(|e| invalid(path, e.to_string())))
+        .collect()
+}

@@ -1,0 +1,429 @@
+//! The archive drawn as a heatmap, like Figure 1 of the Tribes MAP-Elites paper: one cell per
+//! grid cell, coloured by the elite's win rate (viridis, 0–100 %) with the value written in it;
+//! empty cells white with a light grid; axes named by feature and labelled with each cell's
+//! range; a colour bar. A 1-D archive is a single row; a 3-D archive is one panel per cell of
+//! its third feature.
+//!
+//! Text is drawn with DejaVu Sans, embedded in the binary (`assets/DejaVuSans.ttf`, Bitstream
+//! Vera licence, see `assets/DejaVuSans-LICENSE.txt`), so no system font library is needed.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::error::{Error, Result};
+use crate::qd::FeatureAxis;
+use crate::qd::axis::AxisKind;
+use crate::qd::axis::num;
+use crate::report::archive::ArchiveRow;
+use crate::report::atomic::write_atomic;
+
+/// File name of the PNG heatmap in a run directory.
+pub const HEATMAP_PNG: &str = "heatmap.png";
+/// File name of the SVG heatmap in a run directory.
+pub const HEATMAP_SVG: &str = "heatmap.svg";
+
+static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+const FAMILY: &str = "sans-serif";
+
+const GRID: RGBColor = RGBColor(221, 221, 221);
+const FRAME: RGBColor = RGBColor(90, 90, 90);
+const MARGIN: i32 = 16;
+const TITLE_H: i32 = 40;
+const PANEL_TITLE_H: i32 = 26;
+const TICK_FONT: f64 = 13.0;
+const NAME_FONT: f64 = 16.0;
+const BAR_W: i32 = 18;
+const BAR_SPACE: i32 = 110;
+const PANEL_GAP: i32 = 24;
+/// Most cells per feature a heatmap draws (beyond that the picture is unreadable anyway).
+const MAX_DRAWN_CELLS: usize = 200;
+
+/// Writes `heatmap.png` and `heatmap.svg` into `dir` (atomically) from the rows of
+/// `archive.csv` and the archive's axes.
+///
+/// # Errors
+///
+/// If there are not 1–3 axes, a row's coordinates do not fit the axes, or a file cannot be
+/// written.
+pub fn write_heatmaps(rows: &[ArchiveRow], axes: &[FeatureAxis], dir: &Path) -> Result<()> {
+    let plan = Plan::new(rows, axes)?;
+    register_font()?;
+    let (w, h) = plan.size();
+
+    let png = dir.join(HEATMAP_PNG);
+    // The image encoder picks the format from the extension, so the temp file ends in .png.
+    let tmp = dir.join(format!(".heatmap.tmp{}.png", std::process::id()));
+    let drawn = {
+        let root = BitMapBackend::new(&tmp, (w, h)).into_drawing_area();
+        plan.draw(&root).and_then(|()| root.present())
+    };
+    let result = drawn
+        .map_err(|e| draw_error(&png, e))
+        .and_then(|()| {
+            std::fs::File::open(&tmp)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| Error::io(&tmp, e))
+        })
+        .and_then(|()| std::fs::rename(&tmp, &png).map_err(|e| Error::io(&png, e)));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return result;
+    }
+
+    write_atomic(&dir.join(HEATMAP_SVG), render_svg(rows, axes)?.as_bytes())
+}
+
+/// The heatmap as an SVG document.
+pub fn render_svg(rows: &[ArchiveRow], axes: &[FeatureAxis]) -> Result<String> {
+    let plan = Plan::new(rows, axes)?;
+    register_font()?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, plan.size()).into_drawing_area();
+        plan.draw(&root)
+            .and_then(|()| root.present())
+            .map_err(|e| draw_error(Path::new(HEATMAP_SVG), e))?;
+    }
+    Ok(svg)
+}
+
+fn draw_error<E: std::error::Error + Send + Sync + 'static>(path: &Path, e: E) -> Error {
+    Error::io(path, std::io::Error::other(e.to_string()))
+}
+
+fn register_font() -> Result<()> {
+    static DONE: OnceLock<bool> = OnceLock::new();
+    let ok = *DONE
+        .get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::config("heatmap", "the embedded font failed to load"))
+    }
+}
+
+/// What to draw, and where.
+struct Plan<'a> {
+    axes: &'a [FeatureAxis],
+    /// Win rate per (x, y, panel), `None` where empty.
+    values: Vec<Option<f64>>,
+    nx: usize,
+    ny: usize,
+    panels: usize,
+    cols: usize,
+    cell: i32,
+    left: i32,
+    bottom: i32,
+    rotate_x: bool,
+}
+
+impl<'a> Plan<'a> {
+    fn new(rows: &[ArchiveRow], axes: &'a [FeatureAxis]) -> Result<Self> {
+        if axes.is_empty() || axes.len() > 3 {
+            return Err(Error::config(
+                "heatmap",
+                format!("can draw 1 to 3 features, got {}", axes.len()),
+            ));
+        }
+        for a in axes {
+            a.validate()?;
+        }
+        let dims: Vec<usize> = axes.iter().map(FeatureAxis::cells).collect();
+        if dims.iter().any(|&d| d > MAX_DRAWN_CELLS) {
+            return Err(Error::config(
+                "heatmap",
+                format!("can draw at most {MAX_DRAWN_CELLS} cells per feature, got {dims:?}"),
+            ));
+        }
+        let nx = dims[0];
+        let ny = dims.get(1).copied().unwrap_or(1);
+        let panels = dims.get(2).copied().unwrap_or(1);
+        let mut values = vec![None; nx * ny * panels];
+        for r in rows {
+            if r.coords.len() != axes.len() || r.coords.iter().zip(&dims).any(|(c, d)| c >= d) {
+                return Err(Error::config(
+                    "heatmap",
+                    format!(
+                        "row of cell {} has coordinates {:?} outside the grid {dims:?}",
+                        r.cell, r.coords
+                    ),
+                ));
+            }
+            let (x, y, z) = (
+                r.coords[0],
+                r.coords.get(1).copied().unwrap_or(0),
+                r.coords.get(2).copied().unwrap_or(0),
+            );
+            values[(z * ny + y) * nx + x] = Some(r.win_rate);
+        }
+        let cols = panels.min(4);
+        let span = nx.max(ny) as i32;
+        let cell = if panels > 1 {
+            (360 / span).clamp(14, 40)
+        } else {
+            (600 / span).clamp(14, 56)
+        };
+        let widest = |a: &FeatureAxis| {
+            tick_labels(a)
+                .iter()
+                .map(|(_, l)| approx_width(l))
+                .max()
+                .unwrap_or(0)
+        };
+        let rotate_x = widest(&axes[0]) + 4 > cell;
+        let x_ticks_h = if rotate_x { widest(&axes[0]) } else { 16 };
+        let left = if ny > 1 { widest(&axes[1]) + 36 } else { 12 };
+        Ok(Plan {
+            axes,
+            values,
+            nx,
+            ny,
+            panels,
+            cols,
+            cell,
+            left,
+            bottom: x_ticks_h + 40,
+            rotate_x,
+        })
+    }
+
+    fn panel_title_h(&self) -> i32 {
+        if self.panels > 1 { PANEL_TITLE_H } else { 0 }
+    }
+
+    fn panel_size(&self) -> (i32, i32) {
+        (
+            self.left + self.nx as i32 * self.cell,
+            self.panel_title_h() + self.ny as i32 * self.cell + self.bottom,
+        )
+    }
+
+    fn size(&self) -> (u32, u32) {
+        let (pw, ph) = self.panel_size();
+        let rows = self.panels.div_ceil(self.cols) as i32;
+        let cols = self.cols as i32;
+        let w = MARGIN + cols * pw + (cols - 1) * PANEL_GAP + BAR_SPACE + MARGIN;
+        let h = TITLE_H + rows * ph + (rows - 1) * PANEL_GAP + MARGIN;
+        (w.max(360) as u32, h.max(200) as u32)
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        root.fill(&WHITE)?;
+        let filled = self.values.iter().flatten().count();
+        let title = format!(
+            "Win rate of each cell's elite ({filled} elites, {:.0}% of {} cells)",
+            100.0 * filled as f64 / self.values.len() as f64,
+            self.values.len()
+        );
+        root.draw(&Text::new(
+            title,
+            (MARGIN, TITLE_H / 2),
+            font(NAME_FONT + 2.0).pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+        let (pw, ph) = self.panel_size();
+        for p in 0..self.panels {
+            let (c, r) = ((p % self.cols) as i32, (p / self.cols) as i32);
+            let origin = (
+                MARGIN + c * (pw + PANEL_GAP),
+                TITLE_H + r * (ph + PANEL_GAP),
+            );
+            self.draw_panel(root, p, origin)?;
+        }
+        let cols = self.cols as i32;
+        let bar_x = MARGIN + cols * pw + (cols - 1) * PANEL_GAP + 24;
+        let grid_top = TITLE_H + self.panel_title_h();
+        let bar_h = (self.ny as i32 * self.cell).clamp(120, 320);
+        draw_colour_bar(root, (bar_x, grid_top), bar_h)
+    }
+
+    fn draw_panel<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        panel: usize,
+        (ox, oy): (i32, i32),
+    ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let cell = self.cell;
+        let gx = ox + self.left;
+        let gy = oy + self.panel_title_h();
+        let (gw, gh) = (self.nx as i32 * cell, self.ny as i32 * cell);
+        if self.panels > 1 {
+            let z = &self.axes[2];
+            root.draw(&Text::new(
+                format!("{} = {}", z.name, z.cell_label(panel)),
+                (gx + gw / 2, oy + PANEL_TITLE_H / 2),
+                font(NAME_FONT).pos(Pos::new(HPos::Center, VPos::Center)),
+            ))?;
+        }
+        let value_font = (f64::from(cell) * 0.36).min(16.0);
+        for y in 0..self.ny {
+            for x in 0..self.nx {
+                // Row 0 of the feature is at the bottom.
+                let x0 = gx + x as i32 * cell;
+                let y0 = gy + (self.ny - 1 - y) as i32 * cell;
+                let rect = [(x0, y0), (x0 + cell, y0 + cell)];
+                match self.values[(panel * self.ny + y) * self.nx + x] {
+                    None => {
+                        root.draw(&Rectangle::new(rect, WHITE.filled()))?;
+                        root.draw(&Rectangle::new(rect, GRID.stroke_width(1)))?;
+                    }
+                    Some(v) => {
+                        let colour = colour_of(v);
+                        root.draw(&Rectangle::new(rect, colour.filled()))?;
+                        root.draw(&Rectangle::new(rect, WHITE.mix(0.5).stroke_width(1)))?;
+                        if value_font >= 7.0 {
+                            root.draw(&Text::new(
+                                format!("{:.0}", 100.0 * v),
+                                (x0 + cell / 2, y0 + cell / 2),
+                                font(value_font)
+                                    .color(&text_colour(colour))
+                                    .pos(Pos::new(HPos::Center, VPos::Center)),
+                            ))?;
+                        }
+                    }
+                }
+            }
+        }
+        root.draw(&Rectangle::new(
+            [(gx, gy), (gx + gw, gy + gh)],
+            FRAME.stroke_width(1),
+        ))?;
+        // x axis: tick labels and name.
+        let x_axis = &self.axes[0];
+        for (pos, label) in tick_labels(x_axis) {
+            let tx = gx + (pos * f64::from(cell)) as i32;
+            root.draw(&PathElement::new(
+                vec![(tx, gy + gh), (tx, gy + gh + 4)],
+                FRAME,
+            ))?;
+            let style = if self.rotate_x {
+                font(TICK_FONT)
+                    .transform(FontTransform::Rotate270)
+                    .pos(Pos::new(HPos::Right, VPos::Center))
+            } else {
+                font(TICK_FONT).pos(Pos::new(HPos::Center, VPos::Top))
+            };
+            root.draw(&Text::new(label, (tx, gy + gh + 7), style))?;
+        }
+        let name_y = gy + gh + self.bottom - 16;
+        root.draw(&Text::new(
+            x_axis.name.clone(),
+            (gx + gw / 2, name_y),
+            font(NAME_FONT).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))?;
+        // y axis (2-D and 3-D).
+        if let Some(y_axis) = self.axes.get(1) {
+            for (pos, label) in tick_labels(y_axis) {
+                let ty = gy + gh - (pos * f64::from(cell)) as i32;
+                root.draw(&PathElement::new(vec![(gx - 4, ty), (gx, ty)], FRAME))?;
+                root.draw(&Text::new(
+                    label,
+                    (gx - 7, ty),
+                    font(TICK_FONT).pos(Pos::new(HPos::Right, VPos::Center)),
+                ))?;
+            }
+            root.draw(&Text::new(
+                y_axis.name.clone(),
+                (ox + 10, gy + gh / 2),
+                font(NAME_FONT)
+                    .transform(FontTransform::Rotate270)
+                    .pos(Pos::new(HPos::Center, VPos::Center)),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+/// Tick positions (in cells from the axis start) and labels: cell ranges at cell centres for
+/// bucket axes, bin edges at cell boundaries for bin axes.
+fn tick_labels(axis: &FeatureAxis) -> Vec<(f64, String)> {
+    match axis.kind {
+        AxisKind::Bucket { .. } => (0..axis.cells())
+            .map(|i| (i as f64 + 0.5, axis.cell_label(i)))
+            .collect(),
+        AxisKind::Bins { lo, hi, bins } => (0..=bins)
+            .map(|i| (i as f64, num(lo + (hi - lo) * i as f64 / bins as f64)))
+            .collect(),
+    }
+}
+
+/// Approximate pixel width of a tick label (DejaVu Sans digits are ~0.64 em wide).
+fn approx_width(label: &str) -> i32 {
+    (label.chars().count() as f64 * TICK_FONT * 0.64).ceil() as i32
+}
+
+fn font(size: f64) -> TextStyle<'static> {
+    TextStyle::from((FAMILY, size).into_font()).color(&BLACK)
+}
+
+/// Viridis (matplotlib's default colour map), sampled at 8 evenly spaced stops.
+const VIRIDIS: [(f64, f64, f64); 8] = [
+    (68.0, 1.0, 84.0),
+    (70.0, 50.0, 127.0),
+    (54.0, 92.0, 141.0),
+    (39.0, 127.0, 143.0),
+    (31.0, 162.0, 136.0),
+    (74.0, 194.0, 110.0),
+    (160.0, 219.0, 57.0),
+    (254.0, 232.0, 37.0),
+];
+
+/// The viridis colour of a win rate in [0, 1] (clamped), interpolated linearly between stops.
+fn colour_of(win_rate: f64) -> RGBColor {
+    let t = win_rate.clamp(0.0, 1.0) * (VIRIDIS.len() - 1) as f64;
+    let i = (t.floor() as usize).min(VIRIDIS.len() - 2);
+    let f = t - i as f64;
+    let (a, b) = (VIRIDIS[i], VIRIDIS[i + 1]);
+    let mix = |x: f64, y: f64| (x + (y - x) * f).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+/// Black on light colours, white on dark ones.
+fn text_colour(c: RGBColor) -> RGBColor {
+    let luma = 0.299 * f64::from(c.0) + 0.587 * f64::from(c.1) + 0.114 * f64::from(c.2);
+    if luma > 140.0 { BLACK } else { WHITE }
+}
+
+fn draw_colour_bar<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    (x, y): (i32, i32),
+    h: i32,
+) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    for i in 0..h {
+        let v = 1.0 - f64::from(i) / f64::from(h - 1);
+        root.draw(&Rectangle::new(
+            [(x, y + i), (x + BAR_W, y + i + 1)],
+            colour_of(v).filled(),
+        ))?;
+    }
+    root.draw(&Rectangle::new(
+        [(x, y), (x + BAR_W, y + h)],
+        FRAME.stroke_width(1),
+    ))?;
+    for pct in [0, 25, 50, 75, 100] {
+        let ty = y + h - (f64::from(pct) / 100.0 * f64::from(h)) as i32;
+        root.draw(&PathElement::new(
+            vec![(x + BAR_W, ty), (x + BAR_W + 4, ty)],
+            FRAME,
+        ))?;
+        root.draw(&Text::new(
+            pct.to_string(),
+            (x + BAR_W + 7, ty),
+            font(TICK_FONT).pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
+    root.draw(&Text::new(
+        "win rate (%)",
+        (x + BAR_W + 52, y + h / 2),
+        font(NAME_FONT)
+            .transform(FontTransform::Rotate90)
+            .pos(Pos::new(HPos::Center, VPos::Center)),
+    ))?;
+    Ok(())
+}
