@@ -25,6 +25,7 @@ pub mod bench;
 pub mod cli;
 pub mod error;
 pub mod experiments;
+pub mod features;
 pub mod game;
 pub mod games;
 pub mod qd;

@@ -12,6 +12,7 @@
 pub mod bench;
 pub mod levels;
 pub mod play;
+pub mod run_config;
 pub mod tournament;
 pub mod tribes_glue;
 

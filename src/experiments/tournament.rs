@@ -182,34 +182,7 @@ impl TournamentSpec {
     /// As [`TournamentSpec::parse`], except for TOML errors.
     pub fn validate(file: TournamentFile) -> Result<Self> {
         let game: GameKind = file.game.parse()?;
-        let levels = match file.levels {
-            LevelsField::Word(w) if w == PAPER_LEVELS => LevelSet::Paper,
-            LevelsField::Word(w) => {
-                return Err(Error::config(
-                    "levels",
-                    format!(
-                        "unknown level set `{w}` (give \"paper\" or a list of level seeds and files)"
-                    ),
-                ));
-            }
-            LevelsField::List(entries) if entries.is_empty() => {
-                return Err(Error::config("levels", "give at least one level"));
-            }
-            LevelsField::List(entries) => LevelSet::List(
-                entries
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, e)| match e {
-                        LevelEntry::Seed(s) => Ok(s.to_string()),
-                        LevelEntry::File(f) if f.trim().is_empty() => Err(Error::config(
-                            format!("levels[{i}]"),
-                            "an empty level (give a level seed or a level file)",
-                        )),
-                        LevelEntry::File(f) => Ok(f.trim().to_string()),
-                    })
-                    .collect::<Result<_>>()?,
-            ),
-        };
+        let levels = level_set(file.levels, "levels")?;
         if file.repetitions == 0 {
             return Err(Error::config("repetitions", "must be at least 1"));
         }
@@ -653,7 +626,7 @@ fn within(field: &str, e: Error) -> Error {
 /// Turns a TOML error into [`Error::Config`] naming the field at fault: the key path at the
 /// error's position (e.g. `pairing[1].agents`), plus the missing field's name for "missing
 /// field" errors; `config` for syntax errors outside any field.
-fn toml_error(text: &str, e: &toml::de::Error) -> Error {
+pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> Error {
     let message = e.message().trim().to_string();
     let mut path = e
         .span()
@@ -720,6 +693,43 @@ fn field_at(text: &str, span: &Range<usize>) -> Option<String> {
 
     let table = DeTable::parse(text).ok()?;
     in_table(table.get_ref(), span, "")
+}
+
+/// A validated level set from a `levels` field: `"paper"` or a non-empty list of level seeds
+/// and files; errors name `field` (or `field[i]`).
+///
+/// # Errors
+///
+/// [`Error::Config`] for an unknown word, an empty list or an empty entry.
+pub fn level_set(levels: LevelsField, field: &str) -> Result<LevelSet> {
+    Ok(match levels {
+        LevelsField::Word(w) if w == PAPER_LEVELS => LevelSet::Paper,
+        LevelsField::Word(w) => {
+            return Err(Error::config(
+                field,
+                format!(
+                    "unknown level set `{w}` (give \"paper\" or a list of level seeds and files)"
+                ),
+            ));
+        }
+        LevelsField::List(entries) if entries.is_empty() => {
+            return Err(Error::config(field, "give at least one level"));
+        }
+        LevelsField::List(entries) => LevelSet::List(
+            entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| match e {
+                    LevelEntry::Seed(s) => Ok(s.to_string()),
+                    LevelEntry::File(f) if f.trim().is_empty() => Err(Error::config(
+                        format!("{field}[{i}]"),
+                        "an empty level (give a level seed or a level file)",
+                    )),
+                    LevelEntry::File(f) => Ok(f.trim().to_string()),
+                })
+                .collect::<Result<_>>()?,
+        ),
+    })
 }
 
 #[cfg(test)]

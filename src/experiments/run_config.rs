@@ -1,0 +1,537 @@
+//! The configuration of a MAP-Elites run (`playstyles evolve CONFIG.toml`): parsed from TOML,
+//! validated with errors naming the field, and written back resolved into the run directory
+//! (`config.toml`), where `validate`, `tiers` and `plot` read it.
+//!
+//! ```toml
+//! name = "usecase1-attacks-vs-support"  # run directory name (default: the file's stem)
+//! game = "tribes"
+//! seed = 1
+//! batch_size = 10                       # genomes evaluated in parallel per batch
+//!
+//! [rules]                               # the game's rules options (Tribes: compat, mode)
+//! compat = "intended"
+//!
+//! [evaluation]
+//! levels = [1590557911279, 1588955551452]  # or "paper"
+//! repetitions = 4                       # games per level; seats alternate every game
+//! player = "pmcts(bias=true,pruning=true,budget=2000)"  # the genome's weights are added
+//! baseline = "mcts(budget=2000)"
+//!
+//! [genome]
+//! scripts = ["spawn.strongest", "spawn.defensive"]  # the evolved weights (default: the 11)
+//! values = [0.0, 0.25, 0.5, 0.75, 1.0]  # or: range = [0.0, 1.0]
+//!
+//! [[features]]                          # 1 to 3 axes
+//! name = "attacks"
+//! min = 0
+//! max = 20
+//! step = 2                              # or: bins = 10 (equal-width bins over [min, max])
+//!
+//! [map_elites]
+//! one_hot = true
+//! random_init = 40
+//! iterations = 500
+//! replacement = "paper"                 # or "lower_confidence" (with z = 1.96)
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use super::GameKind;
+use super::tournament::{LevelSet, LevelsField, level_set, toml_error};
+use crate::agents::AgentSpec;
+use crate::error::{Error, Result};
+use crate::features::Feature;
+use crate::qd::{Domain, EmitterConfig, FeatureAxis, GenomeSpace, MapElitesConfig, Replacement};
+
+/// The TOML file as written (every section; unknown keys are errors).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunFile {
+    /// Run name (default: the config file's stem).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The game (`tribes`).
+    #[serde(default = "default_game")]
+    pub game: String,
+    /// The run seed.
+    pub seed: i64,
+    /// Genomes per batch.
+    #[serde(default = "default_batch")]
+    pub batch_size: i64,
+    /// The game's rules options.
+    #[serde(default)]
+    pub rules: toml::Table,
+    /// How genomes are evaluated.
+    pub evaluation: EvaluationFile,
+    /// The evolved weights.
+    #[serde(default)]
+    pub genome: GenomeFile,
+    /// The map's axes (1–3).
+    pub features: Vec<FeatureFile>,
+    /// The MAP-Elites schedule.
+    pub map_elites: MapElitesFile,
+}
+
+fn default_game() -> String {
+    "tribes".into()
+}
+
+fn default_batch() -> i64 {
+    10
+}
+
+/// `[evaluation]`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluationFile {
+    /// Training levels: `"paper"` or level seeds and files.
+    pub levels: LevelsField,
+    /// Games per level.
+    pub repetitions: i64,
+    /// The evolved player's agent spec (its `weights` come from the genome).
+    #[serde(default = "default_player")]
+    pub player: String,
+    /// The opponent's agent spec.
+    #[serde(default = "default_baseline")]
+    pub baseline: String,
+}
+
+fn default_player() -> String {
+    "pmcts(bias=true,pruning=true,budget=2000)".into()
+}
+
+fn default_baseline() -> String {
+    "mcts(budget=2000)".into()
+}
+
+/// `[genome]`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenomeFile {
+    /// Evolved script names (default: the game's evolved set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scripts: Option<Vec<String>>,
+    /// Discrete weight values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<f64>>,
+    /// A continuous weight range `[lo, hi]` instead of values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<[f64; 2]>,
+}
+
+/// One `[[features]]` axis.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureFile {
+    /// Feature name ([`Feature::name`]).
+    pub name: String,
+    /// Lower end.
+    pub min: f64,
+    /// Upper end.
+    pub max: f64,
+    /// Bucket width (the reference's bucket rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<f64>,
+    /// Or: number of equal-width bins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bins: Option<i64>,
+}
+
+/// `[map_elites]`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapElitesFile {
+    /// Start with the one-hot genomes.
+    #[serde(default = "yes")]
+    pub one_hot: bool,
+    /// Random genomes after the one-hot ones.
+    pub random_init: i64,
+    /// Hill-climber offspring.
+    pub iterations: i64,
+    /// `paper` or `lower_confidence`.
+    #[serde(default = "default_replacement")]
+    pub replacement: String,
+    /// z of `lower_confidence`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_replacement() -> String {
+    "paper".into()
+}
+
+/// A validated run configuration.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    /// Run name.
+    pub name: String,
+    /// The game.
+    pub game: GameKind,
+    /// Run seed.
+    pub seed: u64,
+    /// Genomes per batch.
+    pub batch_size: usize,
+    /// The game's rules options (read by the game's glue).
+    pub rules: toml::Table,
+    /// Training levels.
+    pub levels: LevelSet,
+    /// Games per level.
+    pub repetitions: u32,
+    /// The evolved player's spec (without weights).
+    pub player: AgentSpec,
+    /// The opponent's spec.
+    pub baseline: AgentSpec,
+    /// Evolved script names (`None`: the game's default set).
+    pub scripts: Option<Vec<String>>,
+    /// Weight domain.
+    pub domain: Domain,
+    /// Features and their axes.
+    pub features: Vec<(Feature, FeatureAxis)>,
+    /// Emitter schedule.
+    pub emitter: EmitterConfig,
+    /// Replacement rule.
+    pub replacement: Replacement,
+    /// The file as given, to write back resolved.
+    pub file: RunFile,
+}
+
+fn non_negative(v: i64, field: &str) -> Result<u64> {
+    u64::try_from(v).map_err(|_| Error::config(field, format!("must be ≥ 0, got {v}")))
+}
+
+fn positive(v: i64, field: &str) -> Result<u64> {
+    match non_negative(v, field)? {
+        0 => Err(Error::config(field, "must be at least 1")),
+        n => Ok(n),
+    }
+}
+
+impl RunConfig {
+    /// Parses and validates TOML text; `stem` names the run when the file has no `name`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the field: unknown keys, bad types, an unknown feature or
+    /// game, an empty level list, `min ≥ max`, negative or zero counts, bad agent specs.
+    /// (Script names are checked by [`RunConfig::check_scripts`], which needs the game.)
+    pub fn parse(text: &str, stem: &str) -> Result<RunConfig> {
+        let file: RunFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+        Self::from_file(file, stem)
+    }
+
+    /// Validates a parsed file.
+    ///
+    /// # Errors
+    ///
+    /// As [`RunConfig::parse`].
+    pub fn from_file(file: RunFile, stem: &str) -> Result<RunConfig> {
+        let name = file.name.clone().unwrap_or_else(|| stem.to_string());
+        if name.trim().is_empty() || name.contains(['/', '\\']) {
+            return Err(Error::config("name", "must be a non-empty file name"));
+        }
+        let game: GameKind = file
+            .game
+            .parse()
+            .map_err(|_| Error::config("game", format!("unknown game `{}`", file.game)))?;
+        let seed = non_negative(file.seed, "seed")?;
+        let batch_size = positive(file.batch_size, "batch_size")? as usize;
+        let ev = &file.evaluation;
+        let levels = level_set(ev.levels.clone(), "evaluation.levels")?;
+        let repetitions = positive(ev.repetitions, "evaluation.repetitions")?;
+        let repetitions = u32::try_from(repetitions)
+            .map_err(|_| Error::config("evaluation.repetitions", "too large"))?;
+        let spec = |s: &str, field: &str| {
+            AgentSpec::parse(s).map_err(|e| match e {
+                Error::Config { reason, .. } => Error::config(field, reason),
+                e => e,
+            })
+        };
+        let player = spec(&ev.player, "evaluation.player")?;
+        let baseline = spec(&ev.baseline, "evaluation.baseline")?;
+        if player.fields().iter().any(|(k, _)| k == "weights") {
+            return Err(Error::config(
+                "evaluation.player",
+                "the genome sets the weights: leave `weights` out of the player's spec",
+            ));
+        }
+        let g = &file.genome;
+        let domain = match (&g.values, g.range) {
+            (Some(_), Some(_)) => {
+                return Err(Error::config(
+                    "genome",
+                    "give `values` or `range`, not both",
+                ));
+            }
+            (Some(v), None) => Domain::Discrete(v.clone()),
+            (None, Some([lo, hi])) => Domain::Range { lo, hi },
+            (None, None) => Domain::default(),
+        };
+        if let Some(scripts) = &g.scripts {
+            if scripts.is_empty() {
+                return Err(Error::config("genome.scripts", "give at least one script"));
+            }
+            for (i, s) in scripts.iter().enumerate() {
+                if scripts[..i].contains(s) {
+                    return Err(Error::config(
+                        format!("genome.scripts[{i}]"),
+                        format!("`{s}` is listed twice"),
+                    ));
+                }
+            }
+        }
+        if file.features.is_empty() || file.features.len() > 3 {
+            return Err(Error::config(
+                "features",
+                format!(
+                    "give 1 to 3 [[features]] tables, got {}",
+                    file.features.len()
+                ),
+            ));
+        }
+        let mut features = Vec::new();
+        for (i, f) in file.features.iter().enumerate() {
+            let field = |k: &str| format!("features[{i}].{k}");
+            let feature = Feature::from_name(&f.name, &field("name"))?;
+            if features.iter().any(|(g, _)| *g == feature) {
+                return Err(Error::config(field("name"), "the same feature twice"));
+            }
+            if !(f.min.is_finite() && f.max.is_finite()) || f.min >= f.max {
+                return Err(Error::config(
+                    field("max"),
+                    format!("need min < max, got min {} and max {}", f.min, f.max),
+                ));
+            }
+            let axis = match (f.step, f.bins) {
+                (Some(step), None) => FeatureAxis::bucket(feature.name(), f.min, f.max, step),
+                (None, Some(bins)) => {
+                    let bins = positive(bins, &field("bins"))? as usize;
+                    FeatureAxis::bins(feature.name(), f.min, f.max, bins)
+                }
+                _ => {
+                    return Err(Error::config(
+                        field("step"),
+                        "give `step` (buckets) or `bins`, exactly one",
+                    ));
+                }
+            }
+            .map_err(|e| match e {
+                Error::Config { field: f2, reason } => {
+                    Error::config(format!("features[{i}].{f2}"), reason)
+                }
+                e => e,
+            })?;
+            features.push((feature, axis));
+        }
+        let m = &file.map_elites;
+        let emitter = EmitterConfig {
+            one_hot: m.one_hot,
+            random_init: non_negative(m.random_init, "map_elites.random_init")?,
+            iterations: non_negative(m.iterations, "map_elites.iterations")?,
+        };
+        let replacement = match m.replacement.as_str() {
+            "paper" => Replacement::Paper,
+            "lower_confidence" => {
+                let z = m.z.unwrap_or(1.96);
+                if !(z.is_finite() && z > 0.0) {
+                    return Err(Error::config("map_elites.z", "must be a positive number"));
+                }
+                Replacement::LowerConfidence { z }
+            }
+            other => {
+                return Err(Error::config(
+                    "map_elites.replacement",
+                    format!("`{other}` is not `paper` or `lower_confidence`"),
+                ));
+            }
+        };
+        Ok(RunConfig {
+            name,
+            game,
+            seed,
+            batch_size,
+            rules: file.rules.clone(),
+            levels,
+            repetitions,
+            player,
+            baseline,
+            scripts: g.scripts.clone(),
+            domain,
+            features,
+            emitter,
+            replacement,
+            file,
+        })
+    }
+
+    /// Checks the evolved script names against the game's portfolio.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `genome.scripts[i]` for an unknown script.
+    pub fn check_scripts(&self, known: &[&str]) -> Result<()> {
+        for (i, s) in self.scripts.iter().flatten().enumerate() {
+            if !known.contains(&s.as_str()) {
+                return Err(Error::config(
+                    format!("genome.scripts[{i}]"),
+                    format!("unknown script `{s}`"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine configuration for evolved scripts `scripts`.
+    ///
+    /// # Errors
+    ///
+    /// The engine's own validation errors (naming the field).
+    pub fn map_elites(&self, scripts: &[String]) -> Result<MapElitesConfig> {
+        let config = MapElitesConfig {
+            seed: self.seed,
+            batch_size: self.batch_size,
+            space: GenomeSpace::new(scripts.to_vec(), self.domain.clone())?,
+            axes: self.features.iter().map(|(_, a)| a.clone()).collect(),
+            replacement: self.replacement,
+            emitter: self.emitter.clone(),
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// The resolved TOML written into the run directory: every default made explicit, the
+    /// levels listed, the evolved scripts named.
+    ///
+    /// # Errors
+    ///
+    /// Serialisation errors (not expected).
+    pub fn resolved_toml(&self, levels: &[String], scripts: &[String]) -> Result<String> {
+        let mut file = self.file.clone();
+        file.name = Some(self.name.clone());
+        file.evaluation.levels = LevelsField::List(
+            levels
+                .iter()
+                .map(|l| match l.parse::<u64>() {
+                    Ok(s) => super::tournament::LevelEntry::Seed(s),
+                    Err(_) => super::tournament::LevelEntry::File(l.clone()),
+                })
+                .collect(),
+        );
+        file.genome.scripts = Some(scripts.to_vec());
+        if file.genome.values.is_none()
+            && file.genome.range.is_none()
+            && let Domain::Discrete(v) = &self.domain
+        {
+            file.genome.values = Some(v.clone());
+        }
+        toml::to_string(&file).map_err(|e| Error::config("config", e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+seed = 1
+[evaluation]
+levels = [1590557911279]
+repetitions = 2
+[[features]]
+name = "attacks"
+min = 0
+max = 20
+step = 2
+[[features]]
+name = "support_balance"
+min = -5
+max = 5
+step = 1
+[map_elites]
+random_init = 4
+iterations = 10
+"#;
+
+    fn field_of(text: &str) -> String {
+        match RunConfig::parse(text, "t") {
+            Err(Error::Config { field, .. }) => field,
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("accepted:\n{text}"),
+        }
+    }
+
+    #[test]
+    fn a_good_config_parses_with_defaults() {
+        let c = RunConfig::parse(GOOD, "quick").unwrap();
+        assert_eq!(c.name, "quick");
+        assert_eq!(c.features.len(), 2);
+        assert_eq!(c.batch_size, 10);
+        assert_eq!(c.baseline.to_string(), "mcts(budget=2000)");
+        let resolved = c
+            .resolved_toml(&["1590557911279".into()], &["spawn.defensive".into()])
+            .unwrap();
+        let again = RunConfig::parse(&resolved, "other").unwrap();
+        assert_eq!(again.name, "quick");
+        assert_eq!(again.scripts, Some(vec!["spawn.defensive".to_string()]));
+    }
+
+    #[test]
+    fn bad_configs_name_the_field() {
+        let cases = [
+            (GOOD.replace("attacks", "attaks"), "features[0].name"),
+            (
+                GOOD.replace("levels = [1590557911279]", "levels = []"),
+                "evaluation.levels",
+            ),
+            (GOOD.replace("max = 20", "max = 0"), "features[0].max"),
+            (
+                GOOD.replace("random_init = 4", "random_init = -4"),
+                "map_elites.random_init",
+            ),
+            (
+                GOOD.replace("iterations = 10", "iterations = -1"),
+                "map_elites.iterations",
+            ),
+            (
+                GOOD.replace("repetitions = 2", "repetitions = 0"),
+                "evaluation.repetitions",
+            ),
+            (
+                GOOD.replace("seed = 1", "seed = 1\nbatch_size = 0"),
+                "batch_size",
+            ),
+            (GOOD.replace("step = 2", "bins = 0"), "features[0].bins"),
+            (
+                GOOD.replace("step = 2", "step = 2\nbins = 3"),
+                "features[0].step",
+            ),
+            (GOOD.replace("seed = 1", "seed = 1\ncolour = 2"), "colour"),
+            (
+                GOOD.replace("[map_elites]", "[map_elites]\nreplacement = \"best\""),
+                "map_elites.replacement",
+            ),
+            (
+                GOOD.replace("repetitions = 2", "repetitions = 2\nplayer = \"pmcts(\""),
+                "evaluation.player",
+            ),
+        ];
+        for (text, field) in cases {
+            assert_eq!(field_of(&text), field, "{text}");
+        }
+        let c = RunConfig::parse(
+            &GOOD.replace(
+                "[evaluation]",
+                "[genome]\nscripts = [\"spawn.nope\"]\n[evaluation]",
+            ),
+            "t",
+        )
+        .unwrap();
+        match c.check_scripts(&["spawn.defensive"]) {
+            Err(Error::Config { field, .. }) => assert_eq!(field, "genome.scripts[0]"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
