@@ -10,6 +10,7 @@
 //! - [`tribes_glue`]: the one place that calls the workflows with the Tribes engine.
 
 pub mod bench;
+pub mod evaluate;
 pub mod levels;
 pub mod play;
 pub mod run_config;
