@@ -9,7 +9,6 @@ use crate::agents::build::build_search_agent;
 use crate::arena::series::Series;
 use crate::error::Result;
 use crate::features::{Feature, GameView, mean_sd};
-use crate::game::Game;
 use crate::qd::Evaluation;
 
 /// Plays `player` (participant 0) against `baseline` on every level × `repetitions`, seats
