@@ -84,6 +84,15 @@ pub fn traversable(s: &State, tribe: u8, t: Terrain) -> bool {
 pub const MAX_TILES: usize = 1024;
 const INF: u8 = u8::MAX;
 
+/// The terrains `tribe` may enter, as a bit mask over `Terrain as u8`.
+#[inline]
+fn passable_mask(s: &State, tribe: u8) -> u8 {
+    Terrain::ALL
+        .iter()
+        .filter(|&&t| traversable(s, tribe, t))
+        .fold(0, |m, &t| m | (1 << t as u8))
+}
+
 /// Reusable buffers for [`reachable_with`]: a per-tile best cost (all `INF` between calls) and
 /// the search queue (each tile enters at most once per cost improvement, so at most 8 times).
 pub struct MoveScratch {
@@ -131,6 +140,7 @@ pub fn reachable_with(
     let naval = u.kind.is_naval();
     let n = s.size as i32;
     let start = u.pos as usize;
+    let passable = passable_mask(s, u.tribe);
     let MoveScratch { best, queue } = scratch;
     // Label-correcting search with a FIFO queue: costs are tiny, re-expansions rare.
     let (mut head, mut tail) = (0usize, 1usize);
@@ -157,6 +167,9 @@ pub fn reachable_with(
                 }
                 let to = (tx * n + ty) as usize;
                 if enemy.has(to) {
+                    continue;
+                }
+                if passable & (1 << s.tiles[to].terrain as u8) == 0 {
                     continue;
                 }
                 let Some(cost) = step_cost(s, u, to, c, budget, naval, from_road, zoc.has(to))
@@ -221,9 +234,6 @@ fn step_cost(
     in_zoc: bool,
 ) -> Option<i32> {
     let tile = &s.tiles[to];
-    if !traversable(s, u.tribe, tile.terrain) {
-        return None;
-    }
     if u.kind == UnitKind::MindBender
         && tile.terrain == Terrain::City
         && s.tile_tribe(to) != u.tribe
