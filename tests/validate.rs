@@ -18,7 +18,8 @@ use playstyles::experiments::validate::{
 use playstyles::games::tribes::{TribesGame, builtin};
 use playstyles::qd::{BatchReport, Evaluation, FeatureAxis, Genome, GenomeSpace, GridArchive};
 use playstyles::report::archive::{
-    ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, write_archive_csv, write_progress_csv,
+    ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, read_archive_csv, write_archive_csv,
+    write_progress_csv,
 };
 
 /// The one training level of the synthetic run.
@@ -478,6 +479,16 @@ fn tiers_prefer_validated_win_rates() {
     let err = fails(&["tiers", path_arg(&dir), "--count", "5"]);
     assert!(
         err.contains("--count") && err.contains("validated"),
+        "{err}"
+    );
+    // An elite replaced after validation makes validation.csv stale.
+    let path = dir.join(ARCHIVE_CSV);
+    let mut table = read_archive_csv(&path).unwrap();
+    table.rows[0].win_rate = 0.15;
+    write_archive_csv(&path, &table).unwrap();
+    let err = fails(&["tiers", path_arg(&dir), "--count", "2"]);
+    assert!(
+        err.contains("validation.csv") && err.contains("line 2") && err.contains("changed"),
         "{err}"
     );
 }

@@ -4,7 +4,8 @@
 //! **Win rates.** If the run directory holds a `validation.csv` (from `playstyles validate`),
 //! the candidates are the validated elites with their validation win rates (`validated`);
 //! otherwise every elite of `archive.csv` with its archived win rate (`archived`). The output
-//! says which.
+//! says which. A `validation.csv` whose elites' archived win rate or games differ from
+//! `archive.csv` (the run went on after validation) is an error.
 //!
 //! **Picking.** The candidates are sorted from weakest to strongest by win rate, ties by cell
 //! index (the lower cell counts as weaker). Tier `i` of `N` (`i = 0..N`) takes the candidate at
@@ -82,16 +83,6 @@ pub enum Source {
     Archived,
 }
 
-impl Source {
-    /// The word written in `tiers.toml`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::Validated => "validated",
-            Source::Archived => "archived",
-        }
-    }
-}
-
 /// One `[[tier]]` table of `tiers.toml`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -155,23 +146,35 @@ pub fn pick_tiers(candidates: &[(usize, f64)], count: usize) -> Result<Vec<(usiz
 /// # Errors
 ///
 /// As [`RunDir::load`] and [`pick_tiers`] (the message says how many elites there are);
-/// [`Error::Io`] naming `validation.csv` if it is malformed or names a cell the archive lacks,
-/// or naming `tiers.toml` if it cannot be written.
+/// [`Error::Io`] naming `validation.csv` if it is malformed or out of date (a cell the archive
+/// lacks, or whose elite's archived win rate or games differ from the validated one's), or
+/// naming `tiers.toml` if it cannot be written.
 pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
     let run = RunDir::load(&cfg.run_dir)?;
     let validation = run.dir.join(VALIDATION_CSV);
     let (source, candidates): (Source, Vec<(usize, f64)>) = if validation.exists() {
         let mut rates = BTreeMap::new();
         for (i, r) in read_validation_csv(&validation)?.into_iter().enumerate() {
-            if run.row(r.cell).is_none() {
-                return Err(invalid(
+            let stale = |why: String| {
+                invalid(
                     &validation,
-                    format!(
-                        "line {}: cell {} has no elite in archive.csv (validate again)",
-                        i + 2,
+                    format!("line {}: {why}; run `playstyles validate` again", i + 2),
+                )
+            };
+            match run.row(r.cell) {
+                None => {
+                    return Err(stale(format!(
+                        "cell {} has no elite in archive.csv",
                         r.cell
-                    ),
-                ));
+                    )));
+                }
+                Some(row) if (row.win_rate, row.games) != (r.map_win_rate, r.map_games) => {
+                    return Err(stale(format!(
+                        "the elite of cell {} changed since it was validated",
+                        r.cell
+                    )));
+                }
+                Some(_) => {}
             }
             rates.entry(r.cell).or_insert(r.val_win_rate);
         }

@@ -644,6 +644,10 @@ pub struct ValidationRow {
     pub cell: usize,
     /// The feature.
     pub feature: String,
+    /// The elite's win rate in the archive when it was validated.
+    pub map_win_rate: f64,
+    /// The elite's games in the archive when it was validated.
+    pub map_games: u32,
     /// The elite's win rate in the validation games.
     pub val_win_rate: f64,
     /// Validation games played.
@@ -670,7 +674,7 @@ pub fn read_validation_csv(path: &Path) -> Result<Vec<ValidationRow>> {
         ));
     }
     // The header is checked, so the columns are where VALIDATION_COLUMNS puts them.
-    let (cell, feature, win, games) = (0, 1, 7, 9);
+    let (cell, feature, map_win, map_games, win, games) = (0, 1, 6, 8, 7, 9);
     r.records()
         .enumerate()
         .map(|(i, rec)| {
@@ -691,6 +695,8 @@ pub fn read_validation_csv(path: &Path) -> Result<Vec<ValidationRow>> {
             Ok(ValidationRow {
                 cell: parse(path, line, cell, text(cell))?,
                 feature: text(feature).to_string(),
+                map_win_rate: parse(path, line, map_win, text(map_win))?,
+                map_games: parse(path, line, map_games, text(map_games))?,
                 val_win_rate: parse(path, line, win, text(win))?,
                 val_games: parse(path, line, games, text(games))?,
             })
