@@ -6,6 +6,10 @@
 //! playstyles play --game tribes --level SEED|FILE --agents SPEC,SPEC [--seed N] [--render] [--json]
 //! playstyles bench [fm] --game tribes [--json]
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--force]
+//! playstyles plot RUN_DIR
+//! playstyles validate RUN_DIR [--levels held-out|paper|SEEDS|generated:N] [--repetitions N]
+//!                     [--cells corners|all|LIST] [--threads N] [--quiet]
+//! playstyles tiers RUN_DIR [--count N]
 //! ```
 
 use std::io::{BufWriter, ErrorKind, Write};
@@ -15,8 +19,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{Error, Result};
 use crate::experiments::{
-    self, BenchConfig, BenchTarget, Command, GameKind, LevelsAction, LevelsConfig, PlayConfig,
-    TournamentConfig,
+    self, BenchConfig, BenchTarget, CellChoice, Command, GameKind, LevelChoice, LevelsAction,
+    LevelsConfig, PlayConfig, PlotConfig, TiersConfig, TournamentConfig, ValidateConfig,
 };
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
@@ -40,6 +44,63 @@ pub enum CliCommand {
     /// Play a tournament (pairings of agents over levels x repetitions, seats alternated) and
     /// write games.csv and summary.csv.
     Tournament(TournamentArgs),
+    /// Redraw the pictures of a MAP-Elites run directory (heatmap.png/.svg, progress.png)
+    /// from its CSV files.
+    Plot(PlotArgs),
+    /// Re-play a run's elites on other levels and compare their features and win rates with
+    /// the archive's (validation.csv, validation_summary.csv).
+    Validate(ValidateArgs),
+    /// Pick difficulty tiers from a run's elites, weakest to strongest (tiers.toml).
+    Tiers(TiersArgs),
+}
+
+/// Flags of `playstyles plot`.
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// The run directory (written by `playstyles evolve`).
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: PathBuf,
+}
+
+/// Flags of `playstyles validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// The run directory (written by `playstyles evolve`).
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: PathBuf,
+    /// The levels: `held-out` (the built-in levels the run did not train on), `paper` (all
+    /// built-in levels), level seeds `S1,S2,...`, or `generated:N` (N generated levels, seeds
+    /// derived from the run seed).
+    #[arg(
+        long,
+        default_value = "held-out",
+        value_name = "held-out|paper|SEEDS|generated:N"
+    )]
+    pub levels: String,
+    /// Games per level and elite.
+    #[arg(long, default_value_t = experiments::validate::DEFAULT_REPETITIONS, value_name = "N")]
+    pub repetitions: u32,
+    /// The elites: `corners` (the occupied cells nearest to the grid's corners), `all`, or cell
+    /// indices `C1,C2,...`.
+    #[arg(long, default_value = "corners", value_name = "corners|all|LIST")]
+    pub cells: String,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Flags of `playstyles tiers`.
+#[derive(Debug, Args)]
+pub struct TiersArgs {
+    /// The run directory (written by `playstyles evolve`).
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: PathBuf,
+    /// Number of tiers.
+    #[arg(long, default_value_t = experiments::tiers::DEFAULT_TIER_COUNT, value_name = "N")]
+    pub count: usize,
 }
 
 /// Flags of `playstyles tournament`.
@@ -177,6 +238,20 @@ impl Cli {
                 cfg.force = a.force;
                 Command::Tournament(cfg)
             }
+            CliCommand::Plot(a) => Command::Plot(PlotConfig::new(a.run_dir)?),
+            CliCommand::Validate(a) => {
+                // Flag syntax first, so a bad flag is reported even for a bad run directory.
+                let levels: LevelChoice = a.levels.parse()?;
+                let cells: CellChoice = a.cells.parse()?;
+                let mut cfg = ValidateConfig::new(a.run_dir)?
+                    .with_repetitions(a.repetitions)?
+                    .with_threads(a.threads)?;
+                cfg.levels = levels;
+                cfg.cells = cells;
+                cfg.quiet = a.quiet;
+                Command::Validate(cfg)
+            }
+            CliCommand::Tiers(a) => Command::Tiers(TiersConfig::new(a.run_dir, a.count)?),
         })
     }
 }
@@ -327,6 +402,29 @@ mod tests {
             matches!(&e, Error::Config { field, .. } if field == "agents"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn bad_validate_and_tiers_flags_are_named_before_the_run_directory_is_read() {
+        for (args, flag) in [
+            (
+                &["validate", "/no/such/run", "--levels", "nope"][..],
+                "--levels",
+            ),
+            (
+                &["validate", "/no/such/run", "--cells", "1,1"][..],
+                "--cells",
+            ),
+            (&["tiers", "/no/such/run", "--count", "1"][..], "--count"),
+        ] {
+            let e = settings(args).unwrap_err();
+            assert!(
+                matches!(&e, Error::Config { field, .. } if field == flag),
+                "{args:?}: {e}"
+            );
+        }
+        let e = settings(&["plot", "/no/such/run"]).unwrap_err();
+        assert!(e.to_string().contains("/no/such/run"), "{e}");
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Small statistics helpers shared by tournaments and (later) the MAP-Elites replacement rules.
+//! Small statistics helpers shared by tournaments, validation and the MAP-Elites replacement rules.
 //! Pure numbers: no game types.
 
 /// The normal quantile for a two-sided 95 % interval, as the tables of the literature use it.
@@ -47,6 +47,54 @@ pub fn mean(xs: impl IntoIterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| sum / n as f64)
 }
 
+/// Fractional ranks of `xs` (1-based): tied values share the mean of the ranks they span, so
+/// `[10, 20, 20, 30]` ranks `[1, 2.5, 2.5, 4]`. Values are compared with `f64::total_cmp`.
+pub fn ranks(xs: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]));
+    let mut out = vec![0.0; xs.len()];
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start + 1;
+        while end < order.len() && xs[order[end]] == xs[order[start]] {
+            end += 1;
+        }
+        // Positions start..end hold ranks start+1..=end; their mean is (start + 1 + end) / 2.
+        let rank = (start + 1 + end) as f64 / 2.0;
+        for &i in &order[start..end] {
+            out[i] = rank;
+        }
+        start = end;
+    }
+    out
+}
+
+/// Spearman's rank correlation of paired samples: the Pearson correlation of their
+/// [`ranks`] (ties averaged). `None` for fewer than 3 pairs, samples of different lengths, or
+/// a sample whose values are all equal (its ranks have no spread).
+///
+/// ```
+/// use playstyles::stats::spearman;
+/// assert_eq!(spearman(&[1.0, 2.0, 3.0], &[10.0, 40.0, 90.0]), Some(1.0));
+/// assert_eq!(spearman(&[1.0, 2.0, 3.0], &[3.0, 2.0, 1.0]), Some(-1.0));
+/// assert_eq!(spearman(&[1.0, 2.0], &[1.0, 2.0]), None);
+/// ```
+pub fn spearman(xs: &[f64], ys: &[f64]) -> Option<f64> {
+    if xs.len() != ys.len() || xs.len() < 3 {
+        return None;
+    }
+    let (rx, ry) = (ranks(xs), ranks(ys));
+    let n = rx.len() as f64;
+    let (mx, my) = (rx.iter().sum::<f64>() / n, ry.iter().sum::<f64>() / n);
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (x, y) in rx.iter().zip(&ry) {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx) * (x - mx);
+        syy += (y - my) * (y - my);
+    }
+    (sxx > 0.0 && syy > 0.0).then(|| (sxy / (sxx * syy).sqrt()).clamp(-1.0, 1.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +110,22 @@ mod tests {
         assert!(lo < 0.3 && 0.3 < hi);
         let (lo2, hi2) = wilson_interval(300, 1000, Z_95);
         assert!(hi2 - lo2 < hi - lo);
+    }
+
+    #[test]
+    fn ties_share_their_mean_rank() {
+        assert_eq!(ranks(&[10.0, 20.0, 20.0, 30.0]), [1.0, 2.5, 2.5, 4.0]);
+        assert_eq!(ranks(&[3.0, 1.0, 2.0]), [3.0, 1.0, 2.0]);
+        assert_eq!(ranks(&[5.0, 5.0, 5.0]), [2.0, 2.0, 2.0]);
+    }
+
+    #[test]
+    fn spearman_matches_a_hand_computed_value_with_ties() {
+        // Ranks x = [1, 2, 3, 4], y = [1, 2.5, 2.5, 4]: Pearson = 4.5 / sqrt(5 * 4.5).
+        let r = spearman(&[1.0, 2.0, 3.0, 4.0], &[0.1, 0.5, 0.5, 0.9]).unwrap();
+        assert!((r - 4.5 / (5.0f64 * 4.5).sqrt()).abs() < 1e-12, "{r}");
+        assert_eq!(spearman(&[1.0, 2.0, 3.0], &[7.0, 7.0, 7.0]), None);
+        assert_eq!(spearman(&[1.0, 2.0, 3.0], &[1.0, 2.0]), None);
     }
 
     #[test]

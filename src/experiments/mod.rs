@@ -7,15 +7,21 @@
 //! - [`bench`]: forward-model speed;
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV;
 //! - [`levels`]: listing and showing levels (game-specific; see [`tribes_glue`]);
+//! - [`plot`], [`validate`], [`tiers`]: read a run directory ([`run_dir`]) to redraw its
+//!   pictures, re-play its elites on held-out levels, and pick difficulty tiers;
 //! - [`tribes_glue`]: the one place that calls the workflows with the Tribes engine.
 
 pub mod bench;
 pub mod evaluate;
 pub mod levels;
 pub mod play;
+pub mod plot;
 pub mod run_config;
+pub mod run_dir;
+pub mod tiers;
 pub mod tournament;
 pub mod tribes_glue;
+pub mod validate;
 
 use std::fmt;
 use std::io::Write;
@@ -26,7 +32,10 @@ use crate::error::{Error, Result};
 pub use bench::{BenchConfig, BenchTarget};
 pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
+pub use plot::PlotConfig;
+pub use tiers::TiersConfig;
 pub use tournament::{TournamentConfig, TournamentSpec};
+pub use validate::{CellChoice, LevelChoice, ValidateConfig};
 
 /// The games the tool can run: the registry of `--game` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -83,6 +92,12 @@ pub enum Command {
     Bench(BenchConfig),
     /// `playstyles tournament`.
     Tournament(TournamentConfig),
+    /// `playstyles plot`.
+    Plot(PlotConfig),
+    /// `playstyles validate`.
+    Validate(ValidateConfig),
+    /// `playstyles tiers`.
+    Tiers(TiersConfig),
 }
 
 impl Command {
@@ -93,6 +108,9 @@ impl Command {
             Command::Play(c) => c.game,
             Command::Bench(c) => c.game,
             Command::Tournament(c) => c.spec.game,
+            Command::Plot(c) => c.game,
+            Command::Validate(c) => c.game,
+            Command::Tiers(c) => c.game,
         }
     }
 }

@@ -32,6 +32,33 @@ fn run_tournament<W: Write>(cfg: &TournamentConfig, out: &mut W) -> Result<()> {
     tournament(&game, levels, build, cfg, &config_toml, scales, out).map(|_| ())
 }
 
+/// Validates a Tribes run: its `[rules]`, and the levels of `--levels` (generated ones for
+/// Xin-Xi and Imperius); see [`super::validate`].
+fn run_validate<W: Write>(cfg: &super::ValidateConfig, out: &mut W) -> Result<()> {
+    use super::validate::{LevelRef, level_refs, validate};
+    use crate::games::tribes::{TribeKind, levelgen};
+
+    let run = super::run_dir::RunDir::load(&cfg.run_dir)?;
+    let rules: TribesRules = read_rules(&run.config.rules)?;
+    let refs = level_refs(
+        &cfg.levels,
+        &run.config.levels,
+        &builtin::SEEDS,
+        run.config.seed,
+    )?;
+    let levels = refs
+        .into_iter()
+        .map(|r| match r {
+            LevelRef::Load(name) => Ok((name.clone(), Level::load(&name)?)),
+            LevelRef::Generated(seed) => {
+                let level = levelgen::generate(seed, &[TribeKind::XinXi, TribeKind::Imperius]);
+                Ok((format!("generated:{seed}"), level))
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    validate(&TribesGame::new(rules), levels, &run, cfg, out).map(|_| ())
+}
+
 /// Runs `cmd` with the Tribes engine and its default rules.
 ///
 /// - `levels list`: the built-in levels (seed, board size, tribes), one per line;
@@ -40,7 +67,9 @@ fn run_tournament<W: Write>(cfg: &TournamentConfig, out: &mut W) -> Result<()> {
 /// - `bench fm`: benchmarks on every built-in level ([`super::bench::bench`]);
 /// - `tournament`: reads `[rules]` as [`TribesRules`], loads the levels (`"paper"`: the 25
 ///   built-in levels of [`builtin::SEEDS`]) and plays ([`super::tournament::tournament`]), with
-///   `techs_pct` out of the 24 technologies of the tech tree.
+///   `techs_pct` out of the 24 technologies of the tech tree;
+/// - `plot`, `tiers`: game-independent ([`super::plot`], [`super::tiers`]);
+/// - `validate`: the run's rules and the chosen levels ([`super::validate`]).
 ///
 /// # Errors
 ///
@@ -51,6 +80,9 @@ pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
     let game = TribesGame::new(TribesRules::default());
     match cmd {
         Command::Tournament(cfg) => run_tournament(&cfg, out),
+        Command::Plot(cfg) => super::plot::plot(&cfg, out),
+        Command::Validate(cfg) => run_validate(&cfg, out),
+        Command::Tiers(cfg) => super::tiers::tiers(&cfg, out).map(|_| ()),
         Command::Levels(cfg) => match cfg.action {
             LevelsAction::List => {
                 writeln!(out, "{:<16} {:>5} {:>7}", "seed", "size", "tribes")

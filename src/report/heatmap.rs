@@ -54,27 +54,37 @@ pub fn write_heatmaps(rows: &[ArchiveRow], axes: &[FeatureAxis], dir: &Path) -> 
     register_font()?;
     let (w, h) = plan.size();
 
-    let png = dir.join(HEATMAP_PNG);
-    // The image encoder picks the format from the extension, so the temp file ends in .png.
-    let tmp = dir.join(format!(".heatmap.tmp{}.png", std::process::id()));
+    write_png(&dir.join(HEATMAP_PNG), (w, h), |root| plan.draw(root))?;
+    write_atomic(&dir.join(HEATMAP_SVG), render_svg(rows, axes)?.as_bytes())
+}
+
+/// Draws a `size` PNG with `draw` and writes it to `path` atomically: into a temporary file
+/// beside it (ending in `.png`, since the encoder picks the format from the extension),
+/// flushed to disk, then renamed over `path`. On error the temporary file is removed.
+pub(crate) fn write_png<F>(path: &Path, size: (u32, u32), draw: F) -> Result<()>
+where
+    F: for<'a> FnOnce(&DrawingArea<BitMapBackend<'a>, Shift>) -> DrawResult<BitMapBackend<'a>>,
+{
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "picture".into(), |s| s.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{stem}.tmp{}.png", std::process::id()));
     let drawn = {
-        let root = BitMapBackend::new(&tmp, (w, h)).into_drawing_area();
-        plan.draw(&root).and_then(|()| root.present())
+        let root = BitMapBackend::new(&tmp, size).into_drawing_area();
+        draw(&root).and_then(|()| root.present())
     };
     let result = drawn
-        .map_err(|e| draw_error(&png, e))
+        .map_err(|e| draw_error(path, e))
         .and_then(|()| {
             std::fs::File::open(&tmp)
                 .and_then(|f| f.sync_all())
                 .map_err(|e| Error::io(&tmp, e))
         })
-        .and_then(|()| std::fs::rename(&tmp, &png).map_err(|e| Error::io(&png, e)));
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
-        return result;
     }
-
-    write_atomic(&dir.join(HEATMAP_SVG), render_svg(rows, axes)?.as_bytes())
+    result
 }
 
 /// The heatmap as an SVG document.
@@ -95,7 +105,9 @@ fn draw_error<E: std::error::Error + Send + Sync + 'static>(path: &Path, e: E) -
     Error::io(path, std::io::Error::other(e.to_string()))
 }
 
-fn register_font() -> Result<()> {
+/// Registers the embedded font as `sans-serif` (once), the family plotters' default text
+/// styles use.
+pub(crate) fn register_font() -> Result<()> {
     static DONE: OnceLock<bool> = OnceLock::new();
     let ok = *DONE
         .get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
@@ -105,6 +117,10 @@ fn register_font() -> Result<()> {
         Err(Error::config("heatmap", "the embedded font failed to load"))
     }
 }
+
+/// What drawing on a backend `DB` returns.
+pub(crate) type DrawResult<DB> =
+    std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// What to draw, and where.
 struct Plan<'a> {

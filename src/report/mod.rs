@@ -6,6 +6,7 @@
 //! - [`csv`]: CSV tables of strings, written atomically;
 //! - [`archive`]: `archive.csv` and `progress.csv` of a MAP-Elites run, written and read back;
 //! - [`heatmap`]: the archive drawn as `heatmap.png` and `heatmap.svg`;
+//! - [`progress_chart`]: `progress.csv` drawn as `progress.png`;
 //! - [`table`]: aligned plain-text tables for the terminal;
 //! - [`progress`]: a progress bar on standard error (done / total, elapsed, ETA).
 
@@ -14,6 +15,7 @@ pub mod atomic;
 pub mod csv;
 pub mod heatmap;
 pub mod progress;
+pub mod progress_chart;
 pub mod table;
 
 pub use atomic::write_atomic;

@@ -1,0 +1,146 @@
+//! Reading a run directory written by `playstyles evolve`, for `plot`, `validate` and `tiers`:
+//! its resolved `config.toml` and its `archive.csv`, checked against each other.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::run_config::RunConfig;
+use crate::error::{Error, Result};
+use crate::qd::GridArchive;
+use crate::qd::checkpoint::invalid;
+use crate::report::archive::{ARCHIVE_CSV, ArchiveRow, ArchiveTable, read_archive_csv};
+
+/// File name of the resolved run config in a run directory.
+pub const CONFIG_TOML: &str = "config.toml";
+
+/// A run directory's config and archive.
+#[derive(Clone, Debug)]
+pub struct RunDir {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The resolved run config (`config.toml`).
+    pub config: RunConfig,
+    /// The elites (`archive.csv`), in cell order.
+    pub archive: ArchiveTable,
+    /// An empty archive over the run's axes: cell counts and cell-index arithmetic.
+    pub grid: GridArchive,
+}
+
+/// Checks that `dir` is an existing directory.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming `dir` if it does not exist or is not a directory.
+pub fn check_dir(dir: &Path) -> Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(invalid(dir, "not a run directory (not a directory)")),
+        Err(e) => Err(Error::io(dir, e)),
+    }
+}
+
+/// Reads and validates `config.toml` of the run directory `dir`.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming the directory or the file if either is missing; [`Error::Config`]
+/// naming the field, with the file's path in the reason, if the config is invalid.
+pub fn read_config(dir: &Path) -> Result<RunConfig> {
+    check_dir(dir)?;
+    let path = dir.join(CONFIG_TOML);
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+    let stem = dir
+        .file_name()
+        .map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned());
+    RunConfig::parse(&text, &stem).map_err(|e| match e {
+        Error::Config { field, reason } => Error::Config {
+            field,
+            reason: format!("{reason} (in {})", path.display()),
+        },
+        e => e,
+    })
+}
+
+impl RunDir {
+    /// Reads `config.toml` and `archive.csv` of the run directory `dir` and checks that they
+    /// agree: the archive's features are the config's, in order; its weights are the config's
+    /// `genome.scripts` (when listed); every row's cell index and coordinates lie on the grid
+    /// and match each other, and no cell appears twice.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_config`]; [`Error::Io`] naming `archive.csv` (and the line, for a bad row) if
+    /// it is missing, malformed or disagrees with the config.
+    pub fn load(dir: &Path) -> Result<RunDir> {
+        let config = read_config(dir)?;
+        let path = dir.join(ARCHIVE_CSV);
+        let archive = read_archive_csv(&path)?;
+        let axes = config.features.iter().map(|(_, a)| a.clone()).collect();
+        let grid = GridArchive::new(axes, config.replacement)?;
+        let names: Vec<&str> = config.features.iter().map(|(f, _)| f.name()).collect();
+        if archive.features != names {
+            return Err(invalid(
+                &path,
+                format!(
+                    "its features ({}) are not those of {CONFIG_TOML} ({})",
+                    archive.features.join(", "),
+                    names.join(", ")
+                ),
+            ));
+        }
+        if let Some(scripts) = &config.scripts
+            && *scripts != archive.weights
+        {
+            return Err(invalid(
+                &path,
+                format!(
+                    "its weights ({}) are not the scripts of {CONFIG_TOML} ({})",
+                    archive.weights.join(", "),
+                    scripts.join(", ")
+                ),
+            ));
+        }
+        let mut seen = BTreeSet::new();
+        for (i, r) in archive.rows.iter().enumerate() {
+            let line = i + 2;
+            if grid.grid_to_index(&r.coords) != Some(r.cell) {
+                return Err(invalid(
+                    &path,
+                    format!(
+                        "line {line}: cell {} with coordinates {:?} does not lie on the grid {:?}",
+                        r.cell,
+                        r.coords,
+                        grid.dims()
+                    ),
+                ));
+            }
+            if !seen.insert(r.cell) {
+                return Err(invalid(
+                    &path,
+                    format!("line {line}: cell {} appears twice", r.cell),
+                ));
+            }
+        }
+        Ok(RunDir {
+            dir: dir.to_path_buf(),
+            config,
+            archive,
+            grid,
+        })
+    }
+
+    /// The elite of cell `cell`, if the archive has one.
+    pub fn row(&self, cell: usize) -> Option<&ArchiveRow> {
+        self.archive.rows.iter().find(|r| r.cell == cell)
+    }
+
+    /// The agent spec of an elite: the run's player with the elite's weights
+    /// ([`super::evaluate::with_weights`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] if the spec does not parse (not expected for a valid run).
+    pub fn agent_spec(&self, row: &ArchiveRow) -> Result<String> {
+        super::evaluate::with_weights(&self.config.player, &self.archive.weights, &row.weights)
+    }
+}

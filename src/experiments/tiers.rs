@@ -1,0 +1,304 @@
+//! `playstyles tiers RUN_DIR [--count N]`: picks difficulty tiers from a run's elites and
+//! writes them as ready-to-use agent specs in `tiers.toml`.
+//!
+//! **Win rates.** If the run directory holds a `validation.csv` (from `playstyles validate`),
+//! the candidates are the validated elites with their validation win rates (`validated`);
+//! otherwise every elite of `archive.csv` with its archived win rate (`archived`). The output
+//! says which. A `validation.csv` whose elites' archived win rate or games differ from
+//! `archive.csv` (the run went on after validation) is an error.
+//!
+//! **Picking.** The candidates are sorted from weakest to strongest by win rate, ties by cell
+//! index (the lower cell counts as weaker). Tier `i` of `N` (`i = 0..N`) takes the candidate at
+//! the target quantile `i/(N−1)`: sorted position `round(i·(M−1)/(N−1))` among `M` candidates,
+//! rounding half up. As `M ≥ N`, the positions are distinct, so each elite is used once, and
+//! the first and last tiers are the weakest and strongest elites. `N` must be at least 2 and
+//! at most `M`.
+//!
+//! **Output.** `tiers.toml` (written atomically) holds one `[[tier]]` table per tier, weakest
+//! first: `name` (`tier-1` … `tier-N`), `cell`, `win_rate`, `source` (`validated` or
+//! `archived`) and `agent`, the run's player spec with the elite's weights, usable as is in
+//! `playstyles play --agents` and in a tournament config's `agents` list.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use super::run_dir::{RunDir, read_config};
+use super::validate::{VALIDATION_CSV, read_validation_csv};
+use super::{GameKind, output_error};
+use crate::error::{Error, Result};
+use crate::qd::checkpoint::invalid;
+use crate::report::archive::ARCHIVE_CSV;
+use crate::report::table::aligned;
+use crate::report::write_atomic;
+
+/// File name of the tiers in a run directory.
+pub const TIERS_TOML: &str = "tiers.toml";
+/// Default number of tiers.
+pub const DEFAULT_TIER_COUNT: usize = 5;
+
+/// Validated settings of `playstyles tiers`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TiersConfig {
+    /// The run directory.
+    pub run_dir: PathBuf,
+    /// The run's game (from its `config.toml`).
+    pub game: GameKind,
+    /// Number of tiers (at least 2).
+    pub count: usize,
+}
+
+impl TiersConfig {
+    /// Settings for `count` tiers of the run in `run_dir`; reads its `config.toml` for the
+    /// game.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `--count` if it is below 2; as [`read_config`].
+    pub fn new(run_dir: PathBuf, count: usize) -> Result<Self> {
+        if count < 2 {
+            return Err(Error::config(
+                "--count",
+                format!("give at least 2 tiers (weakest and strongest), got {count}"),
+            ));
+        }
+        let game = read_config(&run_dir)?.game;
+        Ok(TiersConfig {
+            run_dir,
+            game,
+            count,
+        })
+    }
+}
+
+/// Where a tier's win rate comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// `validation.csv` (`val_win_rate`).
+    Validated,
+    /// `archive.csv` (`win_rate`).
+    Archived,
+}
+
+/// One `[[tier]]` table of `tiers.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tier {
+    /// `tier-1` (weakest) … `tier-N` (strongest).
+    pub name: String,
+    /// The elite's cell.
+    pub cell: usize,
+    /// The win rate the tier was picked by.
+    pub win_rate: f64,
+    /// Where that win rate comes from.
+    pub source: Source,
+    /// The elite's agent spec.
+    pub agent: String,
+}
+
+/// The contents of `tiers.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TiersFile {
+    /// The tiers, weakest first.
+    pub tier: Vec<Tier>,
+}
+
+/// Positions in `0..candidates` of `count` tiers spread evenly from the weakest (0) to the
+/// strongest (`candidates − 1`): `round(i·(M−1)/(N−1))` rounding half up, computed exactly.
+/// Distinct and increasing when `2 ≤ count ≤ candidates`.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--count` if `count < 2` or `count > candidates`.
+pub fn tier_positions(candidates: usize, count: usize) -> Result<Vec<usize>> {
+    if count < 2 || count > candidates {
+        return Err(Error::config(
+            "--count",
+            format!("cannot pick {count} tiers from {candidates} elites (give 2 to {candidates})"),
+        ));
+    }
+    let (m, n) = (candidates - 1, count - 1);
+    // round(i·m/n) = floor((2·i·m + n) / (2·n)).
+    Ok((0..count).map(|i| (2 * i * m + n) / (2 * n)).collect())
+}
+
+/// Picks `count` of the `(cell, win rate)` candidates spread evenly from weakest to strongest
+/// (see the module docs); returns them weakest first.
+///
+/// # Errors
+///
+/// As [`tier_positions`].
+pub fn pick_tiers(candidates: &[(usize, f64)], count: usize) -> Result<Vec<(usize, f64)>> {
+    let mut sorted = candidates.to_vec();
+    sorted.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    Ok(tier_positions(sorted.len(), count)?
+        .into_iter()
+        .map(|p| sorted[p])
+        .collect())
+}
+
+/// Picks the tiers of `cfg.run_dir`, writes `tiers.toml` and prints them.
+///
+/// # Errors
+///
+/// As [`RunDir::load`] and [`pick_tiers`] (the message says how many elites there are);
+/// [`Error::Io`] naming `validation.csv` if it is malformed or out of date (a cell the archive
+/// lacks, or whose elite's archived win rate or games differ from the validated one's), or
+/// naming `tiers.toml` if it cannot be written.
+pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
+    let run = RunDir::load(&cfg.run_dir)?;
+    let validation = run.dir.join(VALIDATION_CSV);
+    let (source, candidates): (Source, Vec<(usize, f64)>) = if validation.exists() {
+        let mut rates = BTreeMap::new();
+        for (i, r) in read_validation_csv(&validation)?.into_iter().enumerate() {
+            let stale = |why: String| {
+                invalid(
+                    &validation,
+                    format!("line {}: {why}; run `playstyles validate` again", i + 2),
+                )
+            };
+            match run.row(r.cell) {
+                None => {
+                    return Err(stale(format!(
+                        "cell {} has no elite in archive.csv",
+                        r.cell
+                    )));
+                }
+                Some(row) if (row.win_rate, row.games) != (r.map_win_rate, r.map_games) => {
+                    return Err(stale(format!(
+                        "the elite of cell {} changed since it was validated",
+                        r.cell
+                    )));
+                }
+                Some(_) => {}
+            }
+            rates.entry(r.cell).or_insert(r.val_win_rate);
+        }
+        (Source::Validated, rates.into_iter().collect())
+    } else {
+        let rows = &run.archive.rows;
+        (
+            Source::Archived,
+            rows.iter().map(|r| (r.cell, r.win_rate)).collect(),
+        )
+    };
+    let picked = pick_tiers(&candidates, cfg.count).map_err(|e| match (e, source) {
+        (Error::Config { field, reason }, Source::Validated) => Error::config(
+            field,
+            format!("{reason}: only the validated elites of {VALIDATION_CSV} count; validate more cells (--cells all) or ask for fewer tiers"),
+        ),
+        (e, _) => e,
+    })?;
+    let tiers: Vec<Tier> = picked
+        .iter()
+        .enumerate()
+        .map(|(i, &(cell, win_rate))| {
+            let row = run.row(cell).ok_or_else(|| {
+                invalid(
+                    &run.dir.join(ARCHIVE_CSV),
+                    format!("cell {cell} has no elite"),
+                )
+            })?;
+            Ok(Tier {
+                name: format!("tier-{}", i + 1),
+                cell,
+                win_rate,
+                source,
+                agent: run.agent_spec(row)?,
+            })
+        })
+        .collect::<Result<_>>()?;
+    let file = TiersFile {
+        tier: tiers.clone(),
+    };
+    let body = toml::to_string(&file).map_err(|e| Error::config("tiers", e.to_string()))?;
+    let from = match source {
+        Source::Validated => format!("validation win rates ({VALIDATION_CSV})"),
+        Source::Archived => {
+            "archived win rates (archive.csv; run `playstyles validate` for held-out ones)"
+                .to_string()
+        }
+    };
+    let text = format!(
+        "# {} difficulty tiers of run `{}`, weakest first, picked by {from}.\n\n{body}",
+        tiers.len(),
+        run.config.name
+    );
+    let path = run.dir.join(TIERS_TOML);
+    write_atomic(&path, text.as_bytes())?;
+
+    let mut header: Vec<String> = ["tier", "cell", "win %"].map(String::from).to_vec();
+    header.extend(
+        run.config
+            .features
+            .iter()
+            .map(|(f, _)| f.name().to_string()),
+    );
+    let rows: Vec<Vec<String>> = tiers
+        .iter()
+        .map(|t| {
+            let mut row = vec![
+                t.name.clone(),
+                t.cell.to_string(),
+                format!("{:.1}", 100.0 * t.win_rate),
+            ];
+            if let Some(r) = run.row(t.cell) {
+                row.extend(r.means.iter().map(|m| format!("{m:.2}")));
+            }
+            row
+        })
+        .collect();
+    write!(
+        out,
+        "tiers by {from}; features as archived\n{}wrote {}\n",
+        aligned(&header, &rows),
+        path.display()
+    )
+    .map_err(output_error)?;
+    Ok(tiers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_spread_from_weakest_to_strongest() {
+        assert_eq!(tier_positions(5, 5).unwrap(), [0, 1, 2, 3, 4]);
+        assert_eq!(tier_positions(5, 3).unwrap(), [0, 2, 4]);
+        assert_eq!(tier_positions(4, 3).unwrap(), [0, 2, 3]); // 1.5 rounds up
+        assert_eq!(tier_positions(10, 4).unwrap(), [0, 3, 6, 9]);
+        assert_eq!(tier_positions(2, 2).unwrap(), [0, 1]);
+        for (m, n) in [(1, 2), (3, 4), (5, 1), (5, 0)] {
+            match tier_positions(m, n) {
+                Err(Error::Config { field, .. }) => assert_eq!(field, "--count"),
+                other => panic!("{m} {n}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn positions_are_distinct_whenever_there_are_enough_elites() {
+        for m in 2..40 {
+            for n in 2..=m {
+                let p = tier_positions(m, n).unwrap();
+                assert!(p.windows(2).all(|w| w[0] < w[1]), "{m} {n}: {p:?}");
+                assert_eq!((p[0], p[n - 1]), (0, m - 1));
+            }
+        }
+    }
+
+    #[test]
+    fn ties_go_by_cell_index() {
+        let c = [(7, 0.5), (2, 0.5), (4, 0.1), (9, 0.9)];
+        assert_eq!(
+            pick_tiers(&c, 4).unwrap(),
+            [(4, 0.1), (2, 0.5), (7, 0.5), (9, 0.9)]
+        );
+        assert_eq!(pick_tiers(&c, 2).unwrap(), [(4, 0.1), (9, 0.9)]);
+    }
+}

@@ -1,0 +1,494 @@
+//! `plot`, `validate` and `tiers` on a small synthetic run directory: a resolved
+//! `config.toml` with tiny budgets (`pmcts(budget=10)` against `mcts(budget=10)`, one training
+//! level), an `archive.csv` of five hand-placed elites and a `progress.csv`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use playstyles::agents::AgentSpec;
+use playstyles::agents::build::build_search_agent;
+use playstyles::experiments::run_config::RunConfig;
+use playstyles::experiments::run_dir::RunDir;
+use playstyles::experiments::tiers::{Source, TIERS_TOML, TiersFile};
+use playstyles::experiments::tournament::TournamentSpec;
+use playstyles::experiments::validate::{
+    LevelChoice, LevelRef, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV,
+    VALIDATION_SUMMARY_CSV, corner_cells, level_refs,
+};
+use playstyles::games::tribes::{TribesGame, builtin};
+use playstyles::qd::{BatchReport, Evaluation, FeatureAxis, Genome, GenomeSpace, GridArchive};
+use playstyles::report::archive::{
+    ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, read_archive_csv, write_archive_csv,
+    write_progress_csv,
+};
+
+/// The one training level of the synthetic run.
+const TRAINING: &str = "1590557911279";
+/// The level the tests validate on.
+const VALIDATION_LEVEL: &str = "1590791907337";
+
+/// The run config before `evolve` resolves it: 2 × 2 weights, a 4 × 5 grid
+/// (attacks ≤0, 1–2, 3, ≥4 × support balance ≤−2, −1, 0, 1, ≥2).
+const CONFIG: &str = r#"
+seed = 7
+batch_size = 2
+[evaluation]
+levels = [1590557911279]
+repetitions = 2
+player = "pmcts(budget=10)"
+baseline = "mcts(budget=10)"
+[genome]
+scripts = ["spawn.defensive", "research.naval"]
+[[features]]
+name = "attacks"
+min = 0
+max = 4
+step = 2
+[[features]]
+name = "support_balance"
+min = -2
+max = 2
+step = 1
+[map_elites]
+random_init = 0
+iterations = 0
+"#;
+
+/// The synthetic elites: (attacks, support balance, win rate, weights). Their cells are
+/// 0 = (0, 0), 4 = (0, 4), 7 = (1, 2), 15 = (3, 0) and 19 = (3, 4).
+const ELITES: [(f64, f64, f64, [f64; 2]); 5] = [
+    (0.0, -2.0, 0.1, [0.0, 1.0]),
+    (0.0, 2.0, 0.9, [1.0, 0.0]),
+    (2.0, 0.0, 0.7, [0.5, 0.5]),
+    (4.0, -2.0, 0.5, [0.25, 0.75]),
+    (4.0, 2.0, 0.3, [0.75, 0.25]),
+];
+
+/// A fresh, empty folder under Cargo's scratch space.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("validate")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Writes the synthetic run directory `name` (as `evolve` would leave it) and returns it.
+fn synthetic_run(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    let config = RunConfig::parse(CONFIG, "synthetic").unwrap();
+    let scripts: Vec<String> = config.scripts.clone().unwrap();
+    let resolved = config
+        .resolved_toml(&[TRAINING.to_string()], &scripts)
+        .unwrap();
+    std::fs::write(dir.join("config.toml"), resolved).unwrap();
+
+    let axes = config.features.iter().map(|(_, a)| a.clone()).collect();
+    let mut archive = GridArchive::new(axes, config.replacement).unwrap();
+    for (a, b, win_rate, weights) in ELITES {
+        let evaluation = Evaluation {
+            fitness: win_rate,
+            tie_break: 5000.0,
+            games: 20,
+            wins: (win_rate * 20.0).round() as u32,
+            draws: 0,
+            descriptor_means: vec![a, b],
+            descriptor_spreads: vec![0.5, 1.0],
+            extra: Default::default(),
+        };
+        archive
+            .add(Genome::new(weights.to_vec()), evaluation)
+            .unwrap();
+    }
+    let space = GenomeSpace::new(scripts, config.domain.clone()).unwrap();
+    let table = ArchiveTable::from_archive(&archive, &space);
+    write_archive_csv(&dir.join(ARCHIVE_CSV), &table).unwrap();
+
+    let report = |batch: u64, elites: usize, best: Option<f64>| BatchReport {
+        batch,
+        evaluations: 2 * (batch + 1),
+        games: 8 * (batch + 1),
+        elites,
+        coverage: elites as f64 / 20.0,
+        qd_score: 0.0,
+        max_fitness: best,
+        mean_fitness: best.map(|b| b / 2.0),
+        seconds: 0.5,
+    };
+    let reports = [
+        report(0, 0, None),
+        report(1, 2, Some(0.5)),
+        report(2, 5, Some(0.9)),
+    ];
+    write_progress_csv(&dir.join(PROGRESS_CSV), &reports).unwrap();
+    dir
+}
+
+/// A copy of the run directory `from` named `name`.
+fn copy_run(from: &Path, name: &str) -> PathBuf {
+    let dir = scratch(name);
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
+fn playstyles(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_playstyles"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn path_arg(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Runs the binary and asserts success.
+fn ok(args: &[&str]) -> String {
+    let o = playstyles(args);
+    assert!(
+        o.status.success(),
+        "{args:?} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Runs the binary, asserts exit code 2 and returns standard error.
+fn fails(args: &[&str]) -> String {
+    let o = playstyles(args);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{args:?} did not fail with code 2"
+    );
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The rows of a CSV file without quoted fields, header first.
+fn csv_rows(path: &Path) -> Vec<Vec<String>> {
+    read(path)
+        .lines()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+fn is_png(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|b| b.starts_with(b"\x89PNG\r\n\x1a\n"))
+}
+
+#[test]
+fn plot_redraws_the_heatmaps_and_the_progress_chart() {
+    let dir = synthetic_run("plot");
+    let out = ok(&["plot", path_arg(&dir)]);
+    assert!(is_png(&dir.join("heatmap.png")), "{out}");
+    assert!(is_png(&dir.join("progress.png")), "{out}");
+    assert!(read(&dir.join("heatmap.svg")).contains("<svg"));
+    assert!(out.contains("progress.png"), "{out}");
+}
+
+#[test]
+fn plot_names_a_missing_or_malformed_progress_csv_and_its_line() {
+    let dir = synthetic_run("plot-bad");
+    std::fs::remove_file(dir.join(PROGRESS_CSV)).unwrap();
+    let err = fails(&["plot", path_arg(&dir)]);
+    assert!(err.contains("progress.csv"), "{err}");
+    let text = "batch,evaluations,games,elites,coverage,qd_score,max_fitness,mean_fitness,seconds\n\
+                0,2,8,1,0.05,0.5,0.5,0.5,1\n\
+                1,x,8,1,0.05,0.5,0.5,0.5,1\n";
+    std::fs::write(dir.join(PROGRESS_CSV), text).unwrap();
+    let err = fails(&["plot", path_arg(&dir)]);
+    assert!(
+        err.contains("progress.csv") && err.contains("line: 3"),
+        "{err}"
+    );
+    std::fs::write(dir.join(ARCHIVE_CSV), "cell,nonsense\n").unwrap();
+    let err = fails(&["plot", path_arg(&dir)]);
+    assert!(err.contains("archive.csv"), "{err}");
+}
+
+#[test]
+fn validate_writes_both_tables_identically_with_one_and_two_threads() {
+    let one = synthetic_run("threads-1");
+    let two = copy_run(&one, "threads-2");
+    for (dir, threads) in [(&one, "1"), (&two, "2")] {
+        let out = ok(&[
+            "validate",
+            path_arg(dir),
+            "--levels",
+            VALIDATION_LEVEL,
+            "--repetitions",
+            "2",
+            "--cells",
+            "all",
+            "--threads",
+            threads,
+            "--quiet",
+        ]);
+        assert!(out.contains("validating 5 elites"), "{out}");
+        assert!(out.contains("all_axes"), "{out}");
+    }
+    for file in [VALIDATION_CSV, VALIDATION_SUMMARY_CSV] {
+        assert_eq!(read(&one.join(file)), read(&two.join(file)), "{file}");
+    }
+
+    // validation.csv: one row per elite and feature, cells in order, features in axis order.
+    let rows = csv_rows(&one.join(VALIDATION_CSV));
+    assert_eq!(rows[0], VALIDATION_COLUMNS);
+    assert_eq!(rows.len(), 1 + 5 * 2);
+    let cells: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(
+        cells,
+        ["0", "0", "4", "4", "7", "7", "15", "15", "19", "19"]
+    );
+    let run = RunDir::load(&one).unwrap();
+    for (i, r) in rows[1..].iter().enumerate() {
+        let k = i % 2;
+        let (feature, axis) = &run.config.features[k];
+        assert_eq!(r[1], feature.name());
+        let elite = run.row(r[0].parse().unwrap()).unwrap();
+        assert_eq!(r[2].parse::<f64>().unwrap(), elite.means[k]);
+        assert_eq!(r[6].parse::<f64>().unwrap(), elite.win_rate);
+        assert_eq!((r[8].as_str(), r[9].as_str()), ("20", "2"));
+        // stays_in_cell: the validation mean falls in the elite's bucket on that axis.
+        let val_mean: f64 = r[4].parse().unwrap();
+        let stays = axis.index_of(val_mean) == elite.coords[k];
+        assert_eq!(r[10], stays.to_string(), "{r:?}");
+    }
+
+    // validation_summary.csv: one row per feature, then win_rate, then all_axes.
+    let summary = csv_rows(&one.join(VALIDATION_SUMMARY_CSV));
+    assert_eq!(summary[0], SUMMARY_COLUMNS);
+    let names: Vec<&str> = summary[1..].iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(
+        names,
+        ["attacks", "support_balance", "win_rate", "all_axes"]
+    );
+    assert!(summary[1..].iter().all(|r| r[1] == "5"));
+    assert_eq!(summary[3][5], "", "win_rate has no cell share");
+    assert_eq!(summary[4][4], "", "all_axes has no correlation");
+    let both = rows[1..]
+        .chunks(2)
+        .filter(|c| c.iter().all(|r| r[10] == "true"))
+        .count();
+    assert_eq!(summary[4][5].parse::<f64>().unwrap(), both as f64 / 5.0);
+    assert_eq!(
+        summary[3][2].parse::<f64>().unwrap(),
+        0.5,
+        "mean map win rate"
+    );
+}
+
+#[test]
+fn corners_pick_the_occupied_cells_nearest_to_each_corner() {
+    let axis = |name: &str, cells: usize| FeatureAxis::bins(name, 0.0, 1.0, cells).unwrap();
+    let replacement = playstyles::qd::Replacement::Paper;
+    let grid = GridArchive::new(vec![axis("a", 4), axis("b", 5)], replacement).unwrap();
+    let cell = |a: usize, b: usize| grid.grid_to_index(&[a, b]).unwrap();
+    // Corner (0,0): (0,1) and (1,0) tie at distance 1, the lower cell index wins; corner
+    // (0,4): (0,3); corner (3,0): (1,0) at squared distance 4 beats (2,2) at 5; corner (3,4):
+    // (3,3).
+    let occupied = [cell(0, 1), cell(1, 0), cell(0, 3), cell(3, 3), cell(2, 2)];
+    let mut expected = vec![cell(0, 1), cell(0, 3), cell(1, 0), cell(3, 3)];
+    expected.sort();
+    assert_eq!(corner_cells(&grid, &occupied), expected);
+    // Corners that share their nearest elite give it once.
+    assert_eq!(corner_cells(&grid, &[cell(2, 2)]), [cell(2, 2)]);
+    assert!(corner_cells(&grid, &[]).is_empty());
+
+    let line = GridArchive::new(vec![axis("a", 6)], replacement).unwrap();
+    assert_eq!(corner_cells(&line, &[1, 2, 3, 4]), [1, 4]);
+
+    let cube =
+        GridArchive::new(vec![axis("a", 3), axis("b", 3), axis("c", 3)], replacement).unwrap();
+    let all: Vec<usize> = (0..27).collect();
+    let corners: Vec<usize> = [0, 2, 6, 8, 18, 20, 24, 26].to_vec();
+    assert_eq!(corner_cells(&cube, &all), corners);
+
+    // The synthetic run's elites sit in the four corners plus the middle cell 7.
+    let dir = synthetic_run("corners");
+    let run = RunDir::load(&dir).unwrap();
+    let occupied: Vec<usize> = run.archive.rows.iter().map(|r| r.cell).collect();
+    assert_eq!(corner_cells(&run.grid, &occupied), [0, 4, 15, 19]);
+}
+
+#[test]
+fn held_out_levels_are_the_built_in_levels_minus_the_training_ones() {
+    let dir = synthetic_run("held-out");
+    let run = RunDir::load(&dir).unwrap();
+    let refs = level_refs(
+        &LevelChoice::HeldOut,
+        &run.config.levels,
+        &builtin::SEEDS,
+        run.config.seed,
+    )
+    .unwrap();
+    assert_eq!(refs.len(), builtin::SEEDS.len() - 1);
+    assert!(!refs.contains(&LevelRef::Load(TRAINING.into())));
+    let paper = level_refs(
+        &LevelChoice::Paper,
+        &run.config.levels,
+        &builtin::SEEDS,
+        run.config.seed,
+    )
+    .unwrap();
+    assert_eq!(paper.len(), 25);
+    assert!(paper.contains(&LevelRef::Load(TRAINING.into())));
+}
+
+#[test]
+fn validate_plays_generated_levels() {
+    let dir = synthetic_run("generated");
+    let out = ok(&[
+        "validate",
+        path_arg(&dir),
+        "--levels",
+        "generated:3",
+        "--repetitions",
+        "1",
+        "--cells",
+        "7",
+        "--quiet",
+    ]);
+    assert!(
+        out.contains("3 levels") && out.contains("generated:"),
+        "{out}"
+    );
+    let rows = csv_rows(&dir.join(VALIDATION_CSV));
+    assert_eq!(rows.len(), 1 + 2);
+    assert!(
+        rows[1..].iter().all(|r| r[0] == "7" && r[9] == "3"),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn bad_flags_and_missing_files_name_the_flag_or_file() {
+    let dir = synthetic_run("errors");
+    let run = path_arg(&dir);
+    let err = fails(&["validate", run, "--cells", "3", "--quiet"]);
+    assert!(err.contains("--cells") && err.contains("cell 3"), "{err}");
+    let err = fails(&["validate", run, "--cells", "999", "--quiet"]);
+    assert!(err.contains("--cells"), "{err}");
+    let err = fails(&["validate", run, "--cells", "1,x"]);
+    assert!(err.contains("--cells"), "{err}");
+    let err = fails(&["validate", run, "--cells", ""]);
+    assert!(err.contains("--cells"), "{err}");
+    let err = fails(&["validate", run, "--levels", "heldout"]);
+    assert!(err.contains("--levels"), "{err}");
+    let err = fails(&["validate", run, "--levels", "generated:0"]);
+    assert!(err.contains("--levels"), "{err}");
+    let err = fails(&["validate", run, "--repetitions", "0"]);
+    assert!(err.contains("--repetitions"), "{err}");
+    let err = fails(&["tiers", run, "--count", "6"]);
+    assert!(err.contains("--count"), "{err}");
+    assert!(!dir.join(VALIDATION_CSV).exists());
+
+    let missing = dir.join("no-such-run");
+    for cmd in ["validate", "tiers", "plot"] {
+        let err = fails(&[cmd, path_arg(&missing)]);
+        assert!(err.contains("no-such-run"), "{cmd}: {err}");
+    }
+    std::fs::remove_file(dir.join(ARCHIVE_CSV)).unwrap();
+    for cmd in ["validate", "tiers", "plot"] {
+        let err = fails(&[cmd, run]);
+        assert!(err.contains("archive.csv"), "{cmd}: {err}");
+    }
+    std::fs::remove_file(dir.join("config.toml")).unwrap();
+    let err = fails(&["validate", run]);
+    assert!(err.contains("config.toml"), "{err}");
+}
+
+#[test]
+fn tiers_spread_from_weakest_to_strongest_and_their_agents_play() {
+    let dir = synthetic_run("tiers");
+    let out = ok(&["tiers", path_arg(&dir), "--count", "3"]);
+    assert!(out.contains("archived"), "{out}");
+    let file: TiersFile = toml::from_str(&read(&dir.join(TIERS_TOML))).unwrap();
+    let picked: Vec<(usize, f64)> = file.tier.iter().map(|t| (t.cell, t.win_rate)).collect();
+    // Win rates 0.1 (cell 0), 0.3 (19), 0.5 (15), 0.7 (7), 0.9 (4): weakest, median, strongest.
+    assert_eq!(picked, [(0, 0.1), (15, 0.5), (4, 0.9)]);
+    let names: Vec<&str> = file.tier.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["tier-1", "tier-2", "tier-3"]);
+    assert!(file.tier.iter().all(|t| t.source == Source::Archived));
+    assert_eq!(
+        file.tier[0].agent,
+        "pmcts(budget=10,weights=[spawn.defensive=0.0,research.naval=1.0])"
+    );
+
+    // The specs go straight into `play --agents` …
+    let agents = format!("{},{}", file.tier[0].agent, file.tier[2].agent);
+    let played = ok(&[
+        "play",
+        "--level",
+        VALIDATION_LEVEL,
+        "--agents",
+        &agents,
+        "--json",
+    ]);
+    assert!(played.contains("\"ticks\""), "{played}");
+    // … and into a tournament config's `agents` list.
+    let config = format!(
+        "game = \"tribes\"\nseed = 1\nlevels = [{VALIDATION_LEVEL}]\nrepetitions = 1\n\
+         [[pairing]]\nname = \"tiers\"\nagents = [{:?}, {:?}]\n",
+        file.tier[0].agent, file.tier[2].agent
+    );
+    let spec = TournamentSpec::parse(&config).unwrap();
+    let game = TribesGame::default();
+    for a in &spec.pairings[0].agents {
+        build_search_agent(&game, a.clone()).unwrap();
+    }
+    assert_eq!(
+        spec.pairings[0].agents[1],
+        AgentSpec::parse(&file.tier[2].agent).unwrap()
+    );
+}
+
+#[test]
+fn tiers_prefer_validated_win_rates() {
+    let dir = synthetic_run("tiers-validated");
+    ok(&[
+        "validate",
+        path_arg(&dir),
+        "--levels",
+        VALIDATION_LEVEL,
+        "--repetitions",
+        "1",
+        "--cells",
+        "corners",
+        "--quiet",
+    ]);
+    let out = ok(&["tiers", path_arg(&dir), "--count", "4"]);
+    assert!(out.contains("validation.csv"), "{out}");
+    let file: TiersFile = toml::from_str(&read(&dir.join(TIERS_TOML))).unwrap();
+    assert!(file.tier.iter().all(|t| t.source == Source::Validated));
+    let mut cells: Vec<usize> = file.tier.iter().map(|t| t.cell).collect();
+    cells.sort();
+    assert_eq!(cells, [0, 4, 15, 19], "the four validated corners");
+    assert!(file.tier.windows(2).all(|w| w[0].win_rate <= w[1].win_rate));
+    // Only the four validated elites count.
+    let err = fails(&["tiers", path_arg(&dir), "--count", "5"]);
+    assert!(
+        err.contains("--count") && err.contains("validated"),
+        "{err}"
+    );
+    // An elite replaced after validation makes validation.csv stale.
+    let path = dir.join(ARCHIVE_CSV);
+    let mut table = read_archive_csv(&path).unwrap();
+    table.rows[0].win_rate = 0.15;
+    write_archive_csv(&path, &table).unwrap();
+    let err = fails(&["tiers", path_arg(&dir), "--count", "2"]);
+    assert!(
+        err.contains("validation.csv") && err.contains("line 2") && err.contains("changed"),
+        "{err}"
+    );
+}
