@@ -6,6 +6,7 @@
 //! playstyles play --game tribes --level SEED|FILE --agents SPEC,SPEC [--seed N] [--render] [--json]
 //! playstyles bench [fm] --game tribes [--json]
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--force]
+//! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
 //! ```
 
 use std::io::{BufWriter, ErrorKind, Write};
@@ -15,8 +16,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{Error, Result};
 use crate::experiments::{
-    self, BenchConfig, BenchTarget, Command, GameKind, LevelsAction, LevelsConfig, PlayConfig,
-    TournamentConfig,
+    self, BenchConfig, BenchTarget, Command, EvolveConfig, GameKind, LevelsAction, LevelsConfig,
+    PlayConfig, TournamentConfig,
 };
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
@@ -40,6 +41,37 @@ pub enum CliCommand {
     /// Play a tournament (pairings of agents over levels x repetitions, seats alternated) and
     /// write games.csv and summary.csv.
     Tournament(TournamentArgs),
+    /// Breed a map of diverse, strong players with MAP-Elites and write archive.csv,
+    /// progress.csv, heatmaps and a checkpoint (no CONFIG: the built-in quick start).
+    Evolve(EvolveArgs),
+}
+
+/// Flags of `playstyles evolve`.
+#[derive(Debug, Args)]
+pub struct EvolveArgs {
+    /// The run config (TOML; see experiments/) [default: the built-in
+    /// experiments/quickstart.toml].
+    #[arg(value_name = "CONFIG.toml")]
+    pub config: Option<PathBuf>,
+    /// The run directory [default: results/NAME/, NAME being the config's `name` or its file
+    /// name without the extension].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Continue the run in the run directory from its checkpoint.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Overwrite an existing run in the run directory.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Stop after K batches, as if killed (for tests of --resume).
+    #[arg(long, value_name = "K", hide = true)]
+    pub stop_after_batches: Option<u64>,
 }
 
 /// Flags of `playstyles tournament`.
@@ -177,6 +209,15 @@ impl Cli {
                 cfg.force = a.force;
                 Command::Tournament(cfg)
             }
+            CliCommand::Evolve(a) => {
+                let mut cfg =
+                    EvolveConfig::load(a.config.as_deref(), a.out)?.with_threads(a.threads)?;
+                cfg.resume = a.resume;
+                cfg.force = a.force;
+                cfg.quiet = a.quiet;
+                cfg.stop_after_batches = a.stop_after_batches;
+                Command::Evolve(Box::new(cfg))
+            }
         })
     }
 }
@@ -278,6 +319,23 @@ mod tests {
         };
         assert_eq!((cfg.target, cfg.json), (BenchTarget::Fm, true));
         assert!(settings(&["bench", "fm", "--game", "tribes"]).is_ok());
+    }
+
+    #[test]
+    fn evolve_without_a_config_runs_the_quickstart() {
+        let cmd = settings(&["evolve", "--threads", "2", "--quiet"]).unwrap();
+        let Command::Evolve(cfg) = cmd else {
+            panic!("not an evolve command: {cmd:?}")
+        };
+        assert_eq!(cfg.run.name, "quickstart");
+        assert_eq!(cfg.out, std::path::Path::new("results/quickstart"));
+        assert_eq!((cfg.threads, cfg.quiet, cfg.resume), (Some(2), true, false));
+    }
+
+    #[test]
+    fn evolve_resume_and_force_exclude_each_other() {
+        let e = clap_error(&["evolve", "--resume", "--force"]);
+        assert!(e.contains("--resume") && e.contains("--force"), "{e}");
     }
 
     #[test]

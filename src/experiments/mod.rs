@@ -6,11 +6,13 @@
 //! - [`play`]: one match, printed as text or JSON;
 //! - [`bench`]: forward-model speed;
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV;
+//! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory;
 //! - [`levels`]: listing and showing levels (game-specific; see [`tribes_glue`]);
 //! - [`tribes_glue`]: the one place that calls the workflows with the Tribes engine.
 
 pub mod bench;
 pub mod evaluate;
+pub mod evolve;
 pub mod levels;
 pub mod play;
 pub mod run_config;
@@ -24,6 +26,7 @@ use std::str::FromStr;
 use crate::error::{Error, Result};
 
 pub use bench::{BenchConfig, BenchTarget};
+pub use evolve::EvolveConfig;
 pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
 pub use tournament::{TournamentConfig, TournamentSpec};
@@ -83,6 +86,8 @@ pub enum Command {
     Bench(BenchConfig),
     /// `playstyles tournament`.
     Tournament(TournamentConfig),
+    /// `playstyles evolve`.
+    Evolve(Box<EvolveConfig>),
 }
 
 impl Command {
@@ -93,6 +98,7 @@ impl Command {
             Command::Play(c) => c.game,
             Command::Bench(c) => c.game,
             Command::Tournament(c) => c.spec.game,
+            Command::Evolve(c) => c.run.game,
         }
     }
 }
