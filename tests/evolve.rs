@@ -344,3 +344,61 @@ fn a_missing_config_file_is_named() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("nope.toml"), "{}", stderr(&o));
 }
+
+#[test]
+fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
+    use playstyles::agents::tribes::scripts::SCRIPT_NAMES;
+    use playstyles::experiments::EvolveConfig;
+    use playstyles::experiments::evolve::QUICKSTART;
+    use playstyles::experiments::tournament::LevelSet;
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let quick = EvolveConfig::load(Some(&dir.join("quickstart.toml")), None).unwrap();
+    assert_eq!(quick.run, EvolveConfig::load(None, None).unwrap().run);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("quickstart.toml")).unwrap(),
+        QUICKSTART
+    );
+    quick.run.check_scripts(&SCRIPT_NAMES).unwrap();
+
+    let cases = [
+        (
+            "usecase1-attacks-vs-support",
+            ["attacks", "support_balance"],
+        ),
+        (
+            "usecase2-defenders-vs-win-turn",
+            ["num_spawn_defender", "speed_win"],
+        ),
+        (
+            "usecase3-research-vs-tiles",
+            ["research_progress", "owned_tiles_progress"],
+        ),
+    ];
+    for (name, features) in cases {
+        let cfg = EvolveConfig::load(Some(&dir.join(format!("{name}.toml"))), None).unwrap();
+        let run = &cfg.run;
+        run.check_scripts(&SCRIPT_NAMES).unwrap();
+        assert_eq!(run.name, name);
+        assert_eq!(cfg.out, Path::new("results").join(name));
+        let names: Vec<&str> = run.features.iter().map(|(f, _)| f.name()).collect();
+        assert_eq!(names, features, "{name}");
+        assert_eq!(run.scripts.as_ref().map(Vec::len), Some(11), "{name}");
+        let LevelSet::List(levels) = &run.levels else {
+            panic!("{name}: levels are not listed")
+        };
+        assert_eq!(levels.len(), 5, "{name}");
+        assert_eq!(run.repetitions, 4, "{name}");
+        let e = &run.emitter;
+        assert_eq!(
+            (e.one_hot, e.random_init, e.iterations),
+            (true, 40, 500),
+            "{name}"
+        );
+        assert_eq!(
+            run.player.to_string(),
+            "pmcts(bias=true,pruning=true,budget=2000)"
+        );
+        assert_eq!(run.baseline.to_string(), "mcts(budget=2000)");
+    }
+}
