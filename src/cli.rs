@@ -6,6 +6,7 @@
 //! playstyles play --game tribes --level SEED|FILE --agents SPEC,SPEC [--seed N] [--render] [--json]
 //! playstyles bench [fm] --game tribes [--json]
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--force]
+//! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
 //! playstyles plot RUN_DIR
 //! playstyles validate RUN_DIR [--levels held-out|paper|SEEDS|generated:N] [--repetitions N]
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet]
@@ -19,8 +20,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{Error, Result};
 use crate::experiments::{
-    self, BenchConfig, BenchTarget, CellChoice, Command, GameKind, LevelChoice, LevelsAction,
-    LevelsConfig, PlayConfig, PlotConfig, TiersConfig, TournamentConfig, ValidateConfig,
+    self, BenchConfig, BenchTarget, CellChoice, Command, EvolveConfig, GameKind, LevelChoice,
+    LevelsAction, LevelsConfig, PlayConfig, PlotConfig, TiersConfig, TournamentConfig,
+    ValidateConfig,
 };
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
@@ -44,6 +46,9 @@ pub enum CliCommand {
     /// Play a tournament (pairings of agents over levels x repetitions, seats alternated) and
     /// write games.csv and summary.csv.
     Tournament(TournamentArgs),
+    /// Breed a map of diverse, strong players with MAP-Elites and write archive.csv,
+    /// progress.csv, heatmaps and a checkpoint (no CONFIG: the built-in quick start).
+    Evolve(EvolveArgs),
     /// Redraw the pictures of a MAP-Elites run directory (heatmap.png/.svg, progress.png)
     /// from its CSV files.
     Plot(PlotArgs),
@@ -52,6 +57,34 @@ pub enum CliCommand {
     Validate(ValidateArgs),
     /// Pick difficulty tiers from a run's elites, weakest to strongest (tiers.toml).
     Tiers(TiersArgs),
+}
+
+/// Flags of `playstyles evolve`.
+#[derive(Debug, Args)]
+pub struct EvolveArgs {
+    /// The run config (TOML; see experiments/) [default: the built-in
+    /// experiments/quickstart.toml].
+    #[arg(value_name = "CONFIG.toml")]
+    pub config: Option<PathBuf>,
+    /// The run directory [default: results/NAME/, NAME being the config's `name` or its file
+    /// name without the extension].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Continue the run in the run directory from its checkpoint.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Overwrite an existing run in the run directory.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Stop after K batches, as if killed (for tests of --resume).
+    #[arg(long, value_name = "K", hide = true)]
+    pub stop_after_batches: Option<u64>,
 }
 
 /// Flags of `playstyles plot`.
@@ -238,6 +271,15 @@ impl Cli {
                 cfg.force = a.force;
                 Command::Tournament(cfg)
             }
+            CliCommand::Evolve(a) => {
+                let mut cfg =
+                    EvolveConfig::load(a.config.as_deref(), a.out)?.with_threads(a.threads)?;
+                cfg.resume = a.resume;
+                cfg.force = a.force;
+                cfg.quiet = a.quiet;
+                cfg.stop_after_batches = a.stop_after_batches;
+                Command::Evolve(Box::new(cfg))
+            }
             CliCommand::Plot(a) => Command::Plot(PlotConfig::new(a.run_dir)?),
             CliCommand::Validate(a) => {
                 // Flag syntax first, so a bad flag is reported even for a bad run directory.
@@ -353,6 +395,23 @@ mod tests {
         };
         assert_eq!((cfg.target, cfg.json), (BenchTarget::Fm, true));
         assert!(settings(&["bench", "fm", "--game", "tribes"]).is_ok());
+    }
+
+    #[test]
+    fn evolve_without_a_config_runs_the_quickstart() {
+        let cmd = settings(&["evolve", "--threads", "2", "--quiet"]).unwrap();
+        let Command::Evolve(cfg) = cmd else {
+            panic!("not an evolve command: {cmd:?}")
+        };
+        assert_eq!(cfg.run.name, "quickstart");
+        assert_eq!(cfg.out, std::path::Path::new("results/quickstart"));
+        assert_eq!((cfg.threads, cfg.quiet, cfg.resume), (Some(2), true, false));
+    }
+
+    #[test]
+    fn evolve_resume_and_force_exclude_each_other() {
+        let e = clap_error(&["evolve", "--resume", "--force"]);
+        assert!(e.contains("--resume") && e.contains("--force"), "{e}");
     }
 
     #[test]

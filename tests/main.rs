@@ -10,6 +10,9 @@ mod agents;
 mod arena;
 /// The command-line binary: exit codes and error messages.
 mod cli;
+/// The `evolve` command: run-directory files, thread-count and resume determinism, no
+/// overwriting without `--force`, config errors naming the field.
+mod evolve;
 /// The generic `play` and `bench` workflows on the toy game.
 mod experiments;
 /// Game API provided methods on the toy game.

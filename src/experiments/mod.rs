@@ -6,6 +6,7 @@
 //! - [`play`]: one match, printed as text or JSON;
 //! - [`bench`]: forward-model speed;
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV;
+//! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory;
 //! - [`levels`]: listing and showing levels (game-specific; see [`tribes_glue`]);
 //! - [`plot`], [`validate`], [`tiers`]: read a run directory ([`run_dir`]) to redraw its
 //!   pictures, re-play its elites on held-out levels, and pick difficulty tiers;
@@ -13,6 +14,7 @@
 
 pub mod bench;
 pub mod evaluate;
+pub mod evolve;
 pub mod levels;
 pub mod play;
 pub mod plot;
@@ -30,6 +32,7 @@ use std::str::FromStr;
 use crate::error::{Error, Result};
 
 pub use bench::{BenchConfig, BenchTarget};
+pub use evolve::EvolveConfig;
 pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
 pub use plot::PlotConfig;
@@ -98,6 +101,8 @@ pub enum Command {
     Validate(ValidateConfig),
     /// `playstyles tiers`.
     Tiers(TiersConfig),
+    /// `playstyles evolve`.
+    Evolve(Box<EvolveConfig>),
 }
 
 impl Command {
@@ -111,6 +116,7 @@ impl Command {
             Command::Plot(c) => c.game,
             Command::Validate(c) => c.game,
             Command::Tiers(c) => c.game,
+            Command::Evolve(c) => c.run.game,
         }
     }
 }

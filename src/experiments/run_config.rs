@@ -44,7 +44,7 @@ use crate::features::Feature;
 use crate::qd::{Domain, EmitterConfig, FeatureAxis, GenomeSpace, MapElitesConfig, Replacement};
 
 /// The TOML file as written (every section; unknown keys are errors).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunFile {
     /// Run name (default: the config file's stem).
@@ -81,7 +81,7 @@ fn default_batch() -> i64 {
 }
 
 /// `[evaluation]`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EvaluationFile {
     /// Training levels: `"paper"` or level seeds and files.
@@ -105,7 +105,7 @@ fn default_baseline() -> String {
 }
 
 /// `[genome]`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GenomeFile {
     /// Evolved script names (default: the game's evolved set).
@@ -120,7 +120,7 @@ pub struct GenomeFile {
 }
 
 /// One `[[features]]` axis.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FeatureFile {
     /// Feature name ([`Feature::name`]).
@@ -138,7 +138,7 @@ pub struct FeatureFile {
 }
 
 /// `[map_elites]`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapElitesFile {
     /// Start with the one-hot genomes.
@@ -165,7 +165,7 @@ fn default_replacement() -> String {
 }
 
 /// A validated run configuration.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunConfig {
     /// Run name.
     pub name: String,

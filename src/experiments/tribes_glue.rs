@@ -3,9 +3,12 @@
 use std::io::Write;
 
 use super::Command;
+use super::evolve::{EvolveConfig, evolve};
 use super::tournament::{LevelSet, TournamentConfig, TournamentScales, read_rules, tournament};
+use crate::agent::SearchSupport;
 use crate::agents::AgentSpec;
 use crate::agents::build::build_search_agent;
+use crate::agents::tribes::portfolio::EVOLVED_WEIGHTS;
 use crate::error::{Error, Result};
 use crate::games::tribes::{Level, Tech, TribesGame, TribesRules, builtin};
 
@@ -59,6 +62,33 @@ fn run_validate<W: Write>(cfg: &super::ValidateConfig, out: &mut W) -> Result<()
     validate(&TribesGame::new(rules), levels, &run, cfg, out).map(|_| ())
 }
 
+/// Runs a Tribes MAP-Elites run; see [`run_tribes`].
+fn run_evolve<W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
+    let run = &cfg.run;
+    let rules: TribesRules = read_rules(&run.rules)?;
+    let game = TribesGame::new(rules);
+    let portfolio = game.portfolio();
+    run.check_scripts(portfolio.script_names())
+        .map_err(|e| cfg.located(e))?;
+    let scripts: Vec<String> = match &run.scripts {
+        Some(s) => s.clone(),
+        None => EVOLVED_WEIGHTS.iter().map(|s| s.to_string()).collect(),
+    };
+    let names: Vec<String> = match &run.levels {
+        LevelSet::Paper => builtin::SEEDS.iter().map(u64::to_string).collect(),
+        LevelSet::List(list) => list.clone(),
+    };
+    let levels = names
+        .iter()
+        .map(|name| Ok((name.clone(), Level::load(name)?)))
+        .collect::<Result<Vec<_>>>()?;
+    let mut resolved = run.clone();
+    resolved.file.rules =
+        toml::Table::try_from(rules).map_err(|e| Error::config("rules", e.to_string()))?;
+    let config_toml = resolved.resolved_toml(&names, &scripts)?;
+    evolve(&game, levels, scripts, cfg, &config_toml, out).map(|_| ())
+}
+
 /// Runs `cmd` with the Tribes engine and its default rules.
 ///
 /// - `levels list`: the built-in levels (seed, board size, tribes), one per line;
@@ -70,6 +100,9 @@ fn run_validate<W: Write>(cfg: &super::ValidateConfig, out: &mut W) -> Result<()
 ///   `techs_pct` out of the 24 technologies of the tech tree;
 /// - `plot`, `tiers`: game-independent ([`super::plot`], [`super::tiers`]);
 /// - `validate`: the run's rules and the chosen levels ([`super::validate`]).
+/// - `evolve`: reads `[rules]` as [`TribesRules`], checks the evolved scripts against the
+///   portfolio (default: the 11 of [`EVOLVED_WEIGHTS`]), loads the training levels and runs
+///   ([`super::evolve::evolve`]).
 ///
 /// # Errors
 ///
@@ -83,6 +116,7 @@ pub fn run_tribes<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
         Command::Plot(cfg) => super::plot::plot(&cfg, out),
         Command::Validate(cfg) => run_validate(&cfg, out),
         Command::Tiers(cfg) => super::tiers::tiers(&cfg, out).map(|_| ()),
+        Command::Evolve(cfg) => run_evolve(&cfg, out),
         Command::Levels(cfg) => match cfg.action {
             LevelsAction::List => {
                 writeln!(out, "{:<16} {:>5} {:>7}", "seed", "size", "tribes")

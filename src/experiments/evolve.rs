@@ -1,0 +1,519 @@
+//! `playstyles evolve`: a MAP-Elites run (tribes-rules §16) over the script weights of a
+//! player, evaluated against a baseline, from a [`RunConfig`] to a run directory.
+//!
+//! With no config file the built-in quick start ([`QUICKSTART`], `experiments/quickstart.toml`)
+//! runs. The run directory (default `results/<config name>/`) receives, each file written
+//! atomically (temp file, fsync, rename):
+//!
+//! - `config.toml`: the resolved config (every default explicit, levels listed, evolved scripts
+//!   named), written first, before any game;
+//! - after every batch, in this order: `progress.csv` (one row per batch), `archive.csv` (one
+//!   row per elite), `heatmap.png` and `heatmap.svg`, then `checkpoint.json` (the run state
+//!   [`MapElites::resume_file`] continues from). The checkpoint comes last, so every other file
+//!   holds at least the batches it holds, and a resumed run drops the `progress.csv` rows of a
+//!   batch the checkpoint lacks.
+//!
+//! A run directory is never overwritten without `--force` (which first removes the old run's
+//! files); `--resume` continues the run from `checkpoint.json` if `config.toml` in the
+//! directory is the resolved config of this run.
+//!
+//! Determinism: genome `i` (its global evaluation index) is evaluated with
+//! [`evaluate_player`] seeded by `derive_seed(run seed, &[i])`, so game `j` of genome `i` has
+//! the seed `derive_seed(derive_seed(run seed, &[i]), &[j])`. A batch's genomes are evaluated
+//! in parallel and their games nested in parallel, on a local rayon pool of `--threads`
+//! threads; results are told to the archive in index order. `archive.csv` is therefore
+//! byte-identical for any thread count, and a run stopped after any batch then resumed ends
+//! with the same `archive.csv` (and the same `progress.csv` but for its `seconds` column) as an
+//! uninterrupted run.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::evaluate::{evaluate_player, with_weights};
+use super::output_error;
+use super::run_config::RunConfig;
+use crate::agent::SearchSupport;
+use crate::agents::AgentSpec;
+use crate::agents::build::build_search_agent;
+use crate::arena::series::Series;
+use crate::error::{Error, Result};
+use crate::features::Feature;
+use crate::qd::{BatchReport, Evaluation, Genome, MapElites, MapElitesConfig};
+use crate::report::archive::{
+    ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, read_progress_csv, write_archive_csv,
+    write_progress_csv,
+};
+use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
+use crate::report::progress::Progress;
+use crate::report::write_atomic;
+use crate::rng::derive_seed;
+
+/// The built-in quick-start experiment, run by `playstyles evolve` without a config file.
+pub const QUICKSTART: &str = include_str!("../../experiments/quickstart.toml");
+
+/// The name the quick start's config is known by (its file stem).
+pub const QUICKSTART_NAME: &str = "quickstart";
+
+/// The resolved config in a run directory.
+pub const CONFIG_TOML: &str = "config.toml";
+
+/// The checkpoint in a run directory.
+pub const CHECKPOINT_JSON: &str = "checkpoint.json";
+
+/// Every file a run writes into its run directory, in the order they are first written.
+pub const RUN_FILES: [&str; 6] = [
+    CONFIG_TOML,
+    PROGRESS_CSV,
+    ARCHIVE_CSV,
+    HEATMAP_PNG,
+    HEATMAP_SVG,
+    CHECKPOINT_JSON,
+];
+
+/// Validated settings of `playstyles evolve`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvolveConfig {
+    /// The run.
+    pub run: RunConfig,
+    /// Where the config came from (a path, or `built-in quickstart.toml`), for messages.
+    pub source: String,
+    /// The run directory.
+    pub out: PathBuf,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// Continue the run in `out` from its checkpoint.
+    pub resume: bool,
+    /// Overwrite an existing run in `out`.
+    pub force: bool,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Stop after this many batches (a hidden test hook simulating a killed run).
+    pub stop_after_batches: Option<u64>,
+}
+
+impl EvolveConfig {
+    /// Reads the config file at `path` (the built-in [`QUICKSTART`] if `None`) and validates
+    /// it, with the run directory `out` or by default `results/<config name>/`, the progress
+    /// bar shown, nothing overwritten or resumed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the file cannot be read; [`Error::Config`] naming the field at fault
+    /// (see [`RunConfig::parse`]), with the file named in the reason.
+    pub fn load(path: Option<&Path>, out: Option<PathBuf>) -> Result<Self> {
+        let (text, stem, source) = match path {
+            Some(p) => {
+                let text = std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?;
+                let stem = p
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                (text, stem, p.display().to_string())
+            }
+            None => (
+                QUICKSTART.to_string(),
+                QUICKSTART_NAME.to_string(),
+                format!("built-in {QUICKSTART_NAME}.toml"),
+            ),
+        };
+        let run = RunConfig::parse(&text, &stem).map_err(|e| in_source(e, &source))?;
+        let out = out.unwrap_or_else(|| Path::new("results").join(&run.name));
+        Ok(EvolveConfig {
+            run,
+            source,
+            out,
+            threads: None,
+            resume: false,
+            force: false,
+            quiet: false,
+            stop_after_batches: None,
+        })
+    }
+
+    /// `e` with the config's source named in its reason, if it is a config error (for errors
+    /// found after loading, such as an unknown script).
+    pub fn located(&self, e: Error) -> Error {
+        in_source(e, &self.source)
+    }
+
+    /// Sets the number of worker threads.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `threads` if `threads` is 0.
+    pub fn with_threads(mut self, threads: Option<usize>) -> Result<Self> {
+        if threads == Some(0) {
+            return Err(Error::config("threads", "must be at least 1"));
+        }
+        self.threads = threads;
+        Ok(self)
+    }
+}
+
+/// Adds "(in SOURCE)" to a config error's reason.
+fn in_source(e: Error, source: &str) -> Error {
+    match e {
+        Error::Config { field, reason } => Error::Config {
+            field,
+            reason: format!("{reason} (in {source})"),
+        },
+        e => e,
+    }
+}
+
+/// What a finished (or stopped) run reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvolveSummary {
+    /// The last batch's progress row (`None` if the schedule has no batch).
+    pub last: Option<BatchReport>,
+    /// Evaluations the whole schedule asks for.
+    pub total_evaluations: u64,
+    /// Cells of the map.
+    pub cells: usize,
+    /// Batches evaluated by this invocation.
+    pub batches_run: u64,
+    /// Games played by this invocation.
+    pub games_run: u64,
+    /// Wall-clock seconds of this invocation.
+    pub seconds: f64,
+    /// True when the schedule is done (false after `--stop-after-batches`).
+    pub done: bool,
+}
+
+/// Runs (or resumes) the MAP-Elites run `cfg` describes and writes its run directory.
+///
+/// `levels` are the training levels, named for the reports; `scripts` the evolved scripts in
+/// genome order (already checked against the game's portfolio); `config_toml` the resolved
+/// config written as `config.toml`. Everything is checked (agent specs, player counts, the run
+/// directory, the checkpoint when resuming) before the first game. The summary and the paths
+/// written are printed to `out`.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `evaluation.player`, `evaluation.baseline` or `evaluation.levels`
+/// for an agent that cannot be built or a level without two players, `out` if the run
+/// directory holds a run and neither `force` nor `resume` is set, `threads` if the pool cannot
+/// be built; an error naming `checkpoint.json` or `config.toml` when resuming without a
+/// checkpoint or with another configuration; [`Error::Io`] if a file cannot be written.
+pub fn evolve<G: SearchSupport>(
+    game: &G,
+    levels: Vec<(String, G::Level)>,
+    scripts: Vec<String>,
+    cfg: &EvolveConfig,
+    config_toml: &str,
+    out: &mut impl Write,
+) -> Result<EvolveSummary> {
+    let started = Instant::now();
+    let run = &cfg.run;
+    let me_config = run.map_elites(&scripts).map_err(|e| cfg.located(e))?;
+    let baseline = run.baseline.to_string();
+    preflight(game, &levels, &scripts, run, &baseline).map_err(|e| cfg.located(e))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::config("threads", e.to_string()))?;
+
+    let dir = &cfg.out;
+    let checkpoint_path = dir.join(CHECKPOINT_JSON);
+    let (mut me, mut reports) = if cfg.resume {
+        resume(dir, &checkpoint_path, config_toml, me_config)?
+    } else {
+        prepare_run_dir(dir, cfg.force)?;
+        write_atomic(&dir.join(CONFIG_TOML), config_toml.as_bytes())?;
+        (MapElites::new(me_config)?, Vec::new())
+    };
+
+    let features: Vec<Feature> = run.features.iter().map(|(f, _)| *f).collect();
+    let progress = Progress::with_unit(me.total_evaluations(), "evaluations", !cfg.quiet);
+    progress.set_position(me.evaluations());
+    progress.set_message(progress_message(&me));
+    let failures: Mutex<Vec<(u64, Error)>> = Mutex::new(Vec::new());
+    let evaluate = |genome: &Genome, index: u64| -> Evaluation {
+        let result = with_weights(&run.player, &scripts, &genome.values).and_then(|player| {
+            evaluate_player(
+                game,
+                &levels,
+                run.repetitions,
+                derive_seed(run.seed, &[index]),
+                &player,
+                &baseline,
+                &features,
+            )
+        });
+        progress.inc();
+        result.unwrap_or_else(|e| {
+            if let Ok(mut f) = failures.lock() {
+                f.push((index, e));
+            }
+            Evaluation::default()
+        })
+    };
+
+    let (games_before, mut batches_run) = (me.games(), 0u64);
+    let mut write_error = None;
+    while cfg.stop_after_batches.is_none_or(|k| batches_run < k) {
+        let Some(batch) = me.ask() else { break };
+        let batch_start = Instant::now();
+        let number = batch.number();
+        let evaluations = pool.install(|| batch.evaluate(&evaluate));
+        if let Some(e) = first_failure(&failures) {
+            progress.finish();
+            return Err(e);
+        }
+        me.tell(batch, evaluations)?;
+        reports.push(me.report(number, batch_start.elapsed().as_secs_f64()));
+        batches_run += 1;
+        progress.set_message(progress_message(&me));
+        if let Err(e) = write_outputs(dir, &me, &reports) {
+            write_error = Some(e);
+            break;
+        }
+    }
+    progress.finish();
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    // Also covers a schedule without batches and a resumed run that was already done.
+    write_outputs(dir, &me, &reports)?;
+
+    let summary = EvolveSummary {
+        last: reports.last().cloned(),
+        total_evaluations: me.total_evaluations(),
+        cells: me.archive().num_cells(),
+        batches_run,
+        games_run: me.games() - games_before,
+        seconds: started.elapsed().as_secs_f64(),
+        done: me.is_done(),
+    };
+    write!(out, "{}", summary_text(&run.name, dir, &summary)).map_err(output_error)?;
+    Ok(summary)
+}
+
+/// Checks, without playing, that the player (with weights for every evolved script), the
+/// baseline and the levels make games of two players.
+fn preflight<G: SearchSupport>(
+    game: &G,
+    levels: &[(String, G::Level)],
+    scripts: &[String],
+    run: &RunConfig,
+    baseline: &str,
+) -> Result<()> {
+    let named = |field: &str| {
+        let field = field.to_string();
+        move |e: Error| match e {
+            Error::Config {
+                field: inner,
+                reason,
+            } => Error::config(field.clone(), format!("`{inner}`: {reason}")),
+            e => e,
+        }
+    };
+    let values = vec![0.0; scripts.len()];
+    let player = with_weights(&run.player, scripts, &values).map_err(named("evaluation.player"))?;
+    let build = |s: &str| build_search_agent(game, AgentSpec::parse(s)?);
+    build(&player).map_err(named("evaluation.player"))?;
+    build(baseline).map_err(named("evaluation.baseline"))?;
+    Series::new(levels.to_vec(), run.repetitions, run.seed)
+        .check(game, &[player, baseline.to_string()], &build)
+        .map_err(|e| match e {
+            Error::Config { reason, .. } => Error::config("evaluation.levels", reason),
+            e => e,
+        })
+}
+
+/// The failure of the lowest evaluation index, if any evaluation failed.
+fn first_failure(failures: &Mutex<Vec<(u64, Error)>>) -> Option<Error> {
+    let mut f = match failures.lock() {
+        Ok(f) => f,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    let i = (0..f.len()).min_by_key(|&i| f[i].0)?;
+    Some(f.swap_remove(i).1)
+}
+
+/// Continues the run in `dir`: its `config.toml` must be `config_toml` and its checkpoint must
+/// fit `config`; `progress.csv` keeps the rows of the batches the checkpoint holds.
+fn resume(
+    dir: &Path,
+    checkpoint_path: &Path,
+    config_toml: &str,
+    config: MapElitesConfig,
+) -> Result<(MapElites, Vec<BatchReport>)> {
+    if !checkpoint_path.is_file() {
+        return Err(Error::io(
+            checkpoint_path,
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no checkpoint to resume from (run without --resume to start the run)",
+            ),
+        ));
+    }
+    let config_path = dir.join(CONFIG_TOML);
+    let on_disk = std::fs::read_to_string(&config_path).map_err(|e| Error::io(&config_path, e))?;
+    if on_disk != config_toml {
+        return Err(Error::io(
+            &config_path,
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "the run in this directory has another configuration; resume it with the \
+                 config that started it, or start afresh with --force",
+            ),
+        ));
+    }
+    let me = MapElites::resume_file(config, checkpoint_path)?;
+    let progress_path = dir.join(PROGRESS_CSV);
+    let mut reports = if me.next_batch() == 0 && !progress_path.exists() {
+        Vec::new()
+    } else {
+        read_progress_csv(&progress_path)?
+    };
+    reports.retain(|r| r.batch < me.next_batch());
+    Ok((me, reports))
+}
+
+/// Creates `dir` if needed; if it holds any of [`RUN_FILES`], refuses unless `force`, in which
+/// case those files are removed.
+fn prepare_run_dir(dir: &Path, force: bool) -> Result<()> {
+    let existing: Vec<&str> = RUN_FILES
+        .iter()
+        .copied()
+        .filter(|f| dir.join(f).exists())
+        .collect();
+    if !existing.is_empty() {
+        if !force {
+            return Err(Error::config(
+                "out",
+                format!(
+                    "{} already holds a run ({}); pass --force to overwrite it or --resume to \
+                     continue it",
+                    dir.display(),
+                    existing.join(", ")
+                ),
+            ));
+        }
+        for f in existing {
+            let path = dir.join(f);
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Writes `progress.csv`, `archive.csv`, the heatmaps and the checkpoint, in that order.
+fn write_outputs(dir: &Path, me: &MapElites, reports: &[BatchReport]) -> Result<()> {
+    write_progress_csv(&dir.join(PROGRESS_CSV), reports)?;
+    let table = ArchiveTable::from_archive(me.archive(), &me.config().space);
+    write_archive_csv(&dir.join(ARCHIVE_CSV), &table)?;
+    write_heatmaps(&table.rows, me.archive().axes(), dir)?;
+    me.checkpoint().save(&dir.join(CHECKPOINT_JSON))
+}
+
+/// The progress bar's message: elites and best win rate.
+fn progress_message(me: &MapElites) -> String {
+    let s = me.archive().stats();
+    match s.max_fitness {
+        Some(best) => format!("{} elites, best {:.1} %", s.num_elites, 100.0 * best),
+        None => "no elites yet".to_string(),
+    }
+}
+
+/// The printed summary of a run.
+pub fn summary_text(name: &str, dir: &Path, s: &EvolveSummary) -> String {
+    let mut t = String::new();
+    let (evaluations, games) = s.last.as_ref().map_or((0, 0), |r| (r.evaluations, r.games));
+    if s.done {
+        t += &format!("evolve {name}: done, {evaluations} evaluations, {games} games\n");
+    } else {
+        t += &format!(
+            "evolve {name}: stopped after {} batch(es), {evaluations} of {} evaluations; \
+             continue with --resume\n",
+            s.batches_run, s.total_evaluations
+        );
+    }
+    let (elites, coverage, qd, best) = s.last.as_ref().map_or((0, 0.0, 0.0, None), |r| {
+        (r.elites, r.coverage, r.qd_score, r.max_fitness)
+    });
+    t += &format!(
+        "  elites         {elites} of {} cells (coverage {:.1} %)\n",
+        s.cells,
+        100.0 * coverage
+    );
+    t += &format!("  QD score       {qd:.2}\n");
+    t += &format!(
+        "  best win rate  {}\n",
+        best.map_or("-".to_string(), |b| format!("{:.1} %", 100.0 * b))
+    );
+    let rate = if s.seconds > 0.0 {
+        s.games_run as f64 / s.seconds
+    } else {
+        0.0
+    };
+    t += &format!(
+        "  wall time      {} ({} games, {rate:.2} games/s)\n",
+        duration(s.seconds),
+        s.games_run
+    );
+    t += &format!("wrote {}:\n", dir.display());
+    for f in RUN_FILES {
+        t += &format!("  {}\n", dir.join(f).display());
+    }
+    t
+}
+
+/// Seconds as `1h 02m 03s`, `2m 03s` or `4.5 s`.
+fn duration(seconds: f64) -> String {
+    if seconds < 60.0 {
+        return format!("{seconds:.1} s");
+    }
+    let s = seconds.round() as u64;
+    let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
+    if h > 0 {
+        format!("{h}h {m:02}m {s:02}s")
+    } else {
+        format!("{m}m {s:02}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_quickstart_config_is_valid() {
+        let cfg = EvolveConfig::load(None, None).unwrap();
+        assert_eq!(cfg.run.name, QUICKSTART_NAME);
+        assert_eq!(cfg.out, Path::new("results").join(QUICKSTART_NAME));
+        assert_eq!(cfg.source, "built-in quickstart.toml");
+    }
+
+    #[test]
+    fn zero_threads_are_refused() {
+        let cfg = EvolveConfig::load(None, None).unwrap();
+        match cfg.with_threads(Some(0)) {
+            Err(Error::Config { field, .. }) => assert_eq!(field, "threads"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration(4.54), "4.5 s");
+        assert_eq!(duration(123.0), "2m 03s");
+        assert_eq!(duration(3723.0), "1h 02m 03s");
+    }
+
+    #[test]
+    fn the_failure_of_the_lowest_index_is_reported() {
+        let f = Mutex::new(vec![
+            (5, Error::config("b", "x")),
+            (2, Error::config("a", "y")),
+        ]);
+        match first_failure(&f) {
+            Some(Error::Config { field, .. }) => assert_eq!(field, "a"),
+            other => panic!("{other:?}"),
+        }
+        assert!(first_failure(&Mutex::new(Vec::new())).is_none());
+    }
+}

@@ -1,0 +1,404 @@
+//! The `evolve` command, run as a binary on tiny configs (budget 20, two levels, one repetition,
+//! eight genomes in four batches): the run directory's files, byte-identical archives for any
+//! thread count, resuming a stopped run, no overwriting without `--force`, config errors naming
+//! the field.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use playstyles::experiments::evolve::{CHECKPOINT_JSON, RUN_FILES};
+use playstyles::experiments::run_config::RunConfig;
+
+/// A tiny run: 2 levels x 1 repetition (2 games per genome), 4 random genomes then 4
+/// offspring, 3 per batch (batches of 3, 1, 3 and 1 genomes).
+const TINY: &str = r#"
+seed = 5
+batch_size = 3
+
+[evaluation]
+levels = [1590191438878, 1590791907337]
+repetitions = 1
+player = "pmcts(bias=true,pruning=true,budget=20)"
+baseline = "mcts(budget=20)"
+
+[genome]
+scripts = ["spawn.strongest", "spawn.defensive", "spawn.range", "research.farms"]
+
+[[features]]
+name = "attacks"
+min = 0
+max = 20
+step = 2
+
+[[features]]
+name = "support_balance"
+min = -5
+max = 5
+step = 1
+
+[map_elites]
+one_hot = false
+random_init = 4
+iterations = 4
+"#;
+
+/// A fresh, empty folder under Cargo's scratch space (inside `target/`).
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("evolve")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `text` as `<dir>/tiny.toml` and returns its path.
+fn config(dir: &Path, text: &str) -> PathBuf {
+    let path = dir.join("tiny.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn playstyles(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_playstyles"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs `evolve CONFIG --out OUT --quiet ARGS…` and checks it succeeds.
+fn evolve_ok(config: &Path, out: &Path, args: &[&str]) -> Output {
+    let o = evolve(config, out, args);
+    assert!(
+        o.status.success(),
+        "evolve failed: {}\n{}",
+        String::from_utf8_lossy(&o.stderr),
+        String::from_utf8_lossy(&o.stdout)
+    );
+    o
+}
+
+fn evolve(config: &Path, out: &Path, args: &[&str]) -> Output {
+    let (config, out) = (config.to_str().unwrap(), out.to_str().unwrap());
+    let mut all = vec!["evolve", config, "--out", out, "--quiet"];
+    all.extend_from_slice(args);
+    playstyles(&all)
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `progress.csv` without its `seconds` column (wall-clock time differs between runs).
+fn progress_without_seconds(dir: &Path) -> Vec<String> {
+    let text = String::from_utf8(read(&dir.join("progress.csv"))).unwrap();
+    text.lines()
+        .map(|l| l.rsplit_once(',').map_or(l, |(rest, _)| rest).to_string())
+        .collect()
+}
+
+/// Every file of the run directory, by name.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                read(&e.path()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_writes_every_file_and_prints_a_summary() {
+    let dir = scratch("files");
+    let out = dir.join("run");
+    let o = evolve_ok(&config(&dir, TINY), &out, &["--threads", "2"]);
+    for f in RUN_FILES {
+        assert!(out.join(f).is_file(), "{f} is missing");
+    }
+    assert!(read(&out.join("heatmap.png")).starts_with(b"\x89PNG\r\n\x1a\n"));
+    assert!(
+        String::from_utf8(read(&out.join("heatmap.svg")))
+            .unwrap()
+            .contains("<svg")
+    );
+    // The resolved config names every setting and parses back to the same run.
+    let resolved = String::from_utf8(read(&out.join("config.toml"))).unwrap();
+    let again = RunConfig::parse(&resolved, "other").unwrap();
+    assert_eq!(again.name, "tiny");
+    assert_eq!(again.scripts.as_ref().map(Vec::len), Some(4));
+    assert!(resolved.contains("compat = "), "{resolved}");
+    // One progress row per batch, the last one counting every evaluation and game.
+    let progress = progress_without_seconds(&out);
+    assert_eq!(progress.len(), 1 + 4, "{progress:?}");
+    assert!(progress[4].starts_with("3,8,16,"), "{progress:?}");
+    let archive = String::from_utf8(read(&out.join("archive.csv"))).unwrap();
+    assert!(archive.starts_with("cell,cell_attacks,cell_support_balance,"));
+    assert!(archive.lines().count() >= 2, "no elite:\n{archive}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    for word in ["elites", "coverage", "QD score", "best win rate", "games/s"] {
+        assert!(stdout.contains(word), "{word} missing from:\n{stdout}");
+    }
+    assert!(stdout.contains(&out.join("archive.csv").display().to_string()));
+}
+
+#[test]
+fn archive_csv_is_byte_identical_with_one_and_two_threads() {
+    let dir = scratch("threads");
+    let cfg = config(&dir, TINY);
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    evolve_ok(&cfg, &one, &["--threads", "1"]);
+    evolve_ok(&cfg, &two, &["--threads", "2"]);
+    assert_eq!(
+        read(&one.join("archive.csv")),
+        read(&two.join("archive.csv"))
+    );
+    assert_eq!(
+        read(&one.join(CHECKPOINT_JSON)),
+        read(&two.join(CHECKPOINT_JSON))
+    );
+    assert_eq!(
+        progress_without_seconds(&one),
+        progress_without_seconds(&two)
+    );
+}
+
+#[test]
+fn a_stopped_run_resumed_ends_as_an_uninterrupted_run() {
+    let dir = scratch("resume");
+    let cfg = config(&dir, TINY);
+    let (whole, stopped) = (dir.join("whole"), dir.join("stopped"));
+    evolve_ok(&cfg, &whole, &["--threads", "2"]);
+
+    let o = evolve_ok(
+        &cfg,
+        &stopped,
+        &["--threads", "2", "--stop-after-batches", "1"],
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("--resume"));
+    assert_eq!(progress_without_seconds(&stopped).len(), 1 + 1);
+    // Resumed twice, with another thread count: one batch, then the rest.
+    evolve_ok(
+        &cfg,
+        &stopped,
+        &["--threads", "1", "--resume", "--stop-after-batches", "1"],
+    );
+    assert_eq!(progress_without_seconds(&stopped).len(), 1 + 2);
+    evolve_ok(&cfg, &stopped, &["--resume"]);
+
+    assert_eq!(
+        read(&whole.join("archive.csv")),
+        read(&stopped.join("archive.csv"))
+    );
+    assert_eq!(
+        read(&whole.join(CHECKPOINT_JSON)),
+        read(&stopped.join(CHECKPOINT_JSON))
+    );
+    assert_eq!(
+        read(&whole.join("config.toml")),
+        read(&stopped.join("config.toml"))
+    );
+    assert_eq!(
+        progress_without_seconds(&whole),
+        progress_without_seconds(&stopped)
+    );
+}
+
+#[test]
+fn resuming_a_finished_run_changes_no_result() {
+    let dir = scratch("resume-done");
+    let cfg = config(&dir, TINY);
+    let out = dir.join("run");
+    evolve_ok(&cfg, &out, &[]);
+    let before = snapshot(&out);
+    evolve_ok(&cfg, &out, &["--resume"]);
+    let after = snapshot(&out);
+    for f in [
+        "archive.csv",
+        "progress.csv",
+        CHECKPOINT_JSON,
+        "config.toml",
+    ] {
+        assert_eq!(before[f], after[f], "{f} changed");
+    }
+}
+
+#[test]
+fn resuming_without_a_checkpoint_names_the_file() {
+    let dir = scratch("resume-none");
+    let out = dir.join("run");
+    let o = evolve(&config(&dir, TINY), &out, &["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains(&out.join(CHECKPOINT_JSON).display().to_string()),
+        "{e}"
+    );
+}
+
+#[test]
+fn resuming_with_another_config_is_refused_naming_the_file() {
+    let dir = scratch("resume-other");
+    let out = dir.join("run");
+    evolve_ok(&config(&dir, TINY), &out, &["--stop-after-batches", "1"]);
+    let before = snapshot(&out);
+    let other = config(&dir, &TINY.replace("iterations = 4", "iterations = 5"));
+    let o = evolve(&other, &out, &["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("config.toml"), "{}", stderr(&o));
+    assert_eq!(snapshot(&out), before);
+}
+
+#[test]
+fn a_run_directory_is_not_overwritten_without_force() {
+    let dir = scratch("force");
+    let cfg = config(&dir, TINY);
+    let out = dir.join("run");
+    evolve_ok(&cfg, &out, &["--stop-after-batches", "1"]);
+    let before = snapshot(&out);
+
+    let o = evolve(&cfg, &out, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("`out`") && e.contains(&out.display().to_string()),
+        "{e}"
+    );
+    assert!(e.contains("--force"), "{e}");
+    assert_eq!(snapshot(&out), before, "files changed");
+
+    evolve_ok(&cfg, &out, &["--force", "--stop-after-batches", "2"]);
+    assert_eq!(progress_without_seconds(&out).len(), 1 + 2);
+}
+
+#[test]
+fn bad_configs_exit_with_code_2_naming_the_field() {
+    let dir = scratch("bad");
+    let cases = [
+        (
+            TINY.replace("\"attacks\"", "\"attaks\""),
+            "features[0].name",
+        ),
+        (
+            TINY.replace("\"spawn.range\"", "\"spawn.nope\""),
+            "genome.scripts[2]",
+        ),
+        (
+            TINY.replace("levels = [1590191438878, 1590791907337]", "levels = []"),
+            "evaluation.levels",
+        ),
+        (TINY.replace("max = 20", "max = 0"), "features[0].max"),
+        (
+            TINY.replace("random_init = 4", "random_init = -4"),
+            "map_elites.random_init",
+        ),
+        (
+            TINY.replace("iterations = 4", "iterations = -1"),
+            "map_elites.iterations",
+        ),
+        (
+            TINY.replace("repetitions = 1", "repetitions = -1"),
+            "evaluation.repetitions",
+        ),
+        (
+            TINY.replace(
+                "baseline = \"mcts(budget=20)\"",
+                "baseline = \"mcts(budgt=20)\"",
+            ),
+            "evaluation.baseline",
+        ),
+        (
+            TINY.replace(
+                "player = \"pmcts(bias=true,pruning=true,budget=20)\"",
+                "player = \"random\"",
+            ),
+            "evaluation.player",
+        ),
+    ];
+    for (i, (text, field)) in cases.iter().enumerate() {
+        let out = dir.join(format!("run{i}"));
+        let o = evolve(&config(&dir, text), &out, &[]);
+        assert_eq!(o.status.code(), Some(2), "{field}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.starts_with("error: "), "{e}");
+        assert!(
+            e.contains(&format!("`{field}`")),
+            "{field} not named in: {e}"
+        );
+        assert!(!out.join("config.toml").exists(), "{field}: files written");
+    }
+}
+
+#[test]
+fn a_missing_config_file_is_named() {
+    let dir = scratch("missing");
+    let o = playstyles(&["evolve", dir.join("nope.toml").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nope.toml"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
+    use playstyles::agents::tribes::scripts::SCRIPT_NAMES;
+    use playstyles::experiments::EvolveConfig;
+    use playstyles::experiments::evolve::QUICKSTART;
+    use playstyles::experiments::tournament::LevelSet;
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let quick = EvolveConfig::load(Some(&dir.join("quickstart.toml")), None).unwrap();
+    assert_eq!(quick.run, EvolveConfig::load(None, None).unwrap().run);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("quickstart.toml")).unwrap(),
+        QUICKSTART
+    );
+    quick.run.check_scripts(&SCRIPT_NAMES).unwrap();
+
+    let cases = [
+        (
+            "usecase1-attacks-vs-support",
+            ["attacks", "support_balance"],
+        ),
+        (
+            "usecase2-defenders-vs-win-turn",
+            ["num_spawn_defender", "speed_win"],
+        ),
+        (
+            "usecase3-research-vs-tiles",
+            ["research_progress", "owned_tiles_progress"],
+        ),
+    ];
+    for (name, features) in cases {
+        let cfg = EvolveConfig::load(Some(&dir.join(format!("{name}.toml"))), None).unwrap();
+        let run = &cfg.run;
+        run.check_scripts(&SCRIPT_NAMES).unwrap();
+        assert_eq!(run.name, name);
+        assert_eq!(cfg.out, Path::new("results").join(name));
+        let names: Vec<&str> = run.features.iter().map(|(f, _)| f.name()).collect();
+        assert_eq!(names, features, "{name}");
+        assert_eq!(run.scripts.as_ref().map(Vec::len), Some(11), "{name}");
+        let LevelSet::List(levels) = &run.levels else {
+            panic!("{name}: levels are not listed")
+        };
+        assert_eq!(levels.len(), 5, "{name}");
+        assert_eq!(run.repetitions, 4, "{name}");
+        let e = &run.emitter;
+        assert_eq!(
+            (e.one_hot, e.random_init, e.iterations),
+            (true, 40, 500),
+            "{name}"
+        );
+        assert_eq!(
+            run.player.to_string(),
+            "pmcts(bias=true,pruning=true,budget=2000)"
+        );
+        assert_eq!(run.baseline.to_string(), "mcts(budget=2000)");
+    }
+}
