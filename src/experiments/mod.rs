@@ -4,7 +4,7 @@
 //! game it names. Nothing here sees clap.
 //!
 //! - [`play`]: one match, printed as text or JSON;
-//! - [`bench`]: forward-model speed;
+//! - [`bench`](mod@bench): forward-model and search-agent speed;
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV;
 //! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory;
 //! - [`levels`]: listing and showing levels (game-specific; see [`tribes_glue`]);

@@ -13,7 +13,7 @@
 //!   (so a value a hair under an edge lands above it), clamped to `0..bins`.
 //!
 //! Non-finite values are rejected before they reach an axis (see
-//! [`Evaluation::validate`](super::archive::Evaluation::validate)).
+//! [`Evaluation::validate`](super::evaluation::Evaluation::validate)).
 
 use serde::{Deserialize, Serialize};
 
