@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::tree::{Bounds, EPSILON, OpponentModel, selection_score};
+use super::tree::{Bounds, EPSILON, OpponentModel, child_state, selection_score};
 use crate::agent::{Agent, Knowledge};
 use crate::game::{Game, Outcome, Player, Turn};
 use crate::rng::Rng;
@@ -101,19 +101,7 @@ impl<G: Game> Mcts<G> {
     /// an earlier search is reused when there is one).
     fn push_child(&mut self, game: &G, parent: u32, action: G::Action) -> u32 {
         let idx = self.nodes.len();
-        if idx < self.states.len() {
-            let (before, after) = self.states.split_at_mut(idx);
-            after[0].clone_from(&before[parent as usize]);
-        } else {
-            let s = self.states[parent as usize].clone();
-            self.states.push(s);
-        }
-        let state = &mut self.states[idx];
-        game.apply(state, action);
-        let to_move = match game.turn(state) {
-            Turn::Player(p) => Some(p),
-            Turn::Terminal => None,
-        };
+        let to_move = child_state(game, &mut self.states, idx, parent as usize, action);
         self.nodes.push(Node {
             parent,
             depth: self.nodes[parent as usize].depth + 1,

@@ -1,6 +1,8 @@
 //! Pieces shared by the tree searches: value normalisation, tie-breaking noise, and the
 //! selection value of a child for the player to move.
 
+use crate::game::{Game, Player, Turn};
+
 /// Small constant of the reference searches (`epsilon`).
 pub const EPSILON: f64 = 1e-6;
 
@@ -14,6 +16,31 @@ pub fn normalise(v: f64, lo: f64, hi: f64) -> f64 {
 #[inline]
 pub fn noise(v: f64, u: f64) -> f64 {
     (v + EPSILON) * (1.0 + EPSILON * (u - 0.5))
+}
+
+/// Makes `states[idx]` the state of `states[parent]` after `action` (reusing the buffers of
+/// a state left at `idx` by an earlier search, else pushing one) and returns who moves there.
+/// Search trees keep one state per node, indexed like their nodes.
+pub fn child_state<G: Game>(
+    game: &G,
+    states: &mut Vec<G::State>,
+    idx: usize,
+    parent: usize,
+    action: G::Action,
+) -> Option<Player> {
+    if idx < states.len() {
+        let (before, after) = states.split_at_mut(idx);
+        after[0].clone_from(&before[parent]);
+    } else {
+        let s = states[parent].clone();
+        states.push(s);
+    }
+    let state = &mut states[idx];
+    game.apply(state, action);
+    match game.turn(state) {
+        Turn::Player(p) => Some(p),
+        Turn::Terminal => None,
+    }
 }
 
 /// Observed bounds of the values backed up through a node.

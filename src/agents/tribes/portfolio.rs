@@ -37,6 +37,15 @@ thread_local! {
     static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
 }
 
+/// Runs `f` with this thread's buffers (a nested call, never made by the crate, gets fresh
+/// ones).
+fn with_buffers<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
+    BUFFERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut held) => f(&mut held),
+        Err(_) => f(&mut Buffers::default()),
+    })
+}
+
 /// The Tribes portfolio: for each actor of the active tribe (units in slot order, then cities,
 /// then the tribe) and each action kind in [`ActionKind`] order, every script of that kind is
 /// given the actor's legal actions of the kind and may propose one of them. Proposals are
@@ -78,15 +87,7 @@ impl Portfolio<TribesGame> for TribesPortfolio {
         out: &mut Vec<Assignment<Action>>,
     ) {
         out.clear();
-        BUFFERS.with(|cell| {
-            // A nested call on this thread (never made by the crate) gets fresh buffers.
-            let mut fresh = None;
-            let mut held = cell.try_borrow_mut();
-            let bufs = match held.as_deref_mut() {
-                Ok(b) => b,
-                Err(_) => fresh.insert(Buffers::default()),
-            };
-            let Buffers { grouped, scratch } = bufs;
+        with_buffers(|Buffers { grouped, scratch }| {
             game.grouped_actions(state, grouped);
             let mut ctx = ScriptCtx::new(game, state, scratch);
             for class in CLASS_ORDER {
@@ -117,14 +118,7 @@ impl TribesPortfolio {
         state: &State,
         rng: &mut Rng,
     ) -> Option<Assignment<Action>> {
-        BUFFERS.with(|cell| {
-            let mut fresh = None;
-            let mut held = cell.try_borrow_mut();
-            let bufs = match held.as_deref_mut() {
-                Ok(b) => b,
-                Err(_) => fresh.insert(Buffers::default()),
-            };
-            let Buffers { grouped, scratch } = bufs;
+        with_buffers(|Buffers { grouped, scratch }| {
             game.grouped_actions(state, grouped);
             let count = |g: &ActionGroup| {
                 ActionKind::from_index(g.kind as usize).map_or(0, |k| scripts_for(k).len())
