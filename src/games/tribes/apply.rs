@@ -484,12 +484,12 @@ fn check_game_over(rules: &TribesRules, s: &mut State) {
             }
         }
     }
-    let playing: Vec<usize> = (0..n)
-        .filter(|&p| s.tribes[p].result != TribeResult::Loss)
-        .collect();
-    if n > 1 && playing.len() <= 1 {
-        match playing.first() {
-            Some(&p) => declare_winner(s, p),
+    // At most one tribe still playing ends the game (no allocation: this runs every action).
+    let mut playing = (0..n).filter(|&p| s.tribes[p].result != TribeResult::Loss);
+    let (first, second) = (playing.next(), playing.next());
+    if n > 1 && second.is_none() {
+        match first {
+            Some(p) => declare_winner(s, p),
             None => s.over = true,
         }
     }
