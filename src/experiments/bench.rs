@@ -68,21 +68,14 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
     out: &mut impl Write,
 ) -> Result<crate::bench::AgentsBench> {
     let result = crate::bench::bench_agents(game, levels, cfg.agent_games, cfg.seed)?;
-    if cfg.json {
-        serde_json::to_writer(&mut *out, &result).map_err(|e| output_error(e.into()))?;
-        writeln!(out).map_err(output_error)?;
-    } else {
-        writeln!(
-            out,
-            "search agents on {}: {} mid-game states from {} levels, {} whole games\n{}",
-            game.info().name,
-            result.states,
-            levels.len(),
-            result.games,
-            result.to_table()
-        )
-        .map_err(output_error)?;
-    }
+    let title = format!(
+        "search agents on {}: {} mid-game states from {} levels, {} whole games",
+        game.info().name,
+        result.states,
+        levels.len(),
+        result.games
+    );
+    write_result(&result, cfg.json, &title, &result.to_table(), out)?;
     Ok(result)
 }
 
@@ -103,19 +96,28 @@ where
     G::Action: 'static,
 {
     let result = bench_fm(game, levels, cfg.games_per_level, cfg.seed);
-    if cfg.json {
-        serde_json::to_writer(&mut *out, &result).map_err(|e| output_error(e.into()))?;
-        writeln!(out).map_err(output_error)?;
-    } else {
-        writeln!(
-            out,
-            "forward model of {}: {} levels x {} random games\n{}",
-            game.info().name,
-            levels.len(),
-            cfg.games_per_level,
-            result.to_table()
-        )
-        .map_err(output_error)?;
-    }
+    let title = format!(
+        "forward model of {}: {} levels x {} random games",
+        game.info().name,
+        levels.len(),
+        cfg.games_per_level
+    );
+    write_result(&result, cfg.json, &title, &result.to_table(), out)?;
     Ok(result)
+}
+
+/// Writes a benchmark result as one JSON object, or as `title` and the table.
+fn write_result(
+    result: &impl serde::Serialize,
+    json: bool,
+    title: &str,
+    table: &str,
+    out: &mut impl Write,
+) -> Result<()> {
+    if json {
+        serde_json::to_writer(&mut *out, result).map_err(|e| output_error(e.into()))?;
+        writeln!(out).map_err(output_error)
+    } else {
+        writeln!(out, "{title}\n{table}").map_err(output_error)
+    }
 }
