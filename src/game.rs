@@ -109,6 +109,24 @@ impl<A: Copy> GroupedActions<A> {
     pub fn group(&self, g: &ActionGroup) -> &[A] {
         &self.actions[g.start..g.end]
     }
+
+    /// Rebuilds `groups` from `actions`: runs of consecutive actions with the same `key`
+    /// (actor, kind) form one group each.
+    pub fn regroup(&mut self, key: impl Fn(A) -> (Actor, u8)) {
+        self.groups.clear();
+        for (i, &a) in self.actions.iter().enumerate() {
+            let (actor, kind) = key(a);
+            match self.groups.last_mut() {
+                Some(g) if g.actor == actor && g.kind == kind => g.end = i + 1,
+                _ => self.groups.push(ActionGroup {
+                    actor,
+                    kind,
+                    start: i,
+                    end: i + 1,
+                }),
+            }
+        }
+    }
 }
 
 /// An action that the state does not allow.
@@ -208,20 +226,7 @@ pub trait Game: Sync {
     /// Legal actions grouped by (actor, kind), into a reusable buffer.
     fn grouped_actions(&self, state: &Self::State, out: &mut GroupedActions<Self::Action>) {
         self.legal_actions(state, &mut out.actions);
-        out.groups.clear();
-        for (i, &a) in out.actions.iter().enumerate() {
-            let actor = self.actor(state, a);
-            let kind = self.action_kind(a);
-            match out.groups.last_mut() {
-                Some(g) if g.actor == actor && g.kind == kind => g.end = i + 1,
-                _ => out.groups.push(ActionGroup {
-                    actor,
-                    kind,
-                    start: i,
-                    end: i + 1,
-                }),
-            }
-        }
+        out.regroup(|a| (self.actor(state, a), self.action_kind(a)));
     }
 
     /// True if `action` is among the legal actions of `state`.

@@ -8,7 +8,8 @@ use playstyles::game::{Game, GroupedActions, Turn};
 use playstyles::games::tribes::check::{check_invariants, recompute_score};
 use playstyles::games::tribes::state::NONE;
 use playstyles::games::tribes::{
-    Action, ActionKind, Compat, Level, State, TribeKind, TribesGame, TribesRules, builtin, levelgen,
+    Action, ActionKind, Compat, Level, State, TribeKind, TribesGame, TribesRules, builtin, legal,
+    levelgen,
 };
 use playstyles::rng::derive_rng;
 use rand::RngExt;
@@ -93,6 +94,7 @@ fn play_checked(game: &TribesGame, level: &Level, seed: u64, depth: Depth) -> (S
             ctx(step)
         );
         assert_eq!(grouped.actions, buf);
+        check_move_stand_ins(game, &s, &buf, &ctx(step));
         if depth == Depth::EveryAction {
             for &a in &buf {
                 let mut c = s.clone();
@@ -121,6 +123,36 @@ fn play_checked(game: &TribesGame, level: &Level, seed: u64, depth: Depth) -> (S
     }
     check_game_end(game, &s, &format!("level {} seed {seed}", level.name));
     (s, history)
+}
+
+/// The stand-in listing equals the full one with each unit's moves collapsed into one MOVE
+/// onto its own tile, and the lister gives back exactly that unit's moves.
+fn check_move_stand_ins(game: &TribesGame, s: &State, full: &[Action], what: &str) {
+    let mut short = Vec::new();
+    let lister = legal::legal_actions_with_move_stand_ins(&game.rules, s, &mut short);
+    let mut expected: Vec<Action> = Vec::new();
+    for &a in full {
+        if a.kind != ActionKind::Move {
+            expected.push(a);
+        } else if expected
+            .last()
+            .is_none_or(|b| b.kind != ActionKind::Move || b.actor != a.actor)
+        {
+            let pos = s.units[a.actor as usize].pos as usize;
+            expected.push(Action::new(ActionKind::Move, a.actor as usize, 0, pos));
+        }
+    }
+    assert_eq!(short, expected, "{what}: stand-in listing");
+    let mut moves = Vec::new();
+    for slot in 0..s.units.len() {
+        lister.moves(&game.rules, s, slot, &mut moves);
+        let of_slot: Vec<Action> = full
+            .iter()
+            .copied()
+            .filter(|a| a.kind == ActionKind::Move && a.actor as usize == slot)
+            .collect();
+        assert_eq!(moves, of_slot, "{what}: moves of unit {slot}");
+    }
 }
 
 /// A game ends by capital capture (one tribe owns every original capital, or is the last one

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use super::scripts::{SCRIPT_NAMES, SCRIPTS, ScriptCtx, ScriptScratch, scripts_for};
 use crate::agent::{Assignment, Portfolio};
 use crate::game::{ActionGroup, Game, GroupedActions};
-use crate::games::tribes::{Action, ActionKind, Scope, State, TribesGame};
+use crate::games::tribes::{Action, ActionKind, Scope, State, TribesGame, legal};
 use crate::rng::Rng;
 use rand::RngExt;
 
@@ -31,6 +31,7 @@ pub const EVOLVED_WEIGHTS: [&str; 11] = [
 struct Buffers {
     grouped: GroupedActions<Action>,
     scratch: ScriptScratch,
+    moves: Vec<Action>,
 }
 
 thread_local! {
@@ -87,71 +88,91 @@ impl Portfolio<TribesGame> for TribesPortfolio {
         out: &mut Vec<Assignment<Action>>,
     ) {
         out.clear();
-        with_buffers(|Buffers { grouped, scratch }| {
-            game.grouped_actions(state, grouped);
-            let mut ctx = ScriptCtx::new(game, state, scratch);
-            for class in CLASS_ORDER {
-                let groups = &grouped.groups;
-                let mut i = 0;
-                while i < groups.len() {
-                    let actor = groups[i].actor;
-                    let mut j = i + 1;
-                    while j < groups.len() && groups[j].actor == actor {
-                        j += 1;
+        with_buffers(
+            |Buffers {
+                 grouped, scratch, ..
+             }| {
+                game.grouped_actions(state, grouped);
+                let mut ctx = ScriptCtx::new(game, state, scratch);
+                for class in CLASS_ORDER {
+                    let groups = &grouped.groups;
+                    let mut i = 0;
+                    while i < groups.len() {
+                        let actor = groups[i].actor;
+                        let mut j = i + 1;
+                        while j < groups.len() && groups[j].actor == actor {
+                            j += 1;
+                        }
+                        if actor.class == class as u8 {
+                            actor_assignments(&mut ctx, grouped, &groups[i..j], rng, out);
+                        }
+                        i = j;
                     }
-                    if actor.class == class as u8 {
-                        actor_assignments(&mut ctx, grouped, &groups[i..j], rng, out);
-                    }
-                    i = j;
                 }
-            }
-        });
+            },
+        );
     }
 }
 
 impl TribesPortfolio {
     /// The cheap rollout draw of [`Portfolio::sample`]: a uniformly drawn (actor group, script)
     /// pair whose script is run alone, redrawn (up to 16 times) while the script proposes
-    /// nothing.
+    /// nothing. Only the drawn unit's moves are listed (the groups are counted with
+    /// [`legal::legal_actions_with_move_stand_ins`]).
     pub fn sample_pair(
         game: &TribesGame,
         state: &State,
         rng: &mut Rng,
     ) -> Option<Assignment<Action>> {
-        with_buffers(|Buffers { grouped, scratch }| {
-            game.grouped_actions(state, grouped);
-            let count = |g: &ActionGroup| {
-                ActionKind::from_index(g.kind as usize).map_or(0, |k| scripts_for(k).len())
-            };
-            let total: usize = grouped.groups.iter().map(count).sum();
-            if total == 0 {
-                return None;
-            }
-            let mut ctx = ScriptCtx::new(game, state, scratch);
-            for _ in 0..16 {
-                let mut r = rng.random_range(0..total);
-                for g in &grouped.groups {
-                    let c = count(g);
-                    if r >= c {
-                        r -= c;
-                        continue;
-                    }
-                    let kind = ActionKind::from_index(g.kind as usize)?;
-                    let id = scripts_for(kind).nth(r)?;
-                    if let Some((action, value)) =
-                        (SCRIPTS[id].run)(&mut ctx, grouped.group(g), rng)
-                    {
-                        return Some(Assignment {
-                            action,
-                            script: id as u16,
-                            value: value.clamp(0.0, 1.0),
-                        });
-                    }
-                    break;
+        with_buffers(
+            |Buffers {
+                 grouped,
+                 scratch,
+                 moves,
+             }| {
+                let lister = legal::legal_actions_with_move_stand_ins(
+                    &game.rules,
+                    state,
+                    &mut grouped.actions,
+                );
+                grouped.regroup(|a| (game.actor(state, a), game.action_kind(a)));
+                let count = |g: &ActionGroup| {
+                    ActionKind::from_index(g.kind as usize).map_or(0, |k| scripts_for(k).len())
+                };
+                let total: usize = grouped.groups.iter().map(count).sum();
+                if total == 0 {
+                    return None;
                 }
-            }
-            None
-        })
+                let mut ctx = ScriptCtx::new(game, state, scratch);
+                for _ in 0..16 {
+                    let mut r = rng.random_range(0..total);
+                    for g in &grouped.groups {
+                        let c = count(g);
+                        if r >= c {
+                            r -= c;
+                            continue;
+                        }
+                        let kind = ActionKind::from_index(g.kind as usize)?;
+                        let id = scripts_for(kind).nth(r)?;
+                        let actions = if kind == ActionKind::Move {
+                            lister.moves(&game.rules, state, g.actor.id as usize, moves);
+                            &moves[..]
+                        } else {
+                            grouped.group(g)
+                        };
+                        if let Some((action, value)) = (SCRIPTS[id].run)(&mut ctx, actions, rng) {
+                            return Some(Assignment {
+                                action,
+                                script: id as u16,
+                                value: value.clamp(0.0, 1.0),
+                            });
+                        }
+                        break;
+                    }
+                }
+                None
+            },
+        )
     }
 }
 

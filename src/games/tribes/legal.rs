@@ -4,7 +4,7 @@
 use super::action::Action;
 use super::buildings::adjacent_own;
 use super::economy::{city_tiles, tech_cost};
-use super::movement::{MoveScratch, can_attack, can_move, reachable_with};
+use super::movement::{MoveScratch, can_attack, can_move, can_reach_any, reachable_with};
 use super::rules::TribesRules;
 use super::state::{NONE, State, TileSet};
 use super::types::{
@@ -60,16 +60,75 @@ impl Ctx {
 
 /// Fills `out` (cleared first) with every legal action of the active tribe.
 pub fn legal_actions(rules: &TribesRules, s: &State, out: &mut Vec<Action>) {
+    generate(rules, s, Moves::All, out);
+}
+
+/// [`legal_actions`] with each unit's MOVE actions replaced by one stand-in, a MOVE onto the
+/// unit's own tile, present exactly when the unit has a legal move; everything else is as
+/// [`legal_actions`] lists it. Listing every move is the costly part of action generation;
+/// callers that need the moves of only one unit get them from the returned [`MoveLister`].
+pub fn legal_actions_with_move_stand_ins(
+    rules: &TribesRules,
+    s: &State,
+    out: &mut Vec<Action>,
+) -> MoveLister {
+    MoveLister {
+        maps: generate(rules, s, Moves::StandIn, out).map(|cx| (cx.enemy, cx.zoc)),
+    }
+}
+
+/// Lists the moves of one unit of the state [`legal_actions_with_move_stand_ins`] was called
+/// on.
+#[derive(Clone, Debug)]
+pub struct MoveLister {
+    /// Enemy and zone-of-control maps of the tribe to move; `None` when no unit may move
+    /// (game over, level-up pending).
+    maps: Option<(TileSet, TileSet)>,
+}
+
+impl MoveLister {
+    /// Fills `out` (cleared first) with the legal MOVE actions of the unit in `slot`, in
+    /// [`legal_actions`] order (none for another tribe's unit). `s` must be the state the
+    /// lister was made for.
+    pub fn moves(&self, rules: &TribesRules, s: &State, slot: usize, out: &mut Vec<Action>) {
+        out.clear();
+        let Some((enemy, zoc)) = &self.maps else {
+            return;
+        };
+        let u = &s.units[slot];
+        if !u.alive || u.tribe != s.active || !can_move(u) {
+            return;
+        }
+        SCRATCH.with_borrow_mut(|scratch| {
+            reachable_with(rules, s, slot, enemy, zoc, scratch, |t| {
+                out.push(Action::new(K::Move, slot, 0, t))
+            })
+        });
+    }
+}
+
+/// How unit moves are listed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Moves {
+    /// Every move.
+    All,
+    /// One stand-in per unit that can move (see [`legal_actions_with_move_stand_ins`]).
+    StandIn,
+}
+
+/// The actions of the active tribe into `out`; returns the per-call facts unless the state is
+/// over or a level-up is pending.
+fn generate(rules: &TribesRules, s: &State, moves: Moves, out: &mut Vec<Action>) -> Option<Ctx> {
     out.clear();
     if s.over {
-        return;
+        return None;
     }
     let tribe = s.active;
     if let Some(c) = pending_level_up(s, tribe) {
         for b in LevelUpBonus::options(s.cities[c].level) {
             out.push(Action::new(K::LevelUp, c, b as u8, 0));
         }
-        return;
+        return None;
     }
     let cx = Ctx::new(s, tribe);
     for c in 0..s.cities.len() {
@@ -79,10 +138,11 @@ pub fn legal_actions(rules: &TribesRules, s: &State, out: &mut Vec<Action>) {
     }
     for u in 0..s.units.len() {
         if s.units[u].alive && s.units[u].tribe == tribe {
-            unit_actions(rules, s, &cx, u, out);
+            unit_actions(rules, s, &cx, u, moves, out);
         }
     }
     tribe_actions(rules, s, out);
+    Some(cx)
 }
 
 /// True if `a` is among the legal actions.
@@ -205,7 +265,14 @@ fn can_build(s: &State, tribe: u8, has: u32, t: usize, b: Building) -> bool {
     }
 }
 
-fn unit_actions(rules: &TribesRules, s: &State, cx: &Ctx, slot: usize, out: &mut Vec<Action>) {
+fn unit_actions(
+    rules: &TribesRules,
+    s: &State,
+    cx: &Ctx,
+    slot: usize,
+    moves: Moves,
+    out: &mut Vec<Action>,
+) {
     let u = &s.units[slot];
     let tribe = u.tribe;
     let ts = &s.tribes[tribe as usize];
@@ -272,10 +339,15 @@ fn unit_actions(rules: &TribesRules, s: &State, cx: &Ctx, slot: usize, out: &mut
         out.push(Action::new(K::MakeVeteran, slot, 0, 0));
     }
     if can_move(u) {
-        SCRATCH.with_borrow_mut(|scratch| {
-            reachable_with(rules, s, slot, &cx.enemy, &cx.zoc, scratch, |t| {
+        SCRATCH.with_borrow_mut(|scratch| match moves {
+            Moves::All => reachable_with(rules, s, slot, &cx.enemy, &cx.zoc, scratch, |t| {
                 out.push(Action::new(K::Move, slot, 0, t))
-            })
+            }),
+            Moves::StandIn => {
+                if can_reach_any(rules, s, slot, &cx.enemy, &cx.zoc, scratch) {
+                    out.push(Action::new(K::Move, slot, 0, pos));
+                }
+            }
         });
     }
     if fresh && u.hp > 0 && u.hp < u.max_hp {

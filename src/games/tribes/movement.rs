@@ -132,8 +132,36 @@ pub fn reachable_with(
     enemy: &TileSet,
     zoc: &TileSet,
     scratch: &mut MoveScratch,
-    mut f: impl FnMut(usize),
+    f: impl FnMut(usize),
 ) {
+    search::<false>(rules, s, slot, enemy, zoc, scratch, f);
+}
+
+/// True if [`reachable_with`] would report at least one tile; stops at the first one found.
+pub fn can_reach_any(
+    rules: &TribesRules,
+    s: &State,
+    slot: usize,
+    enemy: &TileSet,
+    zoc: &TileSet,
+    scratch: &mut MoveScratch,
+) -> bool {
+    search::<true>(rules, s, slot, enemy, zoc, scratch, |_| {})
+}
+
+/// The search of [`reachable_with`]. With `ANY`, stops at the first empty tile reached and
+/// returns true without calling `f`; otherwise calls `f` for every empty tile reached and
+/// returns whether there was one. Leaves `scratch` ready for the next call either way.
+#[inline]
+fn search<const ANY: bool>(
+    rules: &TribesRules,
+    s: &State,
+    slot: usize,
+    enemy: &TileSet,
+    zoc: &TileSet,
+    scratch: &mut MoveScratch,
+    mut f: impl FnMut(usize),
+) -> bool {
     let u = &s.units[slot];
     let budget = 2 * u.kind.stats().mov;
     let slack = if rules.java() { 1 } else { 0 };
@@ -146,7 +174,8 @@ pub fn reachable_with(
     let (mut head, mut tail) = (0usize, 1usize);
     queue[0] = start as u16;
     best[start] = 0;
-    while head < tail {
+    let mut found = false;
+    'search: while head < tail {
         let from = queue[head] as usize;
         head += 1;
         let c = best[from] as i32;
@@ -187,6 +216,11 @@ pub fn reachable_with(
                         queue[tail] = to as u16;
                         tail += 1;
                     }
+                    if ANY && s.tiles[to].unit == NONE {
+                        best[to] = total as u8;
+                        found = true;
+                        break 'search;
+                    }
                 } else if tail < queue.len() {
                     queue[tail] = to as u16;
                     tail += 1;
@@ -199,11 +233,13 @@ pub fn reachable_with(
         let t = t as usize;
         if best[t] != INF {
             best[t] = INF;
-            if t != start && s.tiles[t].unit == NONE {
+            if !ANY && t != start && s.tiles[t].unit == NONE {
+                found = true;
                 f(t);
             }
         }
     }
+    found
 }
 
 /// A road or city tile; with `territory_check`, only if neutral or `tribe`'s own.

@@ -49,7 +49,7 @@ impl<'a> ScriptCtx<'a> {
     /// A context for the active tribe of `state` under `game`'s rules, using (and clearing)
     /// the buffers in `scratch`.
     pub fn new(game: &TribesGame, state: &'a State, scratch: &'a mut ScriptScratch) -> Self {
-        scratch.interest.prepare(state, state.active);
+        scratch.interest.prepare();
         ScriptCtx {
             state,
             java: game.rules.java(),

@@ -181,7 +181,7 @@ impl CountMap {
 const MAX_RANGE: usize = 3;
 
 /// Reusable buffers of the move scripts, made on first use after each
-/// [`InterestCache::reset`]: a distance map per kind of point of interest, the number of own
+/// [`InterestCache::prepare`]: a distance map per kind of point of interest, the number of own
 /// units next to each tile, and the number of enemy units within each attack range.
 #[derive(Clone, Default)]
 pub struct InterestCache {
@@ -191,6 +191,8 @@ pub struct InterestCache {
     /// Per tribe and kind: not made yet, made and empty, or made with points.
     state: [[Option<bool>; KINDS]; MAX_TRIBES],
     maps: [[DistMap; KINDS]; MAX_TRIBES],
+    /// The signature was checked for the state last prepared.
+    checked: bool,
     own_made: bool,
     own: CountMap,
     enemy_made: [bool; MAX_RANGE],
@@ -198,11 +200,20 @@ pub struct InterestCache {
 }
 
 impl InterestCache {
-    /// Prepares the cache for `s` with `tribe` to move: the unit-count maps are always
-    /// remade, the distance maps only if a fact they depend on changed (terrain, ruins, ports,
-    /// territory, the tribe to move). Searches ask for thousands of nearly identical states,
-    /// whose distance maps are the same.
-    pub fn prepare(&mut self, s: &State, tribe: u8) {
+    /// Prepares the cache for a new state: the unit-count maps will be remade, and the
+    /// distance maps checked on first use ([`InterestCache::get`]).
+    pub fn prepare(&mut self) {
+        self.checked = false;
+        self.own_made = false;
+        self.enemy_made = [false; MAX_RANGE];
+    }
+
+    /// Drops `tribe`'s distance maps if a fact they depend on changed (terrain, ruins, ports,
+    /// territory). Searches ask for thousands of nearly identical states, whose distance maps
+    /// are the same; the check (a hash of the board) runs once per prepared state, and only
+    /// if a distance map is asked for.
+    fn check(&mut self, s: &State, tribe: u8) {
+        self.checked = true;
         let mut h = crate::rng::mix64(s.size as u64);
         for tile in &s.tiles {
             let fact = tile.terrain as u64
@@ -217,11 +228,12 @@ impl InterestCache {
             self.signature[p] = Some(h);
             self.state[p] = [None; KINDS];
         }
-        self.own_made = false;
-        self.enemy_made = [false; MAX_RANGE];
     }
 
     fn get(&mut self, s: &State, tribe: u8, kind: Interest) -> Option<&DistMap> {
+        if !self.checked {
+            self.check(s, tribe);
+        }
         let (p, k) = ((tribe as usize).min(MAX_TRIBES - 1), kind as usize);
         let found = match self.state[p][k] {
             Some(found) => found,
@@ -448,7 +460,7 @@ mod tests {
                     break;
                 }
                 if step % 20 == 0 {
-                    cache.prepare(&s, s.active);
+                    cache.prepare();
                     for kind in ALL {
                         let points: Vec<usize> = (0..s.tiles.len())
                             .filter(|&t| kind.holds(&s, s.active, t))
