@@ -27,8 +27,8 @@ mod playouts;
 mod qd;
 /// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.
 mod search_agents;
-/// Series: seats rotated, seeds derived, thread-count independence; per-player game records;
-/// summaries and the Wilson interval.
+/// Series: seats rotated, seeds derived, thread-count independence, any subset of games;
+/// per-player game records; summaries and the Wilson interval.
 mod series;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
