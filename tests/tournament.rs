@@ -4,9 +4,9 @@ use std::process::{Command, Output};
 use playstyles::Error;
 use playstyles::agents::build_agent;
 use playstyles::experiments::GameKind;
+use playstyles::experiments::games_csv::games_header;
 use playstyles::experiments::tournament::{
-    LevelSet, TournamentConfig, TournamentScales, TournamentSpec, games_header, summary_header,
-    tournament,
+    LevelSet, TournamentConfig, TournamentScales, TournamentSpec, summary_header, tournament,
 };
 
 use crate::support::{Nim, NimLevel};

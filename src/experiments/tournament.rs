@@ -27,14 +27,11 @@
 //!
 //! - `config.toml`: the resolved config (every default explicit, levels listed, agent specs
 //!   in canonical form), written before the first game;
-//! - `games.csv`: one row per game, rewritten after each pairing: `pairing`, `game` (index in
-//!   the series), `level`, `repetition`, `seed` (the game's seed), `seat_<j>` (the seat of
-//!   participant `j`), `winner` (the winning participant, empty for a draw), `ticks` (rounds
-//!   played), then per participant `j`: `score_<j>`, `techs_<j>`, `cities_<j>`,
-//!   `production_<j>`, `kills_<j>` (final statistics, empty if the game has none) and
-//!   `actions_<j>` (actions played, END_TURN included);
-//! - `summary.csv`: one row per pairing, from its first participant's point of view:
-//!   `pairing`, `agent`, `opponents`, `games`, `wins`, `draws`, `win_rate`, `win_rate_lo`,
+//! - `games.csv`: one row per game, rewritten after each pairing ([`super::games_csv`]:
+//!   pairing, game index, level, repetition, seed, seats, winner, ticks, and per participant
+//!   the score, final statistics and actions);
+//! - `summary.csv`: one row per pairing, from its first participant's point of view, computed
+//!   from the rows of `games.csv` (so a summary read back from the file is the same): `pairing`, `agent`, `opponents`, `games`, `wins`, `draws`, `win_rate`, `win_rate_lo`,
 //!   `win_rate_hi` (95 % Wilson interval; draws count as non-wins), `mean_score`, `techs_pct`,
 //!   `cities`, `production`.
 //!
@@ -46,11 +43,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::games_csv::{GameRow, STAT_COLUMNS, games_header, num};
 use super::{GameKind, output_error};
 use crate::agent::Agent;
 use crate::agents::AgentSpec;
-use crate::arena::series::{Series, SeriesGame};
-use crate::arena::summary::{CITIES, PRODUCTION, PairingSummary, TECHS, summarize};
+use crate::arena::series::Series;
+use crate::arena::summary::{PairingSummary, summarize};
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::report::csv::CsvTable;
@@ -64,9 +62,6 @@ pub const RESULT_FILES: [&str; 3] = ["config.toml", "games.csv", "summary.csv"];
 /// The word in `levels` that stands for the game's built-in experiment levels (the 25 levels of
 /// the paper for Tribes).
 pub const PAPER_LEVELS: &str = "paper";
-
-/// Name of the statistic reported in the `kills_<j>` columns.
-pub const KILLS: &str = "kills";
 
 /// A tournament config as written in TOML (the unvalidated form; see [`TournamentSpec`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -428,12 +423,14 @@ where
     let progress = Progress::new((series.len() * specs.len()) as u64, !cfg.quiet);
     for (pairing, agents) in spec.pairings.iter().zip(&specs) {
         let games = pool.install(|| series.run(game, agents, &build, |_, _| progress.inc()))?;
-        for g in &games {
-            games_csv
-                .rows
-                .push(game_row(&pairing.name, g, participants, stat_names));
-        }
-        let summary = summarize(&games, 0, stat_names, scales.techs_total);
+        let rows: Vec<GameRow> = games
+            .iter()
+            .map(|g| GameRow::of(&pairing.name, g, stat_names))
+            .collect();
+        games_csv
+            .rows
+            .extend(rows.iter().map(|r| r.to_cells(participants)));
+        let summary = summarize(&rows, 0, &STAT_COLUMNS, scales.techs_total);
         summary_csv
             .rows
             .push(summary_row(&pairing.name, agents, &summary));
@@ -475,58 +472,6 @@ pub fn prepare_out_dir(dir: &Path, force: bool) -> Result<()> {
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
-}
-
-/// The columns of `games.csv` for up to `participants` participants per game.
-pub fn games_header(participants: usize) -> Vec<String> {
-    let mut h: Vec<String> = ["pairing", "game", "level", "repetition", "seed"]
-        .map(String::from)
-        .to_vec();
-    h.extend((0..participants).map(|j| format!("seat_{j}")));
-    h.push("winner".into());
-    h.push("ticks".into());
-    for col in ["score", TECHS, CITIES, PRODUCTION, KILLS, "actions"] {
-        h.extend((0..participants).map(|j| format!("{col}_{j}")));
-    }
-    h
-}
-
-/// One row of `games.csv` (see [`games_header`]); cells of absent participants are empty.
-pub fn game_row<A>(
-    pairing: &str,
-    g: &SeriesGame<A>,
-    participants: usize,
-    stat_names: &[&str],
-) -> Vec<String> {
-    let n = g.seats.len();
-    let each = |f: &dyn Fn(usize) -> String| -> Vec<String> {
-        (0..participants)
-            .map(|j| if j < n { f(j) } else { String::new() })
-            .collect()
-    };
-    let stat = |name: &str| -> Vec<String> {
-        let i = stat_names.iter().position(|&s| s == name);
-        each(&|j| {
-            i.and_then(|i| g.player(j).final_stat(i))
-                .map_or_else(String::new, num)
-        })
-    };
-    let mut row = vec![
-        pairing.to_string(),
-        g.index.to_string(),
-        g.level.clone(),
-        g.repetition.to_string(),
-        g.record.seed.to_string(),
-    ];
-    row.extend(each(&|j| g.seats[j].to_string()));
-    row.push(g.winner.map_or_else(String::new, |w| w.to_string()));
-    row.push(g.record.rounds.to_string());
-    row.extend(each(&|j| num(g.score(j))));
-    for name in [TECHS, CITIES, PRODUCTION, KILLS] {
-        row.extend(stat(name));
-    }
-    row.extend(each(&|j| g.player(j).actions().to_string()));
-    row
 }
 
 /// The columns of `summary.csv`.
@@ -600,11 +545,6 @@ pub fn summary_table(results: &[PairingResult]) -> String {
         })
         .collect();
     aligned(&header, &rows)
-}
-
-/// A number as written in the CSV files: Rust's shortest round-trip form (`3`, `0.25`).
-fn num(x: f64) -> String {
-    x.to_string()
 }
 
 /// Reports an error about a part of `field` (an agent spec inside `pairing[i].agents`) under
