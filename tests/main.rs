@@ -33,7 +33,8 @@ mod series;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
 /// The `tournament` workflow and command: config errors naming the field, byte-identical
-/// results for any thread count, no overwriting without `--force`, the Table I config.
+/// results for any thread count and after `--resume`, saves every few games, corrupted
+/// `games.csv` rows named by line, no overwriting without `--force`, the Table I config.
 mod tournament;
 /// Tribes portfolio scripts and the rule-based agent.
 mod tribes_scripts;
