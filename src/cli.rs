@@ -5,7 +5,7 @@
 //! playstyles levels [--game tribes] [list|show SEED]
 //! playstyles play --game tribes --level SEED|FILE --agents SPEC,SPEC [--seed N] [--render] [--json]
 //! playstyles bench [fm] --game tribes [--json]
-//! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--force]
+//! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
 //! playstyles plot RUN_DIR
 //! playstyles validate RUN_DIR [--levels held-out|paper|SEEDS|generated:N] [--repetitions N]
@@ -44,7 +44,7 @@ pub enum CliCommand {
     /// Measure the speed of a game.
     Bench(BenchArgs),
     /// Play a tournament (pairings of agents over levels x repetitions, seats alternated) and
-    /// write games.csv and summary.csv.
+    /// write games.csv and summary.csv as games finish (--resume continues a stopped one).
     Tournament(TournamentArgs),
     /// Breed a map of diverse, strong players with MAP-Elites and write archive.csv,
     /// progress.csv, heatmaps and a checkpoint (no CONFIG: the built-in quick start).
@@ -152,9 +152,16 @@ pub struct TournamentArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Continue the tournament in the output folder: play only the games missing from its
+    /// games.csv (the config must be the one that started it).
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
     /// Overwrite existing result files in the output folder.
     #[arg(long)]
     pub force: bool,
+    /// Stop after N games, as if killed (for tests of --resume).
+    #[arg(long, value_name = "N", hide = true)]
+    pub stop_after_games: Option<u64>,
 }
 
 /// Flags of `playstyles levels`.
@@ -269,6 +276,8 @@ impl Cli {
                 let mut cfg = TournamentConfig::load(&a.config, a.out)?.with_threads(a.threads)?;
                 cfg.quiet = a.quiet;
                 cfg.force = a.force;
+                cfg.resume = a.resume;
+                cfg.stop_after_games = a.stop_after_games;
                 Command::Tournament(cfg)
             }
             CliCommand::Evolve(a) => {
@@ -411,6 +420,12 @@ mod tests {
     #[test]
     fn evolve_resume_and_force_exclude_each_other() {
         let e = clap_error(&["evolve", "--resume", "--force"]);
+        assert!(e.contains("--resume") && e.contains("--force"), "{e}");
+    }
+
+    #[test]
+    fn tournament_resume_and_force_exclude_each_other() {
+        let e = clap_error(&["tournament", "t.toml", "--resume", "--force"]);
         assert!(e.contains("--resume") && e.contains("--force"), "{e}");
     }
 

@@ -27,13 +27,14 @@ mod playouts;
 mod qd;
 /// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.
 mod search_agents;
-/// Series: seats rotated, seeds derived, thread-count independence; per-player game records;
-/// summaries and the Wilson interval.
+/// Series: seats rotated, seeds derived, thread-count independence, any subset of games;
+/// per-player game records; summaries and the Wilson interval.
 mod series;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
 /// The `tournament` workflow and command: config errors naming the field, byte-identical
-/// results for any thread count, no overwriting without `--force`, the Table I config.
+/// results for any thread count and after `--resume`, saves every few games, corrupted
+/// `games.csv` rows named by line, no overwriting without `--force`, the Table I config.
 mod tournament;
 /// Tribes portfolio scripts and the rule-based agent.
 mod tribes_scripts;

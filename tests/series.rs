@@ -153,6 +153,61 @@ fn progress_counts_every_game_once() {
 }
 
 #[test]
+fn run_each_plays_the_given_games_as_run_does_and_hands_each_over_once() {
+    let s = series(3, 4);
+    let agents = specs(&["random", "end_turn"]);
+    let all = run_on(1, &s, &agents);
+    let subset = [7, 0, 4, 8];
+    let got = std::sync::Mutex::new(Vec::new());
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap()
+        .install(|| {
+            s.run_each(&Nim::new(), &agents, build, &subset, |g| {
+                got.lock().unwrap().push(g);
+                Ok(())
+            })
+        })
+        .unwrap();
+    let mut got = got.into_inner().unwrap();
+    got.sort_by_key(|g| g.index);
+    let want: Vec<_> = [0, 4, 7, 8].iter().map(|&i| all[i].clone()).collect();
+    assert_eq!(got, want);
+
+    // An index outside the series fails before any game.
+    let e = s
+        .run_each(&Nim::new(), &agents, build, &[2, 9], |_| {
+            panic!("no game should be played")
+        })
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Config { field, reason } if field == "game" && reason.contains("9")),
+        "{e}"
+    );
+
+    // The sink's error stops the series (on one thread: at once) and is returned.
+    let handed = AtomicUsize::new(0);
+    let every: Vec<usize> = (0..9).collect();
+    let e = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| {
+            s.run_each(&Nim::new(), &agents, build, &every, |_| {
+                handed.fetch_add(1, Ordering::Relaxed);
+                Err(Error::config("sink", "full"))
+            })
+        })
+        .unwrap_err();
+    assert!(
+        matches!(&e, Error::Config { field, .. } if field == "sink"),
+        "{e}"
+    );
+    assert_eq!(handed.into_inner(), 1);
+}
+
+#[test]
 fn an_unknown_agent_fails_before_any_game() {
     let games = AtomicUsize::new(0);
     let e = series(2, 0)

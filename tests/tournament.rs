@@ -4,8 +4,9 @@ use std::process::{Command, Output};
 use playstyles::Error;
 use playstyles::agents::build_agent;
 use playstyles::experiments::GameKind;
+use playstyles::experiments::games_csv::games_header;
 use playstyles::experiments::tournament::{
-    LevelSet, TournamentConfig, TournamentScales, TournamentSpec, games_header, summary_header,
+    LevelSet, SAVE_EVERY, TournamentConfig, TournamentScales, TournamentSpec, summary_header,
     tournament,
 };
 
@@ -53,27 +54,42 @@ fn nim_levels() -> Vec<(String, NimLevel)> {
     ]
 }
 
-/// Runs the toy tournament on Nim into `dir` with `threads` threads; returns the printed table.
-fn run_toy(dir: &Path, threads: usize) -> playstyles::Result<String> {
-    let cfg = TournamentConfig {
+/// The toy tournament's settings: `TOY` into `dir` on `threads` threads, quiet, nothing
+/// overwritten, resumed or stopped.
+fn toy_config(dir: &Path, threads: usize) -> TournamentConfig {
+    TournamentConfig {
         spec: TournamentSpec::parse(TOY).unwrap(),
         out: dir.to_path_buf(),
         threads: Some(threads),
         quiet: true,
         force: false,
-    };
+        resume: false,
+        stop_after_games: None,
+    }
+}
+
+/// Plays `cfg` on Nim with the resolved config `config_toml`; returns the printed table.
+fn play_toy(cfg: &TournamentConfig, config_toml: &str) -> playstyles::Result<String> {
     let mut out = Vec::new();
     tournament(
         &Nim::new(),
         nim_levels(),
         build_agent::<Nim>,
-        &cfg,
-        "# resolved\n",
+        cfg,
+        config_toml,
         TournamentScales { techs_total: None },
         &mut out,
     )?;
     Ok(String::from_utf8(out).unwrap())
 }
+
+/// Runs the toy tournament on Nim into `dir` with `threads` threads; returns the printed table.
+fn run_toy(dir: &Path, threads: usize) -> playstyles::Result<String> {
+    play_toy(&toy_config(dir, threads), RESOLVED)
+}
+
+/// The resolved config the toy tournament writes.
+const RESOLVED: &str = "# resolved\n";
 
 #[test]
 fn results_are_byte_identical_with_one_and_two_threads() {
@@ -120,7 +136,7 @@ fn existing_results_are_kept_without_force() {
     run_toy(&dir, 1).unwrap();
     let e = run_toy(&dir, 1).unwrap_err();
     assert!(
-        matches!(&e, Error::Config { field, reason } if field == "out" && reason.contains("--force")),
+        matches!(&e, Error::Config { field, reason } if field == "out" && reason.contains("--force") && reason.contains("--resume")),
         "{e}"
     );
 }
@@ -137,6 +153,8 @@ fn an_unknown_agent_names_the_pairing_and_writes_nothing() {
         threads: Some(1),
         quiet: true,
         force: false,
+        resume: false,
+        stop_after_games: None,
     };
     let e = tournament(
         &Nim::new(),
@@ -379,4 +397,337 @@ fn the_binary_names_the_field_of_a_bad_config() {
     let o = playstyles(&["tournament", &smoke_config(), "--threads", "0"], &dir);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("threads"));
+}
+
+/// The files of an uninterrupted toy tournament (one thread) and its printed table.
+fn reference(name: &str) -> (PathBuf, String) {
+    let dir = scratch(name);
+    let table = run_toy(&dir, 1).unwrap();
+    (dir, table)
+}
+
+fn assert_same_files(a: &Path, b: &Path) {
+    for file in ["config.toml", "games.csv", "summary.csv"] {
+        assert_eq!(read(&a.join(file)), read(&b.join(file)), "{file}");
+    }
+}
+
+#[test]
+fn a_stopped_tournament_resumed_ends_with_the_files_of_an_uninterrupted_one() {
+    let (full, full_table) = reference("resume-reference");
+    // 12 games in all, 6 per pairing: stop before any, inside and between pairings.
+    for threads in [1, 2] {
+        for stop in [0, 1, 5, 6, 11] {
+            let dir = scratch(&format!("resume-{threads}-{stop}"));
+            let mut cfg = toy_config(&dir, threads);
+            cfg.stop_after_games = Some(stop);
+            let printed = play_toy(&cfg, RESOLVED).unwrap();
+            assert!(
+                printed.contains(&format!("stopped with {stop} of 12 games played"))
+                    && printed.contains("--resume"),
+                "{printed}"
+            );
+            let games = read(&dir.join("games.csv"));
+            assert_eq!(games.lines().count() as u64, 1 + stop, "{games}");
+            // The rows written are the first games of the full run.
+            assert!(read(&full.join("games.csv")).starts_with(&games));
+            let summary = read(&dir.join("summary.csv"));
+            // The header, then the pairings begun (the second begins with game 7).
+            let lines = 1 + usize::from(stop >= 1) + usize::from(stop >= 7);
+            assert_eq!(summary.lines().count(), lines, "{summary}");
+
+            cfg.stop_after_games = None;
+            cfg.resume = true;
+            let table = play_toy(&cfg, RESOLVED).unwrap();
+            assert_eq!(table, full_table, "{threads} threads, stopped after {stop}");
+            assert_same_files(&full, &dir);
+        }
+    }
+    // Resuming a finished tournament plays nothing and changes nothing.
+    let mut cfg = toy_config(&full, 2);
+    cfg.resume = true;
+    let dir = scratch("resume-finished");
+    for file in ["config.toml", "games.csv", "summary.csv"] {
+        std::fs::copy(full.join(file), dir.join(file)).unwrap();
+    }
+    cfg.out = dir.clone();
+    assert_eq!(play_toy(&cfg, RESOLVED).unwrap(), full_table);
+    assert_same_files(&full, &dir);
+}
+
+#[test]
+fn resume_plays_whatever_games_are_missing_in_any_order_of_rows() {
+    let (full, full_table) = reference("resume-subset-reference");
+    let games = read(&full.join("games.csv"));
+    let lines: Vec<&str> = games.lines().collect();
+    // Keep every third game, in reverse order, and a summary that no longer fits them.
+    let kept: Vec<&str> = lines[1..].iter().copied().step_by(3).rev().collect();
+    for threads in [1, 2] {
+        let dir = scratch(&format!("resume-subset-{threads}"));
+        std::fs::write(dir.join("config.toml"), RESOLVED).unwrap();
+        std::fs::write(
+            dir.join("games.csv"),
+            format!("{}\n{}\n", lines[0], kept.join("\n")),
+        )
+        .unwrap();
+        std::fs::write(dir.join("summary.csv"), "stale\n").unwrap();
+        let mut cfg = toy_config(&dir, threads);
+        cfg.resume = true;
+        assert_eq!(play_toy(&cfg, RESOLVED).unwrap(), full_table);
+        assert_same_files(&full, &dir);
+    }
+    // Without games.csv (killed before the first save), everything is played.
+    let dir = scratch("resume-no-games");
+    std::fs::write(dir.join("config.toml"), RESOLVED).unwrap();
+    let mut cfg = toy_config(&dir, 2);
+    cfg.resume = true;
+    play_toy(&cfg, RESOLVED).unwrap();
+    assert_same_files(&full, &dir);
+}
+
+/// A Nim agent that calls `on_new_game` before each game (and otherwise plays as `inner`).
+struct Watched {
+    inner: Box<dyn playstyles::agent::Agent<Nim>>,
+    on_new_game: std::sync::Arc<dyn Fn() + Send + Sync>,
+}
+
+impl playstyles::agent::Agent<Nim> for Watched {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    fn act(
+        &mut self,
+        game: &Nim,
+        state: &<Nim as playstyles::game::Game>::State,
+        rng: &mut playstyles::rng::Rng,
+    ) -> <Nim as playstyles::game::Game>::Action {
+        self.inner.act(game, state, rng)
+    }
+
+    fn new_game(&mut self) {
+        (self.on_new_game)();
+        self.inner.new_game();
+    }
+}
+
+#[test]
+fn a_killed_tournament_loses_fewer_than_save_every_finished_games() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    let dir = scratch("save-every");
+    // 2 pairings x 2 levels x 15 repetitions = 60 games.
+    let mut cfg = toy_config(&dir, 1);
+    cfg.spec.repetitions = 15;
+    // (games finished, games in games.csv) as each game starts.
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let starts = Arc::new(AtomicUsize::new(0));
+    let on_new_game: Arc<dyn Fn() + Send + Sync> = {
+        let (seen, starts, games) = (seen.clone(), starts.clone(), dir.join("games.csv"));
+        Arc::new(move || {
+            // Two agents per game; on one thread every game before this one has finished.
+            let calls = starts.fetch_add(1, Ordering::SeqCst);
+            if calls % 2 == 0 {
+                let saved = std::fs::read_to_string(&games)
+                    .map_or(0, |t| t.lines().count().saturating_sub(1));
+                seen.lock().unwrap().push((calls / 2, saved));
+            }
+        })
+    };
+    let build = |spec: &str| -> playstyles::Result<Box<dyn playstyles::agent::Agent<Nim>>> {
+        Ok(Box::new(Watched {
+            inner: build_agent::<Nim>(spec)?,
+            on_new_game: on_new_game.clone(),
+        }))
+    };
+    tournament(
+        &Nim::new(),
+        nim_levels(),
+        build,
+        &cfg,
+        RESOLVED,
+        TournamentScales { techs_total: None },
+        &mut Vec::new(),
+    )
+    .unwrap();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 60);
+    for &(finished, saved) in seen.iter() {
+        assert!(
+            saved <= finished && finished - saved < SAVE_EVERY,
+            "{seen:?}"
+        );
+    }
+    // Saved inside the first pairing, not only at its end.
+    assert!(seen.iter().any(|&(f, s)| f < 30 && s > 0), "{seen:?}");
+    assert_eq!(read(&dir.join("games.csv")).lines().count(), 61);
+}
+
+#[test]
+fn resume_with_another_config_or_nothing_to_resume_names_resume() {
+    let (full, _) = reference("resume-other-config");
+    let mut cfg = toy_config(&full, 1);
+    cfg.resume = true;
+    let before = read(&full.join("games.csv"));
+    let e = play_toy(&cfg, "# another config\n").unwrap_err();
+    assert!(
+        matches!(&e, Error::Config { field, reason } if field == "resume" && reason.contains("differs")),
+        "{e}"
+    );
+    assert_eq!(read(&full.join("games.csv")), before);
+
+    let empty = scratch("resume-empty");
+    for out in [empty.clone(), empty.join("no/such/folder")] {
+        let mut cfg = toy_config(&out, 1);
+        cfg.resume = true;
+        let e = play_toy(&cfg, RESOLVED).unwrap_err();
+        assert!(
+            matches!(&e, Error::Config { field, reason } if field == "resume" && reason.contains("nothing to resume")),
+            "{e}"
+        );
+    }
+    assert_eq!(std::fs::read_dir(&empty).unwrap().count(), 0);
+}
+
+#[test]
+fn a_corrupted_games_csv_names_the_line_and_column() {
+    let (full, _) = reference("corrupt-reference");
+    let games = read(&full.join("games.csv"));
+    let header: Vec<&str> = games.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|&h| h == name).unwrap();
+    // Edits a cell of line `line` (1-based, the header is line 1).
+    let edit = |line: usize, column: &str, value: &str| -> String {
+        let mut lines: Vec<String> = games.lines().map(String::from).collect();
+        let mut cells: Vec<String> = lines[line - 1].split(',').map(String::from).collect();
+        cells[col(column)] = value.to_string();
+        lines[line - 1] = cells.join(",");
+        lines.join("\n") + "\n"
+    };
+    let second_row = games.lines().nth(1).unwrap();
+    let cases: Vec<(String, &str, &str)> = vec![
+        (
+            edit(3, "score_0", "lots"),
+            "line 3, column `score_0`",
+            "lots",
+        ),
+        (edit(4, "ticks", "-2"), "line 4, column `ticks`", "-2"),
+        (
+            edit(5, "pairing", "nobody-vs-nobody"),
+            "line 5, column `pairing`",
+            "nobody-vs-nobody",
+        ),
+        (edit(6, "seed", "12345"), "line 6, column `seed`", "12345"),
+        (edit(7, "game", "6"), "line 7, column `game`", "6 games"),
+        (
+            edit(8, "level", "standard"),
+            "line 8, column `level`",
+            "on level `small`",
+        ),
+        (
+            edit(9, "repetition", "0"),
+            "line 9, column `repetition`",
+            "repetition",
+        ),
+        (
+            edit(10, "seat_0", "1"),
+            "line 10, column `seat_0`",
+            "sits in seat 0",
+        ),
+        (
+            format!("{games}{second_row}\n"),
+            "line 14, column `game`",
+            "first on line 2",
+        ),
+        (
+            games.replacen("winner", "champion", 1),
+            "line 1",
+            "not the header",
+        ),
+        (games.replacen(second_row, "a,b", 1), "line 2", "cells"),
+    ];
+    for (i, (text, place, detail)) in cases.into_iter().enumerate() {
+        let dir = scratch(&format!("corrupt-{i}"));
+        std::fs::copy(full.join("config.toml"), dir.join("config.toml")).unwrap();
+        std::fs::write(dir.join("games.csv"), &text).unwrap();
+        let mut cfg = toy_config(&dir, 1);
+        cfg.resume = true;
+        let e = play_toy(&cfg, RESOLVED).unwrap_err().to_string();
+        assert!(
+            e.contains("games.csv: ") && e.contains(place) && e.contains(detail),
+            "case {i} ({place}): {e}"
+        );
+        // Nothing is played or rewritten.
+        assert_eq!(read(&dir.join("games.csv")), text);
+        assert!(!dir.join("summary.csv").exists());
+    }
+}
+
+#[test]
+fn the_binary_resumes_a_stopped_smoke_tournament() {
+    let dir = scratch("binary-resume");
+    let config = smoke_config();
+    let run = |out: &str, extra: &[&str]| {
+        let mut args = vec!["tournament", &config, "--quiet", "--out", out];
+        args.extend_from_slice(extra);
+        playstyles(&args, &dir)
+    };
+    let full = run("full", &["--threads", "1"]);
+    assert!(
+        full.status.success(),
+        "{}",
+        String::from_utf8_lossy(&full.stderr)
+    );
+
+    let stopped = run("stopped", &["--threads", "2", "--stop-after-games", "1"]);
+    assert!(stopped.status.success());
+    assert!(String::from_utf8_lossy(&stopped.stdout).contains("continue with --resume"));
+    // Without --resume the folder is refused, and the message says how to continue.
+    let again = run("stopped", &[]);
+    assert_eq!(again.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("--force") && err.contains("--resume"), "{err}");
+    let resumed = run("stopped", &["--threads", "2", "--resume"]);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(resumed.stdout, full.stdout);
+    assert_same_files(&dir.join("full"), &dir.join("stopped"));
+
+    // Another config, or an empty folder: nothing is resumed.
+    let other = dir.join("other.toml");
+    std::fs::write(
+        &other,
+        read(Path::new(&config)).replace("seed = 1", "seed = 2"),
+    )
+    .unwrap();
+    let o = playstyles(
+        &[
+            "tournament",
+            other.to_str().unwrap(),
+            "--quiet",
+            "--out",
+            "full",
+            "--resume",
+        ],
+        &dir,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("error: invalid `resume`") && err.contains("differs"),
+        "{err}"
+    );
+    let o = run("empty", &["--resume"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("error: invalid `resume`: nothing to resume"),
+        "{err}"
+    );
+    // Resume and force exclude each other.
+    let o = run("full", &["--resume", "--force"]);
+    assert_eq!(o.status.code(), Some(2));
 }

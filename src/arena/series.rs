@@ -6,10 +6,13 @@
 //! sits in seat `(i + j) mod n` ("Shift Tribes", spec §17), so over any multiple of `n`
 //! consecutive games each participant plays each seat equally often. Agents are built fresh for
 //! every game from their spec strings, the games run on the current rayon pool (install a local
-//! [`rayon::ThreadPool`] to choose the thread count) and the records come back in index order,
-//! so the output is identical for any number of threads.
+//! [`rayon::ThreadPool`] to choose the thread count) and the records come back in index order
+//! ([`Series::run`]), so the output is identical for any number of threads. [`Series::run_each`]
+//! plays any subset of the games and hands each to the caller as soon as it is finished (to
+//! save results as they come, or to resume a series).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rayon::prelude::*;
 
@@ -114,8 +117,8 @@ impl<G: Game> Series<G> {
     }
 
     /// Checks that every agent spec builds and that every level has one seat per participant,
-    /// without playing: [`Series::run`] calls it first, so that a bad spec fails at once rather
-    /// than inside a worker.
+    /// without playing: [`Series::run_each`] (and so [`Series::run`]) calls it first, so that a
+    /// bad spec fails at once rather than inside a worker.
     ///
     /// # Errors
     ///
@@ -147,7 +150,8 @@ impl<G: Game> Series<G> {
     }
 
     /// Plays every game of the series between the participants `specs` (participant `j` is
-    /// `specs[j]`), building each game's agents with `build`, on the current rayon pool.
+    /// `specs[j]`), building each game's agents with `build`, on the current rayon pool; the
+    /// games come back in index order.
     ///
     /// `progress(done, total)` is called from the workers after each finished game, with
     /// `done` counting finished games (each value from 1 to `total` exactly once, not
@@ -155,7 +159,7 @@ impl<G: Game> Series<G> {
     ///
     /// # Errors
     ///
-    /// As [`Series::check`], which runs first; what `build` reports if it fails later.
+    /// As [`Series::run_each`].
     pub fn run<B, P>(
         &self,
         game: &G,
@@ -167,37 +171,95 @@ impl<G: Game> Series<G> {
         B: Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync,
         P: Fn(usize, usize) + Sync,
     {
-        self.check(game, specs, &build)?;
-        let n = specs.len();
         let total = self.len();
+        let indices: Vec<usize> = (0..total).collect();
         let done = AtomicUsize::new(0);
-        (0..total)
-            .into_par_iter()
-            .map(|i| {
-                let (li, repetition) = self.slot(i);
-                let (name, level) = &self.levels[li];
-                // agents[seat] is the participant (seat - i) mod n.
-                let mut agents = (0..n)
-                    .map(|seat| build(&specs[(seat + n - i % n) % n]))
-                    .collect::<Result<Vec<_>>>()?;
-                let record = play_match(game, level, &mut agents, self.game_seed(i), |_, _| {});
-                let seats: Vec<usize> = (0..n).map(|j| seat_of(i, j, n)).collect();
-                let winner = match record.outcome {
-                    Some(Outcome::Win(seat)) => seats.iter().position(|&s| s == seat),
-                    Some(Outcome::Draw) | None => None,
-                };
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-                Ok(SeriesGame {
-                    index: i,
-                    level: name.clone(),
-                    repetition,
-                    seats,
-                    winner,
-                    record,
-                })
-            })
-            .collect()
+        let games = Mutex::new(Vec::with_capacity(total));
+        self.run_each(game, specs, build, &indices, |g| {
+            lock(&games).push(g);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            Ok(())
+        })?;
+        let mut games = games.into_inner().unwrap_or_else(PoisonError::into_inner);
+        games.sort_unstable_by_key(|g| g.index);
+        Ok(games)
     }
+
+    /// Plays the games `indices` of the series between the participants `specs` (as
+    /// [`Series::run`]) on the current rayon pool, and hands each finished game to `sink` from
+    /// the worker that played it, in no particular order.
+    ///
+    /// An error from `sink` (e.g. a result file that cannot be written) stops the series: no
+    /// game starts after it, the games already running are dropped, and the first error is
+    /// returned.
+    ///
+    /// # Errors
+    ///
+    /// As [`Series::check`], which runs first; [`Error::Config`] naming `game` for an index
+    /// outside the series (before any game); what `build` reports if it fails later; the
+    /// first error of `sink`.
+    pub fn run_each<B, S>(
+        &self,
+        game: &G,
+        specs: &[String],
+        build: B,
+        indices: &[usize],
+        sink: S,
+    ) -> Result<()>
+    where
+        B: Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync,
+        S: Fn(SeriesGame<G::Action>) -> Result<()> + Sync,
+    {
+        self.check(game, specs, &build)?;
+        if let Some(&i) = indices.iter().find(|&&i| i >= self.len()) {
+            return Err(Error::config(
+                "game",
+                format!("no game {i} in a series of {} games", self.len()),
+            ));
+        }
+        indices
+            .par_iter()
+            .try_for_each(|&i| sink(self.play(game, specs, &build, i)?))
+    }
+
+    /// Plays game `i` (which must be in the series) between the participants `specs`.
+    fn play<B>(
+        &self,
+        game: &G,
+        specs: &[String],
+        build: &B,
+        i: usize,
+    ) -> Result<SeriesGame<G::Action>>
+    where
+        B: Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync,
+    {
+        let n = specs.len();
+        let (li, repetition) = self.slot(i);
+        let (name, level) = &self.levels[li];
+        // agents[seat] is the participant (seat - i) mod n.
+        let mut agents = (0..n)
+            .map(|seat| build(&specs[(seat + n - i % n) % n]))
+            .collect::<Result<Vec<_>>>()?;
+        let record = play_match(game, level, &mut agents, self.game_seed(i), |_, _| {});
+        let seats: Vec<usize> = (0..n).map(|j| seat_of(i, j, n)).collect();
+        let winner = match record.outcome {
+            Some(Outcome::Win(seat)) => seats.iter().position(|&s| s == seat),
+            Some(Outcome::Draw) | None => None,
+        };
+        Ok(SeriesGame {
+            index: i,
+            level: name.clone(),
+            repetition,
+            seats,
+            winner,
+            record,
+        })
+    }
+}
+
+/// Locks `m`, also after a worker panicked while holding it (the games in it stay valid).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]

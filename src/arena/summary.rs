@@ -2,9 +2,12 @@
 //! Table I (games, wins, win rate, mean score, techs, cities, production), with a 95 % Wilson
 //! interval on the win rate.
 //!
-//! Statistics are looked up by name in [`crate::game::GameInfo::stats`] ([`TECHS`], [`CITIES`],
-//! [`PRODUCTION`]); a game that does not report one gets `None` in that column. Game-specific
-//! scales (the size of the Tribes tech tree) are passed in by the caller.
+//! A summary reads its games through [`FinishedGame`], so that games just played
+//! ([`SeriesGame`]) and games read back from a file (a tournament's `games.csv` rows) are
+//! summarised by the same code. Statistics are looked up by name in the names the caller gives
+//! for the game's statistic indices (for a [`SeriesGame`], [`crate::game::GameInfo::stats`]):
+//! [`TECHS`], [`CITIES`], [`PRODUCTION`]; a game that does not report one gets `None` in that
+//! column. Game-specific scales (the size of the Tribes tech tree) are passed in by the caller.
 
 use super::series::SeriesGame;
 use crate::stats::{Z_95, mean, wilson_interval};
@@ -15,6 +18,65 @@ pub const TECHS: &str = "techs";
 pub const CITIES: &str = "cities";
 /// Name of the statistic holding the production (income per turn).
 pub const PRODUCTION: &str = "production";
+
+/// What a summary needs to know of one finished game, participants numbered as in the series.
+pub trait FinishedGame {
+    /// The winning participant; `None` for a draw or a capped match.
+    fn winner(&self) -> Option<usize>;
+
+    /// True if nobody won (a draw, or a match stopped by the action cap).
+    fn is_draw(&self) -> bool {
+        self.winner().is_none()
+    }
+
+    /// The final score of participant `j`.
+    ///
+    /// # Panics
+    ///
+    /// May panic if `j` is not a participant of the game.
+    fn score(&self, j: usize) -> f64;
+
+    /// The final value of statistic `i` of participant `j` (`None` if the game did not report
+    /// it); what `i` indexes is up to the implementation.
+    ///
+    /// # Panics
+    ///
+    /// May panic if `j` is not a participant of the game.
+    fn final_stat(&self, j: usize, i: usize) -> Option<f64>;
+}
+
+impl<T: FinishedGame + ?Sized> FinishedGame for &T {
+    fn winner(&self) -> Option<usize> {
+        (**self).winner()
+    }
+
+    fn is_draw(&self) -> bool {
+        (**self).is_draw()
+    }
+
+    fn score(&self, j: usize) -> f64 {
+        (**self).score(j)
+    }
+
+    fn final_stat(&self, j: usize, i: usize) -> Option<f64> {
+        (**self).final_stat(j, i)
+    }
+}
+
+/// Statistic `i` indexes [`crate::game::GameInfo::stats`].
+impl<A> FinishedGame for SeriesGame<A> {
+    fn winner(&self) -> Option<usize> {
+        self.winner
+    }
+
+    fn score(&self, j: usize) -> f64 {
+        SeriesGame::score(self, j)
+    }
+
+    fn final_stat(&self, j: usize, i: usize) -> Option<f64> {
+        self.player(j).final_stat(i)
+    }
+}
 
 /// One participant's results over a series.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,15 +106,15 @@ pub struct PairingSummary {
 
 /// Summarises `games` for participant `participant`.
 ///
-/// `stat_names` names the entries of each [`super::PlayerRecord::final_stats`] (the game's
-/// [`crate::game::GameInfo::stats`]); `techs_total`, if given, is the number of technologies
-/// the [`TECHS`] statistic counts out of (24 for Tribes).
+/// `stat_names[i]` names statistic `i` of [`FinishedGame::final_stat`] (for a [`SeriesGame`],
+/// the game's [`crate::game::GameInfo::stats`]); `techs_total`, if given, is the number of
+/// technologies the [`TECHS`] statistic counts out of (24 for Tribes).
 ///
 /// # Panics
 ///
 /// If `participant` is not a participant of every game.
-pub fn summarize<A>(
-    games: &[SeriesGame<A>],
+pub fn summarize<T: FinishedGame>(
+    games: &[T],
     participant: usize,
     stat_names: &[&str],
     techs_total: Option<f64>,
@@ -60,16 +122,13 @@ pub fn summarize<A>(
     let n = games.len() as u64;
     let wins = games
         .iter()
-        .filter(|g| g.winner == Some(participant))
+        .filter(|g| g.winner() == Some(participant))
         .count() as u64;
     let draws = games.iter().filter(|g| g.is_draw()).count() as u64;
     let (lo, hi) = wilson_interval(wins, n, Z_95);
     let final_mean = |name: &str| -> Option<f64> {
         let i = stat_names.iter().position(|&s| s == name)?;
-        let values: Option<Vec<f64>> = games
-            .iter()
-            .map(|g| g.player(participant).final_stat(i))
-            .collect();
+        let values: Option<Vec<f64>> = games.iter().map(|g| g.final_stat(participant, i)).collect();
         mean(values?)
     };
     let techs_pct = match techs_total {

@@ -5,7 +5,8 @@
 //!
 //! - [`play`]: one match, printed as text or JSON;
 //! - [`bench`](mod@bench): forward-model and search-agent speed;
-//! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV;
+//! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV
+//!   ([`games_csv`], [`tournament_rows`]), resumable;
 //! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory;
 //! - [`levels`]: listing and showing levels (game-specific; see [`tribes_glue`]);
 //! - [`plot`], [`validate`], [`tiers`]: read a run directory ([`run_dir`]) to redraw its
@@ -15,6 +16,7 @@
 pub mod bench;
 pub mod evaluate;
 pub mod evolve;
+pub mod games_csv;
 pub mod levels;
 pub mod play;
 pub mod plot;
@@ -22,6 +24,7 @@ pub mod run_config;
 pub mod run_dir;
 pub mod tiers;
 pub mod tournament;
+pub mod tournament_rows;
 pub mod tribes_glue;
 pub mod validate;
 

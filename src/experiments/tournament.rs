@@ -27,46 +27,57 @@
 //!
 //! - `config.toml`: the resolved config (every default explicit, levels listed, agent specs
 //!   in canonical form), written before the first game;
-//! - `games.csv`: one row per game, rewritten after each pairing: `pairing`, `game` (index in
-//!   the series), `level`, `repetition`, `seed` (the game's seed), `seat_<j>` (the seat of
-//!   participant `j`), `winner` (the winning participant, empty for a draw), `ticks` (rounds
-//!   played), then per participant `j`: `score_<j>`, `techs_<j>`, `cities_<j>`,
-//!   `production_<j>`, `kills_<j>` (final statistics, empty if the game has none) and
-//!   `actions_<j>` (actions played, END_TURN included);
-//! - `summary.csv`: one row per pairing, from its first participant's point of view:
-//!   `pairing`, `agent`, `opponents`, `games`, `wins`, `draws`, `win_rate`, `win_rate_lo`,
-//!   `win_rate_hi` (95 % Wilson interval; draws count as non-wins), `mean_score`, `techs_pct`,
-//!   `cities`, `production`.
+//! - `games.csv`: one row per game played ([`super::games_csv`]: pairing, game index, level,
+//!   repetition, seed, seats, winner, ticks, and per participant the score, final statistics
+//!   and actions), sorted by pairing (in config order), then game index;
+//! - `summary.csv`: one row per pairing with at least one game, from its first participant's
+//!   point of view, computed from the rows of `games.csv`: `pairing`, `agent`, `opponents`,
+//!   `games`, `wins`, `draws`, `win_rate`, `win_rate_lo`, `win_rate_hi` (95 % Wilson interval;
+//!   draws count as non-wins), `mean_score`, `techs_pct`, `cities`, `production`.
 //!
-//! Existing result files are never overwritten without `--force`.
+//! Both CSV files are rewritten every [`SAVE_EVERY`] finished games and after each pairing, so
+//! `games.csv` doubles as the checkpoint: a killed tournament loses at most the games running
+//! and fewer than [`SAVE_EVERY`] finished ones. `--resume` continues the tournament in the
+//! output folder if its `config.toml` is the resolved config of this run: the rows of
+//! `games.csv` are checked against the series and only the missing games are played. Games
+//! are determined by their index, so the files are byte-identical for any thread count, and a
+//! tournament interrupted and resumed ends with the same files as an uninterrupted one.
+//!
+//! Existing result files are never overwritten without `--force` (which first removes them).
 
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
+use super::games_csv::{GameRow, num};
+use super::tournament_rows::{GAMES_CSV, SUMMARY_CSV, TournamentRows};
 use super::{GameKind, output_error};
 use crate::agent::Agent;
 use crate::agents::AgentSpec;
-use crate::arena::series::{Series, SeriesGame};
-use crate::arena::summary::{CITIES, PRODUCTION, PairingSummary, TECHS, summarize};
+use crate::arena::series::Series;
+use crate::arena::summary::PairingSummary;
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::report::csv::CsvTable;
 use crate::report::progress::Progress;
 use crate::report::table::aligned;
 use crate::report::write_atomic;
 
+/// The resolved config in a tournament's output folder.
+pub const CONFIG_TOML: &str = "config.toml";
+
 /// The files a tournament writes into its output folder.
-pub const RESULT_FILES: [&str; 3] = ["config.toml", "games.csv", "summary.csv"];
+pub const RESULT_FILES: [&str; 3] = [CONFIG_TOML, GAMES_CSV, SUMMARY_CSV];
+
+/// `games.csv` and `summary.csv` are rewritten after every this many finished games (and after
+/// each pairing).
+pub const SAVE_EVERY: usize = 10;
 
 /// The word in `levels` that stands for the game's built-in experiment levels (the 25 levels of
 /// the paper for Tribes).
 pub const PAPER_LEVELS: &str = "paper";
-
-/// Name of the statistic reported in the `kills_<j>` columns.
-pub const KILLS: &str = "kills";
 
 /// A tournament config as written in TOML (the unvalidated form; see [`TournamentSpec`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -304,13 +315,18 @@ pub struct TournamentConfig {
     pub threads: Option<usize>,
     /// No progress bar.
     pub quiet: bool,
-    /// Overwrite existing result files.
+    /// Remove existing result files first.
     pub force: bool,
+    /// Continue the tournament whose results are in `out` (see [`tournament`]).
+    pub resume: bool,
+    /// Stop once this many games have been played by this call (a hidden test hook
+    /// simulating a killed run).
+    pub stop_after_games: Option<u64>,
 }
 
 impl TournamentConfig {
     /// Reads the config file at `path` and validates it, with the output folder `out` or by
-    /// default `results/<file stem>/`, the progress bar shown and nothing overwritten.
+    /// default `results/<file stem>/`, the progress bar shown, nothing overwritten or resumed.
     ///
     /// # Errors
     ///
@@ -343,6 +359,8 @@ impl TournamentConfig {
             threads: None,
             quiet: false,
             force: false,
+            resume: false,
+            stop_after_games: None,
         })
     }
 
@@ -380,18 +398,29 @@ pub struct TournamentScales {
 }
 
 /// Plays the tournament `cfg` describes on `levels` (named for the reports) and writes its
-/// result files and printed summary.
+/// result files and printed summary; with `cfg.resume`, plays only the games missing from the
+/// output folder's `games.csv`.
 ///
 /// `build` makes an agent from a spec string (for every game afresh); `config_toml` is the
 /// resolved config written as `config.toml` ([`TournamentSpec::resolved_toml`]). Everything is
-/// checked (agent specs, player counts, the output folder) before the first game. Games run on
-/// a local rayon pool of `cfg.threads` threads; the files are identical for any thread count.
+/// checked (agent specs, player counts, the output folder, the rows to resume from) before the
+/// first game. Games run on a local rayon pool of `cfg.threads` threads; the files are
+/// identical for any thread count, and for a resumed tournament and an uninterrupted one.
+/// Returns the summary of every pairing with at least one game.
 ///
 /// # Errors
 ///
-/// [`Error::Config`] naming `pairing[i].agents` for an agent that cannot be built or a level
-/// with a different number of players, `out` if result files exist and `cfg.force` is off,
-/// `threads` if the pool cannot be built; [`Error::Io`] if a file cannot be written.
+/// [`Error::Config`] naming
+/// - `pairing[i].agents` for an agent that cannot be built or a level with a different number
+///   of players;
+/// - `out` if result files exist and neither `cfg.force` nor `cfg.resume` is set;
+/// - `resume` if the output folder holds no `config.toml` to resume, if its `config.toml`
+///   differs from `config_toml`, or if `cfg.force` is set too;
+/// - `threads` if the pool cannot be built.
+///
+/// [`Error::Io`] naming `games.csv`, the line and the column for a row to resume from that
+/// does not parse or does not belong to the tournament ([`TournamentRows::read`]), and naming
+/// any file that cannot be read or written.
 pub fn tournament<G, B>(
     game: &G,
     levels: Vec<(String, G::Level)>,
@@ -413,120 +442,149 @@ where
             .check(game, s, &build)
             .map_err(|e| within(&format!("pairing[{i}].agents"), e))?;
     }
-    prepare_out_dir(&cfg.out, cfg.force)?;
+    let rows = if cfg.resume {
+        if cfg.force {
+            return Err(Error::config(
+                "resume",
+                "resume and force exclude each other",
+            ));
+        }
+        resume_rows(&cfg.out, config_toml, &spec.pairings, &series)?
+    } else {
+        prepare_out_dir(&cfg.out, cfg.force)?;
+        TournamentRows::new(&spec.pairings, series.len())
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads.unwrap_or(0))
         .build()
         .map_err(|e| Error::config("threads", e.to_string()))?;
-    write_atomic(&cfg.out.join("config.toml"), config_toml.as_bytes())?;
+    if !cfg.resume {
+        write_atomic(&cfg.out.join(CONFIG_TOML), config_toml.as_bytes())?;
+    }
 
-    let participants = specs.iter().map(Vec::len).max().unwrap_or(0);
     let stat_names = game.info().stats;
-    let mut games_csv = CsvTable::new(games_header(participants));
-    let mut summary_csv = CsvTable::new(summary_header());
-    let mut results = Vec::with_capacity(spec.pairings.len());
-    let progress = Progress::new((series.len() * specs.len()) as u64, !cfg.quiet);
-    for (pairing, agents) in spec.pairings.iter().zip(&specs) {
-        let games = pool.install(|| series.run(game, agents, &build, |_, _| progress.inc()))?;
-        for g in &games {
-            games_csv
-                .rows
-                .push(game_row(&pairing.name, g, participants, stat_names));
+    let techs = scales.techs_total;
+    let progress = Progress::new(rows.total() as u64, !cfg.quiet);
+    progress.set_position(rows.done() as u64);
+    // The rows and the games finished since they were last written; the files are written
+    // under the lock, so never by two workers at once.
+    let saving = Mutex::new((rows, 0usize));
+    let mut budget = cfg.stop_after_games.unwrap_or(u64::MAX);
+    for (p, (pairing, agents)) in spec.pairings.iter().zip(&specs).enumerate() {
+        let mut todo = lock(&saving).0.missing(p);
+        todo.truncate(usize::try_from(budget).unwrap_or(usize::MAX));
+        budget -= todo.len() as u64;
+        if !todo.is_empty() {
+            pool.install(|| {
+                series.run_each(game, agents, &build, &todo, |g| {
+                    let row = GameRow::of(&pairing.name, &g, stat_names);
+                    let mut guard = lock(&saving);
+                    let (rows, unsaved) = &mut *guard;
+                    rows.insert(p, row);
+                    progress.inc();
+                    *unsaved += 1;
+                    if *unsaved >= SAVE_EVERY {
+                        rows.write(&cfg.out, techs)?;
+                        *unsaved = 0;
+                    }
+                    Ok(())
+                })
+            })?;
         }
-        let summary = summarize(&games, 0, stat_names, scales.techs_total);
-        summary_csv
-            .rows
-            .push(summary_row(&pairing.name, agents, &summary));
-        games_csv.write(&cfg.out.join("games.csv"))?;
-        summary_csv.write(&cfg.out.join("summary.csv"))?;
-        results.push(PairingResult {
-            name: pairing.name.clone(),
-            agents: agents.clone(),
-            summary,
-        });
+        let mut guard = lock(&saving);
+        guard.0.write(&cfg.out, techs)?;
+        guard.1 = 0;
     }
     progress.finish();
+    let (rows, _) = saving.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let results = rows.results(techs);
     write!(out, "{}", summary_table(&results)).map_err(output_error)?;
+    if rows.done() < rows.total() {
+        writeln!(
+            out,
+            "stopped with {} of {} games played; continue with --resume",
+            rows.done(),
+            rows.total()
+        )
+        .map_err(output_error)?;
+    }
     Ok(results)
 }
 
-/// Creates `dir` if needed and checks that none of [`RESULT_FILES`] is in it, unless `force`.
+/// The rows a resumed tournament starts from: those of `games.csv` in `dir` (none if it is
+/// missing), provided `dir` holds a `config.toml` equal to `config_toml`.
+fn resume_rows<G: Game>(
+    dir: &Path,
+    config_toml: &str,
+    pairings: &[Pairing],
+    series: &Series<G>,
+) -> Result<TournamentRows> {
+    let config_path = dir.join(CONFIG_TOML);
+    if !config_path.is_file() {
+        return Err(Error::config(
+            "resume",
+            format!(
+                "nothing to resume: {} holds no {CONFIG_TOML} (run without --resume to start \
+                 the tournament)",
+                dir.display()
+            ),
+        ));
+    }
+    let on_disk = std::fs::read_to_string(&config_path).map_err(|e| Error::io(&config_path, e))?;
+    if on_disk != config_toml {
+        return Err(Error::config(
+            "resume",
+            format!(
+                "the config differs from the one that started the results in {} (see its \
+                 {CONFIG_TOML}); resume with that config, or start afresh with --force",
+                dir.display()
+            ),
+        ));
+    }
+    let games = dir.join(GAMES_CSV);
+    if games.exists() {
+        TournamentRows::read(&games, pairings, series)
+    } else {
+        Ok(TournamentRows::new(pairings, series.len()))
+    }
+}
+
+/// Locks `m`, also after a worker panicked while holding it.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Creates `dir` if needed; if it holds any of [`RESULT_FILES`], refuses unless `force`, in
+/// which case those files are removed (so that no row of an old tournament is ever taken for
+/// one of the new).
 ///
 /// # Errors
 ///
 /// [`Error::Config`] naming `out` if a result file exists and `force` is off; [`Error::Io`] if
-/// the folder cannot be created.
+/// the folder cannot be created or a file removed.
 pub fn prepare_out_dir(dir: &Path, force: bool) -> Result<()> {
-    if !force {
-        let existing: Vec<&str> = RESULT_FILES
-            .iter()
-            .copied()
-            .filter(|f| dir.join(f).exists())
-            .collect();
-        if !existing.is_empty() {
+    let existing: Vec<&str> = RESULT_FILES
+        .iter()
+        .copied()
+        .filter(|f| dir.join(f).exists())
+        .collect();
+    if !existing.is_empty() {
+        if !force {
             return Err(Error::config(
                 "out",
                 format!(
-                    "{} already holds {}; pass --force to overwrite",
+                    "{} already holds {}; pass --force to overwrite or --resume to continue",
                     dir.display(),
                     existing.join(", ")
                 ),
             ));
         }
+        for f in existing {
+            let path = dir.join(f);
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+        }
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
-}
-
-/// The columns of `games.csv` for up to `participants` participants per game.
-pub fn games_header(participants: usize) -> Vec<String> {
-    let mut h: Vec<String> = ["pairing", "game", "level", "repetition", "seed"]
-        .map(String::from)
-        .to_vec();
-    h.extend((0..participants).map(|j| format!("seat_{j}")));
-    h.push("winner".into());
-    h.push("ticks".into());
-    for col in ["score", TECHS, CITIES, PRODUCTION, KILLS, "actions"] {
-        h.extend((0..participants).map(|j| format!("{col}_{j}")));
-    }
-    h
-}
-
-/// One row of `games.csv` (see [`games_header`]); cells of absent participants are empty.
-pub fn game_row<A>(
-    pairing: &str,
-    g: &SeriesGame<A>,
-    participants: usize,
-    stat_names: &[&str],
-) -> Vec<String> {
-    let n = g.seats.len();
-    let each = |f: &dyn Fn(usize) -> String| -> Vec<String> {
-        (0..participants)
-            .map(|j| if j < n { f(j) } else { String::new() })
-            .collect()
-    };
-    let stat = |name: &str| -> Vec<String> {
-        let i = stat_names.iter().position(|&s| s == name);
-        each(&|j| {
-            i.and_then(|i| g.player(j).final_stat(i))
-                .map_or_else(String::new, num)
-        })
-    };
-    let mut row = vec![
-        pairing.to_string(),
-        g.index.to_string(),
-        g.level.clone(),
-        g.repetition.to_string(),
-        g.record.seed.to_string(),
-    ];
-    row.extend(each(&|j| g.seats[j].to_string()));
-    row.push(g.winner.map_or_else(String::new, |w| w.to_string()));
-    row.push(g.record.rounds.to_string());
-    row.extend(each(&|j| num(g.score(j))));
-    for name in [TECHS, CITIES, PRODUCTION, KILLS] {
-        row.extend(stat(name));
-    }
-    row.extend(each(&|j| g.player(j).actions().to_string()));
-    row
 }
 
 /// The columns of `summary.csv`.
@@ -600,11 +658,6 @@ pub fn summary_table(results: &[PairingResult]) -> String {
         })
         .collect();
     aligned(&header, &rows)
-}
-
-/// A number as written in the CSV files: Rust's shortest round-trip form (`3`, `0.25`).
-fn num(x: f64) -> String {
-    x.to_string()
 }
 
 /// Reports an error about a part of `field` (an agent spec inside `pairing[i].agents`) under
