@@ -94,7 +94,7 @@ fn play_checked(game: &TribesGame, level: &Level, seed: u64, depth: Depth) -> (S
             ctx(step)
         );
         assert_eq!(grouped.actions, buf);
-        check_move_stand_ins(game, &s, &buf, &ctx(step));
+        check_group_census(game, &s, &grouped, &ctx(step));
         if depth == Depth::EveryAction {
             for &a in &buf {
                 let mut c = s.clone();
@@ -125,33 +125,17 @@ fn play_checked(game: &TribesGame, level: &Level, seed: u64, depth: Depth) -> (S
     (s, history)
 }
 
-/// The stand-in listing equals the full one with each unit's moves collapsed into one MOVE
-/// onto its own tile, and the lister gives back exactly that unit's moves.
-fn check_move_stand_ins(game: &TribesGame, s: &State, full: &[Action], what: &str) {
-    let mut short = Vec::new();
-    let lister = legal::legal_actions_with_move_stand_ins(&game.rules, s, &mut short);
-    let mut expected: Vec<Action> = Vec::new();
-    for &a in full {
-        if a.kind != ActionKind::Move {
-            expected.push(a);
-        } else if expected
-            .last()
-            .is_none_or(|b| b.kind != ActionKind::Move || b.actor != a.actor)
-        {
-            let pos = s.units[a.actor as usize].pos as usize;
-            expected.push(Action::new(ActionKind::Move, a.actor as usize, 0, pos));
-        }
-    }
-    assert_eq!(short, expected, "{what}: stand-in listing");
-    let mut moves = Vec::new();
-    for slot in 0..s.units.len() {
-        lister.moves(&game.rules, s, slot, &mut moves);
-        let of_slot: Vec<Action> = full
-            .iter()
-            .copied()
-            .filter(|a| a.kind == ActionKind::Move && a.actor as usize == slot)
-            .collect();
-        assert_eq!(moves, of_slot, "{what}: moves of unit {slot}");
+/// The group census lists the first action of every (actor, kind) group of the full listing,
+/// and its lister gives back each group in full.
+fn check_group_census(game: &TribesGame, s: &State, full: &GroupedActions<Action>, what: &str) {
+    let mut firsts = Vec::new();
+    let lister = legal::legal_action_groups(&game.rules, s, &mut firsts);
+    let expected: Vec<Action> = full.groups.iter().map(|g| full.actions[g.start]).collect();
+    assert_eq!(firsts, expected, "{what}: group census");
+    let mut members = Vec::new();
+    for g in &full.groups {
+        lister.group(&game.rules, s, full.actions[g.start], &mut members);
+        assert_eq!(members, full.group(g), "{what}: group {g:?}");
     }
 }
 

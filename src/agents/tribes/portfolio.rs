@@ -31,7 +31,8 @@ pub const EVOLVED_WEIGHTS: [&str; 11] = [
 struct Buffers {
     grouped: GroupedActions<Action>,
     scratch: ScriptScratch,
-    moves: Vec<Action>,
+    /// The actions of the drawn group.
+    members: Vec<Action>,
 }
 
 thread_local! {
@@ -117,8 +118,8 @@ impl Portfolio<TribesGame> for TribesPortfolio {
 impl TribesPortfolio {
     /// The cheap rollout draw of [`Portfolio::sample`]: a uniformly drawn (actor group, script)
     /// pair whose script is run alone, redrawn (up to 16 times) while the script proposes
-    /// nothing. Only the drawn unit's moves are listed (the groups are counted with
-    /// [`legal::legal_actions_with_move_stand_ins`]).
+    /// nothing. Groups are counted from [`legal::legal_action_groups`] and only the drawn one
+    /// is listed in full.
     pub fn sample_pair(
         game: &TribesGame,
         state: &State,
@@ -128,13 +129,9 @@ impl TribesPortfolio {
             |Buffers {
                  grouped,
                  scratch,
-                 moves,
+                 members,
              }| {
-                let lister = legal::legal_actions_with_move_stand_ins(
-                    &game.rules,
-                    state,
-                    &mut grouped.actions,
-                );
+                let lister = legal::legal_action_groups(&game.rules, state, &mut grouped.actions);
                 grouped.regroup(|a| (game.actor(state, a), game.action_kind(a)));
                 let count = |g: &ActionGroup| {
                     ActionKind::from_index(g.kind as usize).map_or(0, |k| scripts_for(k).len())
@@ -154,12 +151,8 @@ impl TribesPortfolio {
                         }
                         let kind = ActionKind::from_index(g.kind as usize)?;
                         let id = scripts_for(kind).nth(r)?;
-                        let actions = if kind == ActionKind::Move {
-                            lister.moves(&game.rules, state, g.actor.id as usize, moves);
-                            &moves[..]
-                        } else {
-                            grouped.group(g)
-                        };
+                        lister.group(&game.rules, state, grouped.actions[g.start], members);
+                        let actions = &members[..];
                         if let Some((action, value)) = (SCRIPTS[id].run)(&mut ctx, actions, rng) {
                             return Some(Assignment {
                                 action,

@@ -4,12 +4,12 @@
 use super::action::Action;
 use super::buildings::adjacent_own;
 use super::economy::{city_tiles, tech_cost};
-use super::movement::{MoveScratch, can_attack, can_move, can_reach_any, reachable_with};
+use super::movement::{MoveScratch, can_attack, can_move, first_reachable, reachable_with};
 use super::rules::TribesRules;
 use super::state::{NONE, State, TileSet};
 use super::types::{
-    ActionKind as K, Building, LevelUpBonus, MonumentStatus, Resource, Tech, TechSet, Terrain,
-    UnitKind, UnitStatus,
+    ActionKind as K, Building, LevelUpBonus, MonumentStatus, Resource, Scope, Tech, TechSet,
+    Terrain, UnitKind, UnitStatus,
 };
 use super::units::has_free_slot;
 
@@ -31,6 +31,12 @@ struct Ctx {
 
 impl Ctx {
     fn new(s: &State, tribe: u8) -> Ctx {
+        let (enemy, zoc) = s.enemy_maps(tribe);
+        Ctx::with_maps(s, tribe, enemy, zoc)
+    }
+
+    /// [`Ctx::new`] with the enemy and zone-of-control maps already made.
+    fn with_maps(s: &State, tribe: u8, enemy: TileSet, zoc: TileSet) -> Ctx {
         let ts = &s.tribes[tribe as usize];
         let mut buildable = [0u32; 7];
         for &b in Building::ALL {
@@ -46,7 +52,6 @@ impl Ctx {
                 }
             }
         }
-        let (enemy, zoc) = s.enemy_maps(tribe);
         Ctx {
             tribe,
             techs: ts.techs,
@@ -60,88 +65,111 @@ impl Ctx {
 
 /// Fills `out` (cleared first) with every legal action of the active tribe.
 pub fn legal_actions(rules: &TribesRules, s: &State, out: &mut Vec<Action>) {
-    generate(rules, s, Moves::All, out);
+    generate(rules, s, &mut Out::<ALL>::new(out, K::EndTurn));
 }
 
-/// [`legal_actions`] with each unit's MOVE actions replaced by one stand-in, a MOVE onto the
-/// unit's own tile, present exactly when the unit has a legal move; everything else is as
-/// [`legal_actions`] lists it. Listing every move is the costly part of action generation;
-/// callers that need the moves of only one unit get them from the returned [`MoveLister`].
-pub fn legal_actions_with_move_stand_ins(
-    rules: &TribesRules,
-    s: &State,
-    out: &mut Vec<Action>,
-) -> MoveLister {
-    MoveLister {
-        maps: generate(rules, s, Moves::StandIn, out).map(|cx| (cx.enemy, cx.zoc)),
+/// The first action of every (actor, kind) group of [`legal_actions`], in the same order:
+/// enough to know which groups exist, at a fraction of the cost (listing every move of every
+/// unit is most of it). The returned [`GroupLister`] lists any one group in full.
+pub fn legal_action_groups(rules: &TribesRules, s: &State, out: &mut Vec<Action>) -> GroupLister {
+    let mut o = Out::<FIRSTS>::new(out, K::EndTurn);
+    GroupLister {
+        maps: generate(rules, s, &mut o).map(|cx| (cx.enemy, cx.zoc)),
     }
 }
 
-/// Lists the moves of one unit of the state [`legal_actions_with_move_stand_ins`] was called
-/// on.
+/// Lists one (actor, kind) group of the state [`legal_action_groups`] was called on.
 #[derive(Clone, Debug)]
-pub struct MoveLister {
-    /// Enemy and zone-of-control maps of the tribe to move; `None` when no unit may move
-    /// (game over, level-up pending).
+pub struct GroupLister {
+    /// Enemy and zone-of-control maps of the tribe to move; `None` when the state is over or
+    /// a level-up is pending.
     maps: Option<(TileSet, TileSet)>,
 }
 
-impl MoveLister {
-    /// Fills `out` (cleared first) with the legal MOVE actions of the unit in `slot`, in
-    /// [`legal_actions`] order (none for another tribe's unit). `s` must be the state the
-    /// lister was made for.
-    pub fn moves(&self, rules: &TribesRules, s: &State, slot: usize, out: &mut Vec<Action>) {
-        out.clear();
-        let Some((enemy, zoc)) = &self.maps else {
+impl GroupLister {
+    /// Fills `out` (cleared first) with the actions of the group whose first action is
+    /// `first`, in [`legal_actions`] order. `s` must be the state the lister was made for and
+    /// `first` one of the actions [`legal_action_groups`] listed.
+    pub fn group(&self, rules: &TribesRules, s: &State, first: Action, out: &mut Vec<Action>) {
+        let Some((enemy, zoc)) = self.maps else {
+            // A pending level-up: its options are the only group.
+            generate(rules, s, &mut Out::<ONLY>::new(out, first.kind));
             return;
         };
-        let u = &s.units[slot];
-        if !u.alive || u.tribe != s.active || !can_move(u) {
-            return;
+        let cx = Ctx::with_maps(s, s.active, enemy, zoc);
+        let mut o = Out::<ONLY>::new(out, first.kind);
+        let actor = first.actor as usize;
+        match first.kind.scope() {
+            Scope::City => city_actions(rules, s, &cx, actor, &mut o),
+            Scope::Unit => unit_actions(rules, s, &cx, actor, &mut o),
+            Scope::Tribe => tribe_actions(rules, s, &mut o),
         }
-        SCRATCH.with_borrow_mut(|scratch| {
-            reachable_with(rules, s, slot, enemy, zoc, scratch, |t| {
-                out.push(Action::new(K::Move, slot, 0, t))
-            })
-        });
     }
 }
 
-/// How unit moves are listed.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Moves {
-    /// Every move.
-    All,
-    /// One stand-in per unit that can move (see [`legal_actions_with_move_stand_ins`]).
-    StandIn,
+/// What a generation lists: [`ALL`] legal actions, the [`FIRSTS`] of each (actor, kind) group,
+/// or [`ONLY`] the actions of one kind. A const parameter, so that each mode compiles to its
+/// own code and the full listing pays nothing for the others.
+const ALL: u8 = 0;
+/// See [`ALL`].
+const FIRSTS: u8 = 1;
+/// See [`ALL`].
+const ONLY: u8 = 2;
+
+/// The output of a generation in mode `M` (see [`ALL`]).
+struct Out<'a, const M: u8> {
+    v: &'a mut Vec<Action>,
+    /// The kind listed in mode [`ONLY`].
+    only: K,
 }
 
-/// The actions of the active tribe into `out`; returns the per-call facts unless the state is
+impl<'a, const M: u8> Out<'a, M> {
+    fn new(v: &'a mut Vec<Action>, only: K) -> Self {
+        v.clear();
+        Out { v, only }
+    }
+
+    /// True if actions of `kind` are listed.
+    #[inline(always)]
+    fn wants(&self, kind: K) -> bool {
+        M != ONLY || self.only == kind
+    }
+
+    /// Adds `a`; false when its group needs no more actions.
+    #[inline(always)]
+    fn push(&mut self, a: Action) -> bool {
+        self.v.push(a);
+        M != FIRSTS
+    }
+}
+
+/// The actions of the active tribe into `o`; returns the per-call facts unless the state is
 /// over or a level-up is pending.
-fn generate(rules: &TribesRules, s: &State, moves: Moves, out: &mut Vec<Action>) -> Option<Ctx> {
-    out.clear();
+fn generate<const M: u8>(rules: &TribesRules, s: &State, o: &mut Out<'_, M>) -> Option<Ctx> {
     if s.over {
         return None;
     }
     let tribe = s.active;
     if let Some(c) = pending_level_up(s, tribe) {
         for b in LevelUpBonus::options(s.cities[c].level) {
-            out.push(Action::new(K::LevelUp, c, b as u8, 0));
+            if !o.wants(K::LevelUp) || !o.push(Action::new(K::LevelUp, c, b as u8, 0)) {
+                break;
+            }
         }
         return None;
     }
     let cx = Ctx::new(s, tribe);
     for c in 0..s.cities.len() {
         if s.cities[c].tribe == tribe {
-            city_actions(rules, s, &cx, c, out);
+            city_actions(rules, s, &cx, c, o);
         }
     }
     for u in 0..s.units.len() {
         if s.units[u].alive && s.units[u].tribe == tribe {
-            unit_actions(rules, s, &cx, u, moves, out);
+            unit_actions(rules, s, &cx, u, o);
         }
     }
-    tribe_actions(rules, s, out);
+    tribe_actions(rules, s, o);
     Some(cx)
 }
 
@@ -159,7 +187,13 @@ pub fn pending_level_up(s: &State, tribe: u8) -> Option<usize> {
         .position(|c| c.tribe == tribe && c.population as i32 >= c.population_need())
 }
 
-fn city_actions(rules: &TribesRules, s: &State, cx: &Ctx, c: usize, out: &mut Vec<Action>) {
+fn city_actions<const M: u8>(
+    rules: &TribesRules,
+    s: &State,
+    cx: &Ctx,
+    c: usize,
+    o: &mut Out<'_, M>,
+) {
     let (techs, stars) = (cx.techs, cx.stars);
     // The city's worked tiles, and the buildings already standing on its territory.
     let mut tiles = [0u16; 24];
@@ -169,36 +203,43 @@ fn city_actions(rules: &TribesRules, s: &State, cx: &Ctx, c: usize, out: &mut Ve
         k += 1;
     });
     let tiles = &tiles[..k];
-    let mut has = 0u32;
-    s.neighbourhood(s.cities[c].tile as usize, 2, |t| {
-        let tile = &s.tiles[t];
-        if tile.owner as usize == c
-            && let Some(b) = tile.building
-        {
-            has |= 1 << b as u32;
-        }
-    });
-    for &t in tiles {
-        let t = t as usize;
-        let tile = &s.tiles[t];
-        if tile.building.is_some() {
-            continue;
-        }
-        let mut mask = cx.buildable[tile.terrain as usize];
-        while mask != 0 {
-            let b = Building::ALL[mask.trailing_zeros() as usize];
-            mask &= mask - 1;
-            if can_build(s, cx.tribe, has, t, b) {
-                out.push(Action::new(K::Build, c, b as u8, t));
+    if o.wants(K::Build) {
+        let mut has = 0u32;
+        s.neighbourhood(s.cities[c].tile as usize, 2, |t| {
+            let tile = &s.tiles[t];
+            if tile.owner as usize == c
+                && let Some(b) = tile.building
+            {
+                has |= 1 << b as u32;
+            }
+        });
+        'build: for &t in tiles {
+            let t = t as usize;
+            let tile = &s.tiles[t];
+            if tile.building.is_some() {
+                continue;
+            }
+            let mut mask = cx.buildable[tile.terrain as usize];
+            while mask != 0 {
+                let b = Building::ALL[mask.trailing_zeros() as usize];
+                mask &= mask - 1;
+                if can_build(s, cx.tribe, has, t, b)
+                    && !o.push(Action::new(K::Build, c, b as u8, t))
+                {
+                    break 'build;
+                }
             }
         }
     }
     let forest_ok =
         |t: usize| s.tiles[t].terrain == Terrain::Forest && s.tiles[t].building.is_none();
     let mut each = |kind: K, ok: &dyn Fn(usize) -> bool| {
+        if !o.wants(kind) {
+            return;
+        }
         for &t in tiles {
-            if ok(t as usize) {
-                out.push(Action::new(kind, c, 0, t as usize));
+            if ok(t as usize) && !o.push(Action::new(kind, c, 0, t as usize)) {
+                return;
             }
         }
     };
@@ -224,7 +265,8 @@ fn city_actions(rules: &TribesRules, s: &State, cx: &Ctx, c: usize, out: &mut Ve
             .is_some_and(|(tech, cost)| techs.has(tech) && stars >= cost)
     });
     let centre = s.cities[c].tile as usize;
-    if s.tiles[centre].unit == NONE
+    if o.wants(K::Spawn)
+        && s.tiles[centre].unit == NONE
         && s.home_units(c as u8) < s.cities[c].unit_capacity()
         && has_free_slot(s)
     {
@@ -233,8 +275,11 @@ fn city_actions(rules: &TribesRules, s: &State, cx: &Ctx, c: usize, out: &mut Ve
                 break;
             }
             let st = k.stats();
-            if st.tech.is_none_or(|t| techs.has(t)) && stars >= st.cost {
-                out.push(Action::new(K::Spawn, c, k as u8, 0));
+            if st.tech.is_none_or(|t| techs.has(t))
+                && stars >= st.cost
+                && !o.push(Action::new(K::Spawn, c, k as u8, 0))
+            {
+                break;
             }
         }
     }
@@ -265,13 +310,12 @@ fn can_build(s: &State, tribe: u8, has: u32, t: usize, b: Building) -> bool {
     }
 }
 
-fn unit_actions(
+fn unit_actions<const M: u8>(
     rules: &TribesRules,
     s: &State,
     cx: &Ctx,
     slot: usize,
-    moves: Moves,
-    out: &mut Vec<Action>,
+    o: &mut Out<'_, M>,
 ) {
     let u = &s.units[slot];
     let tribe = u.tribe;
@@ -279,14 +323,18 @@ fn unit_actions(
     let pos = u.pos as usize;
     match u.kind {
         UnitKind::Boat
-            if ts.techs.has(Tech::Sailing) && ts.stars >= UnitKind::Ship.stats().cost =>
+            if o.wants(K::UpgradeBoat)
+                && ts.techs.has(Tech::Sailing)
+                && ts.stars >= UnitKind::Ship.stats().cost =>
         {
-            out.push(Action::new(K::UpgradeBoat, slot, 0, 0));
+            o.push(Action::new(K::UpgradeBoat, slot, 0, 0));
         }
         UnitKind::Ship
-            if ts.techs.has(Tech::Navigation) && ts.stars >= UnitKind::Battleship.stats().cost =>
+            if o.wants(K::UpgradeShip)
+                && ts.techs.has(Tech::Navigation)
+                && ts.stars >= UnitKind::Battleship.stats().cost =>
         {
-            out.push(Action::new(K::UpgradeShip, slot, 0, 0));
+            o.push(Action::new(K::UpgradeShip, slot, 0, 0));
         }
         _ => {}
     }
@@ -296,35 +344,37 @@ fn unit_actions(
     let fresh = u.status == UnitStatus::Fresh;
     let enemy_at = |t: usize| cx.enemy.has(t);
     let attack_ok = can_attack(u);
-    if attack_ok && u.kind != UnitKind::MindBender {
-        s.neighbourhood(pos, u.kind.stats().range, |t| {
-            if enemy_at(t) {
-                out.push(Action::new(K::Attack, slot, 0, t));
-            }
+    if attack_ok && u.kind != UnitKind::MindBender && o.wants(K::Attack) {
+        s.any_neighbour(pos, u.kind.stats().range, |t| {
+            enemy_at(t) && !o.push(Action::new(K::Attack, slot, 0, t))
         });
     }
     let tile = &s.tiles[pos];
     if fresh
+        && o.wants(K::Capture)
         && (tile.terrain == Terrain::Village
             || (tile.terrain == Terrain::City && s.tile_tribe(pos) != tribe))
     {
-        out.push(Action::new(K::Capture, slot, 0, pos));
+        o.push(Action::new(K::Capture, slot, 0, pos));
     }
     let bender = u.kind == UnitKind::MindBender && attack_ok;
-    if bender {
-        s.neighbourhood(pos, 1, |t| {
-            if enemy_at(t) {
-                out.push(Action::new(K::Convert, slot, 0, t));
-            }
+    if bender && o.wants(K::Convert) {
+        s.any_neighbour(pos, 1, |t| {
+            enemy_at(t) && !o.push(Action::new(K::Convert, slot, 0, t))
         });
     }
-    if fresh && ts.techs.has(Tech::FreeSpirit) {
-        out.push(Action::new(K::Disband, slot, 0, 0));
+    if fresh && ts.techs.has(Tech::FreeSpirit) && o.wants(K::Disband) {
+        o.push(Action::new(K::Disband, slot, 0, 0));
     }
-    if fresh && tile.resource == Some(Resource::Ruins) && s.num_cities(tribe) > 0 {
-        out.push(Action::new(K::Examine, slot, 0, pos));
+    if fresh
+        && o.wants(K::Examine)
+        && tile.resource == Some(Resource::Ruins)
+        && s.num_cities(tribe) > 0
+    {
+        o.push(Action::new(K::Examine, slot, 0, pos));
     }
     if bender
+        && o.wants(K::HealOthers)
         && s.any_neighbour(pos, 1, |t| {
             let v = s.tiles[t].unit;
             v != NONE && {
@@ -333,44 +383,52 @@ fn unit_actions(
             }
         })
     {
-        out.push(Action::new(K::HealOthers, slot, 0, 0));
+        o.push(Action::new(K::HealOthers, slot, 0, 0));
     }
-    if !u.veteran && u.kind != UnitKind::SuperUnit && u.kills >= 3 {
-        out.push(Action::new(K::MakeVeteran, slot, 0, 0));
+    if !u.veteran && u.kind != UnitKind::SuperUnit && u.kills >= 3 && o.wants(K::MakeVeteran) {
+        o.push(Action::new(K::MakeVeteran, slot, 0, 0));
     }
-    if can_move(u) {
-        SCRATCH.with_borrow_mut(|scratch| match moves {
-            Moves::All => reachable_with(rules, s, slot, &cx.enemy, &cx.zoc, scratch, |t| {
-                out.push(Action::new(K::Move, slot, 0, t))
-            }),
-            Moves::StandIn => {
-                if can_reach_any(rules, s, slot, &cx.enemy, &cx.zoc, scratch) {
-                    out.push(Action::new(K::Move, slot, 0, pos));
+    if can_move(u) && o.wants(K::Move) {
+        SCRATCH.with_borrow_mut(|scratch| {
+            if M == FIRSTS {
+                if let Some(t) = first_reachable(rules, s, slot, &cx.enemy, &cx.zoc, scratch) {
+                    o.push(Action::new(K::Move, slot, 0, t));
                 }
+            } else {
+                reachable_with(rules, s, slot, &cx.enemy, &cx.zoc, scratch, |t| {
+                    o.push(Action::new(K::Move, slot, 0, t));
+                })
             }
         });
     }
-    if fresh && u.hp > 0 && u.hp < u.max_hp {
-        out.push(Action::new(K::Recover, slot, 0, 0));
+    if fresh && u.hp > 0 && u.hp < u.max_hp && o.wants(K::Recover) {
+        o.push(Action::new(K::Recover, slot, 0, 0));
     }
 }
 
-fn tribe_actions(rules: &TribesRules, s: &State, out: &mut Vec<Action>) {
+fn tribe_actions<const M: u8>(rules: &TribesRules, s: &State, o: &mut Out<'_, M>) {
     let tribe = s.active;
     let ts = &s.tribes[tribe as usize];
-    if ts.techs.has(Tech::Roads) && ts.stars >= ROAD_COST {
+    if ts.techs.has(Tech::Roads) && ts.stars >= ROAD_COST && o.wants(K::BuildRoad) {
         for (t, tile) in s.tiles.iter().enumerate() {
-            if road_ok(s, tribe, tile) {
-                out.push(Action::new(K::BuildRoad, tribe as usize, 0, t));
+            if road_ok(s, tribe, tile) && !o.push(Action::new(K::BuildRoad, tribe as usize, 0, t)) {
+                break;
             }
         }
     }
-    for &tech in Tech::ALL {
-        if ts.techs.can_research(tech) && ts.stars >= tech_cost(rules, s, tribe, tech) {
-            out.push(Action::new(K::ResearchTech, tribe as usize, tech as u8, 0));
+    if o.wants(K::ResearchTech) {
+        for &tech in Tech::ALL {
+            if ts.techs.can_research(tech)
+                && ts.stars >= tech_cost(rules, s, tribe, tech)
+                && !o.push(Action::new(K::ResearchTech, tribe as usize, tech as u8, 0))
+            {
+                break;
+            }
         }
     }
-    out.push(Action::end_turn(tribe as usize));
+    if o.wants(K::EndTurn) {
+        o.push(Action::end_turn(tribe as usize));
+    }
 }
 
 /// Stars a road costs.

@@ -137,23 +137,24 @@ pub fn reachable_with(
     search::<false>(rules, s, slot, enemy, zoc, scratch, f);
 }
 
-/// True if [`reachable_with`] would report at least one tile; stops at the first one found.
-pub fn can_reach_any(
+/// The first tile [`reachable_with`] would report, found without searching further.
+pub fn first_reachable(
     rules: &TribesRules,
     s: &State,
     slot: usize,
     enemy: &TileSet,
     zoc: &TileSet,
     scratch: &mut MoveScratch,
-) -> bool {
+) -> Option<usize> {
     search::<true>(rules, s, slot, enemy, zoc, scratch, |_| {})
 }
 
-/// The search of [`reachable_with`]. With `ANY`, stops at the first empty tile reached and
-/// returns true without calling `f`; otherwise calls `f` for every empty tile reached and
-/// returns whether there was one. Leaves `scratch` ready for the next call either way.
+/// The search of [`reachable_with`]. With `FIRST`, stops at the first empty tile reached (the
+/// first one `f` would get: tiles are reported in discovery order) and returns it without
+/// calling `f`; otherwise calls `f` for every empty tile reached and returns the first.
+/// Leaves `scratch` ready for the next call either way.
 #[inline]
-fn search<const ANY: bool>(
+fn search<const FIRST: bool>(
     rules: &TribesRules,
     s: &State,
     slot: usize,
@@ -161,7 +162,7 @@ fn search<const ANY: bool>(
     zoc: &TileSet,
     scratch: &mut MoveScratch,
     mut f: impl FnMut(usize),
-) -> bool {
+) -> Option<usize> {
     let u = &s.units[slot];
     let budget = 2 * u.kind.stats().mov;
     let slack = if rules.java() { 1 } else { 0 };
@@ -174,7 +175,7 @@ fn search<const ANY: bool>(
     let (mut head, mut tail) = (0usize, 1usize);
     queue[0] = start as u16;
     best[start] = 0;
-    let mut found = false;
+    let mut found = None;
     'search: while head < tail {
         let from = queue[head] as usize;
         head += 1;
@@ -216,9 +217,9 @@ fn search<const ANY: bool>(
                         queue[tail] = to as u16;
                         tail += 1;
                     }
-                    if ANY && s.tiles[to].unit == NONE {
+                    if FIRST && s.tiles[to].unit == NONE {
                         best[to] = total as u8;
-                        found = true;
+                        found = Some(to);
                         break 'search;
                     }
                 } else if tail < queue.len() {
@@ -233,8 +234,8 @@ fn search<const ANY: bool>(
         let t = t as usize;
         if best[t] != INF {
             best[t] = INF;
-            if !ANY && t != start && s.tiles[t].unit == NONE {
-                found = true;
+            if !FIRST && t != start && s.tiles[t].unit == NONE {
+                found = found.or(Some(t));
                 f(t);
             }
         }
