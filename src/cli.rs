@@ -9,7 +9,7 @@
 //! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
 //! playstyles plot RUN_DIR
 //! playstyles validate RUN_DIR [--levels held-out|paper|SEEDS|generated:N] [--repetitions N]
-//!                     [--cells corners|all|LIST] [--threads N] [--quiet]
+//!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--force]
 //! playstyles tiers RUN_DIR [--count N]
 //! ```
 
@@ -123,6 +123,9 @@ pub struct ValidateArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Replace the validation.csv and validation_summary.csv of an earlier validation.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Flags of `playstyles tiers`.
@@ -300,6 +303,7 @@ impl Cli {
                 cfg.levels = levels;
                 cfg.cells = cells;
                 cfg.quiet = a.quiet;
+                cfg.force = a.force;
                 Command::Validate(cfg)
             }
             CliCommand::Tiers(a) => Command::Tiers(TiersConfig::new(a.run_dir, a.count)?),

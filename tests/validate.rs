@@ -492,3 +492,31 @@ fn tiers_prefer_validated_win_rates() {
         "{err}"
     );
 }
+
+#[test]
+fn validate_never_overwrites_an_earlier_validation_without_force() {
+    let dir = synthetic_run("force");
+    let args = [
+        "validate",
+        path_arg(&dir),
+        "--levels",
+        VALIDATION_LEVEL,
+        "--repetitions",
+        "1",
+        "--cells",
+        "7",
+        "--quiet",
+    ];
+    ok(&args);
+    let first = read(&dir.join(VALIDATION_CSV));
+    let err = fails(&args);
+    assert!(
+        err.contains("run_dir") && err.contains("validation.csv") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(read(&dir.join(VALIDATION_CSV)), first);
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    ok(&forced);
+    assert_eq!(read(&dir.join(VALIDATION_CSV)), first);
+}

@@ -34,6 +34,7 @@ use std::time::Instant;
 use super::evaluate::{evaluate_player, with_weights};
 use super::output_error;
 use super::run_config::RunConfig;
+use super::run_dir::prepare_out_dir;
 use crate::agent::SearchSupport;
 use crate::agents::AgentSpec;
 use crate::agents::build::build_search_agent;
@@ -220,7 +221,7 @@ pub fn evolve<G: SearchSupport>(
     let (mut me, mut reports) = if cfg.resume {
         resume(dir, &checkpoint_path, config_toml, me_config)?
     } else {
-        prepare_run_dir(dir, cfg.force)?;
+        prepare_out_dir(dir, "out", &RUN_FILES, cfg.force, true)?;
         write_atomic(&dir.join(CONFIG_TOML), config_toml.as_bytes())?;
         (MapElites::new(me_config)?, Vec::new())
     };
@@ -371,34 +372,6 @@ fn resume(
     };
     reports.retain(|r| r.batch < me.next_batch());
     Ok((me, reports))
-}
-
-/// Creates `dir` if needed; if it holds any of [`RUN_FILES`], refuses unless `force`, in which
-/// case those files are removed.
-fn prepare_run_dir(dir: &Path, force: bool) -> Result<()> {
-    let existing: Vec<&str> = RUN_FILES
-        .iter()
-        .copied()
-        .filter(|f| dir.join(f).exists())
-        .collect();
-    if !existing.is_empty() {
-        if !force {
-            return Err(Error::config(
-                "out",
-                format!(
-                    "{} already holds a run ({}); pass --force to overwrite it or --resume to \
-                     continue it",
-                    dir.display(),
-                    existing.join(", ")
-                ),
-            ));
-        }
-        for f in existing {
-            let path = dir.join(f);
-            std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
 }
 
 /// Writes `progress.csv`, `archive.csv`, the heatmaps and the checkpoint, in that order.

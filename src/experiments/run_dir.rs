@@ -1,5 +1,7 @@
-//! Reading a run directory written by `playstyles evolve`, for `plot`, `validate` and `tiers`:
-//! its resolved `config.toml` and its `archive.csv`, checked against each other.
+//! Output folders: creating one without overwriting results by accident
+//! ([`prepare_out_dir`]), and reading a run directory written by `playstyles evolve`, for
+//! `plot`, `validate` and `tiers`: its resolved `config.toml` and its `archive.csv`, checked
+//! against each other.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -24,6 +26,50 @@ pub struct RunDir {
     pub archive: ArchiveTable,
     /// An empty archive over the run's axes: cell counts and cell-index arithmetic.
     pub grid: GridArchive,
+}
+
+/// Creates `dir` if needed; if it holds any of `files`, refuses unless `force`, in which case
+/// those files are removed (so that no result of an old run is ever taken for one of the
+/// new). `resumable` adds the `--resume` hint to the error.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `field` (the flag or argument that chose `dir`) if one of `files`
+/// exists and `force` is off; [`Error::Io`] if the folder cannot be created or a file removed.
+pub fn prepare_out_dir(
+    dir: &Path,
+    field: &str,
+    files: &[&str],
+    force: bool,
+    resumable: bool,
+) -> Result<()> {
+    let existing: Vec<&str> = files
+        .iter()
+        .copied()
+        .filter(|f| dir.join(f).exists())
+        .collect();
+    if !existing.is_empty() {
+        if !force {
+            let hint = if resumable {
+                "pass --force to overwrite or --resume to continue"
+            } else {
+                "pass --force to overwrite"
+            };
+            return Err(Error::config(
+                field,
+                format!(
+                    "{} already holds {}; {hint}",
+                    dir.display(),
+                    existing.join(", ")
+                ),
+            ));
+        }
+        for f in existing {
+            let path = dir.join(f);
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
 }
 
 /// Checks that `dir` is an existing directory.

@@ -53,6 +53,7 @@ use std::sync::{Mutex, PoisonError};
 use serde::{Deserialize, Serialize};
 
 use super::games_csv::{GameRow, num};
+use super::run_dir::prepare_out_dir;
 use super::tournament_rows::{GAMES_CSV, SUMMARY_CSV, TournamentRows};
 use super::{GameKind, output_error};
 use crate::agent::Agent;
@@ -451,7 +452,7 @@ where
         }
         resume_rows(&cfg.out, config_toml, &spec.pairings, &series)?
     } else {
-        prepare_out_dir(&cfg.out, cfg.force)?;
+        prepare_out_dir(&cfg.out, "out", &RESULT_FILES, cfg.force, true)?;
         TournamentRows::new(&spec.pairings, series.len())
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -552,39 +553,6 @@ fn resume_rows<G: Game>(
 /// Locks `m`, also after a worker panicked while holding it.
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Creates `dir` if needed; if it holds any of [`RESULT_FILES`], refuses unless `force`, in
-/// which case those files are removed (so that no row of an old tournament is ever taken for
-/// one of the new).
-///
-/// # Errors
-///
-/// [`Error::Config`] naming `out` if a result file exists and `force` is off; [`Error::Io`] if
-/// the folder cannot be created or a file removed.
-pub fn prepare_out_dir(dir: &Path, force: bool) -> Result<()> {
-    let existing: Vec<&str> = RESULT_FILES
-        .iter()
-        .copied()
-        .filter(|f| dir.join(f).exists())
-        .collect();
-    if !existing.is_empty() {
-        if !force {
-            return Err(Error::config(
-                "out",
-                format!(
-                    "{} already holds {}; pass --force to overwrite or --resume to continue",
-                    dir.display(),
-                    existing.join(", ")
-                ),
-            ));
-        }
-        for f in existing {
-            let path = dir.join(f);
-            std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
-        }
-    }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
 }
 
 /// The columns of `summary.csv`.

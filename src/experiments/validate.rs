@@ -46,7 +46,7 @@ use std::str::FromStr;
 use rayon::prelude::*;
 
 use super::evaluate::evaluate_player;
-use super::run_dir::{RunDir, read_config};
+use super::run_dir::{RunDir, prepare_out_dir, read_config};
 use super::tournament::LevelSet;
 use super::{GameKind, output_error};
 use crate::agent::SearchSupport;
@@ -219,6 +219,8 @@ pub struct ValidateConfig {
     pub threads: Option<usize>,
     /// No progress bar.
     pub quiet: bool,
+    /// Replace the tables of an earlier validation (without it, they are never overwritten).
+    pub force: bool,
 }
 
 impl ValidateConfig {
@@ -238,6 +240,7 @@ impl ValidateConfig {
             cells: CellChoice::Corners,
             threads: None,
             quiet: false,
+            force: false,
         })
     }
 
@@ -417,6 +420,13 @@ pub fn validate<G: SearchSupport>(
         return Err(Error::config("--levels", "no level to play"));
     }
     let cells = choose_cells(&cfg.cells, run)?;
+    prepare_out_dir(
+        &run.dir,
+        "run_dir",
+        &[VALIDATION_CSV, VALIDATION_SUMMARY_CSV],
+        cfg.force,
+        false,
+    )?;
     let rc = &run.config;
     let features: Vec<_> = rc.features.iter().map(|(f, _)| *f).collect();
     let baseline = rc.baseline.to_string();
