@@ -1,15 +1,4 @@
-use std::process::{Command, Output};
-
-fn playstyles(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playstyles"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::support::cli::{playstyles, stderr};
 
 #[test]
 fn help_lists_the_subcommands() {

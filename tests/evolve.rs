@@ -5,10 +5,12 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use playstyles::experiments::evolve::{CHECKPOINT_JSON, RUN_FILES};
 use playstyles::experiments::run_config::RunConfig;
+
+use crate::support::cli::{playstyles, read_bytes as read, scratch, stderr};
 
 /// A tiny run: 2 levels x 1 repetition (2 games per genome), 4 random genomes then 4
 /// offspring, 3 per batch (batches of 3, 1, 3 and 1 genomes).
@@ -43,28 +45,11 @@ random_init = 4
 iterations = 4
 "#;
 
-/// A fresh, empty folder under Cargo's scratch space (inside `target/`).
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("evolve")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Writes `text` as `<dir>/tiny.toml` and returns its path.
 fn config(dir: &Path, text: &str) -> PathBuf {
     let path = dir.join("tiny.toml");
     std::fs::write(&path, text).unwrap();
     path
-}
-
-fn playstyles(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playstyles"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 /// Runs `evolve CONFIG --out OUT --quiet ARGS…` and checks it succeeds.
@@ -84,14 +69,6 @@ fn evolve(config: &Path, out: &Path, args: &[&str]) -> Output {
     let mut all = vec!["evolve", config, "--out", out, "--quiet"];
     all.extend_from_slice(args);
     playstyles(&all)
-}
-
-fn read(path: &Path) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// `progress.csv` without its `seconds` column (wall-clock time differs between runs).
@@ -118,7 +95,7 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 #[test]
 fn a_run_writes_every_file_and_prints_a_summary() {
-    let dir = scratch("files");
+    let dir = scratch("evolve", "files");
     let out = dir.join("run");
     let o = evolve_ok(&config(&dir, TINY), &out, &["--threads", "2"]);
     for f in RUN_FILES {
@@ -152,7 +129,7 @@ fn a_run_writes_every_file_and_prints_a_summary() {
 
 #[test]
 fn archive_csv_is_byte_identical_with_one_and_two_threads() {
-    let dir = scratch("threads");
+    let dir = scratch("evolve", "threads");
     let cfg = config(&dir, TINY);
     let (one, two) = (dir.join("one"), dir.join("two"));
     evolve_ok(&cfg, &one, &["--threads", "1"]);
@@ -173,7 +150,7 @@ fn archive_csv_is_byte_identical_with_one_and_two_threads() {
 
 #[test]
 fn a_stopped_run_resumed_ends_as_an_uninterrupted_run() {
-    let dir = scratch("resume");
+    let dir = scratch("evolve", "resume");
     let cfg = config(&dir, TINY);
     let (whole, stopped) = (dir.join("whole"), dir.join("stopped"));
     evolve_ok(&cfg, &whole, &["--threads", "2"]);
@@ -214,7 +191,7 @@ fn a_stopped_run_resumed_ends_as_an_uninterrupted_run() {
 
 #[test]
 fn resuming_a_finished_run_changes_no_result() {
-    let dir = scratch("resume-done");
+    let dir = scratch("evolve", "resume-done");
     let cfg = config(&dir, TINY);
     let out = dir.join("run");
     evolve_ok(&cfg, &out, &[]);
@@ -233,7 +210,7 @@ fn resuming_a_finished_run_changes_no_result() {
 
 #[test]
 fn resuming_without_a_checkpoint_names_the_file() {
-    let dir = scratch("resume-none");
+    let dir = scratch("evolve", "resume-none");
     let out = dir.join("run");
     let o = evolve(&config(&dir, TINY), &out, &["--resume"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -246,7 +223,7 @@ fn resuming_without_a_checkpoint_names_the_file() {
 
 #[test]
 fn resuming_with_another_config_is_refused_naming_the_file() {
-    let dir = scratch("resume-other");
+    let dir = scratch("evolve", "resume-other");
     let out = dir.join("run");
     evolve_ok(&config(&dir, TINY), &out, &["--stop-after-batches", "1"]);
     let before = snapshot(&out);
@@ -259,7 +236,7 @@ fn resuming_with_another_config_is_refused_naming_the_file() {
 
 #[test]
 fn a_run_directory_is_not_overwritten_without_force() {
-    let dir = scratch("force");
+    let dir = scratch("evolve", "force");
     let cfg = config(&dir, TINY);
     let out = dir.join("run");
     evolve_ok(&cfg, &out, &["--stop-after-batches", "1"]);
@@ -281,7 +258,7 @@ fn a_run_directory_is_not_overwritten_without_force() {
 
 #[test]
 fn bad_configs_exit_with_code_2_naming_the_field() {
-    let dir = scratch("bad");
+    let dir = scratch("evolve", "bad");
     let cases = [
         (
             TINY.replace("\"attacks\"", "\"attaks\""),
@@ -339,7 +316,7 @@ fn bad_configs_exit_with_code_2_naming_the_field() {
 
 #[test]
 fn a_missing_config_file_is_named() {
-    let dir = scratch("missing");
+    let dir = scratch("evolve", "missing");
     let o = playstyles(&["evolve", dir.join("nope.toml").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("nope.toml"), "{}", stderr(&o));

@@ -2,7 +2,6 @@
 //! resume, checkpoints, CSV and heatmaps.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use playstyles::qd::{
     AddStatus, Checkpoint, Domain, EmitterConfig, Evaluation, FeatureAxis, Genome, GenomeSpace,
@@ -14,15 +13,7 @@ use playstyles::report::archive::{
 use playstyles::report::heatmap::write_heatmaps;
 use playstyles::rng::{derive_rng, mix64};
 
-/// A fresh, empty directory under Cargo's scratch space for integration tests.
-fn scratch(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("qd")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use crate::support::cli::scratch;
 
 fn eval(fitness: f64, tie_break: f64, descriptors: &[f64]) -> Evaluation {
     Evaluation {
@@ -375,7 +366,7 @@ fn the_archive_is_identical_with_one_and_two_threads() {
 #[test]
 fn a_run_resumed_from_any_checkpoint_ends_like_an_uninterrupted_one() {
     let (full, _) = run_in_pool(2, toy_config(9));
-    let dir = scratch("resume");
+    let dir = scratch("qd", "resume");
     let path = dir.join("checkpoint.json");
     for k in 0..=15 {
         let mut me = MapElites::new(toy_config(9)).unwrap();
@@ -450,7 +441,7 @@ fn bad_configs_are_errors_naming_the_field() {
 
 #[test]
 fn corrupt_or_foreign_checkpoints_are_errors_naming_the_file() {
-    let dir = scratch("bad-checkpoints");
+    let dir = scratch("qd", "bad-checkpoints");
     let mut me = MapElites::new(toy_config(5)).unwrap();
     me.step(&toy).unwrap();
     me.step(&toy).unwrap();
@@ -519,7 +510,7 @@ fn finished_toy_run() -> MapElites {
 fn archive_csv_round_trips() {
     let me = finished_toy_run();
     let table = ArchiveTable::from_archive(me.archive(), &me.config().space);
-    let dir = scratch("csv");
+    let dir = scratch("qd", "csv");
     let path = dir.join("archive.csv");
     write_archive_csv(&path, &table).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -540,7 +531,7 @@ fn archive_csv_round_trips() {
 
 #[test]
 fn a_malformed_archive_csv_is_an_error_naming_file_and_line() {
-    let dir = scratch("csv-bad");
+    let dir = scratch("qd", "csv-bad");
     let p = dir.join("archive.csv");
     std::fs::write(&p, "a,b\n1,2\n").unwrap();
     assert!(
@@ -571,7 +562,7 @@ fn progress_csv_round_trips() {
         me.run(toy, |r| reports.push(r.clone())).unwrap();
         reports
     });
-    let dir = scratch("progress");
+    let dir = scratch("qd", "progress");
     let p = dir.join("progress.csv");
     write_progress_csv(&p, &reports).unwrap();
     let text = std::fs::read_to_string(&p).unwrap();
@@ -605,7 +596,7 @@ fn heatmaps_are_written_for_one_two_and_three_features() {
                 .unwrap();
         }
         let table = ArchiveTable::from_archive(&archive, &space);
-        let dir = scratch(&format!("heatmap-{k}d"));
+        let dir = scratch("qd", &format!("heatmap-{k}d"));
         write_heatmaps(&table.rows, archive.axes(), &dir).unwrap();
         for f in ["heatmap.png", "heatmap.svg"] {
             let bytes = std::fs::read(dir.join(f)).unwrap();
@@ -634,5 +625,5 @@ fn heatmap_rows_outside_the_grid_are_errors() {
         &GenomeSpace::new(names(1), Domain::default()).unwrap(),
     );
     table.rows[0].coords = vec![5];
-    assert!(write_heatmaps(&table.rows, &axes, &scratch("heatmap-bad")).is_err());
+    assert!(write_heatmaps(&table.rows, &axes, &scratch("qd", "heatmap-bad")).is_err());
 }

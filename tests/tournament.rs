@@ -1,5 +1,4 @@
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use playstyles::Error;
 use playstyles::agents::build_agent;
@@ -10,21 +9,8 @@ use playstyles::experiments::tournament::{
     tournament,
 };
 
+use crate::support::cli::{playstyles_in as playstyles, read_text as read, scratch};
 use crate::support::{Nim, NimLevel};
-
-/// A fresh, empty folder under Cargo's scratch space for integration tests.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("tournament")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 const TOY: &str = r#"
 game = "tribes"
@@ -93,7 +79,10 @@ const RESOLVED: &str = "# resolved\n";
 
 #[test]
 fn results_are_byte_identical_with_one_and_two_threads() {
-    let (a, b) = (scratch("threads-1"), scratch("threads-2"));
+    let (a, b) = (
+        scratch("tournament", "threads-1"),
+        scratch("tournament", "threads-2"),
+    );
     let table_a = run_toy(&a, 1).unwrap();
     let table_b = run_toy(&b, 2).unwrap();
     assert_eq!(table_a, table_b);
@@ -132,7 +121,7 @@ fn results_are_byte_identical_with_one_and_two_threads() {
 
 #[test]
 fn existing_results_are_kept_without_force() {
-    let dir = scratch("keep");
+    let dir = scratch("tournament", "keep");
     run_toy(&dir, 1).unwrap();
     let e = run_toy(&dir, 1).unwrap_err();
     assert!(
@@ -143,7 +132,7 @@ fn existing_results_are_kept_without_force() {
 
 #[test]
 fn an_unknown_agent_names_the_pairing_and_writes_nothing() {
-    let dir = scratch("unknown-agent");
+    let dir = scratch("tournament", "unknown-agent");
     let cfg = TournamentConfig {
         spec: TournamentSpec::parse(
             &TOY.replace("\"random\", \"end_turn\"", "\"random\", \"mcts\""),
@@ -264,14 +253,6 @@ fn the_table_one_config_parses() {
     );
 }
 
-fn playstyles(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playstyles"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("the binary runs")
-}
-
 fn smoke_config() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("experiments/smoke-tournament.toml")
@@ -281,7 +262,7 @@ fn smoke_config() -> String {
 
 #[test]
 fn the_binary_plays_the_smoke_tournament_and_refuses_to_overwrite_without_force() {
-    let dir = scratch("binary");
+    let dir = scratch("tournament", "binary");
     let config = smoke_config();
     // Default output folder: results/<config stem>/ under the working directory.
     let o = playstyles(&["tournament", &config, "--quiet", "--threads", "2"], &dir);
@@ -361,7 +342,7 @@ fn the_binary_plays_the_smoke_tournament_and_refuses_to_overwrite_without_force(
 
 #[test]
 fn the_binary_names_the_field_of_a_bad_config() {
-    let dir = scratch("bad-config");
+    let dir = scratch("tournament", "bad-config");
     let cases = [
         (
             "levels = [1590557911279, 1590557910891]",
@@ -401,7 +382,7 @@ fn the_binary_names_the_field_of_a_bad_config() {
 
 /// The files of an uninterrupted toy tournament (one thread) and its printed table.
 fn reference(name: &str) -> (PathBuf, String) {
-    let dir = scratch(name);
+    let dir = scratch("tournament", name);
     let table = run_toy(&dir, 1).unwrap();
     (dir, table)
 }
@@ -418,7 +399,7 @@ fn a_stopped_tournament_resumed_ends_with_the_files_of_an_uninterrupted_one() {
     // 12 games in all, 6 per pairing: stop before any, inside and between pairings.
     for threads in [1, 2] {
         for stop in [0, 1, 5, 6, 11] {
-            let dir = scratch(&format!("resume-{threads}-{stop}"));
+            let dir = scratch("tournament", &format!("resume-{threads}-{stop}"));
             let mut cfg = toy_config(&dir, threads);
             cfg.stop_after_games = Some(stop);
             let printed = play_toy(&cfg, RESOLVED).unwrap();
@@ -446,7 +427,7 @@ fn a_stopped_tournament_resumed_ends_with_the_files_of_an_uninterrupted_one() {
     // Resuming a finished tournament plays nothing and changes nothing.
     let mut cfg = toy_config(&full, 2);
     cfg.resume = true;
-    let dir = scratch("resume-finished");
+    let dir = scratch("tournament", "resume-finished");
     for file in ["config.toml", "games.csv", "summary.csv"] {
         std::fs::copy(full.join(file), dir.join(file)).unwrap();
     }
@@ -463,7 +444,7 @@ fn resume_plays_whatever_games_are_missing_in_any_order_of_rows() {
     // Keep every third game, in reverse order, and a summary that no longer fits them.
     let kept: Vec<&str> = lines[1..].iter().copied().step_by(3).rev().collect();
     for threads in [1, 2] {
-        let dir = scratch(&format!("resume-subset-{threads}"));
+        let dir = scratch("tournament", &format!("resume-subset-{threads}"));
         std::fs::write(dir.join("config.toml"), RESOLVED).unwrap();
         std::fs::write(
             dir.join("games.csv"),
@@ -477,7 +458,7 @@ fn resume_plays_whatever_games_are_missing_in_any_order_of_rows() {
         assert_same_files(&full, &dir);
     }
     // Without games.csv (killed before the first save), everything is played.
-    let dir = scratch("resume-no-games");
+    let dir = scratch("tournament", "resume-no-games");
     std::fs::write(dir.join("config.toml"), RESOLVED).unwrap();
     let mut cfg = toy_config(&dir, 2);
     cfg.resume = true;
@@ -516,7 +497,7 @@ fn a_killed_tournament_loses_fewer_than_save_every_finished_games() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
 
-    let dir = scratch("save-every");
+    let dir = scratch("tournament", "save-every");
     // 2 pairings x 2 levels x 15 repetitions = 60 games.
     let mut cfg = toy_config(&dir, 1);
     cfg.spec.repetitions = 15;
@@ -577,7 +558,7 @@ fn resume_with_another_config_or_nothing_to_resume_names_resume() {
     );
     assert_eq!(read(&full.join("games.csv")), before);
 
-    let empty = scratch("resume-empty");
+    let empty = scratch("tournament", "resume-empty");
     for out in [empty.clone(), empty.join("no/such/folder")] {
         let mut cfg = toy_config(&out, 1);
         cfg.resume = true;
@@ -647,7 +628,7 @@ fn a_corrupted_games_csv_names_the_line_and_column() {
         (games.replacen(second_row, "a,b", 1), "line 2", "cells"),
     ];
     for (i, (text, place, detail)) in cases.into_iter().enumerate() {
-        let dir = scratch(&format!("corrupt-{i}"));
+        let dir = scratch("tournament", &format!("corrupt-{i}"));
         std::fs::copy(full.join("config.toml"), dir.join("config.toml")).unwrap();
         std::fs::write(dir.join("games.csv"), &text).unwrap();
         let mut cfg = toy_config(&dir, 1);
@@ -665,7 +646,7 @@ fn a_corrupted_games_csv_names_the_line_and_column() {
 
 #[test]
 fn the_binary_resumes_a_stopped_smoke_tournament() {
-    let dir = scratch("binary-resume");
+    let dir = scratch("tournament", "binary-resume");
     let config = smoke_config();
     let run = |out: &str, extra: &[&str]| {
         let mut args = vec!["tournament", &config, "--quiet", "--out", out];

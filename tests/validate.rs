@@ -3,7 +3,6 @@
 //! level), an `archive.csv` of five hand-placed elites and a `progress.csv`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use playstyles::agents::AgentSpec;
 use playstyles::agents::build::build_search_agent;
@@ -21,6 +20,8 @@ use playstyles::report::archive::{
     ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, read_archive_csv, write_archive_csv,
     write_progress_csv,
 };
+
+use crate::support::cli::{path_arg, playstyles, read_text as read, scratch};
 
 /// The one training level of the synthetic run.
 const TRAINING: &str = "1590557911279";
@@ -64,23 +65,9 @@ const ELITES: [(f64, f64, f64, [f64; 2]); 5] = [
     (4.0, 2.0, 0.3, [0.75, 0.25]),
 ];
 
-/// A fresh, empty folder under Cargo's scratch space.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("validate")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 /// Writes the synthetic run directory `name` (as `evolve` would leave it) and returns it.
 fn synthetic_run(name: &str) -> PathBuf {
-    let dir = scratch(name);
+    let dir = scratch("validate", name);
     let config = RunConfig::parse(CONFIG, "synthetic").unwrap();
     let scripts: Vec<String> = config.scripts.clone().unwrap();
     let resolved = config
@@ -131,7 +118,7 @@ fn synthetic_run(name: &str) -> PathBuf {
 
 /// A copy of the run directory `from` named `name`.
 fn copy_run(from: &Path, name: &str) -> PathBuf {
-    let dir = scratch(name);
+    let dir = scratch("validate", name);
     for entry in std::fs::read_dir(from).unwrap() {
         let path = entry.unwrap().path();
         if path.is_file() {
@@ -139,17 +126,6 @@ fn copy_run(from: &Path, name: &str) -> PathBuf {
         }
     }
     dir
-}
-
-fn playstyles(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playstyles"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn path_arg(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// Runs the binary and asserts success.

@@ -10,6 +10,8 @@
 
 #![allow(dead_code)]
 
+pub mod cli;
+
 use playstyles::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
 
 /// Actor classes: heaps (for takes) and players (for ending the turn).

@@ -1,0 +1,50 @@
+//! Helpers for tests that run the `playstyles` binary or write files: scratch folders under
+//! Cargo's target directory, reading files with the path in the panic message, running the
+//! binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh, empty folder `<topic>/<name>` under Cargo's scratch space (inside `target/`).
+pub fn scratch(topic: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(topic)
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The text of the file at `path`; panics naming the file if it cannot be read.
+pub fn read_text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The bytes of the file at `path`; panics naming the file if it cannot be read.
+pub fn read_bytes(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Runs the binary with `args` in the current folder.
+pub fn playstyles(args: &[&str]) -> Output {
+    playstyles_in(args, Path::new("."))
+}
+
+/// Runs the binary with `args` in the folder `cwd`.
+pub fn playstyles_in(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_playstyles"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("the binary runs")
+}
+
+/// The standard error of a finished run, as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `p` as a command-line argument.
+pub fn path_arg(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
