@@ -239,6 +239,13 @@ pub struct AgentsBench {
     pub pmcts_pu_ms: f64,
     /// Median seconds of a whole P-MCTS(PU)-vs-MCTS game.
     pub pmcts_vs_mcts_game_s: f64,
+    /// Median decisions (actions, END_TURN included) of P-MCTS(PU) in those games: a game
+    /// costs about this many decisions of each agent.
+    pub pmcts_game_decisions: f64,
+    /// Median decisions of MCTS in those games.
+    pub mcts_game_decisions: f64,
+    /// Median rounds of those games.
+    pub game_rounds: f64,
     /// Mid-game states the decisions were timed on.
     pub states: usize,
     /// Whole games timed.
@@ -249,7 +256,8 @@ impl AgentsBench {
     /// The result as an aligned two-column table.
     pub fn to_table(&self) -> String {
         format!(
-            "{:<22} {:>10}\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} s\n",
+            "{:<22} {:>10}\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} s\n\
+             {:<22} {:>10.1}\n{:<22} {:>10.1}\n{:<22} {:>10.1}\n",
             "measure",
             "median",
             "mcts_ms",
@@ -259,7 +267,13 @@ impl AgentsBench {
             "pmcts_pu_ms",
             self.pmcts_pu_ms,
             "pmcts_vs_mcts_game_s",
-            self.pmcts_vs_mcts_game_s
+            self.pmcts_vs_mcts_game_s,
+            "pmcts_game_decisions",
+            self.pmcts_game_decisions,
+            "mcts_game_decisions",
+            self.mcts_game_decisions,
+            "game_rounds",
+            self.game_rounds
         )
     }
 }
@@ -319,12 +333,13 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
         per_agent.push(median(&mut ms));
     }
     // Whole games.
-    let mut secs = Vec::new();
+    let (mut secs, mut rounds) = (Vec::new(), Vec::new());
+    let (mut pmcts_decisions, mut mcts_decisions) = (Vec::new(), Vec::new());
     for (i, level) in levels.iter().cycle().take(games).enumerate() {
         let (a, b) = (build(BENCH_AGENT_SPECS[2])?, build(BENCH_AGENT_SPECS[0])?);
         let mut agents = if i % 2 == 0 { vec![a, b] } else { vec![b, a] };
         let t = Timer::start();
-        crate::arena::play_match(
+        let record = crate::arena::play_match(
             game,
             level,
             &mut agents,
@@ -332,12 +347,19 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
             |_, _| {},
         );
         secs.push(t.elapsed_ns() / 1e9);
+        rounds.push(f64::from(record.rounds));
+        let pmcts_seat = i % 2;
+        pmcts_decisions.push(record.players[pmcts_seat].actions() as f64);
+        mcts_decisions.push(record.players[1 - pmcts_seat].actions() as f64);
     }
     Ok(AgentsBench {
         mcts_ms: per_agent[0],
         rhea_ms: per_agent[1],
         pmcts_pu_ms: per_agent[2],
         pmcts_vs_mcts_game_s: median(&mut secs),
+        pmcts_game_decisions: median(&mut pmcts_decisions),
+        mcts_game_decisions: median(&mut mcts_decisions),
+        game_rounds: median(&mut rounds),
         states: states.len(),
         games: secs.len(),
     })

@@ -241,3 +241,23 @@ fn search_agents_are_deterministic_for_a_seed() {
         assert_eq!(run(), run(), "{spec}");
     }
 }
+
+#[test]
+fn the_agent_benchmark_times_decisions_and_counts_the_decisions_of_a_game() {
+    let game = TribesGame::default();
+    let levels: Vec<_> = builtin::all().into_iter().map(|(_, l)| l).take(1).collect();
+    let b = playstyles::bench::bench_agents(&game, &levels, 1, 5).unwrap();
+    assert_eq!(b.games, 1);
+    assert!(b.states > 0, "{b:?}");
+    for ms in [b.mcts_ms, b.rhea_ms, b.pmcts_pu_ms, b.pmcts_vs_mcts_game_s] {
+        assert!(ms.is_finite() && ms > 0.0, "{b:?}");
+    }
+    // Each agent chose at least one action per round it played, END_TURN included.
+    assert!(b.game_rounds >= 1.0, "{b:?}");
+    assert!(b.pmcts_game_decisions >= b.game_rounds - 1.0, "{b:?}");
+    assert!(b.mcts_game_decisions >= b.game_rounds - 1.0, "{b:?}");
+    let table = b.to_table();
+    for key in ["mcts_ms", "pmcts_game_decisions", "game_rounds"] {
+        assert!(table.contains(key), "{table}");
+    }
+}
