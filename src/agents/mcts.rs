@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
+use super::search_loop::{Limits, NodeView, TreeSearch, UNOPENED, run_search};
 use super::tree::{Bounds, EPSILON, OpponentModel, child_state, selection_score};
 use crate::agent::{Agent, Knowledge};
 use crate::game::{Game, Outcome, Player, Turn};
@@ -47,10 +48,9 @@ impl Default for MctsParams {
 }
 
 const NONE: u32 = u32::MAX;
-const UNKNOWN: u32 = u32::MAX;
 
 /// A tree node; its state is `states[index]`, its actions and child slots are ranges of the
-/// shared arenas, filled the first time the node is expanded (`len == UNKNOWN` until then:
+/// shared arenas, filled the first time the node is expanded (`len == UNOPENED` until then:
 /// most leaves are evaluated once and never expanded).
 #[derive(Clone, Debug)]
 struct Node {
@@ -112,17 +112,10 @@ impl<G: Game> Mcts<G> {
             inv_sqrt: 1.0 / EPSILON.sqrt(),
             bounds: Bounds::default(),
             first: 0,
-            len: UNKNOWN,
+            len: UNOPENED,
             expanded: 0,
         });
         idx as u32
-    }
-
-    /// Lists the actions of node `n` (once), in a random order: children are expanded in
-    /// that order, i.e. each expansion picks a uniformly random unexpanded child.
-    fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
-        game.legal_actions(&self.states[n as usize], &mut self.buf);
-        self.open_with(n, rng);
     }
 
     /// Gives node `n` the actions in `self.buf`, shuffled.
@@ -136,8 +129,54 @@ impl<G: Game> Mcts<G> {
         node.len = self.buf.len() as u32;
     }
 
+    /// Most visited root child (random tie-break); the best mean if all were visited equally.
+    fn recommend(&self, rng: &mut Rng) -> u32 {
+        let root = &self.nodes[0];
+        let children: Vec<u32> = (root.first..root.first + root.len)
+            .filter(|&s| self.slots[s as usize] != NONE)
+            .collect();
+        let visits = |s: u32| self.nodes[self.slots[s as usize] as usize].visits;
+        let all_equal = children.windows(2).all(|w| visits(w[0]) == visits(w[1]));
+        let key = |s: u32| {
+            let c = &self.nodes[self.slots[s as usize] as usize];
+            if all_equal {
+                c.total / (c.visits as f64 + EPSILON)
+            } else {
+                c.visits as f64
+            }
+        };
+        let mut best = ArgMax::default();
+        for &s in &children {
+            best.offer(key(s), s, rng);
+        }
+        if best.item == NONE {
+            root.first
+        } else {
+            best.item
+        }
+    }
+}
+
+impl<G: Game> TreeSearch<G> for Mcts<G> {
+    fn view(&self, n: u32) -> NodeView {
+        let node = &self.nodes[n as usize];
+        NodeView {
+            terminal: node.to_move.is_none(),
+            depth: node.depth,
+            len: node.len,
+            expanded: node.expanded,
+        }
+    }
+
+    /// Lists the actions of node `n` (once), in a random order: children are expanded in
+    /// that order, i.e. each expansion picks a uniformly random unexpanded child.
+    fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
+        game.legal_actions(&self.states[n as usize], &mut self.buf);
+        self.open_with(n, rng);
+    }
+
     /// Expands the next (randomly ordered) unexpanded child of `n`.
-    fn expand(&mut self, game: &G, n: u32) -> u32 {
+    fn expand(&mut self, game: &G, n: u32, _rng: &mut Rng) -> u32 {
         let node = &self.nodes[n as usize];
         let slot = node.first + node.expanded;
         let child = self.push_child(game, n, self.actions[slot as usize]);
@@ -147,7 +186,7 @@ impl<G: Game> Mcts<G> {
     }
 
     /// UCB1 selection among the (fully expanded) children of `n`.
-    fn select(&self, n: u32, me: Player, rng: &mut Rng) -> u32 {
+    fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32 {
         let node = &self.nodes[n as usize];
         let my_move = node.to_move == Some(me);
         let model = if self.params.java {
@@ -214,33 +253,6 @@ impl<G: Game> Mcts<G> {
             node.inv_sqrt = 1.0 / nv.sqrt();
             node.bounds.add(v);
             n = node.parent;
-        }
-    }
-
-    /// Most visited root child (random tie-break); the best mean if all were visited equally.
-    fn recommend(&self, rng: &mut Rng) -> u32 {
-        let root = &self.nodes[0];
-        let children: Vec<u32> = (root.first..root.first + root.len)
-            .filter(|&s| self.slots[s as usize] != NONE)
-            .collect();
-        let visits = |s: u32| self.nodes[self.slots[s as usize] as usize].visits;
-        let all_equal = children.windows(2).all(|w| visits(w[0]) == visits(w[1]));
-        let key = |s: u32| {
-            let c = &self.nodes[self.slots[s as usize] as usize];
-            if all_equal {
-                c.total / (c.visits as f64 + EPSILON)
-            } else {
-                c.visits as f64
-            }
-        };
-        let mut best = ArgMax::default();
-        for &s in &children {
-            best.offer(key(s), s, rng);
-        }
-        if best.item == NONE {
-            root.first
-        } else {
-            best.item
         }
     }
 }
@@ -380,35 +392,12 @@ impl<G: Game> Agent<G> for Mcts<G> {
 
         let knowledge = self.knowledge.clone();
         let eval = knowledge.root_evaluator(game, state, me);
-        let mut fm = 0u64;
-        let mut iterations = 0u64;
-        while fm < self.params.budget && iterations < 4 * self.params.budget {
-            iterations += 1;
-            let mut cur = 0u32;
-            let leaf = loop {
-                let node = &self.nodes[cur as usize];
-                if node.to_move.is_none() || node.depth >= self.params.depth {
-                    break cur;
-                }
-                if node.len == UNKNOWN {
-                    self.open(game, cur, rng);
-                }
-                let node = &self.nodes[cur as usize];
-                if node.len == 0 {
-                    break cur;
-                }
-                if node.expanded < node.len {
-                    fm += 1;
-                    break self.expand(game, cur);
-                }
-                cur = self.select(cur, me, rng);
-                if self.params.java {
-                    fm += 1;
-                }
-            };
-            let v = self.evaluate(game, &*eval, leaf, me, &mut fm, rng);
-            self.backup(leaf, v);
-        }
+        let limits = Limits {
+            budget: self.params.budget,
+            depth: self.params.depth,
+            java: self.params.java,
+        };
+        let fm = run_search(self, game, &*eval, me, limits, rng);
         self.last_fm_calls = fm;
         let slot = self.recommend(rng);
         self.actions[slot as usize]

@@ -11,6 +11,7 @@ pub mod osla;
 pub mod portfolio_mcts;
 pub mod random;
 pub mod rhea;
+pub mod search_loop;
 pub mod spec;
 pub mod tree;
 pub mod tribes;

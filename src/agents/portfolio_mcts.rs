@@ -10,6 +10,7 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::mcts::{ArgMax, terminal_bonus};
+use super::search_loop::{Limits, NodeView, TreeSearch, UNOPENED, run_search};
 use super::tree::{Bounds, EPSILON, OpponentModel, child_state, normalise, selection_score};
 use crate::agent::{Agent, Assignment, Knowledge, Portfolio};
 use crate::game::{Game, Player, Turn};
@@ -117,7 +118,6 @@ impl PmctsParams {
 }
 
 const NONE: u32 = u32::MAX;
-const UNKNOWN: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
 struct Node {
@@ -203,12 +203,6 @@ impl<G: Game> PortfolioMcts<G> {
         self.weights.get(a.script as usize).copied().unwrap_or(0.5) * a.value
     }
 
-    fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
-        let state = self.states[n as usize].clone();
-        self.proposals(game, &state, rng);
-        self.open_with(n);
-    }
-
     fn open_with(&mut self, n: u32) {
         let first = self.props.len();
         for i in 0..self.buf.len() {
@@ -235,32 +229,12 @@ impl<G: Game> PortfolioMcts<G> {
             total: 0.0,
             bounds: Bounds::default(),
             first: 0,
-            len: UNKNOWN,
+            len: UNOPENED,
             expanded: 0,
             k: 0,
             pruned_started: false,
         });
         idx as u32
-    }
-
-    /// Expands a uniformly random unexpanded child of `n`.
-    fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32 {
-        let node = &self.nodes[n as usize];
-        let mut pick = rng.random_range(0..node.len - node.expanded);
-        let mut slot = node.first;
-        loop {
-            if self.slots[slot as usize] == NONE {
-                if pick == 0 {
-                    break;
-                }
-                pick -= 1;
-            }
-            slot += 1;
-        }
-        let child = self.push_child(game, n, self.props[slot as usize].action);
-        self.slots[slot as usize] = child;
-        self.nodes[n as usize].expanded += 1;
-        child
     }
 
     /// Progressive unpruning bookkeeping at node `n` (called when all children are expanded).
@@ -297,6 +271,44 @@ impl<G: Game> PortfolioMcts<G> {
             }
             self.nodes[n as usize].k += 1;
         }
+    }
+}
+
+impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
+    fn view(&self, n: u32) -> NodeView {
+        let node = &self.nodes[n as usize];
+        NodeView {
+            terminal: node.to_move.is_none(),
+            depth: node.depth,
+            len: node.len,
+            expanded: node.expanded,
+        }
+    }
+
+    fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
+        let state = self.states[n as usize].clone();
+        self.proposals(game, &state, rng);
+        self.open_with(n);
+    }
+
+    /// Expands a uniformly random unexpanded child of `n`.
+    fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32 {
+        let node = &self.nodes[n as usize];
+        let mut pick = rng.random_range(0..node.len - node.expanded);
+        let mut slot = node.first;
+        loop {
+            if self.slots[slot as usize] == NONE {
+                if pick == 0 {
+                    break;
+                }
+                pick -= 1;
+            }
+            slot += 1;
+        }
+        let child = self.push_child(game, n, self.props[slot as usize].action);
+        self.slots[slot as usize] = child;
+        self.nodes[n as usize].expanded += 1;
+        child
     }
 
     /// Selection among the children of `n` with progressive bias, skipping pruned ones.
@@ -457,35 +469,12 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         }
         let knowledge = self.knowledge.clone();
         let eval = knowledge.root_evaluator(game, state, me);
-        let mut fm = 0u64;
-        let mut iterations = 0u64;
-        while fm < self.params.budget && iterations < 4 * self.params.budget {
-            iterations += 1;
-            let mut cur = 0u32;
-            let leaf = loop {
-                let node = &self.nodes[cur as usize];
-                if node.to_move.is_none() || node.depth >= self.params.depth {
-                    break cur;
-                }
-                if node.len == UNKNOWN {
-                    self.open(game, cur, rng);
-                }
-                let node = &self.nodes[cur as usize];
-                if node.len == 0 {
-                    break cur;
-                }
-                if node.expanded < node.len {
-                    fm += 1;
-                    break self.expand(game, cur, rng);
-                }
-                cur = self.select(cur, me, rng);
-                if self.params.java {
-                    fm += 1;
-                }
-            };
-            let v = self.evaluate(game, &*eval, leaf, me, &mut fm, rng);
-            self.backup(leaf, v);
-        }
+        let limits = Limits {
+            budget: self.params.budget,
+            depth: self.params.depth,
+            java: self.params.java,
+        };
+        let fm = run_search(self, game, &*eval, me, limits, rng);
         self.last_fm_calls = fm;
         // The root child with the best mean value.
         let root = &self.nodes[0];

@@ -1,0 +1,100 @@
+//! The iteration MCTS and Portfolio MCTS share (spec §15.3, §15.5): from the root, descend by
+//! selection through fully expanded nodes, expand one child, evaluate the leaf, back the value
+//! up; until the FM-call budget is spent. The searches differ only in what a node's children
+//! are and how one is selected, which they supply through [`TreeSearch`].
+
+use crate::game::{Game, Player};
+use crate::rng::Rng;
+
+/// `NodeView::len` of a node whose children are not listed yet.
+pub const UNOPENED: u32 = u32::MAX;
+
+/// What the loop reads of a node.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeView {
+    /// The game is over in the node's state.
+    pub terminal: bool,
+    /// Distance from the root.
+    pub depth: u32,
+    /// Number of children, or [`UNOPENED`].
+    pub len: u32,
+    /// Children expanded so far.
+    pub expanded: u32,
+}
+
+/// A search tree the loop can run: node 0 is the root, already opened.
+pub trait TreeSearch<G: Game> {
+    /// The loop's view of node `n`.
+    fn view(&self, n: u32) -> NodeView;
+    /// Lists the children of node `n` (called once, when the loop first needs them).
+    fn open(&mut self, game: &G, n: u32, rng: &mut Rng);
+    /// Adds one not yet expanded child of `n` to the tree (one FM call) and returns it.
+    fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32;
+    /// Chooses a child of the fully expanded node `n` for `me`'s search.
+    fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32;
+    /// The value of `leaf` for `me`, adding any FM calls it makes (rollouts) to `fm`.
+    fn evaluate(
+        &mut self,
+        game: &G,
+        eval: &dyn Fn(&G::State) -> f64,
+        leaf: u32,
+        me: Player,
+        fm: &mut u64,
+        rng: &mut Rng,
+    ) -> f64;
+    /// Adds `v` to `leaf` and every node above it.
+    fn backup(&mut self, leaf: u32, v: f64);
+}
+
+/// How long a search runs and how deep it goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// FM calls to spend.
+    pub budget: u64,
+    /// Maximum tree depth.
+    pub depth: u32,
+    /// Count every descent step through the tree as an FM call, as the Java searches do.
+    pub java: bool,
+}
+
+/// Runs iterations until `limits.budget` FM calls are spent (or, in a tree where nothing costs
+/// an FM call any more, 4 × budget iterations ran); returns the FM calls spent.
+pub fn run_search<G: Game, T: TreeSearch<G>>(
+    tree: &mut T,
+    game: &G,
+    eval: &dyn Fn(&G::State) -> f64,
+    me: Player,
+    limits: Limits,
+    rng: &mut Rng,
+) -> u64 {
+    let mut fm = 0u64;
+    let mut iterations = 0u64;
+    while fm < limits.budget && iterations < 4 * limits.budget {
+        iterations += 1;
+        let mut cur = 0u32;
+        let leaf = loop {
+            let mut node = tree.view(cur);
+            if node.terminal || node.depth >= limits.depth {
+                break cur;
+            }
+            if node.len == UNOPENED {
+                tree.open(game, cur, rng);
+                node = tree.view(cur);
+            }
+            if node.len == 0 {
+                break cur;
+            }
+            if node.expanded < node.len {
+                fm += 1;
+                break tree.expand(game, cur, rng);
+            }
+            cur = tree.select(cur, me, rng);
+            if limits.java {
+                fm += 1;
+            }
+        };
+        let v = tree.evaluate(game, eval, leaf, me, &mut fm, rng);
+        tree.backup(leaf, v);
+    }
+    fm
+}
