@@ -12,11 +12,16 @@ use crate::agents::tribes::portfolio::EVOLVED_WEIGHTS;
 use crate::error::{Error, Result};
 use crate::games::tribes::{Level, Tech, TribesGame, TribesRules, builtin};
 
-/// Plays a Tribes tournament; see [`run_tribes`].
-fn run_tournament<W: Write>(cfg: &TournamentConfig, out: &mut W) -> Result<()> {
-    let spec = &cfg.spec;
-    let rules: TribesRules = read_rules(&spec.rules)?;
-    let names: Vec<String> = match &spec.levels {
+/// Levels with the names reports give them.
+type NamedLevels = Vec<(String, Level)>;
+
+/// The names of a level set (the built-in seeds for `paper`) and the levels they load.
+///
+/// # Errors
+///
+/// As [`Level::load`], for a level that cannot be read or generated.
+fn load_levels(set: &LevelSet) -> Result<(Vec<String>, NamedLevels)> {
+    let names: Vec<String> = match set {
         LevelSet::Paper => builtin::SEEDS.iter().map(u64::to_string).collect(),
         LevelSet::List(list) => list.clone(),
     };
@@ -24,6 +29,14 @@ fn run_tournament<W: Write>(cfg: &TournamentConfig, out: &mut W) -> Result<()> {
         .iter()
         .map(|name| Ok((name.clone(), Level::load(name)?)))
         .collect::<Result<Vec<_>>>()?;
+    Ok((names, levels))
+}
+
+/// Plays a Tribes tournament; see [`run_tribes`].
+fn run_tournament<W: Write>(cfg: &TournamentConfig, out: &mut W) -> Result<()> {
+    let spec = &cfg.spec;
+    let rules: TribesRules = read_rules(&spec.rules)?;
+    let (names, levels) = load_levels(&spec.levels)?;
     let resolved_rules =
         toml::Table::try_from(rules).map_err(|e| Error::config("rules", e.to_string()))?;
     let config_toml = spec.resolved_toml(resolved_rules, &names)?;
@@ -74,14 +87,7 @@ fn run_evolve<W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
         Some(s) => s.clone(),
         None => EVOLVED_WEIGHTS.iter().map(|s| s.to_string()).collect(),
     };
-    let names: Vec<String> = match &run.levels {
-        LevelSet::Paper => builtin::SEEDS.iter().map(u64::to_string).collect(),
-        LevelSet::List(list) => list.clone(),
-    };
-    let levels = names
-        .iter()
-        .map(|name| Ok((name.clone(), Level::load(name)?)))
-        .collect::<Result<Vec<_>>>()?;
+    let (names, levels) = load_levels(&run.levels)?;
     let mut resolved = run.clone();
     resolved.file.rules =
         toml::Table::try_from(rules).map_err(|e| Error::config("rules", e.to_string()))?;
