@@ -95,6 +95,9 @@ fn play_checked(game: &TribesGame, level: &Level, seed: u64, depth: Depth) -> (S
         );
         assert_eq!(grouped.actions, buf);
         check_group_census(game, &s, &grouped, &ctx(step));
+        if step % 5 == 0 {
+            check_is_legal(game, &s, &buf, &set, &ctx(step));
+        }
         if depth == Depth::EveryAction {
             for &a in &buf {
                 let mut c = s.clone();
@@ -136,6 +139,33 @@ fn check_group_census(game: &TribesGame, s: &State, full: &GroupedActions<Action
     for g in &full.groups {
         lister.group(&game.rules, s, full.actions[g.start], &mut members);
         assert_eq!(members, full.group(g), "{what}: group {g:?}");
+    }
+}
+
+/// `is_legal` accepts listed actions and agrees with the list on near misses: up to eight
+/// listed actions, spread over the list, each with its target, argument or actor moved by one.
+fn check_is_legal(
+    game: &TribesGame,
+    s: &State,
+    listed: &[Action],
+    set: &HashSet<Action>,
+    what: &str,
+) {
+    for &a in listed.iter().step_by(listed.len().div_ceil(8).max(1)) {
+        assert!(game.is_legal(s, a), "{what}: listed {a:?} not legal");
+        for d in [-1i32, 1] {
+            let mut near = [a; 3];
+            near[0].target = (a.target as i32 + d).max(0) as u16;
+            near[1].arg = (a.arg as i32 + d).clamp(0, 255) as u8;
+            near[2].actor = (a.actor as i32 + d).max(0) as u16;
+            for v in near {
+                assert_eq!(
+                    game.is_legal(s, v),
+                    set.contains(&v),
+                    "{what}: is_legal({v:?}) disagrees with the list"
+                );
+            }
+        }
     }
 }
 

@@ -173,10 +173,38 @@ fn generate<const M: u8>(rules: &TribesRules, s: &State, o: &mut Out<'_, M>) -> 
     Some(cx)
 }
 
-/// True if `a` is among the legal actions.
+/// True if `a` is among the legal actions; lists only the actions of `a`'s kind (of `a`'s
+/// actor, unless a level-up is pending).
 pub fn is_legal(rules: &TribesRules, s: &State, a: Action) -> bool {
-    let mut buf = Vec::with_capacity(128);
-    legal_actions(rules, s, &mut buf);
+    let mut buf = Vec::new();
+    if s.over {
+        return false;
+    }
+    let tribe = s.active;
+    if pending_level_up(s, tribe).is_some() {
+        generate(rules, s, &mut Out::<ONLY>::new(&mut buf, a.kind));
+        return buf.contains(&a);
+    }
+    let actor = a.actor as usize;
+    let scope = a.kind.scope();
+    let active = match scope {
+        Scope::City => s.cities.get(actor).is_some_and(|c| c.tribe == tribe),
+        Scope::Unit => s
+            .units
+            .get(actor)
+            .is_some_and(|u| u.alive && u.tribe == tribe),
+        Scope::Tribe => actor == tribe as usize,
+    };
+    if !active {
+        return false;
+    }
+    let cx = Ctx::new(s, tribe);
+    let mut o = Out::<ONLY>::new(&mut buf, a.kind);
+    match scope {
+        Scope::City => city_actions(rules, s, &cx, actor, &mut o),
+        Scope::Unit => unit_actions(rules, s, &cx, actor, &mut o),
+        Scope::Tribe => tribe_actions(rules, s, &mut o),
+    }
     buf.contains(&a)
 }
 
