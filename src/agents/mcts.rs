@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::search_loop::{Limits, NodeView, TreeSearch, UNOPENED, run_search};
-use super::tree::{Bounds, EPSILON, OpponentModel, child_state, selection_score};
+use super::search_loop::{Limits, NodeView, TreeSearch, run_search};
+use super::tree::{NodeHead, OpponentModel, backup, child_state, selection_score, set_root_state};
 use crate::agent::{Agent, Knowledge};
 use crate::game::{Game, Outcome, Player, Turn};
 use crate::rng::Rng;
@@ -49,25 +49,9 @@ impl Default for MctsParams {
 
 const NONE: u32 = u32::MAX;
 
-/// A tree node; its state is `states[index]`, its actions and child slots are ranges of the
-/// shared arenas, filled the first time the node is expanded (`len == UNOPENED` until then:
-/// most leaves are evaluated once and never expanded).
-#[derive(Clone, Debug)]
-struct Node {
-    parent: u32,
-    depth: u32,
-    to_move: Option<Player>,
-    visits: u32,
-    total: f64,
-    /// `total / (visits + ε)` and `1 / sqrt(visits + ε)`, kept up to date by the backup so
-    /// that selection costs a few multiplications per child.
-    mean: f64,
-    inv_sqrt: f64,
-    bounds: Bounds,
-    first: u32,
-    len: u32,
-    expanded: u32,
-}
+/// A tree node is a bare [`NodeHead`]; its state is `states[index]`, its actions and child
+/// slots are ranges of the shared arenas.
+type Node = NodeHead;
 
 /// The MCTS agent.
 pub struct Mcts<G: Game> {
@@ -102,19 +86,8 @@ impl<G: Game> Mcts<G> {
     fn push_child(&mut self, game: &G, parent: u32, action: G::Action) -> u32 {
         let idx = self.nodes.len();
         let to_move = child_state(game, &mut self.states, idx, parent as usize, action);
-        self.nodes.push(Node {
-            parent,
-            depth: self.nodes[parent as usize].depth + 1,
-            to_move,
-            visits: 0,
-            total: 0.0,
-            mean: 0.0,
-            inv_sqrt: 1.0 / EPSILON.sqrt(),
-            bounds: Bounds::default(),
-            first: 0,
-            len: UNOPENED,
-            expanded: 0,
-        });
+        let depth = self.nodes[parent as usize].depth + 1;
+        self.nodes.push(Node::child(parent, depth, to_move));
         idx as u32
     }
 
@@ -139,11 +112,7 @@ impl<G: Game> Mcts<G> {
         let all_equal = children.windows(2).all(|w| visits(w[0]) == visits(w[1]));
         let key = |s: u32| {
             let c = &self.nodes[self.slots[s as usize] as usize];
-            if all_equal {
-                c.total / (c.visits as f64 + EPSILON)
-            } else {
-                c.visits as f64
-            }
+            if all_equal { c.mean } else { c.visits as f64 }
         };
         let mut best = ArgMax::default();
         for &s in &children {
@@ -159,13 +128,7 @@ impl<G: Game> Mcts<G> {
 
 impl<G: Game> TreeSearch<G> for Mcts<G> {
     fn view(&self, n: u32) -> NodeView {
-        let node = &self.nodes[n as usize];
-        NodeView {
-            terminal: node.to_move.is_none(),
-            depth: node.depth,
-            len: node.len,
-            expanded: node.expanded,
-        }
+        self.nodes[n as usize].view()
     }
 
     /// Lists the actions of node `n` (once), in a random order: children are expanded in
@@ -243,17 +206,8 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
         v
     }
 
-    fn backup(&mut self, mut n: u32, v: f64) {
-        while n != NONE {
-            let node = &mut self.nodes[n as usize];
-            node.visits += 1;
-            node.total += v;
-            let nv = node.visits as f64 + EPSILON;
-            node.mean = node.total / nv;
-            node.inv_sqrt = 1.0 / nv.sqrt();
-            node.bounds.add(v);
-            n = node.parent;
-        }
+    fn backup(&mut self, n: u32, v: f64) {
+        backup(&mut self.nodes, n, v);
     }
 }
 
@@ -369,26 +323,11 @@ impl<G: Game> Agent<G> for Mcts<G> {
         } else {
             root_acts = legal;
         }
-        self.nodes.push(Node {
-            parent: NONE,
-            depth: 0,
-            to_move: Some(me),
-            visits: 0,
-            total: 0.0,
-            mean: 0.0,
-            inv_sqrt: 1.0 / EPSILON.sqrt(),
-            bounds: Bounds::default(),
-            first: 0,
-            len: 0,
-            expanded: 0,
-        });
+        self.nodes.push(Node::root(me));
         std::mem::swap(&mut self.buf, &mut root_acts);
         self.open_with(0, rng);
         std::mem::swap(&mut self.buf, &mut root_acts);
-        match self.states.first_mut() {
-            Some(s) => s.clone_from(state),
-            None => self.states.push(state.clone()),
-        }
+        set_root_state(&mut self.states, state);
 
         let knowledge = self.knowledge.clone();
         let eval = knowledge.root_evaluator(game, state, me);

@@ -10,8 +10,11 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::mcts::{ArgMax, terminal_bonus};
-use super::search_loop::{Limits, NodeView, TreeSearch, UNOPENED, run_search};
-use super::tree::{Bounds, EPSILON, OpponentModel, child_state, normalise, selection_score};
+use super::search_loop::{Limits, NodeView, TreeSearch, run_search};
+use super::tree::{
+    EPSILON, Headed, NodeHead, OpponentModel, backup, child_state, normalise, selection_score,
+    set_root_state,
+};
 use crate::agent::{Agent, Assignment, Knowledge, Portfolio};
 use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;
@@ -119,20 +122,32 @@ impl PmctsParams {
 
 const NONE: u32 = u32::MAX;
 
+/// A tree node: the shared statistics and child range, and its unpruning progress.
 #[derive(Clone, Debug)]
 struct Node {
-    parent: u32,
-    depth: u32,
-    to_move: Option<Player>,
-    visits: u32,
-    total: f64,
-    bounds: Bounds,
-    first: u32,
-    len: u32,
-    expanded: u32,
+    head: NodeHead,
     /// Un-prunings done (0 before the first pruning).
     k: u32,
     pruned_started: bool,
+}
+
+impl Node {
+    fn new(head: NodeHead) -> Self {
+        Node {
+            head,
+            k: 0,
+            pruned_started: false,
+        }
+    }
+}
+
+impl Headed for Node {
+    fn head(&self) -> &NodeHead {
+        &self.head
+    }
+    fn head_mut(&mut self) -> &mut NodeHead {
+        &mut self.head
+    }
 }
 
 /// The Portfolio MCTS agent.
@@ -213,7 +228,7 @@ impl<G: Game> PortfolioMcts<G> {
             self.slots.push(NONE);
             self.pruned.push(false);
         }
-        let node = &mut self.nodes[n as usize];
+        let node = &mut self.nodes[n as usize].head;
         node.first = first as u32;
         node.len = self.buf.len() as u32;
     }
@@ -221,29 +236,20 @@ impl<G: Game> PortfolioMcts<G> {
     fn push_child(&mut self, game: &G, parent: u32, action: G::Action) -> u32 {
         let idx = self.nodes.len();
         let to_move = child_state(game, &mut self.states, idx, parent as usize, action);
-        self.nodes.push(Node {
-            parent,
-            depth: self.nodes[parent as usize].depth + 1,
-            to_move,
-            visits: 0,
-            total: 0.0,
-            bounds: Bounds::default(),
-            first: 0,
-            len: UNOPENED,
-            expanded: 0,
-            k: 0,
-            pruned_started: false,
-        });
+        let depth = self.nodes[parent as usize].head.depth + 1;
+        self.nodes
+            .push(Node::new(NodeHead::child(parent, depth, to_move)));
         idx as u32
     }
 
     /// Progressive unpruning bookkeeping at node `n` (called when all children are expanded).
     fn update_pruning(&mut self, n: u32, rng: &mut Rng) {
-        let node = self.nodes[n as usize].clone();
-        let (first, len) = (node.first as usize, node.len as usize);
+        let node = &self.nodes[n as usize];
+        let (first, len) = (node.head.first as usize, node.head.len as usize);
+        let (visits, k) = (node.head.visits, node.k);
         let sched = self.params.unpruning(len);
         if !node.pruned_started {
-            if node.visits < sched.t {
+            if visits < sched.t {
                 return;
             }
             // Keep the k_init best by prune value (ties: higher child index first).
@@ -259,7 +265,7 @@ impl<G: Game> PortfolioMcts<G> {
             let nd = &mut self.nodes[n as usize];
             nd.pruned_started = true;
             nd.k = 1;
-        } else if node.visits > self.params.unprune_threshold(sched.a, node.k) {
+        } else if visits > self.params.unprune_threshold(sched.a, k) {
             let mut best = ArgMax::default();
             for i in 0..len {
                 if self.pruned[first + i] {
@@ -276,13 +282,7 @@ impl<G: Game> PortfolioMcts<G> {
 
 impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
     fn view(&self, n: u32) -> NodeView {
-        let node = &self.nodes[n as usize];
-        NodeView {
-            terminal: node.to_move.is_none(),
-            depth: node.depth,
-            len: node.len,
-            expanded: node.expanded,
-        }
+        self.nodes[n as usize].head.view()
     }
 
     fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
@@ -293,7 +293,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
 
     /// Expands a uniformly random unexpanded child of `n`.
     fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32 {
-        let node = &self.nodes[n as usize];
+        let node = &self.nodes[n as usize].head;
         let mut pick = rng.random_range(0..node.len - node.expanded);
         let mut slot = node.first;
         loop {
@@ -307,7 +307,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         }
         let child = self.push_child(game, n, self.props[slot as usize].action);
         self.slots[slot as usize] = child;
-        self.nodes[n as usize].expanded += 1;
+        self.nodes[n as usize].head.expanded += 1;
         child
     }
 
@@ -316,9 +316,13 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         if self.params.pruning {
             self.update_pruning(n, rng);
         }
-        let node = &self.nodes[n as usize];
+        let Node {
+            head: node,
+            pruned_started,
+            ..
+        } = &self.nodes[n as usize];
         let (first, len) = (node.first as usize, node.len as usize);
-        if self.params.java && !node.pruned_started {
+        if self.params.java && !pruned_started {
             // Java computes no UCB values before the first pruning: child 0 wins.
             return self.slots[first];
         }
@@ -339,12 +343,8 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 }
                 continue;
             }
-            let c = &self.nodes[child as usize];
-            let q = normalise(
-                c.total / (c.visits as f64 + EPSILON),
-                node.bounds.lo,
-                node.bounds.hi,
-            );
+            let c = &self.nodes[child as usize].head;
+            let q = normalise(c.mean, node.bounds.lo, node.bounds.hi);
             let visits = c.visits as f64 + EPSILON;
             let explore = self.params.c * (ln / visits).sqrt();
             let bias = if self.params.bias {
@@ -373,7 +373,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
     ) -> f64 {
         let mut v = if self.params.rollouts {
             let mut sim = self.states[leaf as usize].clone();
-            let mut depth = self.nodes[leaf as usize].depth;
+            let mut depth = self.nodes[leaf as usize].head.depth;
             while depth < self.params.depth && !game.is_terminal(&sim) {
                 let drawn = match self.params.rollout {
                     RolloutPolicy::Sampled => self.portfolio.sample(game, &sim, rng, &mut self.buf),
@@ -411,14 +411,8 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         v
     }
 
-    fn backup(&mut self, mut n: u32, v: f64) {
-        while n != NONE {
-            let node = &mut self.nodes[n as usize];
-            node.visits += 1;
-            node.total += v;
-            node.bounds.add(v);
-            n = node.parent;
-        }
+    fn backup(&mut self, n: u32, v: f64) {
+        backup(&mut self.nodes, n, v);
     }
 }
 
@@ -444,26 +438,11 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         self.prune_value.clear();
         self.slots.clear();
         self.pruned.clear();
-        match self.states.first_mut() {
-            Some(s) => s.clone_from(state),
-            None => self.states.push(state.clone()),
-        }
-        self.nodes.push(Node {
-            parent: NONE,
-            depth: 0,
-            to_move: Some(me),
-            visits: 0,
-            total: 0.0,
-            bounds: Bounds::default(),
-            first: 0,
-            len: 0,
-            expanded: 0,
-            k: 0,
-            pruned_started: false,
-        });
+        set_root_state(&mut self.states, state);
+        self.nodes.push(Node::new(NodeHead::root(me)));
         self.proposals(game, state, rng);
         self.open_with(0);
-        if self.nodes[0].len == 1 {
+        if self.nodes[0].head.len == 1 {
             self.last_fm_calls = 0;
             return self.props[0].action;
         }
@@ -477,13 +456,12 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         let fm = run_search(self, game, &*eval, me, limits, rng);
         self.last_fm_calls = fm;
         // The root child with the best mean value.
-        let root = &self.nodes[0];
+        let root = &self.nodes[0].head;
         let mut best = ArgMax::default();
         for i in root.first..root.first + root.len {
             let child = self.slots[i as usize];
             if child != NONE {
-                let c = &self.nodes[child as usize];
-                best.offer(c.total / (c.visits as f64 + EPSILON), i, rng);
+                best.offer(self.nodes[child as usize].head.mean, i, rng);
             }
         }
         let slot = if best.item == u32::MAX {

@@ -1,6 +1,7 @@
-//! Pieces shared by the tree searches: value normalisation, tie-breaking noise, and the
-//! selection value of a child for the player to move.
+//! Pieces shared by the tree searches: the node statistics, value normalisation, tie-breaking
+//! noise, and the selection value of a child for the player to move.
 
+use super::search_loop::{NodeView, UNOPENED};
 use crate::game::{Game, Player, Turn};
 
 /// Small constant of the reference searches (`epsilon`).
@@ -70,6 +71,121 @@ impl Bounds {
     }
 }
 
+/// `NodeHead::parent` of the root.
+pub const NO_PARENT: u32 = u32::MAX;
+
+/// What every node of MCTS and Portfolio MCTS keeps: its place in the tree, its statistics,
+/// and the range of its child slots in the search's arenas (`len == UNOPENED` until the node
+/// is first opened: most leaves are evaluated once and never opened).
+#[derive(Clone, Debug)]
+pub struct NodeHead {
+    /// Parent node, or [`NO_PARENT`].
+    pub parent: u32,
+    /// Distance from the root.
+    pub depth: u32,
+    /// Who moves in the node's state; `None` if the game is over there.
+    pub to_move: Option<Player>,
+    /// Values backed up through the node.
+    pub visits: u32,
+    /// Their sum.
+    pub total: f64,
+    /// `total / (visits + ε)` and `1 / sqrt(visits + ε)`, kept up to date by [`NodeHead::add`]
+    /// so that selection costs a few multiplications per child.
+    pub mean: f64,
+    /// See `mean`.
+    pub inv_sqrt: f64,
+    /// Smallest and largest value backed up.
+    pub bounds: Bounds,
+    /// First child slot.
+    pub first: u32,
+    /// Child slots, or [`UNOPENED`].
+    pub len: u32,
+    /// Child slots expanded so far.
+    pub expanded: u32,
+}
+
+impl NodeHead {
+    /// The root of a search for `me`, with no child slots yet.
+    pub fn root(me: Player) -> Self {
+        NodeHead {
+            len: 0,
+            ..NodeHead::child(NO_PARENT, 0, Some(me))
+        }
+    }
+
+    /// A new, unopened node at `depth` below `parent`.
+    pub fn child(parent: u32, depth: u32, to_move: Option<Player>) -> Self {
+        NodeHead {
+            parent,
+            depth,
+            to_move,
+            visits: 0,
+            total: 0.0,
+            mean: 0.0,
+            inv_sqrt: 1.0 / EPSILON.sqrt(),
+            bounds: Bounds::default(),
+            first: 0,
+            len: UNOPENED,
+            expanded: 0,
+        }
+    }
+
+    /// What the search loop reads of the node.
+    pub fn view(&self) -> NodeView {
+        NodeView {
+            terminal: self.to_move.is_none(),
+            depth: self.depth,
+            len: self.len,
+            expanded: self.expanded,
+        }
+    }
+
+    /// Counts one more backed-up value `v`.
+    #[inline]
+    pub fn add(&mut self, v: f64) {
+        self.visits += 1;
+        self.total += v;
+        let nv = self.visits as f64 + EPSILON;
+        self.mean = self.total / nv;
+        self.inv_sqrt = 1.0 / nv.sqrt();
+        self.bounds.add(v);
+    }
+}
+
+/// A node type built on a [`NodeHead`].
+pub trait Headed {
+    /// The node's head.
+    fn head(&self) -> &NodeHead;
+    /// The node's head, mutably.
+    fn head_mut(&mut self) -> &mut NodeHead;
+}
+
+impl Headed for NodeHead {
+    fn head(&self) -> &NodeHead {
+        self
+    }
+    fn head_mut(&mut self) -> &mut NodeHead {
+        self
+    }
+}
+
+/// Adds `v` to node `n` and every node above it.
+pub fn backup<N: Headed>(nodes: &mut [N], mut n: u32, v: f64) {
+    while n != NO_PARENT {
+        let head = nodes[n as usize].head_mut();
+        head.add(v);
+        n = head.parent;
+    }
+}
+
+/// Makes `state` the root state `states[0]` of a new search, reusing its buffers.
+pub fn set_root_state<S: Clone>(states: &mut Vec<S>, state: &S) {
+    match states.first_mut() {
+        Some(s) => s.clone_from(state),
+        None => states.push(state.clone()),
+    }
+}
+
 /// How a node chooses among its children: the searching player maximises its value; the
 /// opponent's choice depends on the compatibility mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +226,25 @@ mod tests {
     #[test]
     fn noise_keeps_order_of_distinct_values() {
         assert!(noise(0.5, 0.99) < noise(0.5001, 0.0));
+    }
+
+    #[test]
+    fn backup_counts_the_value_on_the_path_to_the_root_only() {
+        let mut nodes = vec![NodeHead::root(0)];
+        nodes.push(NodeHead::child(0, 1, Some(1)));
+        nodes.push(NodeHead::child(0, 1, Some(1)));
+        nodes.push(NodeHead::child(1, 2, None));
+        backup(&mut nodes, 3, 2.0);
+        backup(&mut nodes, 1, -1.0);
+        let visits: Vec<u32> = nodes.iter().map(|n| n.visits).collect();
+        assert_eq!(visits, [2, 2, 0, 1]);
+        assert_eq!(nodes[0].total, 1.0);
+        assert_eq!(nodes[0].mean, 1.0 / (2.0 + EPSILON));
+        assert_eq!(nodes[0].inv_sqrt, 1.0 / (2.0 + EPSILON).sqrt());
+        assert_eq!((nodes[1].bounds.lo, nodes[1].bounds.hi), (-1.0, 2.0));
+        assert_eq!(nodes[2].view().len, UNOPENED);
+        assert_eq!(nodes[0].view().len, 0);
+        assert!(nodes[3].view().terminal);
     }
 
     #[test]
