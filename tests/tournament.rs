@@ -3,11 +3,12 @@ use std::path::{Path, PathBuf};
 use playstyles::Error;
 use playstyles::agents::build_agent;
 use playstyles::experiments::GameKind;
+use playstyles::experiments::config_file::LevelSet;
 use playstyles::experiments::games_csv::games_header;
 use playstyles::experiments::tournament::{
-    LevelSet, SAVE_EVERY, TournamentConfig, TournamentScales, TournamentSpec, summary_header,
-    tournament,
+    SAVE_EVERY, TournamentScales, summary_header, tournament,
 };
+use playstyles::experiments::tournament_spec::{TournamentConfig, TournamentSpec};
 
 use crate::support::cli::{playstyles_in as playstyles, read_text as read, scratch};
 use crate::support::{Nim, NimLevel};

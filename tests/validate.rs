@@ -9,7 +9,7 @@ use playstyles::agents::build::build_search_agent;
 use playstyles::experiments::run_config::RunConfig;
 use playstyles::experiments::run_dir::RunDir;
 use playstyles::experiments::tiers::{Source, TIERS_TOML, TiersFile};
-use playstyles::experiments::tournament::TournamentSpec;
+use playstyles::experiments::tournament_spec::TournamentSpec;
 use playstyles::experiments::validate::{
     LevelChoice, LevelRef, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV,
     VALIDATION_SUMMARY_CSV, corner_cells, level_refs,

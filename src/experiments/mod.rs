@@ -6,14 +6,17 @@
 //! - [`play`]: one match, printed as text or JSON;
 //! - [`bench`](mod@bench): forward-model and search-agent speed;
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV
-//!   ([`games_csv`], [`tournament_rows`]), resumable;
+//!   ([`tournament_spec`], [`games_csv`], [`tournament_rows`]), resumable;
 //! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory;
 //! - [`levels`]: listing and showing levels (game-specific; see [`tribes_glue`]);
 //! - [`plot`], [`validate`], [`tiers`]: read a run directory ([`run_dir`]) to redraw its
 //!   pictures, re-play its elites on held-out levels, and pick difficulty tiers;
+//! - [`config_file`]: what every TOML config shares (errors naming the field, `levels`,
+//!   `[rules]`);
 //! - [`tribes_glue`]: the one place that calls the workflows with the Tribes engine.
 
 pub mod bench;
+pub mod config_file;
 pub mod evaluate;
 pub mod evolve;
 pub mod games_csv;
@@ -25,6 +28,7 @@ pub mod run_dir;
 pub mod tiers;
 pub mod tournament;
 pub mod tournament_rows;
+pub mod tournament_spec;
 pub mod tribes_glue;
 pub mod validate;
 
@@ -40,7 +44,7 @@ pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
 pub use plot::PlotConfig;
 pub use tiers::TiersConfig;
-pub use tournament::{TournamentConfig, TournamentSpec};
+pub use tournament_spec::{TournamentConfig, TournamentSpec};
 pub use validate::{CellChoice, LevelChoice, ValidateConfig};
 
 /// The games the tool can run: the registry of `--game` values.

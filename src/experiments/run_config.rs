@@ -37,7 +37,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameKind;
-use super::tournament::{LevelSet, LevelsField, level_set, toml_error};
+use super::config_file::{LevelEntry, LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::features::Feature;
@@ -415,8 +415,8 @@ impl RunConfig {
             levels
                 .iter()
                 .map(|l| match l.parse::<u64>() {
-                    Ok(s) => super::tournament::LevelEntry::Seed(s),
-                    Err(_) => super::tournament::LevelEntry::File(l.clone()),
+                    Ok(s) => LevelEntry::Seed(s),
+                    Err(_) => LevelEntry::File(l.clone()),
                 })
                 .collect(),
         );

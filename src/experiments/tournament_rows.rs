@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::games_csv::{GameRow, STAT_COLUMNS, cell_error, games_header, read_games_csv};
-use super::tournament::{Pairing, PairingResult, summary_header, summary_row};
+use super::tournament::{PairingResult, summary_header, summary_row};
+use super::tournament_spec::Pairing;
 use crate::arena::series::{Series, seat_of};
 use crate::arena::summary::summarize;
 use crate::error::Result;

@@ -3,8 +3,10 @@
 use std::io::Write;
 
 use super::Command;
+use super::config_file::{LevelSet, read_rules};
 use super::evolve::{EvolveConfig, evolve};
-use super::tournament::{LevelSet, TournamentConfig, TournamentScales, read_rules, tournament};
+use super::tournament::{TournamentScales, tournament};
+use super::tournament_spec::TournamentConfig;
 use crate::agent::SearchSupport;
 use crate::agents::AgentSpec;
 use crate::agents::build::build_search_agent;

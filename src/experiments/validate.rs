@@ -45,9 +45,9 @@ use std::str::FromStr;
 
 use rayon::prelude::*;
 
+use super::config_file::LevelSet;
 use super::evaluate::evaluate_player;
 use super::run_dir::{RunDir, prepare_out_dir, read_config};
-use super::tournament::LevelSet;
 use super::{GameKind, output_error};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};

@@ -1,0 +1,169 @@
+//! Reading the TOML config files of the subcommands: errors that name the field at fault,
+//! the `levels` field shared by tournament and run configs, and a game's `[rules]` table.
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The word in `levels` that stands for the game's built-in experiment levels (the 25 levels of
+/// the paper for Tribes).
+pub const PAPER_LEVELS: &str = "paper";
+/// The `levels` field: a word or a list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LevelsField {
+    /// A word naming a level set (only `"paper"`).
+    Word(String),
+    /// Level seeds and level files.
+    List(Vec<LevelEntry>),
+}
+
+/// One entry of a `levels` list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LevelEntry {
+    /// A level seed.
+    Seed(u64),
+    /// A level file (or a seed written as a string).
+    File(String),
+}
+/// Which levels a tournament plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LevelSet {
+    /// The game's built-in experiment levels.
+    Paper,
+    /// Level specs as the game's glue understands them (Tribes: a seed or a level file).
+    List(Vec<String>),
+}
+/// Reads a game's rules options from the `[rules]` table of a config.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming the field at fault under `rules` (e.g. `rules.mode`).
+pub fn read_rules<R: serde::de::DeserializeOwned>(rules: &toml::Table) -> Result<R> {
+    let text = toml::to_string(rules).map_err(|e| Error::config("rules", e.to_string()))?;
+    toml::from_str(&text).map_err(|e| match toml_error(&text, &e) {
+        Error::Config { field, reason } => {
+            let field = if field == "config" {
+                "rules".to_string()
+            } else {
+                format!("rules.{field}")
+            };
+            // The line number refers to the re-written table, not the config file.
+            let reason = reason
+                .rsplit_once(" (line ")
+                .map_or(reason.clone(), |(r, _)| r.to_string());
+            Error::config(field, reason)
+        }
+        e => e,
+    })
+}
+/// Turns a TOML error into [`Error::Config`] naming the field at fault: the key path at the
+/// error's position (e.g. `pairing[1].agents`), plus the missing field's name for "missing
+/// field" errors; `config` for syntax errors outside any field.
+pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> Error {
+    let message = e.message().trim().to_string();
+    let mut path = e
+        .span()
+        .and_then(|span| field_at(text, &span))
+        .unwrap_or_default();
+    if let Some(missing) = message
+        .strip_prefix("missing field `")
+        .and_then(|m| m.split('`').next())
+    {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(missing);
+    }
+    if path.is_empty() {
+        path = "config".into();
+    }
+    let reason = match e.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            format!("{message} (line {line})")
+        }
+        None => message,
+    };
+    Error::config(path, reason)
+}
+
+/// The key path (`pairing[1].agents`) of the innermost key or value of `text` whose span holds
+/// `span`; `None` if `text` does not parse or `span` is outside every field.
+///
+/// Children are searched before their parents, and every child is searched whatever its
+/// parent's span: the span of a `[[table]]` item covers only its header line.
+fn field_at(text: &str, span: &Range<usize>) -> Option<String> {
+    use toml::de::{DeTable, DeValue};
+
+    fn holds(outer: &Range<usize>, inner: &Range<usize>) -> bool {
+        outer.start <= inner.start && inner.end <= outer.end && outer.start < outer.end
+    }
+
+    fn in_value(value: &DeValue<'_>, span: &Range<usize>, path: &str) -> Option<String> {
+        match value {
+            DeValue::Table(t) => in_table(t, span, path),
+            DeValue::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                let path = format!("{path}[{i}]");
+                in_value(item.get_ref(), span, &path)
+                    .or_else(|| holds(&item.span(), span).then_some(path))
+            }),
+            _ => None,
+        }
+    }
+
+    fn in_table(table: &DeTable<'_>, span: &Range<usize>, path: &str) -> Option<String> {
+        table.iter().find_map(|(key, value)| {
+            let path = if path.is_empty() {
+                key.get_ref().to_string()
+            } else {
+                format!("{path}.{}", key.get_ref())
+            };
+            in_value(value.get_ref(), span, &path).or_else(|| {
+                (holds(&key.span(), span) || holds(&value.span(), span)).then_some(path)
+            })
+        })
+    }
+
+    let table = DeTable::parse(text).ok()?;
+    in_table(table.get_ref(), span, "")
+}
+/// A validated level set from a `levels` field: `"paper"` or a non-empty list of level seeds
+/// and files; errors name `field` (or `field[i]`).
+///
+/// # Errors
+///
+/// [`Error::Config`] for an unknown word, an empty list or an empty entry.
+pub fn level_set(levels: LevelsField, field: &str) -> Result<LevelSet> {
+    Ok(match levels {
+        LevelsField::Word(w) if w == PAPER_LEVELS => LevelSet::Paper,
+        LevelsField::Word(w) => {
+            return Err(Error::config(
+                field,
+                format!(
+                    "unknown level set `{w}` (give \"paper\" or a list of level seeds and files)"
+                ),
+            ));
+        }
+        LevelsField::List(entries) if entries.is_empty() => {
+            return Err(Error::config(field, "give at least one level"));
+        }
+        LevelsField::List(entries) => LevelSet::List(
+            entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| match e {
+                    LevelEntry::Seed(s) => Ok(s.to_string()),
+                    LevelEntry::File(f) if f.trim().is_empty() => Err(Error::config(
+                        format!("{field}[{i}]"),
+                        "an empty level (give a level seed or a level file)",
+                    )),
+                    LevelEntry::File(f) => Ok(f.trim().to_string()),
+                })
+                .collect::<Result<_>>()?,
+        ),
+    })
+}

@@ -1,0 +1,359 @@
+//! The tournament config file (format in [`super::tournament`]): its TOML form, its
+//! validated form, and the settings of `playstyles tournament`.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::GameKind;
+use super::config_file::{LevelEntry, LevelSet, LevelsField, level_set, toml_error};
+use crate::agents::AgentSpec;
+use crate::error::{Error, Result};
+
+/// A tournament config as written in TOML (the unvalidated form; see [`TournamentSpec`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentFile {
+    /// The game (`tribes`).
+    pub game: String,
+    /// The game's rules options, read by the game's glue (Tribes: `TribesRules`).
+    #[serde(default)]
+    pub rules: toml::Table,
+    /// The tournament seed.
+    pub seed: u64,
+    /// `"paper"`, or a list of level seeds and level files.
+    pub levels: LevelsField,
+    /// Games per level and pairing.
+    pub repetitions: u32,
+    /// The pairings, as `[[pairing]]` tables.
+    #[serde(rename = "pairing")]
+    pub pairings: Vec<PairingFile>,
+}
+/// One `[[pairing]]` table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PairingFile {
+    /// The pairing's name in reports.
+    pub name: String,
+    /// Agent specs, one per participant; the first is the one the summary is about.
+    pub agents: Vec<String>,
+}
+/// One validated pairing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pairing {
+    /// Its name in reports (unique within the tournament).
+    pub name: String,
+    /// One agent per participant (at least two).
+    pub agents: Vec<AgentSpec>,
+}
+
+impl Pairing {
+    /// The agents' specs in canonical form.
+    pub fn specs(&self) -> Vec<String> {
+        self.agents.iter().map(ToString::to_string).collect()
+    }
+}
+
+/// A validated tournament config.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentSpec {
+    /// The game.
+    pub game: GameKind,
+    /// The game's rules options, still to be read by the game's glue.
+    pub rules: toml::Table,
+    /// The tournament seed.
+    pub seed: u64,
+    /// The levels.
+    pub levels: LevelSet,
+    /// Games per level and pairing (at least 1).
+    pub repetitions: u32,
+    /// The pairings (at least one).
+    pub pairings: Vec<Pairing>,
+}
+
+impl TournamentSpec {
+    /// Parses and validates a tournament config.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the field at fault (e.g. `repetitions`, `levels`,
+    /// `pairing[1].agents`): a TOML syntax error (field `config`), an unknown or missing field,
+    /// a value of the wrong type, an unknown game, a level word other than `"paper"`, no
+    /// levels, zero repetitions, no pairings, an empty or repeated pairing name, a pairing with
+    /// fewer than two agents, a malformed agent spec.
+    pub fn parse(text: &str) -> Result<Self> {
+        let file: TournamentFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+        Self::validate(file)
+    }
+
+    /// Validates the TOML form; see [`TournamentSpec::parse`].
+    ///
+    /// # Errors
+    ///
+    /// As [`TournamentSpec::parse`], except for TOML errors.
+    pub fn validate(file: TournamentFile) -> Result<Self> {
+        let game: GameKind = file.game.parse()?;
+        let levels = level_set(file.levels, "levels")?;
+        if file.repetitions == 0 {
+            return Err(Error::config("repetitions", "must be at least 1"));
+        }
+        if file.pairings.is_empty() {
+            return Err(Error::config(
+                "pairing",
+                "give at least one [[pairing]] table",
+            ));
+        }
+        let mut pairings: Vec<Pairing> = Vec::with_capacity(file.pairings.len());
+        for (i, p) in file.pairings.into_iter().enumerate() {
+            let name = p.name.trim().to_string();
+            if name.is_empty() {
+                return Err(Error::config(
+                    format!("pairing[{i}].name"),
+                    "must not be empty",
+                ));
+            }
+            if pairings.iter().any(|q| q.name == name) {
+                return Err(Error::config(
+                    format!("pairing[{i}].name"),
+                    format!("the name `{name}` is used by another pairing"),
+                ));
+            }
+            let field = format!("pairing[{i}].agents");
+            if p.agents.len() < 2 {
+                return Err(Error::config(
+                    field,
+                    format!(
+                        "a pairing needs at least two agents (got {}); the first is the one the summary is about",
+                        p.agents.len()
+                    ),
+                ));
+            }
+            let agents = p
+                .agents
+                .iter()
+                .map(|s| AgentSpec::parse(s).map_err(|e| within(&field, e)))
+                .collect::<Result<_>>()?;
+            pairings.push(Pairing { name, agents });
+        }
+        Ok(TournamentSpec {
+            game,
+            rules: file.rules,
+            seed: file.seed,
+            levels,
+            repetitions: file.repetitions,
+            pairings,
+        })
+    }
+
+    /// The resolved config as TOML: `rules` as the glue read them (every default explicit),
+    /// `levels` listed, agent specs in canonical form. It parses back to an equal spec (with
+    /// `levels` listed).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `rules` if they cannot be written as TOML.
+    pub fn resolved_toml(&self, rules: toml::Table, levels: &[String]) -> Result<String> {
+        let file = TournamentFile {
+            game: self.game.name().to_string(),
+            rules,
+            seed: self.seed,
+            levels: LevelsField::List(
+                levels
+                    .iter()
+                    .map(|l| match l.parse::<u64>() {
+                        Ok(s) => LevelEntry::Seed(s),
+                        Err(_) => LevelEntry::File(l.clone()),
+                    })
+                    .collect(),
+            ),
+            repetitions: self.repetitions,
+            pairings: self
+                .pairings
+                .iter()
+                .map(|p| PairingFile {
+                    name: p.name.clone(),
+                    agents: p.specs(),
+                })
+                .collect(),
+        };
+        toml::to_string(&file).map_err(|e| Error::config("rules", e.to_string()))
+    }
+}
+/// Validated settings of `playstyles tournament`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentConfig {
+    /// The tournament itself.
+    pub spec: TournamentSpec,
+    /// The output folder.
+    pub out: PathBuf,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Remove existing result files first.
+    pub force: bool,
+    /// Continue the tournament whose results are in `out` (see [`super::tournament::tournament`]).
+    pub resume: bool,
+    /// Stop once this many games have been played by this call (a hidden test hook
+    /// simulating a killed run).
+    pub stop_after_games: Option<u64>,
+}
+
+impl TournamentConfig {
+    /// Reads the config file at `path` and validates it, with the output folder `out` or by
+    /// default `results/<file stem>/`, the progress bar shown, nothing overwritten or resumed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the file cannot be read; as [`TournamentSpec::parse`]; [`Error::Config`]
+    /// naming `out` if no default folder can be made from the file name.
+    pub fn load(path: &Path, out: Option<PathBuf>) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let spec = TournamentSpec::parse(&text).map_err(|e| match e {
+            Error::Config { field, reason } => Error::Config {
+                field,
+                reason: format!("{reason} (in {})", path.display()),
+            },
+            e => e,
+        })?;
+        let out = match out {
+            Some(dir) => dir,
+            None => {
+                let stem = path.file_stem().filter(|s| !s.is_empty()).ok_or_else(|| {
+                    Error::config(
+                        "out",
+                        "cannot name the output folder after the config file; give --out",
+                    )
+                })?;
+                Path::new("results").join(stem)
+            }
+        };
+        Ok(TournamentConfig {
+            spec,
+            out,
+            threads: None,
+            quiet: false,
+            force: false,
+            resume: false,
+            stop_after_games: None,
+        })
+    }
+
+    /// Sets the number of worker threads.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `threads` if `threads` is 0.
+    pub fn with_threads(mut self, threads: Option<usize>) -> Result<Self> {
+        if threads == Some(0) {
+            return Err(Error::config("threads", "must be at least 1"));
+        }
+        self.threads = threads;
+        Ok(self)
+    }
+}
+/// Reports an error about a part of `field` (an agent spec inside `pairing[i].agents`) under
+/// `field`, keeping the inner field's name in the reason.
+pub(super) fn within(field: &str, e: Error) -> Error {
+    match e {
+        Error::Config {
+            field: inner,
+            reason,
+        } if inner == "agents" => Error::config(field, reason),
+        Error::Config {
+            field: inner,
+            reason,
+        } => Error::config(field, format!("`{inner}`: {reason}")),
+        e => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+game = "tribes"
+seed = 3
+levels = [1, "maps/a.txt"]
+repetitions = 2
+
+[rules]
+mode = "capitals"
+
+[[pairing]]
+name = "a"
+agents = ["random", "end_turn"]
+
+[[pairing]]
+name = "b"
+agents = ["end_turn", "random"]
+"#;
+
+    fn field_of(text: &str) -> String {
+        match TournamentSpec::parse(text) {
+            Err(Error::Config { field, .. }) => field,
+            other => panic!("not a config error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_good_config_parses() {
+        let spec = TournamentSpec::parse(GOOD).unwrap();
+        assert_eq!(spec.game, GameKind::Tribes);
+        assert_eq!(spec.seed, 3);
+        assert_eq!(
+            spec.levels,
+            LevelSet::List(vec!["1".into(), "maps/a.txt".into()])
+        );
+        assert_eq!(spec.pairings.len(), 2);
+        assert_eq!(spec.pairings[1].specs(), ["end_turn", "random"]);
+        assert_eq!(
+            spec.rules.get("mode").and_then(|v| v.as_str()),
+            Some("capitals")
+        );
+    }
+
+    #[test]
+    fn the_resolved_config_parses_back() {
+        let spec = TournamentSpec::parse(GOOD).unwrap();
+        let text = spec
+            .resolved_toml(spec.rules.clone(), &["1".into(), "maps/a.txt".into()])
+            .unwrap();
+        assert_eq!(TournamentSpec::parse(&text).unwrap(), spec);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        assert_eq!(
+            field_of(&GOOD.replace("seed = 3", "seed = 3\nsed = 4")),
+            "sed"
+        );
+        assert_eq!(
+            field_of(&GOOD.replace("repetitions = 2", "repetitions = \"x\"")),
+            "repetitions"
+        );
+        assert_eq!(field_of(&GOOD.replace("seed = 3\n", "")), "seed");
+        assert_eq!(
+            field_of(&GOOD.replace("name = \"b\"", "name = \"b\"\nagent = 1")),
+            "pairing[1].agent"
+        );
+        assert_eq!(
+            field_of(&GOOD.replace("name = \"b\"\n", "")),
+            "pairing[1].name"
+        );
+        assert_eq!(
+            field_of(&GOOD.replace("game = \"tribes\"", "game = \"chess\"")),
+            "game"
+        );
+        assert_eq!(
+            field_of(&GOOD.replace("agents = [\"random\", \"end_turn\"]", "")),
+            "pairing[0].agents"
+        );
+        assert_eq!(
+            field_of(&GOOD.replace("levels = [1, ", "levels = [true, ")),
+            "levels"
+        );
+        assert_eq!(field_of("game = \n"), "config");
+    }
+}
