@@ -11,7 +11,9 @@ use playstyles::arena::play_match;
 use playstyles::error::Error;
 use playstyles::game::{Game, Outcome, Turn};
 use playstyles::games::tribes::state::NONE;
-use playstyles::games::tribes::{Action, State, TribeKind, TribesGame, UnitStatus, builtin};
+use playstyles::games::tribes::{
+    Action, Compat, State, TribeKind, TribesGame, TribesRules, UnitStatus, builtin,
+};
 use playstyles::rng::{Rng, derive_rng};
 
 fn agent(game: &TribesGame, spec: &str) -> Box<dyn Agent<TribesGame>> {
@@ -240,6 +242,28 @@ fn search_agents_are_deterministic_for_a_seed() {
         };
         assert_eq!(run(), run(), "{spec}");
     }
+}
+
+/// In the Java search, a node selects child 0 until its first pruning, so without pruning no
+/// selection value is ever computed and progressive bias changes nothing: P-MCTS and P-MCTS(B)
+/// play the same games (as the paper's 65.6 % and 65.4 % suggest). Under the intended search
+/// the bias does change the play.
+#[test]
+fn without_pruning_the_java_bias_changes_nothing_and_the_intended_bias_does() {
+    let level = builtin::level(builtin::SEEDS[4]).unwrap();
+    let play = |game: &TribesGame, spec: &str| {
+        let mut agents = vec![agent(game, spec), agent(game, "mcts(budget=60)")];
+        play_match(game, &level, &mut agents, 9, |_, _| {}).actions
+    };
+    let plain = "pmcts(bias=false,pruning=false,budget=60)";
+    let biased = "pmcts(bias=true,pruning=false,budget=60)";
+    let java = TribesGame::new(TribesRules {
+        compat: Compat::Java,
+        ..Default::default()
+    });
+    assert_eq!(play(&java, plain), play(&java, biased));
+    let intended = TribesGame::default();
+    assert_ne!(play(&intended, plain), play(&intended, biased));
 }
 
 #[test]
