@@ -20,6 +20,21 @@ pub enum LevelsField {
     List(Vec<LevelEntry>),
 }
 
+impl LevelsField {
+    /// The list form of resolved level names: numbers become seeds, anything else a file.
+    pub fn listed(levels: &[String]) -> Self {
+        LevelsField::List(
+            levels
+                .iter()
+                .map(|l| match l.parse::<u64>() {
+                    Ok(s) => LevelEntry::Seed(s),
+                    Err(_) => LevelEntry::File(l.clone()),
+                })
+                .collect(),
+        )
+    }
+}
+
 /// One entry of a `levels` list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]

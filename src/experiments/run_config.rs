@@ -37,7 +37,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameKind;
-use super::config_file::{LevelEntry, LevelSet, LevelsField, level_set, toml_error};
+use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::features::Feature;
@@ -411,15 +411,7 @@ impl RunConfig {
     pub fn resolved_toml(&self, levels: &[String], scripts: &[String]) -> Result<String> {
         let mut file = self.file.clone();
         file.name = Some(self.name.clone());
-        file.evaluation.levels = LevelsField::List(
-            levels
-                .iter()
-                .map(|l| match l.parse::<u64>() {
-                    Ok(s) => LevelEntry::Seed(s),
-                    Err(_) => LevelEntry::File(l.clone()),
-                })
-                .collect(),
-        );
+        file.evaluation.levels = LevelsField::listed(levels);
         file.genome.scripts = Some(scripts.to_vec());
         if file.genome.values.is_none()
             && file.genome.range.is_none()

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::GameKind;
-use super::config_file::{LevelEntry, LevelSet, LevelsField, level_set, toml_error};
+use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 
@@ -157,15 +157,7 @@ impl TournamentSpec {
             game: self.game.name().to_string(),
             rules,
             seed: self.seed,
-            levels: LevelsField::List(
-                levels
-                    .iter()
-                    .map(|l| match l.parse::<u64>() {
-                        Ok(s) => LevelEntry::Seed(s),
-                        Err(_) => LevelEntry::File(l.clone()),
-                    })
-                    .collect(),
-            ),
+            levels: LevelsField::listed(levels),
             repetitions: self.repetitions,
             pairings: self
                 .pairings
