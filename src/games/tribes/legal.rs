@@ -12,11 +12,25 @@ use super::types::{
     Terrain, UnitKind, UnitStatus,
 };
 use super::units::has_free_slot;
+use std::sync::LazyLock;
 
 thread_local! {
     /// Move-search buffers, reused by every call on this thread.
     static SCRATCH: std::cell::RefCell<MoveScratch> = std::cell::RefCell::new(MoveScratch::default());
 }
+
+/// The buildings each terrain allows, as bit masks over `Building`, indexed by `Terrain`.
+static TERRAIN_BUILDINGS: LazyLock<[u32; Terrain::COUNT]> = LazyLock::new(|| {
+    let mut masks = [0u32; Terrain::COUNT];
+    for &b in Building::ALL {
+        for &t in Terrain::ALL {
+            if b.allows_terrain(t) {
+                masks[t as usize] |= 1 << b as u32;
+            }
+        }
+    }
+    masks
+});
 
 /// Per-call facts about the tribe to move, computed once.
 struct Ctx {
@@ -24,7 +38,7 @@ struct Ctx {
     techs: TechSet,
     stars: i32,
     /// Buildings the tribe could afford and knows, by terrain, as bit masks over `Building`.
-    buildable: [u32; 7],
+    buildable: [u32; Terrain::COUNT],
     enemy: TileSet,
     zoc: TileSet,
 }
@@ -38,7 +52,7 @@ impl Ctx {
     /// [`Ctx::new`] with the enemy and zone-of-control maps already made.
     fn with_maps(s: &State, tribe: u8, enemy: TileSet, zoc: TileSet) -> Ctx {
         let ts = &s.tribes[tribe as usize];
-        let mut buildable = [0u32; 7];
+        let mut known = 0u32;
         for &b in Building::ALL {
             if ts.stars < b.cost() || b.tech().is_some_and(|x| !ts.techs.has(x)) {
                 continue;
@@ -46,12 +60,9 @@ impl Ctx {
             if b.is_monument() && ts.monuments[b.monument_index()] != MonumentStatus::Available {
                 continue;
             }
-            for &t in Terrain::ALL {
-                if b.allows_terrain(t) {
-                    buildable[t as usize] |= 1 << b as u32;
-                }
-            }
+            known |= 1 << b as u32;
         }
+        let buildable = TERRAIN_BUILDINGS.map(|allowed| allowed & known);
         Ctx {
             tribe,
             techs: ts.techs,
