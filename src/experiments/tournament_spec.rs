@@ -317,35 +317,32 @@ agents = ["end_turn", "random"]
 
     #[test]
     fn errors_name_the_field() {
-        assert_eq!(
-            field_of(&GOOD.replace("seed = 3", "seed = 3\nsed = 4")),
-            "sed"
-        );
-        assert_eq!(
-            field_of(&GOOD.replace("repetitions = 2", "repetitions = \"x\"")),
-            "repetitions"
-        );
-        assert_eq!(field_of(&GOOD.replace("seed = 3\n", "")), "seed");
-        assert_eq!(
-            field_of(&GOOD.replace("name = \"b\"", "name = \"b\"\nagent = 1")),
-            "pairing[1].agent"
-        );
-        assert_eq!(
-            field_of(&GOOD.replace("name = \"b\"\n", "")),
-            "pairing[1].name"
-        );
-        assert_eq!(
-            field_of(&GOOD.replace("game = \"tribes\"", "game = \"chess\"")),
-            "game"
-        );
-        assert_eq!(
-            field_of(&GOOD.replace("agents = [\"random\", \"end_turn\"]", "")),
-            "pairing[0].agents"
-        );
-        assert_eq!(
-            field_of(&GOOD.replace("levels = [1, ", "levels = [true, ")),
-            "levels"
-        );
+        // (text replaced in GOOD, its replacement, the field the error must name)
+        let cases = [
+            ("seed = 3", "seed = 3\nsed = 4", "sed"),
+            ("repetitions = 2", "repetitions = \"x\"", "repetitions"),
+            ("seed = 3\n", "", "seed"),
+            (
+                "name = \"b\"",
+                "name = \"b\"\nagent = 1",
+                "pairing[1].agent",
+            ),
+            ("name = \"b\"\n", "", "pairing[1].name"),
+            ("game = \"tribes\"", "game = \"chess\"", "game"),
+            (
+                "agents = [\"random\", \"end_turn\"]",
+                "",
+                "pairing[0].agents",
+            ),
+            ("levels = [1, ", "levels = [true, ", "levels"),
+        ];
+        for (from, to, field) in cases {
+            assert_eq!(
+                field_of(&GOOD.replace(from, to)),
+                field,
+                "{from:?} -> {to:?}"
+            );
+        }
         assert_eq!(field_of("game = \n"), "config");
     }
 }
