@@ -142,9 +142,6 @@ impl Node {
 }
 
 impl Headed for Node {
-    fn head(&self) -> &NodeHead {
-        &self.head
-    }
     fn head_mut(&mut self) -> &mut NodeHead {
         &mut self.head
     }

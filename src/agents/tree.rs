@@ -152,18 +152,13 @@ impl NodeHead {
     }
 }
 
-/// A node type built on a [`NodeHead`].
+/// A node type built on a [`NodeHead`], as [`backup`] needs it.
 pub trait Headed {
-    /// The node's head.
-    fn head(&self) -> &NodeHead;
     /// The node's head, mutably.
     fn head_mut(&mut self) -> &mut NodeHead;
 }
 
 impl Headed for NodeHead {
-    fn head(&self) -> &NodeHead {
-        self
-    }
     fn head_mut(&mut self) -> &mut NodeHead {
         self
     }

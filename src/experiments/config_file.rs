@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 /// The word in `levels` that stands for the game's built-in experiment levels (the 25 levels of
 /// the paper for Tribes).
 pub const PAPER_LEVELS: &str = "paper";
+
 /// The `levels` field: a word or a list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -44,6 +45,7 @@ pub enum LevelEntry {
     /// A level file (or a seed written as a string).
     File(String),
 }
+
 /// Which levels a tournament plays.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LevelSet {
@@ -52,6 +54,7 @@ pub enum LevelSet {
     /// Level specs as the game's glue understands them (Tribes: a seed or a level file).
     List(Vec<String>),
 }
+
 /// Reads a game's rules options from the `[rules]` table of a config.
 ///
 /// # Errors
@@ -75,6 +78,7 @@ pub fn read_rules<R: serde::de::DeserializeOwned>(rules: &toml::Table) -> Result
         e => e,
     })
 }
+
 /// Turns a TOML error into [`Error::Config`] naming the field at fault: the key path at the
 /// error's position (e.g. `pairing[1].agents`), plus the missing field's name for "missing
 /// field" errors; `config` for syntax errors outside any field.
@@ -146,6 +150,7 @@ fn field_at(text: &str, span: &Range<usize>) -> Option<String> {
     let table = DeTable::parse(text).ok()?;
     in_table(table.get_ref(), span, "")
 }
+
 /// A validated level set from a `levels` field: `"paper"` or a non-empty list of level seeds
 /// and files; errors name `field` (or `field[i]`).
 ///

@@ -71,6 +71,7 @@ pub const RESULT_FILES: [&str; 3] = [CONFIG_TOML, GAMES_CSV, SUMMARY_CSV];
 /// `games.csv` and `summary.csv` are rewritten after every this many finished games (and after
 /// each pairing).
 pub const SAVE_EVERY: usize = 10;
+
 /// One pairing's outcome.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairingResult {

@@ -29,6 +29,7 @@ pub struct TournamentFile {
     #[serde(rename = "pairing")]
     pub pairings: Vec<PairingFile>,
 }
+
 /// One `[[pairing]]` table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -38,6 +39,7 @@ pub struct PairingFile {
     /// Agent specs, one per participant; the first is the one the summary is about.
     pub agents: Vec<String>,
 }
+
 /// One validated pairing.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pairing {
@@ -171,6 +173,7 @@ impl TournamentSpec {
         toml::to_string(&file).map_err(|e| Error::config("rules", e.to_string()))
     }
 }
+
 /// Validated settings of `playstyles tournament`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TournamentConfig {
@@ -244,6 +247,7 @@ impl TournamentConfig {
         Ok(self)
     }
 }
+
 /// Reports an error about a part of `field` (an agent spec inside `pairing[i].agents`) under
 /// `field`, keeping the inner field's name in the reason.
 pub(super) fn within(field: &str, e: Error) -> Error {
