@@ -13,6 +13,8 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use crate::rng::Rng;
+
 /// A seat index: 0 moves first in seat order (the game decides the actual turn order).
 pub type Player = usize;
 
@@ -25,21 +27,155 @@ pub enum Turn {
     Terminal,
 }
 
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// One player won; everybody else lost.
-    Win(Player),
-    /// Nobody won.
-    Draw,
+/// The most seats a game may have ([`GameInfo::max_players`] is at most this).
+pub const MAX_SEATS: usize = 8;
+
+/// How a finished game ended: a rank for every seat, 1 being first. Tied seats share the best
+/// rank of their group and the next rank skips ("1, 1, 3"), so a two-player draw is `[1, 1]`.
+///
+/// The *winner* is the seat alone in first place; a game without one (a draw, or a tie for
+/// first) has no winner. Fitness and win rates count sole first places only, so shared first
+/// places count as not won, as draws always have.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    ranks: [u8; MAX_SEATS],
+    seats: u8,
 }
 
 impl Outcome {
-    /// The winning player, if any.
+    /// `winner` first, every other of the `seats` seats second.
+    ///
+    /// # Panics
+    ///
+    /// If `winner >= seats` or `seats` is 0 or above [`MAX_SEATS`].
+    pub fn win(winner: Player, seats: usize) -> Self {
+        assert!(
+            winner < seats,
+            "winner {winner} is not one of {seats} seats"
+        );
+        assert!(
+            seats <= MAX_SEATS,
+            "an outcome has at most {MAX_SEATS} seats"
+        );
+        let mut ranks = [2u8; MAX_SEATS];
+        ranks[winner] = 1;
+        Self::new(&ranks[..seats])
+    }
+
+    /// Every one of the `seats` seats first.
+    ///
+    /// # Panics
+    ///
+    /// If `seats` is 0 or above [`MAX_SEATS`].
+    pub fn draw(seats: usize) -> Self {
+        assert!(
+            seats <= MAX_SEATS,
+            "an outcome has at most {MAX_SEATS} seats"
+        );
+        Self::new(&[1u8; MAX_SEATS][..seats])
+    }
+
+    /// Ranks from final scores, higher being better; equal scores share a rank.
+    ///
+    /// # Panics
+    ///
+    /// If there are no scores, more than [`MAX_SEATS`], or a score is NaN.
+    pub fn from_scores(scores: &[f64]) -> Self {
+        assert!(
+            scores.iter().all(|s| !s.is_nan()),
+            "NaN score in {scores:?}"
+        );
+        let ranks: Vec<u8> = scores
+            .iter()
+            .map(|s| 1 + scores.iter().filter(|t| *t > s).count() as u8)
+            .collect();
+        Self::new(&ranks)
+    }
+
+    /// The outcome with these ranks, if they form a ranking: every rank `r` is 1 + the number
+    /// of seats ranked strictly better.
+    pub fn from_ranks(ranks: &[u8]) -> Option<Self> {
+        let valid = !ranks.is_empty()
+            && ranks.len() <= MAX_SEATS
+            && ranks
+                .iter()
+                .all(|&r| usize::from(r) == 1 + ranks.iter().filter(|&&t| t < r).count());
+        valid.then(|| Self::new(ranks))
+    }
+
+    fn new(ranks: &[u8]) -> Self {
+        assert!(
+            (1..=MAX_SEATS).contains(&ranks.len()),
+            "an outcome has 1 to {MAX_SEATS} seats, not {}",
+            ranks.len()
+        );
+        let mut all = [0u8; MAX_SEATS];
+        all[..ranks.len()].copy_from_slice(ranks);
+        Outcome {
+            ranks: all,
+            seats: ranks.len() as u8,
+        }
+    }
+
+    /// Number of seats.
+    pub fn seats(&self) -> usize {
+        usize::from(self.seats)
+    }
+
+    /// Every seat's rank, in seat order.
+    pub fn ranks(&self) -> &[u8] {
+        &self.ranks[..self.seats()]
+    }
+
+    /// The rank of `seat` (1 = first).
+    ///
+    /// # Panics
+    ///
+    /// If `seat` is not a seat of the game.
+    pub fn rank(&self, seat: Player) -> u8 {
+        self.ranks()[seat]
+    }
+
+    /// The seat alone in first place, if any.
     pub fn winner(self) -> Option<Player> {
-        match self {
-            Outcome::Win(p) => Some(p),
-            Outcome::Draw => None,
+        let mut firsts = self.ranks().iter().enumerate().filter(|(_, r)| **r == 1);
+        match (firsts.next(), firsts.next()) {
+            (Some((p, _)), None) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// True if no seat is alone in first place.
+    pub fn is_draw(self) -> bool {
+        self.winner().is_none()
+    }
+
+    /// `seat`'s place with ties split evenly: a group of `k` seats tied at rank `r` holds the
+    /// places `r ..= r + k − 1` and each gets their mean (a two-player draw: 1.5 each).
+    pub fn fractional_rank(&self, seat: Player) -> f64 {
+        let r = self.rank(seat);
+        let tied = self.ranks().iter().filter(|&&t| t == r).count();
+        f64::from(r) + (tied as f64 - 1.0) / 2.0
+    }
+
+    /// `seat`'s utility in [−1, 1]: 1 for a sole first place, −1 for a sole last place, linear
+    /// in [`Outcome::fractional_rank`] between; the utilities of all seats sum to 0. Two
+    /// players: +1 win, −1 loss, 0 draw. The one seat of a one-seat game gets 1.
+    pub fn utility(&self, seat: Player) -> f64 {
+        let n = self.seats() as f64;
+        if n < 2.0 {
+            return 1.0;
+        }
+        1.0 - 2.0 * (self.fractional_rank(seat) - 1.0) / (n - 1.0)
+    }
+}
+
+impl Debug for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.winner() {
+            Some(p) if self.ranks().iter().all(|&r| r <= 2) => write!(f, "Win({p})"),
+            _ if self.ranks().iter().all(|&r| r == 1) => write!(f, "Draw"),
+            _ => write!(f, "Ranks({:?})", self.ranks()),
         }
     }
 }
@@ -61,6 +197,23 @@ pub struct GameInfo {
     pub phases: &'static [&'static str],
     /// Names of the per-player statistics [`Game::player_stats`] reports, in order.
     pub stats: &'static [&'static str],
+    /// Every label [`Game::action_label`] can return.
+    pub action_labels: &'static [&'static str],
+    /// The game has chance events. They draw from an RNG kept in the state, so a state
+    /// determines its future draws: search agents must not rely on them and search
+    /// [`Game::determinise`]d states instead.
+    pub chance: bool,
+    /// Some of the state is hidden from some players ([`Game::observe`] hides it; search agents
+    /// search [`Game::determinise`]d states).
+    pub hidden_information: bool,
+}
+
+impl GameInfo {
+    /// True if search agents must determinise the states they search
+    /// ([`GameInfo::chance`] or [`GameInfo::hidden_information`]).
+    pub fn needs_determinisation(&self) -> bool {
+        self.chance || self.hidden_information
+    }
 }
 
 /// Who performs an action: an actor class (index into [`GameInfo::actor_classes`]) and an id that
@@ -173,6 +326,11 @@ pub trait Game: Sync {
     /// How many full rounds (every player one turn) have been completed.
     fn round(&self, state: &Self::State) -> u32;
 
+    /// The most rounds a game can last under these rules, if the rules cap it.
+    fn max_rounds(&self) -> Option<u32> {
+        None
+    }
+
     /// Fills `out` (cleared first) with the legal actions of the player to move, grouped so that
     /// actions with the same (actor, kind) are contiguous. Empty iff the state is terminal.
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
@@ -190,7 +348,7 @@ pub trait Game: Sync {
     /// the state or panic); use [`Game::try_apply`] for untrusted input.
     fn apply(&self, state: &mut Self::State, action: Self::Action);
 
-    /// The final outcome, or `None` while the game goes on.
+    /// The final ranking of the seats, or `None` while the game goes on.
     fn outcome(&self, state: &Self::State) -> Option<Outcome>;
 
     /// A player's current score (the game's own notion; Tribes: its score rules).
@@ -199,6 +357,21 @@ pub trait Game: Sync {
     /// What `player` is shown of `state` (by default everything).
     fn observe(&self, state: &Self::State, _player: Player) -> Self::State {
         state.clone()
+    }
+
+    /// A state consistent with what `viewer` knows of `observed` (the state
+    /// [`Game::observe`] gave it), its hidden parts and future chance draws sampled from `rng`;
+    /// written into `out`, reusing its buffers. Search agents call it for games whose
+    /// [`GameInfo::needs_determinisation`] is true, once per decision. The default copies
+    /// `observed`: right for games with neither chance nor hidden information.
+    fn determinise(
+        &self,
+        observed: &Self::State,
+        _viewer: Player,
+        _rng: &mut Rng,
+        out: &mut Self::State,
+    ) {
+        out.clone_from(observed);
     }
 
     /// Per-player statistics (named by [`GameInfo::stats`]) written into `out` (cleared first):
@@ -302,5 +475,56 @@ impl<'g, G: Game> ForwardModel<'g, G> {
     /// Sets the counter back to zero.
     pub fn reset(&mut self) {
         self.calls = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wins_draws_and_scores_give_shared_competition_ranks() {
+        let w = Outcome::win(1, 3);
+        assert_eq!(w.ranks(), [2, 1, 2]);
+        assert_eq!((w.winner(), w.is_draw()), (Some(1), false));
+        let d = Outcome::draw(2);
+        assert_eq!((d.ranks(), d.winner()), (&[1u8, 1][..], None));
+        let s = Outcome::from_scores(&[3.0, 7.0, 3.0, 1.0]);
+        assert_eq!(s.ranks(), [2, 1, 2, 4]);
+        let tie = Outcome::from_scores(&[5.0, 5.0, 1.0]);
+        assert_eq!((tie.ranks(), tie.winner()), (&[1u8, 1, 3][..], None));
+        assert_eq!(
+            format!("{w:?} {d:?} {s:?}"),
+            "Win(1) Draw Ranks([2, 1, 2, 4])"
+        );
+        assert_eq!(format!("{:?}", Outcome::win(0, 2)), "Win(0)");
+    }
+
+    #[test]
+    fn only_rankings_are_accepted() {
+        assert!(Outcome::from_ranks(&[1, 2, 2]).is_some());
+        assert!(Outcome::from_ranks(&[1, 1, 3]).is_some());
+        for bad in [&[][..], &[2, 1, 2, 4, 9], &[1, 1, 2], &[0, 1], &[1, 3]] {
+            assert!(Outcome::from_ranks(bad).is_none(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn utilities_are_zero_sum_and_two_player_values_are_plus_minus_one() {
+        let w = Outcome::win(0, 2);
+        assert_eq!((w.utility(0), w.utility(1)), (1.0, -1.0));
+        let d = Outcome::draw(2);
+        assert_eq!((d.utility(0), d.utility(1)), (0.0, 0.0));
+        for o in [
+            Outcome::win(2, 4),
+            Outcome::from_scores(&[1.0, 5.0, 5.0, 0.0, 2.0]),
+        ] {
+            let sum: f64 = (0..o.seats()).map(|p| o.utility(p)).sum();
+            assert!(sum.abs() < 1e-12, "{o:?}");
+        }
+        let o = Outcome::from_scores(&[1.0, 5.0, 5.0]);
+        assert_eq!(o.fractional_rank(1), 1.5);
+        assert_eq!(o.utility(0), -1.0);
+        assert_eq!(Outcome::win(0, 1).utility(0), 1.0);
     }
 }

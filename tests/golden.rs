@@ -932,7 +932,7 @@ fn capturing_the_enemy_capital_wins_in_capitals_mode_but_not_in_score_mode() {
         if mode == GameMode::Capitals {
             // Xin-Xi owns every original capital (§4.4).
             assert!(s.over);
-            assert_eq!(game.outcome(&s), Some(Outcome::Win(0)));
+            assert_eq!(game.outcome(&s), Some(Outcome::win(0, 2)));
             assert_eq!(s.tribes[1].result, TribeResult::Loss);
         } else {
             assert!(!s.over);

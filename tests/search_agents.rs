@@ -90,7 +90,7 @@ fn mcts_takes_an_available_capital_capture_that_wins_the_game() {
             let a = mcts.act(&game, &s, &mut rng);
             game.apply(&mut s, a);
         }
-        assert_eq!(game.outcome(&s), Some(Outcome::Win(0)), "seed {seed}");
+        assert_eq!(game.outcome(&s), Some(Outcome::win(0, 2)), "seed {seed}");
     }
 }
 

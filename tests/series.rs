@@ -294,7 +294,7 @@ fn a_passive_player_logs_one_end_turn_and_one_stats_row_per_turn() {
         vec![build("end_turn").unwrap(), build("end_turn").unwrap()];
     let record = play_match(&game, &level, &mut agents, 0, |_, _| {});
     // Nobody takes: the game is drawn after 50 rounds of END_TURN only.
-    assert_eq!(record.outcome, Some(Outcome::Draw));
+    assert_eq!(record.outcome, Some(Outcome::draw(2)));
     for r in &record.players {
         assert_eq!(r.actions_by_kind, [0, 50]);
         assert!(r.labels.is_empty());

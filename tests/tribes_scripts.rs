@@ -11,7 +11,7 @@ use playstyles::agents::tribes::scripts::{
 };
 use playstyles::agents::tribes::{EVOLVED_WEIGHTS, RuleBasedAgent, TribesPortfolio};
 use playstyles::arena::play_match;
-use playstyles::game::{Game, GroupedActions, Outcome};
+use playstyles::game::{Game, GroupedActions};
 use playstyles::games::tribes::{
     Action, ActionKind, Building, Compat, Level, State, TribesGame, TribesRules, UnitStats, builtin,
 };
@@ -323,7 +323,7 @@ fn rule_based_wins(
         let outcome = record
             .outcome
             .unwrap_or_else(|| panic!("game {i} unfinished"));
-        wins += (outcome == Outcome::Win(seat)) as u64;
+        wins += (outcome.winner() == Some(seat)) as u64;
     }
     wins
 }

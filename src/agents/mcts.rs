@@ -255,13 +255,10 @@ pub fn shuffle<T>(xs: &mut [T], rng: &mut Rng) {
     }
 }
 
-/// ±[`WIN_BONUS`] if `outcome` is a win or a loss for `me`.
+/// [`WIN_BONUS`] × `me`'s [`Outcome::utility`] in a finished game (two players: +bonus for a
+/// win, −bonus for a loss, 0 for a draw), 0 while the game goes on.
 pub fn terminal_bonus(outcome: Option<Outcome>, me: Player) -> f64 {
-    match outcome {
-        Some(Outcome::Win(p)) if p == me => WIN_BONUS,
-        Some(Outcome::Win(_)) => -WIN_BONUS,
-        _ => 0.0,
-    }
+    outcome.map_or(0.0, |o| WIN_BONUS * o.utility(me))
 }
 
 /// The root actions to search: all legal actions, or (with prioritisation) one uniformly drawn

@@ -44,8 +44,12 @@ pub struct SeriesGame<A> {
     pub repetition: u32,
     /// `seats[j]`: the seat participant `j` played.
     pub seats: Vec<usize>,
-    /// The winning participant; `None` for a draw or a capped match.
+    /// The winning participant (alone in first place); `None` for a draw, a tie for first or
+    /// a capped match.
     pub winner: Option<usize>,
+    /// `ranks[j]`: participant `j`'s rank (1 = first, ties shared, see [`Outcome`]); every
+    /// participant 1 in a capped match.
+    pub ranks: Vec<u8>,
     /// The match itself, in seat order (its `seed` is the game's seed).
     pub record: MatchRecord<A>,
 }
@@ -69,7 +73,16 @@ impl<A> SeriesGame<A> {
         self.record.scores[self.seats[j]]
     }
 
-    /// True if the game was a draw (including a match stopped by the action cap).
+    /// Participant `j`'s rank (1 = first).
+    ///
+    /// # Panics
+    ///
+    /// If `j` is not a participant of the game.
+    pub fn rank(&self, j: usize) -> u8 {
+        self.ranks[j]
+    }
+
+    /// True if nobody won: a draw, a tie for first place, or a match stopped by the action cap.
     pub fn is_draw(&self) -> bool {
         self.winner.is_none()
     }
@@ -242,16 +255,18 @@ impl<G: Game> Series<G> {
             .collect::<Result<Vec<_>>>()?;
         let record = play_match(game, level, &mut agents, self.game_seed(i), |_, _| {});
         let seats: Vec<usize> = (0..n).map(|j| seat_of(i, j, n)).collect();
-        let winner = match record.outcome {
-            Some(Outcome::Win(seat)) => seats.iter().position(|&s| s == seat),
-            Some(Outcome::Draw) | None => None,
-        };
+        let outcome = record.outcome.unwrap_or(Outcome::draw(n));
+        let winner = outcome
+            .winner()
+            .and_then(|seat| seats.iter().position(|&s| s == seat));
+        let ranks = seats.iter().map(|&s| outcome.rank(s)).collect();
         Ok(SeriesGame {
             index: i,
             level: name.clone(),
             repetition,
             seats,
             winner,
+            ranks,
             record,
         })
     }

@@ -97,6 +97,9 @@ impl Nim {
                 action_kinds: &["take", "end_turn"],
                 phases: &["play"],
                 stats: &["taken", "left"],
+                action_labels: &[],
+                chance: false,
+                hidden_information: false,
             },
         }
     }
@@ -214,8 +217,8 @@ impl Game for Nim {
 
     fn outcome(&self, state: &NimState) -> Option<Outcome> {
         match (state.winner, self.turn(state)) {
-            (Some(p), _) => Some(Outcome::Win(p)),
-            (None, Turn::Terminal) => Some(Outcome::Draw),
+            (Some(p), _) => Some(Outcome::win(p, state.players)),
+            (None, Turn::Terminal) => Some(Outcome::draw(state.players)),
             (None, Turn::Player(_)) => None,
         }
     }

@@ -8,6 +8,7 @@ use super::state::{State, TribeResult};
 use super::types::{ACTION_KIND_NAMES, ActionKind};
 use super::{apply, economy, init, legal, observe, render};
 use crate::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
+use crate::rng::Rng;
 
 /// Which behaviour to follow where the Java reference has a defect (spec §18).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -81,6 +82,10 @@ static INFO: GameInfo = GameInfo {
     action_kinds: &ACTION_KIND_NAMES,
     phases: &["main"],
     stats: &STAT_NAMES,
+    action_labels: &ACTION_LABELS,
+    // Ruins draw their reward from the state's RNG (the only chance event).
+    chance: true,
+    hidden_information: false,
 };
 
 /// The per-player statistics of [`TribesGame`], in [`Game::player_stats`] order.
@@ -95,6 +100,30 @@ pub const STAT_NAMES: [&str; 9] = [
     "stars",
     "connected",
 ];
+
+/// Every action label, in the order of the four lists below.
+static ACTION_LABELS: [&str; 63] = {
+    let mut all = [""; 63];
+    let lists: [&[&str]; 4] = [
+        &SPAWN_LABELS,
+        &RESEARCH_LABELS,
+        &BUILD_LABELS,
+        &LEVEL_UP_LABELS,
+    ];
+    let mut k = 0;
+    let mut l = 0;
+    while l < lists.len() {
+        let mut i = 0;
+        while i < lists[l].len() {
+            all[k] = lists[l][i];
+            k += 1;
+            i += 1;
+        }
+        l += 1;
+    }
+    assert!(k == all.len());
+    all
+};
 
 const SPAWN_LABELS: [&str; 12] = [
     "spawn.warrior",
@@ -228,9 +257,20 @@ impl Game for TribesGame {
         if !state.over {
             return None;
         }
-        let winner =
-            (0..state.num_tribes as usize).find(|&p| state.tribes[p].result == TribeResult::Win);
-        Some(winner.map_or(Outcome::Draw, Outcome::Win))
+        let seats = state.num_tribes as usize;
+        let winner = (0..seats).find(|&p| state.tribes[p].result == TribeResult::Win);
+        Some(winner.map_or(Outcome::draw(seats), |w| Outcome::win(w, seats)))
+    }
+
+    fn max_rounds(&self) -> Option<u32> {
+        Some(u32::from(self.rules.mode.max_tick()) + 1)
+    }
+
+    /// The searches see the state's RNG, hence the reward of a ruin before it is examined, as
+    /// the reference's searches do (their forward-model copies carry the game's RNG): Tribes
+    /// is not determinised, so that its games stay those of the paper's agents.
+    fn determinise(&self, observed: &State, _viewer: Player, _rng: &mut Rng, out: &mut State) {
+        out.clone_from(observed);
     }
 
     fn score(&self, state: &State, player: Player) -> f64 {
