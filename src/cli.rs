@@ -57,6 +57,9 @@ pub enum CliCommand {
     Validate(ValidateArgs),
     /// Pick difficulty tiers from a run's elites, weakest to strongest (tiers.toml).
     Tiers(TiersArgs),
+    /// List the registered games with their facts (players, chance, hidden information,
+    /// phases, statistics, play-style features).
+    Games,
 }
 
 /// Flags of `playstyles evolve`.
@@ -171,7 +174,7 @@ pub struct TournamentArgs {
 #[derive(Debug, Args)]
 pub struct LevelsArgs {
     /// The game.
-    #[arg(long, default_value = "tribes", value_parser = parse_game)]
+    #[arg(long, default_value_t = GameKind::default(), value_parser = parse_game)]
     pub game: GameKind,
     /// What to do (default: list).
     #[command(subcommand)]
@@ -183,10 +186,10 @@ pub struct LevelsArgs {
 pub enum LevelsActionArg {
     /// List the built-in levels.
     List,
-    /// Print the level made from a seed.
+    /// Print a level.
     Show {
-        /// The level seed.
-        seed: u64,
+        /// The level: as `play --level` takes it (Tribes: a seed or a level file).
+        level: String,
     },
 }
 
@@ -194,7 +197,7 @@ pub enum LevelsActionArg {
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// The game.
-    #[arg(long, default_value = "tribes", value_parser = parse_game)]
+    #[arg(long, default_value_t = GameKind::default(), value_parser = parse_game)]
     pub game: GameKind,
     /// The level: a level seed or a level file.
     #[arg(long, value_name = "SEED|FILE")]
@@ -220,7 +223,7 @@ pub struct BenchArgs {
     #[arg(value_enum, default_value_t = BenchTargetArg::Fm)]
     pub target: BenchTargetArg,
     /// The game.
-    #[arg(long, default_value = "tribes", value_parser = parse_game)]
+    #[arg(long, default_value_t = GameKind::default(), value_parser = parse_game)]
     pub game: GameKind,
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -256,7 +259,7 @@ impl Cli {
                 game: a.game,
                 action: match a.action {
                     None | Some(LevelsActionArg::List) => LevelsAction::List,
-                    Some(LevelsActionArg::Show { seed }) => LevelsAction::Show(seed),
+                    Some(LevelsActionArg::Show { level }) => LevelsAction::Show(level),
                 },
             }),
             CliCommand::Play(a) => {
@@ -307,6 +310,7 @@ impl Cli {
                 Command::Validate(cfg)
             }
             CliCommand::Tiers(a) => Command::Tiers(TiersConfig::new(a.run_dir, a.count)?),
+            CliCommand::Games => Command::Games,
         })
     }
 }
@@ -373,7 +377,7 @@ mod tests {
         let Command::Play(cfg) = cmd else {
             panic!("not a play command: {cmd:?}")
         };
-        assert_eq!(cfg.game, GameKind::Tribes);
+        assert_eq!(cfg.game, "tribes".parse::<GameKind>().unwrap());
         assert_eq!(cfg.level, "42");
         assert_eq!(cfg.agents.len(), 2);
         assert_eq!(cfg.agents[1].name(), "end_turn");
@@ -386,7 +390,7 @@ mod tests {
         assert_eq!(
             list,
             Command::Levels(LevelsConfig {
-                game: GameKind::Tribes,
+                game: "tribes".parse::<GameKind>().unwrap(),
                 action: LevelsAction::List
             })
         );
@@ -394,9 +398,9 @@ mod tests {
         assert!(matches!(
             show,
             Command::Levels(LevelsConfig {
-                action: LevelsAction::Show(5),
+                action: LevelsAction::Show(ref l),
                 ..
-            })
+            }) if l == "5"
         ));
     }
 
@@ -462,9 +466,15 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_level_seed_to_show_names_the_seed() {
-        let e = clap_error(&["levels", "show", "abc"]);
-        assert!(e.contains("SEED"), "{e}");
+    fn levels_show_takes_any_level_name_for_the_game_to_load() {
+        let show = settings(&["levels", "show", "maps/a.csv"]).unwrap();
+        assert_eq!(
+            show,
+            Command::Levels(LevelsConfig {
+                game: GameKind::default(),
+                action: LevelsAction::Show("maps/a.csv".into())
+            })
+        );
     }
 
     #[test]

@@ -1,147 +1,199 @@
-//! Play-style features (behaviour descriptors) computed from game records: every feature of
-//! the reference MAP-Elites (spec §16) plus the paper's support-unit balance.
+//! Play-style features (behaviour descriptors) computed from game records.
 //!
-//! A feature has a value per game (or none, for the features defined on won games only) and
-//! is aggregated over an evaluation's games as a mean and a standard deviation. Features read
-//! records through game-independent names (the statistic `techs`, the label `spawn.archer`,
-//! the action kind `attack`), so any game that reports those names supports them.
+//! A [`Feature`] is resolved by name against one game: a generic descriptor every game has
+//! (counts of actions per kind and label, a statistic's final value or per-turn slope, win,
+//! rank; per game or per turn; optionally over won games only) or a [`Composite`] the game
+//! defines (Tribes: the features of the reference MAP-Elites, spec §16). A feature has a value
+//! per game (or none, for features defined on won games only) and is aggregated over an
+//! evaluation's games as a mean and a standard deviation. A name the game does not have is an
+//! error listing the names it has.
 
 use crate::arena::PlayerRecord;
 use crate::error::{Error, Result};
+use crate::game::GameInfo;
 
-/// A play-style feature, selectable by name in configs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Feature {
-    /// `win`: 100 × won (per game); the mean is the win percentage.
+/// A play-style feature a game defines under its own name (Tribes: `attacks`,
+/// `support_balance`, …), computed from one player's view of one game.
+#[derive(Clone, Copy)]
+pub struct Composite {
+    /// The name configs use (no `:`, `/` or `@`, which the generic names use).
+    pub name: &'static str,
+    /// One line saying what it measures (listed by `playstyles games`).
+    pub doc: &'static str,
+    /// Defined on won games only (0 when no game was won).
+    pub won_only: bool,
+    /// The value in one game.
+    pub value: fn(&GameView<'_>) -> f64,
+}
+
+impl std::fmt::Debug for Composite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Composite")
+            .field("name", &self.name)
+            .field("won_only", &self.won_only)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a feature measures in one game, before the `/turn` and `@won` modifiers.
+#[derive(Clone, Debug)]
+enum Measure {
+    /// `win`: 100 × alone in first place.
     Win,
-    /// `score`: final score.
-    Score,
-    /// `attacks`: ATTACK actions played.
-    Attacks,
-    /// `perc_range`: 5 + (archers + catapults) − (knights + swordsmen) spawned.
-    PercRange,
-    /// `production`: final production.
-    Production,
-    /// `num_spawn_archers`: archers spawned.
-    SpawnArchers,
-    /// `num_spawn_catapults`: catapults spawned.
-    SpawnCatapults,
-    /// `num_spawn_knights`: knights spawned.
-    SpawnKnights,
-    /// `num_spawn_swordman`: swordsmen spawned (the reference's spelling).
-    SpawnSwordsmen,
-    /// `num_spawn_defender`: defenders spawned.
-    SpawnDefenders,
-    /// `speed_win`: round of the player's last action, in won games only (0 if none won).
-    SpeedWin,
-    /// `research_progress`: 10 × least-squares slope of techs per turn, won games only.
-    ResearchProgress,
-    /// `owned_tiles_progress`: 10 × least-squares slope of tiles owned per turn, won games only.
-    OwnedTilesProgress,
-    /// `support_balance`: (archers + catapults) − (knights + swordsmen) spawned: the paper's
-    /// ranged-minus-melee balance (`perc_range` without its offset of 5).
-    SupportBalance,
+    /// `rank`: the player's rank (1 = first, ties shared).
+    Rank,
+    /// `kind:K`: actions of kind `K` played.
+    Kind(u8),
+    /// `label:L`: actions labelled `L` played.
+    Label(&'static str),
+    /// `final:S`: final value of statistic `S`.
+    Final(usize),
+    /// `slope:S`: least-squares slope of statistic `S` per turn.
+    Slope(usize),
+    /// A game's own feature.
+    Composite(Composite),
+}
+
+/// A play-style feature resolved against one game: a generic descriptor or one of the game's
+/// [`Composite`]s.
+///
+/// Generic names, for every game: `win` (100 × won, so the mean is the win percentage),
+/// `rank`, `kind:K` (actions of kind `K`), `label:L` (actions labelled `L`), `final:S` (final
+/// value of statistic `S`), `slope:S` (least-squares slope of `S` over the player's turns).
+/// Any of them may end in `/turn` (divided by the player's number of turns) and then `@won`
+/// (defined on won games only), e.g. `kind:attack/turn@won`; a game's composites may end in
+/// `/turn` too.
+#[derive(Clone, Debug)]
+pub struct Feature {
+    name: String,
+    measure: Measure,
+    per_turn: bool,
+    won_only: bool,
 }
 
 impl Feature {
-    /// Every feature.
-    pub const ALL: [Feature; 14] = [
-        Feature::Win,
-        Feature::Score,
-        Feature::Attacks,
-        Feature::PercRange,
-        Feature::Production,
-        Feature::SpawnArchers,
-        Feature::SpawnCatapults,
-        Feature::SpawnKnights,
-        Feature::SpawnSwordsmen,
-        Feature::SpawnDefenders,
-        Feature::SpeedWin,
-        Feature::ResearchProgress,
-        Feature::OwnedTilesProgress,
-        Feature::SupportBalance,
-    ];
-
-    /// The name used in configs and CSV columns.
-    pub fn name(self) -> &'static str {
-        match self {
-            Feature::Win => "win",
-            Feature::Score => "score",
-            Feature::Attacks => "attacks",
-            Feature::PercRange => "perc_range",
-            Feature::Production => "production",
-            Feature::SpawnArchers => "num_spawn_archers",
-            Feature::SpawnCatapults => "num_spawn_catapults",
-            Feature::SpawnKnights => "num_spawn_knights",
-            Feature::SpawnSwordsmen => "num_spawn_swordman",
-            Feature::SpawnDefenders => "num_spawn_defender",
-            Feature::SpeedWin => "speed_win",
-            Feature::ResearchProgress => "research_progress",
-            Feature::OwnedTilesProgress => "owned_tiles_progress",
-            Feature::SupportBalance => "support_balance",
-        }
-    }
-
-    /// Looks a feature up by name.
+    /// Resolves a feature name for a game with facts `info` and features `composites`.
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `field` and listing the known names.
-    pub fn from_name(name: &str, field: &str) -> Result<Feature> {
-        Feature::ALL
-            .iter()
-            .copied()
-            .find(|f| f.name() == name)
-            .ok_or_else(|| {
-                let known: Vec<&str> = Feature::ALL.iter().map(|f| f.name()).collect();
-                Error::config(
-                    field,
-                    format!("unknown feature `{name}` (known: {})", known.join(", ")),
-                )
-            })
+    /// [`Error::Config`] naming `field` and listing the game's features, for a name the game
+    /// does not have.
+    pub fn resolve(
+        name: &str,
+        field: &str,
+        info: &GameInfo,
+        composites: &[Composite],
+    ) -> Result<Feature> {
+        let unknown = |what: String| {
+            Error::config(
+                field,
+                format!(
+                    "{what}; {} has: {}",
+                    info.name,
+                    feature_names(info, composites).join(", ")
+                ),
+            )
+        };
+        let (rest, won_suffix) = match name.strip_suffix("@won") {
+            Some(r) => (r, true),
+            None => (name, false),
+        };
+        let (base, per_turn) = match rest.strip_suffix("/turn") {
+            Some(b) => (b, true),
+            None => (rest, false),
+        };
+        let find = |names: &[&'static str], x: &str| names.iter().position(|n| *n == x);
+        let measure = match base.split_once(':') {
+            None => match base {
+                "win" => Measure::Win,
+                "rank" => Measure::Rank,
+                _ => match composites.iter().find(|c| c.name == base) {
+                    Some(c) => Measure::Composite(*c),
+                    None => return Err(unknown(format!("unknown feature `{name}`"))),
+                },
+            },
+            Some((source, arg)) => {
+                let missing = |what: &str| unknown(format!("{} has no {what} `{arg}`", info.name));
+                match source {
+                    "kind" => Measure::Kind(
+                        find(info.action_kinds, arg).ok_or_else(|| missing("action kind"))? as u8,
+                    ),
+                    "label" => Measure::Label(
+                        info.action_labels
+                            .iter()
+                            .find(|l| **l == arg)
+                            .ok_or_else(|| missing("action label"))?,
+                    ),
+                    "final" => {
+                        Measure::Final(find(info.stats, arg).ok_or_else(|| missing("statistic"))?)
+                    }
+                    "slope" => {
+                        Measure::Slope(find(info.stats, arg).ok_or_else(|| missing("statistic"))?)
+                    }
+                    _ => return Err(unknown(format!("unknown feature `{name}`"))),
+                }
+            }
+        };
+        let won_only = won_suffix || matches!(&measure, Measure::Composite(c) if c.won_only);
+        Ok(Feature {
+            name: name.to_string(),
+            measure,
+            per_turn,
+            won_only,
+        })
     }
 
-    /// True for the features defined on won games only (0 when no game was won).
-    pub fn won_games_only(self) -> bool {
-        matches!(
-            self,
-            Feature::SpeedWin | Feature::ResearchProgress | Feature::OwnedTilesProgress
-        )
+    /// The name it was resolved from (configs, CSV columns).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// True for a feature defined on won games only (0 when no game was won).
+    pub fn won_games_only(&self) -> bool {
+        self.won_only
     }
 
     /// The feature's value in one game, or `None` where it is not defined (a lost game for
     /// the won-games-only features).
-    pub fn per_game(self, g: &GameView<'_>) -> Option<f64> {
-        if self.won_games_only() && !g.won {
+    pub fn per_game(&self, g: &GameView<'_>) -> Option<f64> {
+        if self.won_only && !g.won {
             return None;
         }
-        let spawns = |unit: &str| g.record.label_count(&format!("spawn.{unit}")) as f64;
-        let balance =
-            || spawns("archer") + spawns("catapult") - spawns("knight") - spawns("swordsman");
-        Some(match self {
-            Feature::Win => 100.0 * g.won as u8 as f64,
-            Feature::Score => g.final_stat("score"),
-            Feature::Attacks => g.actions_of("attack"),
-            Feature::PercRange => 5.0 + balance(),
-            Feature::Production => g.final_stat("production"),
-            Feature::SpawnArchers => spawns("archer"),
-            Feature::SpawnCatapults => spawns("catapult"),
-            Feature::SpawnKnights => spawns("knight"),
-            Feature::SpawnSwordsmen => spawns("swordsman"),
-            Feature::SpawnDefenders => spawns("defender"),
-            Feature::SpeedWin => g.record.last_action_round as f64,
-            Feature::ResearchProgress => 10.0 * g.slope("techs"),
-            Feature::OwnedTilesProgress => 10.0 * g.slope("tiles"),
-            Feature::SupportBalance => balance(),
+        let v = match &self.measure {
+            Measure::Win => 100.0 * g.won as u8 as f64,
+            Measure::Rank => f64::from(g.rank),
+            Measure::Kind(k) => f64::from(g.record.actions_of_kind(*k)),
+            Measure::Label(l) => f64::from(g.record.label_count(l)),
+            Measure::Final(i) => g.record.final_stat(*i).unwrap_or(0.0),
+            Measure::Slope(i) => g.slope_of(*i),
+            Measure::Composite(c) => (c.value)(g),
+        };
+        Some(if self.per_turn {
+            v / g.record.turns.len().max(1) as f64
+        } else {
+            v
         })
     }
 
     /// Mean and (population) standard deviation over the games where the feature is defined;
     /// `(0, 0)` if it is defined in none.
-    pub fn aggregate(self, games: &[GameView<'_>]) -> (f64, f64) {
+    pub fn aggregate(&self, games: &[GameView<'_>]) -> (f64, f64) {
         let xs: Vec<f64> = games.iter().filter_map(|g| self.per_game(g)).collect();
         mean_sd(&xs)
     }
+}
+
+/// Every feature name a game accepts, for error messages and `playstyles games`: its
+/// composites, then the generic names (every kind, label and statistic spelled out), without
+/// the `/turn` and `@won` variants.
+pub fn feature_names(info: &GameInfo, composites: &[Composite]) -> Vec<String> {
+    let mut names: Vec<String> = composites.iter().map(|c| c.name.to_string()).collect();
+    names.extend(["win", "rank"].map(String::from));
+    names.extend(info.action_kinds.iter().map(|k| format!("kind:{k}")));
+    names.extend(info.action_labels.iter().map(|l| format!("label:{l}")));
+    names.extend(info.stats.iter().map(|s| format!("final:{s}")));
+    names.extend(info.stats.iter().map(|s| format!("slope:{s}")));
+    names
 }
 
 /// Mean and population standard deviation; `(0, 0)` for no values.
@@ -173,12 +225,14 @@ pub fn slope(ys: &[f64]) -> f64 {
     sxy / sxx
 }
 
-/// One player's view of one game: its record, whether it won, and the game's names for
-/// statistics and action kinds.
+/// One player's view of one game: its record, whether it won, its rank, and the game's names
+/// for statistics and action kinds.
 #[derive(Clone, Copy, Debug)]
 pub struct GameView<'a> {
-    /// The player won the game.
+    /// The player won the game (alone in first place).
     pub won: bool,
+    /// The player's rank (1 = first, ties shared).
+    pub rank: u8,
     /// The player's record.
     pub record: &'a PlayerRecord,
     /// Names of the per-player statistics (`GameInfo::stats`).
@@ -200,6 +254,11 @@ impl GameView<'_> {
             .unwrap_or(0.0)
     }
 
+    /// Actions with the label `label` played (0 if never played).
+    pub fn labelled(&self, label: &str) -> f64 {
+        f64::from(self.record.label_count(label))
+    }
+
     /// Actions of the named kind played (0 if the game has no such kind).
     pub fn actions_of(&self, kind: &str) -> f64 {
         self.action_kinds
@@ -208,11 +267,14 @@ impl GameView<'_> {
             .map_or(0.0, |k| self.record.actions_of_kind(k as u8) as f64)
     }
 
-    /// Least-squares slope of a per-turn statistic against the turn index.
+    /// Least-squares slope of a per-turn statistic against the turn index (0 if the game has
+    /// no such statistic).
     pub fn slope(&self, name: &str) -> f64 {
-        let Some(i) = self.stat_index(name) else {
-            return 0.0;
-        };
+        self.stat_index(name).map_or(0.0, |i| self.slope_of(i))
+    }
+
+    /// Least-squares slope of statistic `i` against the turn index.
+    pub fn slope_of(&self, i: usize) -> f64 {
         let ys: Vec<f64> = self
             .record
             .turns
@@ -231,9 +293,7 @@ mod tests {
     fn record() -> PlayerRecord {
         let mut labels = BTreeMap::new();
         labels.insert("spawn.archer".to_string(), 3);
-        labels.insert("spawn.catapult".to_string(), 1);
         labels.insert("spawn.knight".to_string(), 2);
-        labels.insert("spawn.defender".to_string(), 4);
         PlayerRecord {
             actions_by_kind: vec![0, 7, 2],
             labels,
@@ -252,56 +312,103 @@ mod tests {
     const STATS: [&str; 4] = ["techs", "tiles", "score", "production"];
     const KINDS: [&str; 3] = ["end_turn", "attack", "move"];
 
+    fn info() -> GameInfo {
+        GameInfo {
+            name: "toy",
+            min_players: 2,
+            max_players: 2,
+            actor_classes: &["player"],
+            action_kinds: &KINDS,
+            phases: &["main"],
+            stats: &STATS,
+            action_labels: &["spawn.archer", "spawn.knight"],
+            chance: false,
+            hidden_information: false,
+        }
+    }
+
+    const DOUBLE_ATTACKS: Composite = Composite {
+        name: "double_attacks",
+        doc: "2 × attacks",
+        won_only: true,
+        value: |g| 2.0 * g.actions_of("attack"),
+    };
+
     fn view(r: &PlayerRecord, won: bool) -> GameView<'_> {
         GameView {
             won,
+            rank: if won { 1 } else { 2 },
             record: r,
             stat_names: &STATS,
             action_kinds: &KINDS,
         }
     }
 
+    fn value(name: &str, g: &GameView<'_>) -> Option<f64> {
+        Feature::resolve(name, "f", &info(), &[DOUBLE_ATTACKS])
+            .unwrap()
+            .per_game(g)
+    }
+
     #[test]
-    fn every_feature_reads_its_documented_quantity() {
+    fn generic_features_read_their_documented_quantity() {
         let r = record();
         let g = view(&r, true);
-        let v = |f: Feature| f.per_game(&g).unwrap();
-        assert_eq!(v(Feature::Win), 100.0);
-        assert_eq!(v(Feature::Score), 1234.0);
-        assert_eq!(v(Feature::Attacks), 7.0);
-        // 5 + (3 archers + 1 catapult) − (2 knights + 0 swordsmen) = 7.
-        assert_eq!(v(Feature::PercRange), 7.0);
-        assert_eq!(v(Feature::SupportBalance), 2.0);
-        assert_eq!(v(Feature::Production), 6.0);
-        assert_eq!(v(Feature::SpawnArchers), 3.0);
-        assert_eq!(v(Feature::SpawnCatapults), 1.0);
-        assert_eq!(v(Feature::SpawnKnights), 2.0);
-        assert_eq!(v(Feature::SpawnSwordsmen), 0.0);
-        assert_eq!(v(Feature::SpawnDefenders), 4.0);
-        assert_eq!(v(Feature::SpeedWin), 33.0);
-        assert!((v(Feature::ResearchProgress) - 10.0).abs() < 1e-12);
-        assert!((v(Feature::OwnedTilesProgress) - 30.0).abs() < 1e-12);
+        assert_eq!(value("win", &g), Some(100.0));
+        assert_eq!(value("rank", &g), Some(1.0));
+        assert_eq!(value("kind:attack", &g), Some(7.0));
+        assert_eq!(value("kind:attack/turn", &g), Some(7.0 / 4.0));
+        assert_eq!(value("label:spawn.archer", &g), Some(3.0));
+        assert_eq!(value("final:score", &g), Some(1234.0));
+        assert!((value("slope:tiles", &g).unwrap() - 3.0).abs() < 1e-12);
+        assert_eq!(value("double_attacks", &g), Some(14.0));
+        assert_eq!(value("double_attacks/turn", &g), Some(3.5));
     }
 
     #[test]
     fn won_games_only_features_skip_lost_games_and_default_to_zero() {
         let r = record();
         let lost = view(&r, false);
-        assert_eq!(Feature::SpeedWin.per_game(&lost), None);
-        assert_eq!(Feature::SpeedWin.aggregate(&[lost, lost]), (0.0, 0.0));
         let won = view(&r, true);
-        assert_eq!(Feature::SpeedWin.aggregate(&[lost, won]), (33.0, 0.0));
-        assert_eq!(Feature::Win.aggregate(&[lost, won]), (50.0, 50.0));
+        for name in ["double_attacks", "kind:move@won", "kind:move/turn@won"] {
+            assert_eq!(value(name, &lost), None, "{name}");
+            assert!(value(name, &won).is_some(), "{name}");
+        }
+        let f = Feature::resolve("kind:move@won", "f", &info(), &[]).unwrap();
+        assert!(f.won_games_only());
+        assert_eq!(f.aggregate(&[lost, lost]), (0.0, 0.0));
+        assert_eq!(f.aggregate(&[lost, won]), (2.0, 0.0));
+        let win = Feature::resolve("win", "f", &info(), &[]).unwrap();
+        assert_eq!(win.aggregate(&[lost, won]), (50.0, 50.0));
     }
 
     #[test]
-    fn names_round_trip_and_unknown_names_are_errors_naming_the_field() {
-        for f in Feature::ALL {
-            assert_eq!(Feature::from_name(f.name(), "x").unwrap(), f);
+    fn unknown_names_are_errors_naming_the_field_and_listing_the_features() {
+        for bad in [
+            "attaks",
+            "kind:fly",
+            "label:spawn.dragon",
+            "final:gold",
+            "slope:x",
+            "foo:bar",
+        ] {
+            match Feature::resolve(bad, "features[0].name", &info(), &[DOUBLE_ATTACKS]) {
+                Err(Error::Config { field, reason }) => {
+                    assert_eq!(field, "features[0].name");
+                    assert!(
+                        reason.contains("double_attacks, win, rank, kind:end_turn"),
+                        "{reason}"
+                    );
+                    assert!(reason.contains("slope:production"), "{reason}");
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
         }
-        match Feature::from_name("attaks", "features[0].name") {
-            Err(Error::Config { field, .. }) => assert_eq!(field, "features[0].name"),
-            other => panic!("{other:?}"),
+        let names = feature_names(&info(), &[DOUBLE_ATTACKS]);
+        assert_eq!(names.len(), 1 + 2 + 3 + 2 + 4 + 4);
+        for n in &names {
+            let f = Feature::resolve(n, "f", &info(), &[DOUBLE_ATTACKS]).unwrap();
+            assert_eq!(f.name(), n);
         }
     }
 

@@ -35,6 +35,7 @@ pub mod experiments;
 pub mod features;
 pub mod game;
 pub mod games;
+pub mod kit;
 pub mod qd;
 pub mod report;
 pub mod rng;

@@ -328,6 +328,8 @@ fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
     use playstyles::experiments::EvolveConfig;
     use playstyles::experiments::config_file::LevelSet;
     use playstyles::experiments::evolve::QUICKSTART;
+    use playstyles::experiments::run_game::resolve_features;
+    use playstyles::games::tribes::TribesGame;
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
     let quick = EvolveConfig::load(Some(&dir.join("quickstart.toml")), None).unwrap();
@@ -358,8 +360,11 @@ fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
         run.check_scripts(&SCRIPT_NAMES).unwrap();
         assert_eq!(run.name, name);
         assert_eq!(cfg.out, Path::new("results").join(name));
-        let names: Vec<&str> = run.features.iter().map(|(f, _)| f.name()).collect();
+        let names: Vec<&str> = run.features.iter().map(|a| a.name.as_str()).collect();
         assert_eq!(names, features, "{name}");
+        // Every feature is one Tribes has.
+        let resolved = resolve_features(&TribesGame::default(), run).unwrap();
+        assert_eq!(resolved.len(), names.len(), "{name}");
         assert_eq!(run.scripts.as_ref().map(Vec::len), Some(11), "{name}");
         let LevelSet::List(levels) = &run.levels else {
             panic!("{name}: levels are not listed")
@@ -378,4 +383,42 @@ fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
         );
         assert_eq!(run.baseline.to_string(), "mcts(budget=2000)");
     }
+}
+
+#[test]
+fn a_feature_the_game_does_not_have_fails_before_any_game_and_lists_the_games_features() {
+    let dir = scratch("evolve", "unknown-feature");
+    let out = dir.join("run");
+    let text = TINY.replace("\"attacks\"", "\"no_such_feature\"");
+    let o = evolve(&config(&dir, &text), &out, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("features[0].name"), "{e}");
+    assert!(e.contains("no_such_feature"), "{e}");
+    // The list holds tribes' own features and the generic ones.
+    for name in [
+        "attacks",
+        "support_balance",
+        "speed_win",
+        "kind:attack",
+        "slope:techs",
+    ] {
+        assert!(e.contains(name), "{name} missing from: {e}");
+    }
+    assert!(!out.join("archive.csv").exists());
+}
+
+#[test]
+fn generic_features_name_kinds_labels_and_statistics() {
+    let dir = scratch("evolve", "generic-features");
+    let out = dir.join("run");
+    let text = TINY
+        .replace("\"attacks\"", "\"kind:attack/turn\"")
+        .replace("\"support_balance\"", "\"label:spawn.archer@won\"");
+    evolve_ok(&config(&dir, &text), &out, &[]);
+    let archive = String::from_utf8(read(&out.join("archive.csv"))).unwrap();
+    assert!(
+        archive.starts_with("cell,cell_kind:attack/turn,cell_label:spawn.archer@won,"),
+        "{archive}"
+    );
 }

@@ -9,7 +9,7 @@ use playstyles::game::Game;
 use crate::support::{Nim, NimLevel};
 
 fn config(agents: &str) -> PlayConfig {
-    PlayConfig::new(GameKind::Tribes, "toy", agents).unwrap()
+    PlayConfig::new("tribes".parse::<GameKind>().unwrap(), "toy", agents).unwrap()
 }
 
 fn run(cfg: &PlayConfig) -> (String, playstyles::MatchRecord<crate::support::NimAction>) {
@@ -173,7 +173,7 @@ fn bench_fm_reports_the_four_measures() {
 fn bench_prints_one_json_line_or_a_table() {
     let game = Nim::new();
     let levels = [NimLevel::standard()];
-    let mut cfg = BenchConfig::new(GameKind::Tribes, BenchTarget::Fm);
+    let mut cfg = BenchConfig::new("tribes".parse::<GameKind>().unwrap(), BenchTarget::Fm);
     cfg.games_per_level = 1;
     cfg.json = true;
     let mut out = Vec::new();

@@ -15,6 +15,7 @@ use playstyles::experiments::validate::{
     VALIDATION_SUMMARY_CSV, corner_cells, level_refs,
 };
 use playstyles::games::tribes::{TribesGame, builtin};
+use playstyles::kit::GameKit;
 use playstyles::qd::{BatchReport, Evaluation, FeatureAxis, Genome, GenomeSpace, GridArchive};
 use playstyles::report::archive::{
     ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, read_archive_csv, write_archive_csv,
@@ -75,7 +76,7 @@ fn synthetic_run(name: &str) -> PathBuf {
         .unwrap();
     std::fs::write(dir.join("config.toml"), resolved).unwrap();
 
-    let axes = config.features.iter().map(|(_, a)| a.clone()).collect();
+    let axes = config.features.clone();
     let mut archive = GridArchive::new(axes, config.replacement).unwrap();
     for (a, b, win_rate, weights) in ELITES {
         let evaluation = Evaluation {
@@ -229,8 +230,8 @@ fn validate_writes_both_tables_identically_with_one_and_two_threads() {
     let run = RunDir::load(&one).unwrap();
     for (i, r) in rows[1..].iter().enumerate() {
         let k = i % 2;
-        let (feature, axis) = &run.config.features[k];
-        assert_eq!(r[1], feature.name());
+        let axis = &run.config.features[k];
+        assert_eq!(r[1], axis.name);
         let elite = run.row(r[0].parse().unwrap()).unwrap();
         assert_eq!(r[2].parse::<f64>().unwrap(), elite.means[k]);
         assert_eq!(r[6].parse::<f64>().unwrap(), elite.win_rate);
@@ -304,7 +305,7 @@ fn held_out_levels_are_the_built_in_levels_minus_the_training_ones() {
     let refs = level_refs(
         &LevelChoice::HeldOut,
         &run.config.levels,
-        &builtin::SEEDS,
+        &TribesGame::builtin_levels(),
         run.config.seed,
     )
     .unwrap();
@@ -313,7 +314,7 @@ fn held_out_levels_are_the_built_in_levels_minus_the_training_ones() {
     let paper = level_refs(
         &LevelChoice::Paper,
         &run.config.levels,
-        &builtin::SEEDS,
+        &TribesGame::builtin_levels(),
         run.config.seed,
     )
     .unwrap();

@@ -19,6 +19,23 @@ pub const CITIES: &str = "cities";
 /// Name of the statistic holding the production (income per turn).
 pub const PRODUCTION: &str = "production";
 
+/// A column of a tournament's `summary.csv` that a game declares
+/// ([`crate::kit::GameKit::summary_columns`]): the mean of a final statistic over a
+/// participant's games, optionally as a percentage of a total.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SummaryColumn {
+    /// The column's name (`techs_pct`).
+    pub column: &'static str,
+    /// The statistic it averages ([`crate::game::GameInfo::stats`]).
+    pub stat: &'static str,
+    /// If set, the column is `100 × mean / percent_of` (Tribes: the 24 technologies).
+    pub percent_of: Option<f64>,
+    /// Decimals in the printed table.
+    pub decimals: usize,
+    /// Header in the printed table.
+    pub short: &'static str,
+}
+
 /// What a summary needs to know of one finished game, participants numbered as in the series.
 pub trait FinishedGame {
     /// The winning participant; `None` for a draw or a capped match.

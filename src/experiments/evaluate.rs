@@ -6,20 +6,22 @@ use std::collections::BTreeMap;
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::AgentSpec;
 use crate::agents::build::build_search_agent;
+use crate::arena::initial_state;
 use crate::arena::series::Series;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::features::{Feature, GameView, mean_sd};
 use crate::qd::Evaluation;
 
-/// Plays `player` (participant 0) against `baseline` on every level × `repetitions`, seats
-/// alternated every game, games in parallel; game `i`'s seed is `derive_seed(seed, &[i])`.
-/// Fitness is the win rate (draws are not wins), the tie-break the player's mean final
-/// score; descriptors are the `features` of the player's games; `extra` holds the mean and
-/// standard deviation of the score and the share of draws.
+/// Plays `player` (participant 0) against N − 1 copies of `baseline` (N: the players of the
+/// first level) on every level × `repetitions`, seats rotated every game, games in parallel;
+/// game `i`'s seed is `derive_seed(seed, &[i])`. Fitness is the share of games the player
+/// finished alone in first place (draws and shared first places are not wins), the tie-break
+/// its mean final score; descriptors are the `features` of its games; `extra` holds the mean
+/// and standard deviation of the score and the share of games nobody won alone.
 ///
 /// # Errors
 ///
-/// A spec the game cannot build, or levels whose player count is not 2.
+/// A spec the game cannot build, no levels, or levels with different player counts.
 pub fn evaluate_player<G: SearchSupport>(
     game: &G,
     levels: &[(String, G::Level)],
@@ -30,7 +32,12 @@ pub fn evaluate_player<G: SearchSupport>(
     features: &[Feature],
 ) -> Result<Evaluation> {
     let series = Series::new(levels.to_vec(), repetitions, seed);
-    let specs = [player.to_string(), baseline.to_string()];
+    let players = levels
+        .first()
+        .map(|(_, level)| game.num_players(&initial_state(game, level, seed)))
+        .ok_or_else(|| Error::config("levels", "no level to play"))?;
+    let mut specs = vec![player.to_string()];
+    specs.resize(players, baseline.to_string());
     let build =
         |s: &str| -> Result<Box<dyn Agent<G>>> { build_search_agent(game, AgentSpec::parse(s)?) };
     let games = series.run(game, &specs, build, |_, _| {})?;
@@ -39,6 +46,7 @@ pub fn evaluate_player<G: SearchSupport>(
         .iter()
         .map(|g| GameView {
             won: g.winner == Some(0),
+            rank: g.rank(0),
             record: g.player(0),
             stat_names: info.stats,
             action_kinds: info.action_kinds,
@@ -107,7 +115,9 @@ mod tests {
 
     #[test]
     fn an_evaluation_counts_games_wins_and_features() {
+        use crate::game::Game;
         use crate::games::tribes::{TribesGame, builtin};
+        use crate::kit::GameKit;
         let game = TribesGame::default();
         let levels: Vec<_> = builtin::SEEDS[..2]
             .iter()
@@ -120,7 +130,8 @@ mod tests {
             7,
             "rule",
             "end_turn",
-            &[Feature::Win, Feature::Attacks],
+            &["win", "attacks"]
+                .map(|f| Feature::resolve(f, "f", game.info(), TribesGame::features()).unwrap()),
         )
         .unwrap();
         assert_eq!(e.games, 4);

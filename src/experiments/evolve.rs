@@ -185,7 +185,8 @@ pub struct EvolveSummary {
 
 /// Runs (or resumes) the MAP-Elites run `cfg` describes and writes its run directory.
 ///
-/// `levels` are the training levels, named for the reports; `scripts` the evolved scripts in
+/// `levels` are the training levels, named for the reports; `features` the run's features
+/// resolved for the game, in axis order; `scripts` the evolved scripts in
 /// genome order (already checked against the game's portfolio); `config_toml` the resolved
 /// config written as `config.toml`. Everything is checked (agent specs, player counts, the run
 /// directory, the checkpoint when resuming) before the first game. The summary and the paths
@@ -201,6 +202,7 @@ pub struct EvolveSummary {
 pub fn evolve<G: SearchSupport>(
     game: &G,
     levels: Vec<(String, G::Level)>,
+    features: &[Feature],
     scripts: Vec<String>,
     cfg: &EvolveConfig,
     config_toml: &str,
@@ -226,7 +228,6 @@ pub fn evolve<G: SearchSupport>(
         (MapElites::new(me_config)?, Vec::new())
     };
 
-    let features: Vec<Feature> = run.features.iter().map(|(f, _)| *f).collect();
     let progress = Progress::with_unit(me.total_evaluations(), "evaluations", !cfg.quiet);
     progress.set_position(me.evaluations());
     progress.set_message(progress_message(&me));
@@ -240,7 +241,7 @@ pub fn evolve<G: SearchSupport>(
                 derive_seed(run.seed, &[index]),
                 &player,
                 &baseline,
-                &features,
+                features,
             )
         });
         progress.inc();

@@ -1,19 +1,18 @@
-//! Settings of `playstyles levels`. Levels are game-specific, so the work itself is done by each
-//! game's glue ([`super::tribes_glue`]).
+//! Settings of `playstyles levels`; the work is done for the game by [`super::run_game`].
 
 use super::GameKind;
 
 /// What `playstyles levels` should do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LevelsAction {
     /// List the built-in levels.
     List,
-    /// Print the level made from this seed.
-    Show(u64),
+    /// Print the level this name loads (Tribes: a seed or a level file).
+    Show(String),
 }
 
 /// Validated settings of `playstyles levels`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelsConfig {
     /// The game whose levels to list or show.
     pub game: GameKind,

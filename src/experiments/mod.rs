@@ -8,12 +8,13 @@
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV
 //!   ([`tournament_spec`], [`games_csv`], [`tournament_rows`]), resumable;
 //! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory;
-//! - [`levels`]: listing and showing levels (game-specific; see [`tribes_glue`]);
+//! - [`levels`]: listing and showing a game's levels;
 //! - [`plot`], [`validate`], [`tiers`]: read a run directory ([`run_dir`]) to redraw its
 //!   pictures, re-play its elites on held-out levels, and pick difficulty tiers;
 //! - [`config_file`]: what every TOML config shares (errors naming the field, `levels`,
 //!   `[rules]`);
-//! - [`tribes_glue`]: the one place that calls the workflows with the Tribes engine.
+//! - [`run_game`]: every subcommand for one game `G: GameKit` ([`run`] finds `G` in the
+//!   registry, [`crate::games::visit_all`]).
 
 pub mod bench;
 pub mod config_file;
@@ -25,69 +26,80 @@ pub mod play;
 pub mod plot;
 pub mod run_config;
 pub mod run_dir;
+pub mod run_game;
 pub mod tiers;
 pub mod tournament;
 pub mod tournament_rows;
 pub mod tournament_spec;
-pub mod tribes_glue;
 pub mod validate;
 
 use std::fmt;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
+use crate::games::{GameVisitor, visit_all};
+use crate::kit::GameKit;
 
 pub use bench::{BenchConfig, BenchTarget};
 pub use evolve::EvolveConfig;
 pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
 pub use plot::PlotConfig;
+pub use run_game::run_game;
 pub use tiers::TiersConfig;
 pub use tournament_spec::{TournamentConfig, TournamentSpec};
 pub use validate::{CellChoice, LevelChoice, ValidateConfig};
 
-/// The games the tool can run: the registry of `--game` values.
+/// A registered game, by name: a `--game` value or a config's `game` (see
+/// [`crate::games::visit_all`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameKind {
-    /// Tribes (`tribes`).
-    Tribes,
+pub struct GameKind {
+    name: &'static str,
 }
 
 impl GameKind {
-    /// Every game, in the order help texts list them.
-    pub const ALL: &'static [GameKind] = &[GameKind::Tribes];
+    /// Every registered game, in registry order.
+    pub fn all() -> Vec<GameKind> {
+        crate::games::names()
+            .into_iter()
+            .map(|name| GameKind { name })
+            .collect()
+    }
 
     /// The name used on the command line and in configs.
     pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Tribes => "tribes",
-        }
+        self.name
+    }
+}
+
+/// The first registered game.
+impl Default for GameKind {
+    fn default() -> Self {
+        GameKind::all()[0]
     }
 }
 
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.name)
     }
 }
 
 impl FromStr for GameKind {
     type Err = Error;
 
-    /// Looks a game up by name; the error (field `game`) lists the known names.
+    /// Looks a game up in the registry; the error (field `game`) lists the registered names.
     fn from_str(s: &str) -> Result<Self> {
-        GameKind::ALL
-            .iter()
-            .copied()
-            .find(|g| g.name() == s)
-            .ok_or_else(|| {
-                let known: Vec<_> = GameKind::ALL.iter().map(|g| g.name()).collect();
-                Error::config(
-                    "game",
-                    format!("unknown game `{s}` (known games: {})", known.join(", ")),
-                )
-            })
+        let all = GameKind::all();
+        all.iter().copied().find(|g| g.name == s).ok_or_else(|| {
+            let known: Vec<_> = all.iter().map(|g| g.name).collect();
+            Error::config(
+                "game",
+                format!("unknown game `{s}` (known games: {})", known.join(", ")),
+            )
+        })
     }
 }
 
@@ -110,12 +122,15 @@ pub enum Command {
     Tiers(TiersConfig),
     /// `playstyles evolve`.
     Evolve(Box<EvolveConfig>),
+    /// `playstyles games`.
+    Games,
 }
 
 impl Command {
-    /// The game the command is about.
+    /// The game the command is about (`games`: the default game; it lists them all).
     pub fn game(&self) -> GameKind {
         match self {
+            Command::Games => GameKind::default(),
             Command::Levels(c) => c.game,
             Command::Play(c) => c.game,
             Command::Bench(c) => c.game,
@@ -134,9 +149,35 @@ impl Command {
 ///
 /// Whatever the command reports (bad levels, bad agent specs, I/O errors on `out`).
 pub fn run<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
-    match cmd.game() {
-        GameKind::Tribes => tribes_glue::run_tribes(cmd, out),
+    if cmd == Command::Games {
+        return run_game::list_games(out);
     }
+    struct Dispatch<'a, W> {
+        name: &'static str,
+        cmd: Option<Command>,
+        out: &'a mut W,
+        result: Result<()>,
+    }
+    impl<W: Write> GameVisitor for Dispatch<'_, W> {
+        fn visit<G: GameKit>(&mut self) -> ControlFlow<()> {
+            if G::with_rules(Default::default()).info().name != self.name {
+                return ControlFlow::Continue(());
+            }
+            if let Some(cmd) = self.cmd.take() {
+                self.result = run_game::run_game::<G, W>(cmd, self.out);
+            }
+            ControlFlow::Break(())
+        }
+    }
+    let name = cmd.game().name();
+    let mut d = Dispatch {
+        name,
+        cmd: Some(cmd),
+        out,
+        result: Err(Error::config("game", format!("unknown game `{name}`"))),
+    };
+    visit_all(&mut d);
+    d.result
 }
 
 /// Wraps an error writing a command's report.

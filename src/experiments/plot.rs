@@ -49,7 +49,7 @@ impl PlotConfig {
 pub fn plot(cfg: &PlotConfig, out: &mut impl Write) -> Result<()> {
     let run = RunDir::load(&cfg.run_dir)?;
     let reports = read_progress_csv(&run.dir.join(PROGRESS_CSV))?;
-    let axes: Vec<_> = run.config.features.iter().map(|(_, a)| a.clone()).collect();
+    let axes = run.config.features.clone();
     write_heatmaps(&run.archive.rows, &axes, &run.dir)?;
     write_progress_chart(&reports, &run.dir.join(PROGRESS_PNG))?;
     for name in [HEATMAP_PNG, HEATMAP_SVG, PROGRESS_PNG] {

@@ -40,7 +40,6 @@ use super::GameKind;
 use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
-use crate::features::Feature;
 use crate::qd::{Domain, EmitterConfig, FeatureAxis, GenomeSpace, MapElitesConfig, Replacement};
 
 /// The TOML file as written (every section; unknown keys are errors).
@@ -189,8 +188,9 @@ pub struct RunConfig {
     pub scripts: Option<Vec<String>>,
     /// Weight domain.
     pub domain: Domain,
-    /// Features and their axes.
-    pub features: Vec<(Feature, FeatureAxis)>,
+    /// The features' axes, each named after its feature (resolved against the game by the
+    /// workflow, [`crate::features::Feature::resolve`]).
+    pub features: Vec<FeatureAxis>,
     /// Emitter schedule.
     pub emitter: EmitterConfig,
     /// Replacement rule.
@@ -295,8 +295,10 @@ impl RunConfig {
         let mut features = Vec::new();
         for (i, f) in file.features.iter().enumerate() {
             let field = |k: &str| format!("features[{i}].{k}");
-            let feature = Feature::from_name(&f.name, &field("name"))?;
-            if features.iter().any(|(g, _)| *g == feature) {
+            if f.name.trim().is_empty() {
+                return Err(Error::config(field("name"), "a feature needs a name"));
+            }
+            if features.iter().any(|a: &FeatureAxis| a.name == f.name) {
                 return Err(Error::config(field("name"), "the same feature twice"));
             }
             if !(f.min.is_finite() && f.max.is_finite()) || f.min >= f.max {
@@ -306,10 +308,10 @@ impl RunConfig {
                 ));
             }
             let axis = match (f.step, f.bins) {
-                (Some(step), None) => FeatureAxis::bucket(feature.name(), f.min, f.max, step),
+                (Some(step), None) => FeatureAxis::bucket(&f.name, f.min, f.max, step),
                 (None, Some(bins)) => {
                     let bins = positive(bins, &field("bins"))? as usize;
-                    FeatureAxis::bins(feature.name(), f.min, f.max, bins)
+                    FeatureAxis::bins(&f.name, f.min, f.max, bins)
                 }
                 _ => {
                     return Err(Error::config(
@@ -324,7 +326,7 @@ impl RunConfig {
                 }
                 e => e,
             })?;
-            features.push((feature, axis));
+            features.push(axis);
         }
         let m = &file.map_elites;
         let emitter = EmitterConfig {
@@ -394,7 +396,7 @@ impl RunConfig {
             seed: self.seed,
             batch_size: self.batch_size,
             space: GenomeSpace::new(scripts.to_vec(), self.domain.clone())?,
-            axes: self.features.iter().map(|(_, a)| a.clone()).collect(),
+            axes: self.features.clone(),
             replacement: self.replacement,
             emitter: self.emitter.clone(),
         };
@@ -473,7 +475,7 @@ iterations = 10
     #[test]
     fn bad_configs_name_the_field() {
         let cases = [
-            (GOOD.replace("attacks", "attaks"), "features[0].name"),
+            (GOOD.replace("\"attacks\"", "\" \""), "features[0].name"),
             (
                 GOOD.replace("levels = [1590557911279]", "levels = []"),
                 "evaluation.levels",

@@ -121,9 +121,9 @@ impl RunDir {
         let config = read_config(dir)?;
         let path = dir.join(ARCHIVE_CSV);
         let archive = read_archive_csv(&path)?;
-        let axes = config.features.iter().map(|(_, a)| a.clone()).collect();
+        let axes = config.features.clone();
         let grid = GridArchive::new(axes, config.replacement)?;
-        let names: Vec<&str> = config.features.iter().map(|(f, _)| f.name()).collect();
+        let names: Vec<&str> = config.features.iter().map(|a| a.name.as_str()).collect();
         if archive.features != names {
             return Err(invalid(
                 &path,

@@ -232,12 +232,7 @@ pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
     write_atomic(&path, text.as_bytes())?;
 
     let mut header: Vec<String> = ["tier", "cell", "win %"].map(String::from).to_vec();
-    header.extend(
-        run.config
-            .features
-            .iter()
-            .map(|(f, _)| f.name().to_string()),
-    );
+    header.extend(run.config.features.iter().map(|a| a.name.clone()));
     let rows: Vec<Vec<String>> = tiers
         .iter()
         .map(|t| {

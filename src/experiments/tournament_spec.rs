@@ -296,7 +296,7 @@ agents = ["end_turn", "random"]
     #[test]
     fn a_good_config_parses() {
         let spec = TournamentSpec::parse(GOOD).unwrap();
-        assert_eq!(spec.game, GameKind::Tribes);
+        assert_eq!(spec.game, "tribes".parse::<GameKind>().unwrap());
         assert_eq!(spec.seed, 3);
         assert_eq!(
             spec.levels,

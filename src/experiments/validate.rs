@@ -51,6 +51,7 @@ use super::run_dir::{RunDir, prepare_out_dir, read_config};
 use super::{GameKind, output_error};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
+use crate::features::Feature;
 use crate::qd::checkpoint::invalid;
 use crate::qd::{Evaluation, GridArchive};
 use crate::report::archive::ArchiveRow;
@@ -271,18 +272,18 @@ impl ValidateConfig {
     }
 }
 
-/// One level to load, as resolved from a [`LevelChoice`] by [`level_refs`]; the game's glue
-/// turns it into a level.
+/// One level to load, as resolved from a [`LevelChoice`] by [`level_refs`]; the game
+/// ([`crate::kit::GameKit`]) turns it into a level.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LevelRef {
-    /// A level spec as the game's glue loads it (Tribes: a seed or a level file).
+    /// A level name as the game loads it ([`crate::kit::GameKit::load_level`]).
     Load(String),
     /// A level from the game's generator with this seed.
     Generated(u64),
 }
 
 /// The levels of `choice` for a run trained on `training` with seed `run_seed`; `builtin` are
-/// the game's built-in level seeds. Held-out levels keep the order of `builtin`.
+/// the names of the game's built-in levels. Held-out levels keep the order of `builtin`.
 ///
 /// # Errors
 ///
@@ -290,13 +291,16 @@ pub enum LevelRef {
 pub fn level_refs(
     choice: &LevelChoice,
     training: &LevelSet,
-    builtin: &[u64],
+    builtin: &[String],
     run_seed: u64,
 ) -> Result<Vec<LevelRef>> {
-    let load = |s: &u64| LevelRef::Load(s.to_string());
+    let load = |s: &String| LevelRef::Load(s.clone());
     Ok(match choice {
         LevelChoice::Paper => builtin.iter().map(load).collect(),
-        LevelChoice::Seeds(seeds) => seeds.iter().map(load).collect(),
+        LevelChoice::Seeds(seeds) => seeds
+            .iter()
+            .map(|s| LevelRef::Load(s.to_string()))
+            .collect(),
         LevelChoice::Generated(n) => (0..*n as u64)
             .map(|i| LevelRef::Generated(derive_seed(run_seed, &[GENERATED_LEVELS_TAG, i])))
             .collect(),
@@ -305,7 +309,7 @@ pub fn level_refs(
                 LevelSet::Paper => Vec::new(),
                 LevelSet::List(names) => builtin
                     .iter()
-                    .filter(|s| !names.contains(&s.to_string()))
+                    .filter(|s| !names.contains(s))
                     .map(load)
                     .collect(),
             };
@@ -400,9 +404,9 @@ pub struct Validated {
     pub evaluation: Evaluation,
 }
 
-/// Validates the elites `cfg.cells` picks on `levels` (named for the reports; resolved by the
-/// game's glue from [`level_refs`]), writes `validation.csv` and `validation_summary.csv` and
-/// prints both.
+/// Validates the elites `cfg.cells` picks on `levels` (named for the reports; loaded by
+/// [`super::run_game`] from [`level_refs`]) with the run's `features` (resolved for the game,
+/// in axis order), writes `validation.csv` and `validation_summary.csv` and prints both.
 ///
 /// # Errors
 ///
@@ -412,6 +416,7 @@ pub struct Validated {
 pub fn validate<G: SearchSupport>(
     game: &G,
     levels: Vec<(String, G::Level)>,
+    features: &[Feature],
     run: &RunDir,
     cfg: &ValidateConfig,
     out: &mut impl Write,
@@ -428,7 +433,6 @@ pub fn validate<G: SearchSupport>(
         false,
     )?;
     let rc = &run.config;
-    let features: Vec<_> = rc.features.iter().map(|(f, _)| *f).collect();
     let baseline = rc.baseline.to_string();
     let jobs: Vec<(ArchiveRow, String)> = cells
         .iter()
@@ -464,7 +468,7 @@ pub fn validate<G: SearchSupport>(
                     seed,
                     spec,
                     &baseline,
-                    &features,
+                    features,
                 );
                 (0..per_elite).for_each(|_| progress.inc());
                 ev
@@ -516,7 +520,7 @@ fn level_list<L>(levels: &[(String, L)]) -> String {
 
 /// Whether the validation descriptor `k` of `v` stays in the elite's bucket on axis `k`.
 fn stays(run: &RunDir, v: &Validated, k: usize) -> bool {
-    let axis = &run.config.features[k].1;
+    let axis = &run.config.features[k];
     axis.index_of(v.evaluation.descriptor_means[k]) == v.row.coords[k]
 }
 
@@ -525,10 +529,10 @@ pub fn validation_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
     let mut t = CsvTable::new(VALIDATION_COLUMNS.map(String::from).to_vec());
     for v in validated {
         let (r, e) = (&v.row, &v.evaluation);
-        for (k, (feature, _)) in run.config.features.iter().enumerate() {
+        for (k, axis) in run.config.features.iter().enumerate() {
             t.rows.push(vec![
                 r.cell.to_string(),
-                feature.name().to_string(),
+                axis.name.clone(),
                 r.means[k].to_string(),
                 r.sds[k].to_string(),
                 e.descriptor_means[k].to_string(),
@@ -560,14 +564,14 @@ pub fn summary_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
         ]
     };
     let mut t = CsvTable::new(SUMMARY_COLUMNS.map(String::from).to_vec());
-    for (k, (feature, _)) in run.config.features.iter().enumerate() {
+    for (k, axis) in run.config.features.iter().enumerate() {
         let map = validated.iter().map(|v| v.row.means[k]).collect();
         let val = validated
             .iter()
             .map(|v| v.evaluation.descriptor_means[k])
             .collect();
         let kept = validated.iter().filter(|v| stays(run, v, k)).count();
-        t.rows.push(row(feature.name(), map, val, share(kept)));
+        t.rows.push(row(&axis.name, map, val, share(kept)));
     }
     let map = validated.iter().map(|v| v.row.win_rate).collect();
     let val = validated.iter().map(|v| v.evaluation.fitness).collect();
@@ -591,8 +595,8 @@ pub fn summary_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
 /// The printed per-elite table: one line per elite, map → validation per feature.
 fn printed_elites(run: &RunDir, validated: &[Validated]) -> String {
     let mut header = vec!["cell".to_string()];
-    for (f, _) in &run.config.features {
-        header.push(format!("{} map", f.name()));
+    for axis in &run.config.features {
+        header.push(format!("{} map", axis.name));
         header.push("val".into());
     }
     header.extend(["win % map", "val", "in cell"].map(String::from));
@@ -771,15 +775,31 @@ mod tests {
     #[test]
     fn held_out_levels_exclude_the_training_levels() {
         let training = LevelSet::List(vec!["2".into(), "maps/a.txt".into()]);
-        let refs = level_refs(&LevelChoice::HeldOut, &training, &[1, 2, 3], 9).unwrap();
+        let names = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let refs = level_refs(
+            &LevelChoice::HeldOut,
+            &training,
+            &names(&["1", "2", "3"]),
+            9,
+        )
+        .unwrap();
         assert_eq!(
             refs,
             [LevelRef::Load("1".into()), LevelRef::Load("3".into())]
         );
-        assert!(level_refs(&LevelChoice::HeldOut, &LevelSet::Paper, &[1, 2], 9).is_err());
+        assert!(
+            level_refs(
+                &LevelChoice::HeldOut,
+                &LevelSet::Paper,
+                &names(&["1", "2"]),
+                9
+            )
+            .is_err()
+        );
         let all = LevelSet::List(vec!["1".into(), "2".into()]);
-        assert!(level_refs(&LevelChoice::HeldOut, &all, &[1, 2], 9).is_err());
-        let generated = level_refs(&LevelChoice::Generated(2), &training, &[1], 9).unwrap();
+        assert!(level_refs(&LevelChoice::HeldOut, &all, &names(&["1", "2"]), 9).is_err());
+        let generated =
+            level_refs(&LevelChoice::Generated(2), &training, &names(&["1"]), 9).unwrap();
         assert_eq!(
             generated,
             [

@@ -1,0 +1,265 @@
+//! Every subcommand for one game: where the game-independent workflows meet a [`GameKit`].
+
+use std::io::Write;
+
+use super::config_file::{LevelSet, read_rules};
+use super::evolve::{EvolveConfig, evolve};
+use super::run_config::RunConfig;
+use super::tournament::{TournamentScales, tournament};
+use super::tournament_spec::TournamentConfig;
+use super::validate::{LevelRef, level_refs, validate};
+use super::{BenchTarget, Command, LevelsAction, ValidateConfig, bench, output_error, play};
+use crate::agents::AgentSpec;
+use crate::agents::build::build_search_agent;
+use crate::error::{Error, Result};
+use crate::features::{Feature, feature_names};
+use crate::games::{GameVisitor, visit_all};
+use crate::kit::GameKit;
+
+/// Levels with the names reports give them.
+type NamedLevels<L> = Vec<(String, L)>;
+
+/// Runs `cmd` with game `G` (default rules unless the command's config has a `[rules]`
+/// table).
+///
+/// - `levels list`: the built-in levels with [`GameKit::level_facts`]; `levels show NAME`: the
+///   level [`GameKit::load_level`] makes of `NAME`, drawn by [`GameKit::describe_level`];
+/// - `play`: loads `--level` and plays ([`super::play::play`]);
+/// - `bench`: on every built-in level ([`super::bench`]);
+/// - `tournament`, `evolve`: read `[rules]` as [`GameKit::Rules`], load the levels (`"paper"`:
+///   [`GameKit::builtin_levels`]) and run ([`super::tournament::tournament`],
+///   [`super::evolve::evolve`]; evolve's scripts default to [`GameKit::default_genome`] and
+///   its features are resolved against the game);
+/// - `validate`: the run's rules, features and the chosen levels ([`super::validate`]);
+/// - `plot`, `tiers`: game-independent ([`super::plot`], [`super::tiers`]).
+///
+/// # Errors
+///
+/// Bad levels, features or agent specs, and I/O errors on `out`.
+pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<()> {
+    let game = G::with_rules(G::Rules::default());
+    match cmd {
+        Command::Games => list_games(out),
+        Command::Tournament(cfg) => run_tournament::<G, W>(&cfg, out),
+        Command::Plot(cfg) => super::plot::plot(&cfg, out),
+        Command::Validate(cfg) => run_validate::<G, W>(&cfg, out),
+        Command::Tiers(cfg) => super::tiers::tiers(&cfg, out).map(|_| ()),
+        Command::Evolve(cfg) => run_evolve::<G, W>(&cfg, out),
+        Command::Levels(cfg) => match cfg.action {
+            LevelsAction::List => list_levels::<G, W>(out),
+            LevelsAction::Show(name) => {
+                let level = G::load_level(&name)?;
+                write!(out, "{}", G::describe_level(&level)).map_err(output_error)
+            }
+        },
+        Command::Play(cfg) => {
+            let level = G::load_level(&cfg.level)?;
+            let build = |spec| build_search_agent(&game, spec);
+            play::play(&game, &level, &cfg, &build, out).map(|_| ())
+        }
+        Command::Bench(cfg) => {
+            let levels: Vec<G::Level> = G::builtin_levels()
+                .iter()
+                .map(|name| G::load_level(name))
+                .collect::<Result<_>>()?;
+            match cfg.target {
+                BenchTarget::Fm => bench::bench(&game, &levels, &cfg, out).map(|_| ()),
+                BenchTarget::Agents => bench::bench_agents(&game, &levels, &cfg, out).map(|_| ()),
+            }
+        }
+    }
+}
+
+/// The names of a level set and the levels they load.
+///
+/// # Errors
+///
+/// As [`GameKit::load_level`].
+fn load_levels<G: GameKit>(set: &LevelSet) -> Result<(Vec<String>, NamedLevels<G::Level>)> {
+    let names: Vec<String> = match set {
+        LevelSet::Paper => G::builtin_levels(),
+        LevelSet::List(list) => list.clone(),
+    };
+    let levels = names
+        .iter()
+        .map(|name| Ok((name.clone(), G::load_level(name)?)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((names, levels))
+}
+
+/// The run's features resolved for `G`, in axis order.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `features[i].name` and listing the game's features, for a name the
+/// game does not have.
+pub fn resolve_features<G: GameKit>(game: &G, run: &RunConfig) -> Result<Vec<Feature>> {
+    run.features
+        .iter()
+        .enumerate()
+        .map(|(i, axis)| {
+            Feature::resolve(
+                &axis.name,
+                &format!("features[{i}].name"),
+                game.info(),
+                G::features(),
+            )
+        })
+        .collect()
+}
+
+/// The rules as the TOML table a resolved config writes.
+fn rules_table<R: serde::Serialize>(rules: &R) -> Result<toml::Table> {
+    toml::Table::try_from(rules).map_err(|e| Error::config("rules", e.to_string()))
+}
+
+/// Plays a tournament.
+fn run_tournament<G: GameKit, W: Write>(cfg: &TournamentConfig, out: &mut W) -> Result<()> {
+    let spec = &cfg.spec;
+    let rules: G::Rules = read_rules(&spec.rules)?;
+    let (names, levels) = load_levels::<G>(&spec.levels)?;
+    let config_toml = spec.resolved_toml(rules_table(&rules)?, &names)?;
+    let scales = TournamentScales {
+        techs_total: G::summary_columns()
+            .iter()
+            .find_map(|c| (c.column == "techs_pct").then_some(c.percent_of).flatten()),
+    };
+    let game = G::with_rules(rules);
+    let build = |s: &str| build_search_agent(&game, AgentSpec::parse(s)?);
+    tournament(&game, levels, build, cfg, &config_toml, scales, out).map(|_| ())
+}
+
+/// Validates a run: its `[rules]` and features, on the levels of `--levels`.
+fn run_validate<G: GameKit, W: Write>(cfg: &ValidateConfig, out: &mut W) -> Result<()> {
+    let run = super::run_dir::RunDir::load(&cfg.run_dir)?;
+    let rules: G::Rules = read_rules(&run.config.rules)?;
+    let refs = level_refs(
+        &cfg.levels,
+        &run.config.levels,
+        &G::builtin_levels(),
+        run.config.seed,
+    )?;
+    let levels = refs
+        .into_iter()
+        .map(|r| match r {
+            LevelRef::Load(name) => Ok((name.clone(), G::load_level(&name)?)),
+            LevelRef::Generated(seed) => {
+                Ok((format!("generated:{seed}"), G::generate_level(seed)?))
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let game = G::with_rules(rules);
+    let features = resolve_features(&game, &run.config)?;
+    validate(&game, levels, &features, &run, cfg, out).map(|_| ())
+}
+
+/// Runs a MAP-Elites run.
+fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
+    let run = &cfg.run;
+    let rules: G::Rules = read_rules(&run.rules)?;
+    let game = G::with_rules(rules.clone());
+    let features = resolve_features(&game, run).map_err(|e| cfg.located(e))?;
+    let portfolio = game.portfolio();
+    run.check_scripts(portfolio.script_names())
+        .map_err(|e| cfg.located(e))?;
+    let scripts: Vec<String> = match &run.scripts {
+        Some(s) => s.clone(),
+        None => G::default_genome().iter().map(|s| s.to_string()).collect(),
+    };
+    let (names, levels) = load_levels::<G>(&run.levels)?;
+    let mut resolved = run.clone();
+    resolved.file.rules = rules_table(&rules)?;
+    let config_toml = resolved.resolved_toml(&names, &scripts)?;
+    evolve(&game, levels, &features, scripts, cfg, &config_toml, out).map(|_| ())
+}
+
+/// `playstyles levels list`: one line per built-in level, its name and facts.
+fn list_levels<G: GameKit, W: Write>(out: &mut W) -> Result<()> {
+    let names = G::builtin_levels();
+    let mut rows = Vec::new();
+    for name in &names {
+        rows.push((name, G::level_facts(&G::load_level(name)?)));
+    }
+    let columns: Vec<&str> = rows
+        .first()
+        .map(|(_, facts)| facts.iter().map(|(c, _)| *c).collect())
+        .unwrap_or_default();
+    let mut header = format!("{:<16}", "name");
+    for c in &columns {
+        header.push_str(&format!(" {c:>w$}", w = c.len() + 1));
+    }
+    writeln!(out, "{}", header.trim_end()).map_err(output_error)?;
+    for (name, facts) in rows {
+        let mut line = format!("{name:<16}");
+        for (c, v) in &facts {
+            line.push_str(&format!(" {v:>w$}", w = c.len() + 1));
+        }
+        writeln!(out, "{line}").map_err(output_error)?;
+    }
+    Ok(())
+}
+
+/// `playstyles games`: every registered game with its facts.
+///
+/// # Errors
+///
+/// I/O errors on `out`.
+pub fn list_games<W: Write>(out: &mut W) -> Result<()> {
+    struct List<'a, W> {
+        out: &'a mut W,
+        result: Result<()>,
+    }
+    impl<W: Write> GameVisitor for List<'_, W> {
+        fn visit<G: GameKit>(&mut self) -> std::ops::ControlFlow<()> {
+            self.result = describe_game::<G, W>(self.out);
+            if self.result.is_ok() {
+                std::ops::ControlFlow::Continue(())
+            } else {
+                std::ops::ControlFlow::Break(())
+            }
+        }
+    }
+    let mut list = List {
+        out,
+        result: Ok(()),
+    };
+    visit_all(&mut list);
+    list.result
+}
+
+/// The facts of game `G`, as `playstyles games` prints them.
+fn describe_game<G: GameKit, W: Write>(out: &mut W) -> Result<()> {
+    let game = G::with_rules(G::Rules::default());
+    let info = game.info();
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let composites: Vec<String> = G::features()
+        .iter()
+        .map(|c| {
+            let won = if c.won_only { ", won games only" } else { "" };
+            format!("    {:<22} {}{won}", c.name, c.doc)
+        })
+        .collect();
+    let generic = feature_names(info, &[]);
+    let text = format!(
+        "{name}\n  players: {min}-{max}\n  chance: {chance}\n  hidden information: {hidden}\n  \
+         phases: {phases}\n  actor classes: {actors}\n  action kinds: {kinds}\n  statistics: \
+         {stats}\n  built-in levels: {levels}\n  default genome: {genome}\n  features of \
+         {name}:\n{composites}\n  generic features ({n}; any may end in /turn, then @won): \
+         {generic}\n",
+        name = info.name,
+        min = info.min_players,
+        max = info.max_players,
+        chance = yes_no(info.chance),
+        hidden = yes_no(info.hidden_information),
+        phases = info.phases.join(", "),
+        actors = info.actor_classes.join(", "),
+        kinds = info.action_kinds.join(", "),
+        stats = info.stats.join(", "),
+        levels = G::builtin_levels().len(),
+        genome = G::default_genome().join(", "),
+        composites = composites.join("\n"),
+        n = generic.len(),
+        generic = generic.join(", "),
+    );
+    write!(out, "{text}").map_err(output_error)
+}

@@ -1,0 +1,88 @@
+//! What the workflows need of Tribes: [`GameKit`] for [`TribesGame`].
+
+use super::features::FEATURES;
+use super::{Level, Tech, TribeKind, TribesGame, TribesRules, builtin, levelgen};
+use crate::agents::tribes::EVOLVED_WEIGHTS;
+use crate::arena::summary::SummaryColumn;
+use crate::error::Result;
+use crate::features::Composite;
+use crate::kit::GameKit;
+
+/// The summary columns of the paper's Table I: share of the tech tree, cities, production.
+static SUMMARY_COLUMNS: [SummaryColumn; 3] = [
+    SummaryColumn {
+        column: "techs_pct",
+        stat: "techs",
+        percent_of: Some(Tech::ALL.len() as f64),
+        decimals: 1,
+        short: "techs %",
+    },
+    SummaryColumn {
+        column: "cities",
+        stat: "cities",
+        percent_of: None,
+        decimals: 2,
+        short: "cities",
+    },
+    SummaryColumn {
+        column: "production",
+        stat: "production",
+        percent_of: None,
+        decimals: 2,
+        short: "prod",
+    },
+];
+
+impl GameKit for TribesGame {
+    type Rules = TribesRules;
+
+    fn with_rules(rules: TribesRules) -> Self {
+        TribesGame::new(rules)
+    }
+
+    /// A seed (a built-in level, or one made by the level generator) or a level file.
+    fn load_level(name: &str) -> Result<Level> {
+        Level::load(name)
+    }
+
+    /// The 25 levels of the paper ([`builtin::SEEDS`]).
+    fn builtin_levels() -> Vec<String> {
+        builtin::SEEDS.iter().map(u64::to_string).collect()
+    }
+
+    /// A generated two-tribe level, Xin-Xi against Imperius (the paper's tribes).
+    fn generate_level(seed: u64) -> Result<Level> {
+        Ok(levelgen::generate(
+            seed,
+            &[TribeKind::XinXi, TribeKind::Imperius],
+        ))
+    }
+
+    fn level_facts(level: &Level) -> Vec<(&'static str, String)> {
+        vec![
+            ("size", level.size.to_string()),
+            ("tribes", level.capitals.len().to_string()),
+        ]
+    }
+
+    fn describe_level(level: &Level) -> String {
+        level.render()
+    }
+
+    /// The 11 scripts of [`EVOLVED_WEIGHTS`] (spec §15.5).
+    fn default_genome() -> Vec<&'static str> {
+        EVOLVED_WEIGHTS.to_vec()
+    }
+
+    fn features() -> &'static [Composite] {
+        &FEATURES
+    }
+
+    fn game_columns() -> &'static [&'static str] {
+        &["techs", "cities", "production", "kills"]
+    }
+
+    fn summary_columns() -> &'static [SummaryColumn] {
+        &SUMMARY_COLUMNS
+    }
+}

@@ -1,0 +1,74 @@
+//! What the workflows need of a game beyond its rules and its search knowledge: [`GameKit`].
+//!
+//! A game implements [`crate::game::Game`] (the rules), [`SearchSupport`] (what the search
+//! agents use: knowledge, portfolio, rule-based agent) and [`GameKit`] (rules options, levels,
+//! the default genome, play-style features and the columns of tournament tables). Registered in
+//! [`crate::games::visit_all`], it gets every subcommand; a library user's game that implements
+//! them can call the workflows directly ([`crate::experiments::run_game`]).
+
+use std::fmt::Debug;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::agent::SearchSupport;
+use crate::arena::summary::SummaryColumn;
+use crate::error::Result;
+use crate::features::Composite;
+
+/// Everything the workflows (play, tournament, evolve, validate, tiers, plot, bench, levels)
+/// need of a game besides its rules and search knowledge.
+pub trait GameKit: SearchSupport {
+    /// The rules options: the `[rules]` table of a config (every field optional: missing
+    /// fields take their defaults).
+    type Rules: Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync;
+
+    /// The game with these rules.
+    fn with_rules(rules: Self::Rules) -> Self;
+
+    /// Loads a level by name: whatever the game accepts on `--level` and in a config's
+    /// `levels` (Tribes: a seed or a level file).
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error`] naming the level for one that cannot be read or made.
+    fn load_level(name: &str) -> Result<Self::Level>;
+
+    /// The names of the built-in levels (a config's `levels = "paper"`; the held-out levels
+    /// of a validation are those a run did not train on), in order.
+    fn builtin_levels() -> Vec<String>;
+
+    /// A level from the game's generator (for `validate --levels generated:N`).
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Config`] naming `--levels` if the game has no level generator.
+    fn generate_level(seed: u64) -> Result<Self::Level>;
+
+    /// Short facts about a level for `playstyles levels list`, as (column, value) pairs with
+    /// the same columns for every level (Tribes: size, tribes).
+    fn level_facts(level: &Self::Level) -> Vec<(&'static str, String)>;
+
+    /// A human-readable picture of a level (`playstyles levels show`).
+    fn describe_level(level: &Self::Level) -> String;
+
+    /// The scripts whose weights MAP-Elites evolves when a config names none.
+    fn default_genome() -> Vec<&'static str>;
+
+    /// The play-style features the game defines beyond the generic ones
+    /// ([`crate::features`]), under their config names.
+    fn features() -> &'static [Composite] {
+        &[]
+    }
+
+    /// The statistics ([`crate::game::GameInfo::stats`]) `games.csv` keeps per participant
+    /// (final values), in column order.
+    fn game_columns() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The columns of `summary.csv` after the generic ones: means of final statistics.
+    fn summary_columns() -> &'static [SummaryColumn] {
+        &[]
+    }
+}
