@@ -5,8 +5,9 @@ use std::path::Path;
 use std::str::FromStr;
 
 use super::run::Validated;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::experiments::run_dir::RunDir;
+use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
 use crate::report::csv::CsvTable;
 use crate::report::table::aligned;
@@ -198,10 +199,11 @@ pub struct ValidationRow {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming the file (and the line, for a bad row) if it cannot be read, its
-/// header is not [`VALIDATION_COLUMNS`], or a number does not parse.
+/// [`Error::Io`](crate::error::Error::Io) naming the file (and the line, for a bad row) if it
+/// cannot be read or is larger than [`DATA_LIMIT`], its header is not [`VALIDATION_COLUMNS`], or
+/// a number does not parse.
 pub fn read_validation_csv(path: &Path) -> Result<Vec<ValidationRow>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = read_bytes(path, DATA_LIMIT)?;
     let mut r = ::csv::Reader::from_reader(bytes.as_slice());
     let header = r.headers().map_err(|e| invalid(path, e.to_string()))?;
     if header.iter().ne(VALIDATION_COLUMNS) {
