@@ -20,6 +20,7 @@
 //! - [`cli`]: the command line (the only clap user), turned into typed settings;
 //! - [`report`]: result files (CSV, written atomically), heatmaps and terminal output;
 //! - [`stats`]: small statistics helpers ([`stats::wilson_interval`]);
+//! - [`files`]: reading user-supplied files with a size limit;
 //! - [`rng`]: the only place RNGs are made; every run is reproducible from its seed;
 //! - [`error`]: the crate's error type; every message names the field, line or flag at fault.
 
@@ -33,6 +34,7 @@ pub mod cli;
 pub mod error;
 pub mod experiments;
 pub mod features;
+pub mod files;
 pub mod game;
 pub mod games;
 pub mod kit;

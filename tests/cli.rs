@@ -1,4 +1,6 @@
-use crate::support::cli::{playstyles, stderr};
+use std::time::Duration;
+
+use crate::support::cli::{playstyles, playstyles_within, stderr};
 
 #[test]
 fn help_lists_the_subcommands() {
@@ -25,4 +27,36 @@ fn a_malformed_agent_spec_exits_with_code_2_and_an_error_line() {
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(err.starts_with("error: invalid `agents`"), "{err}");
+}
+
+/// How long a refused endless input may take (reading 16 MiB and stopping takes milliseconds).
+const ENDLESS_INPUT_LIMIT: Duration = Duration::from_secs(60);
+
+#[cfg(unix)]
+#[test]
+fn an_endless_level_file_exits_with_code_2_naming_it() {
+    let o = playstyles_within(
+        &["play", "--level", "/dev/zero", "--agents", "random,random"],
+        ENDLESS_INPUT_LIMIT,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: /dev/zero: larger than the limit of 16 MiB"),
+        "{err}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_config_file_exits_with_code_2_naming_it() {
+    for command in ["evolve", "tournament"] {
+        let o = playstyles_within(&[command, "/dev/zero"], ENDLESS_INPUT_LIMIT);
+        assert_eq!(o.status.code(), Some(2), "{command}");
+        let err = stderr(&o);
+        assert!(
+            err.starts_with("error: /dev/zero: larger than the limit of 16 MiB"),
+            "{command}: {err}"
+        );
+    }
 }

@@ -51,7 +51,7 @@ pub enum LevelEntry {
 pub enum LevelSet {
     /// The game's built-in experiment levels.
     Paper,
-    /// Level specs as the game's glue understands them (Tribes: a seed or a level file).
+    /// Level names as the game loads them (`GameKit::load_level`; Tribes: a seed or a level file).
     List(Vec<String>),
 }
 

@@ -41,6 +41,7 @@ use crate::agents::build::build_search_agent;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
+use crate::files::{TEXT_LIMIT, read_text};
 use crate::qd::{BatchReport, Evaluation, Genome, MapElites, MapElitesConfig};
 use crate::report::archive::{
     ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, read_progress_csv, write_archive_csv,
@@ -101,12 +102,13 @@ impl EvolveConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be read; [`Error::Config`] naming the field at fault
+    /// [`Error::Io`] if the file cannot be read, is larger than [`TEXT_LIMIT`] or is not UTF-8;
+    /// [`Error::Config`] naming the field at fault
     /// (see [`RunConfig::parse`]), with the file named in the reason.
     pub fn load(path: Option<&Path>, out: Option<PathBuf>) -> Result<Self> {
         let (text, stem, source) = match path {
             Some(p) => {
-                let text = std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?;
+                let text = read_text(p, TEXT_LIMIT)?;
                 let stem = p
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
@@ -353,7 +355,7 @@ fn resume(
         ));
     }
     let config_path = dir.join(CONFIG_TOML);
-    let on_disk = std::fs::read_to_string(&config_path).map_err(|e| Error::io(&config_path, e))?;
+    let on_disk = read_text(&config_path, TEXT_LIMIT)?;
     if on_disk != config_toml {
         return Err(Error::io(
             &config_path,

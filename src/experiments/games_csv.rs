@@ -18,6 +18,7 @@ use csv::StringRecord;
 use crate::arena::series::SeriesGame;
 use crate::arena::summary::{CITIES, FinishedGame, PRODUCTION, TECHS};
 use crate::error::{Error, Result};
+use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
 
 /// Name of the statistic reported in the `kills_<j>` columns.
@@ -243,10 +244,10 @@ pub struct GamesFile {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming the file if it cannot be read, its header is not a [`games_header`],
-/// or a record does not parse (naming the line and column; see [`GameRow::from_record`]).
+/// [`Error::Io`] naming the file if it cannot be read or is larger than [`DATA_LIMIT`], its
+/// header is not a [`games_header`], or a record does not parse (naming the line and column; see [`GameRow::from_record`]).
 pub fn read_games_csv(path: &Path) -> Result<GamesFile> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = read_bytes(path, DATA_LIMIT)?;
     let mut r = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(bytes.as_slice());

@@ -16,7 +16,7 @@ use crate::game::{Game, Outcome, Turn};
 pub struct PlayConfig {
     /// The game to play.
     pub game: GameKind,
-    /// The level, as the game's glue understands it (Tribes: a seed or a level file).
+    /// The level, as the game loads it (`GameKit::load_level`; Tribes: a seed or a level file).
     pub level: String,
     /// One agent per seat, in seat order.
     pub agents: Vec<AgentSpec>,

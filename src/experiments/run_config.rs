@@ -174,7 +174,7 @@ pub struct RunConfig {
     pub seed: u64,
     /// Genomes per batch.
     pub batch_size: usize,
-    /// The game's rules options (read by the game's glue).
+    /// The game's rules options (read as the game's `GameKit::Rules`).
     pub rules: toml::Table,
     /// Training levels.
     pub levels: LevelSet,
@@ -210,6 +210,160 @@ fn positive(v: i64, field: &str) -> Result<u64> {
     }
 }
 
+/// The run's name: `name`, else `stem`; it names a directory, so it must be a plain file name.
+fn run_name(file: &RunFile, stem: &str) -> Result<String> {
+    let name = file.name.clone().unwrap_or_else(|| stem.to_string());
+    if name.trim().is_empty() || name.contains(['/', '\\']) {
+        return Err(Error::config("name", "must be a non-empty file name"));
+    }
+    Ok(name)
+}
+
+/// `[evaluation]`, validated.
+struct EvaluationParts {
+    levels: LevelSet,
+    repetitions: u32,
+    player: AgentSpec,
+    baseline: AgentSpec,
+}
+
+/// Parses an agent spec, errors naming `field`.
+fn agent_spec(s: &str, field: &str) -> Result<AgentSpec> {
+    AgentSpec::parse(s).map_err(|e| match e {
+        Error::Config { reason, .. } => Error::config(field, reason),
+        e => e,
+    })
+}
+
+/// Validates `[evaluation]`: the levels, a positive repetition count, and the two agent specs
+/// (the player's without `weights`, which the genome sets).
+fn evaluation(ev: &EvaluationFile) -> Result<EvaluationParts> {
+    let levels = level_set(ev.levels.clone(), "evaluation.levels")?;
+    let repetitions = positive(ev.repetitions, "evaluation.repetitions")?;
+    let repetitions = u32::try_from(repetitions)
+        .map_err(|_| Error::config("evaluation.repetitions", "too large"))?;
+    let player = agent_spec(&ev.player, "evaluation.player")?;
+    let baseline = agent_spec(&ev.baseline, "evaluation.baseline")?;
+    if player.fields().iter().any(|(k, _)| k == "weights") {
+        return Err(Error::config(
+            "evaluation.player",
+            "the genome sets the weights: leave `weights` out of the player's spec",
+        ));
+    }
+    Ok(EvaluationParts {
+        levels,
+        repetitions,
+        player,
+        baseline,
+    })
+}
+
+/// Validates `[genome]` and returns its weight domain; the script list, if given, must be
+/// non-empty without repeats (the names are checked later, by [`RunConfig::check_scripts`]).
+fn genome(g: &GenomeFile) -> Result<Domain> {
+    let domain = match (&g.values, g.range) {
+        (Some(_), Some(_)) => {
+            return Err(Error::config(
+                "genome",
+                "give `values` or `range`, not both",
+            ));
+        }
+        (Some(v), None) => Domain::Discrete(v.clone()),
+        (None, Some([lo, hi])) => Domain::Range { lo, hi },
+        (None, None) => Domain::default(),
+    };
+    if let Some(scripts) = &g.scripts {
+        if scripts.is_empty() {
+            return Err(Error::config("genome.scripts", "give at least one script"));
+        }
+        for (i, s) in scripts.iter().enumerate() {
+            if scripts[..i].contains(s) {
+                return Err(Error::config(
+                    format!("genome.scripts[{i}]"),
+                    format!("`{s}` is listed twice"),
+                ));
+            }
+        }
+    }
+    Ok(domain)
+}
+
+/// Validates the `[[features]]` tables (1 to 3) into axes named after their features: distinct,
+/// non-empty names (resolved against the game later, by the workflow), `min < max`, and
+/// exactly one of `step` or `bins`; errors name `features[i].<key>`.
+fn features(files: &[FeatureFile]) -> Result<Vec<FeatureAxis>> {
+    if files.is_empty() || files.len() > 3 {
+        return Err(Error::config(
+            "features",
+            format!("give 1 to 3 [[features]] tables, got {}", files.len()),
+        ));
+    }
+    let mut features = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let field = |k: &str| format!("features[{i}].{k}");
+        if f.name.trim().is_empty() {
+            return Err(Error::config(field("name"), "a feature needs a name"));
+        }
+        if features.iter().any(|a: &FeatureAxis| a.name == f.name) {
+            return Err(Error::config(field("name"), "the same feature twice"));
+        }
+        if !(f.min.is_finite() && f.max.is_finite()) || f.min >= f.max {
+            return Err(Error::config(
+                field("max"),
+                format!("need min < max, got min {} and max {}", f.min, f.max),
+            ));
+        }
+        let axis = match (f.step, f.bins) {
+            (Some(step), None) => FeatureAxis::bucket(&f.name, f.min, f.max, step),
+            (None, Some(bins)) => {
+                let bins = positive(bins, &field("bins"))? as usize;
+                FeatureAxis::bins(&f.name, f.min, f.max, bins)
+            }
+            _ => {
+                return Err(Error::config(
+                    field("step"),
+                    "give `step` (buckets) or `bins`, exactly one",
+                ));
+            }
+        }
+        .map_err(|e| match e {
+            Error::Config { field: f2, reason } => {
+                Error::config(format!("features[{i}].{f2}"), reason)
+            }
+            e => e,
+        })?;
+        features.push(axis);
+    }
+    Ok(features)
+}
+
+/// Validates `[map_elites]`: the emitter schedule and the replacement rule (`z` of
+/// `lower_confidence` positive, 1.96 by default).
+fn map_elites(m: &MapElitesFile) -> Result<(EmitterConfig, Replacement)> {
+    let emitter = EmitterConfig {
+        one_hot: m.one_hot,
+        random_init: non_negative(m.random_init, "map_elites.random_init")?,
+        iterations: non_negative(m.iterations, "map_elites.iterations")?,
+    };
+    let replacement = match m.replacement.as_str() {
+        "paper" => Replacement::Paper,
+        "lower_confidence" => {
+            let z = m.z.unwrap_or(1.96);
+            if !(z.is_finite() && z > 0.0) {
+                return Err(Error::config("map_elites.z", "must be a positive number"));
+            }
+            Replacement::LowerConfidence { z }
+        }
+        other => {
+            return Err(Error::config(
+                "map_elites.replacement",
+                format!("`{other}` is not `paper` or `lower_confidence`"),
+            ));
+        }
+    };
+    Ok((emitter, replacement))
+}
+
 impl RunConfig {
     /// Parses and validates TOML text; `stem` names the run when the file has no `name`.
     ///
@@ -223,144 +377,35 @@ impl RunConfig {
         Self::from_file(file, stem)
     }
 
-    /// Validates a parsed file.
+    /// Validates a parsed file: each section by its own function below, in the order the
+    /// file lists them (so the first bad field is the one reported).
     ///
     /// # Errors
     ///
     /// As [`RunConfig::parse`].
     pub fn from_file(file: RunFile, stem: &str) -> Result<RunConfig> {
-        let name = file.name.clone().unwrap_or_else(|| stem.to_string());
-        if name.trim().is_empty() || name.contains(['/', '\\']) {
-            return Err(Error::config("name", "must be a non-empty file name"));
-        }
+        let name = run_name(&file, stem)?;
         let game: GameKind = file
             .game
             .parse()
             .map_err(|_| Error::config("game", format!("unknown game `{}`", file.game)))?;
         let seed = non_negative(file.seed, "seed")?;
         let batch_size = positive(file.batch_size, "batch_size")? as usize;
-        let ev = &file.evaluation;
-        let levels = level_set(ev.levels.clone(), "evaluation.levels")?;
-        let repetitions = positive(ev.repetitions, "evaluation.repetitions")?;
-        let repetitions = u32::try_from(repetitions)
-            .map_err(|_| Error::config("evaluation.repetitions", "too large"))?;
-        let spec = |s: &str, field: &str| {
-            AgentSpec::parse(s).map_err(|e| match e {
-                Error::Config { reason, .. } => Error::config(field, reason),
-                e => e,
-            })
-        };
-        let player = spec(&ev.player, "evaluation.player")?;
-        let baseline = spec(&ev.baseline, "evaluation.baseline")?;
-        if player.fields().iter().any(|(k, _)| k == "weights") {
-            return Err(Error::config(
-                "evaluation.player",
-                "the genome sets the weights: leave `weights` out of the player's spec",
-            ));
-        }
-        let g = &file.genome;
-        let domain = match (&g.values, g.range) {
-            (Some(_), Some(_)) => {
-                return Err(Error::config(
-                    "genome",
-                    "give `values` or `range`, not both",
-                ));
-            }
-            (Some(v), None) => Domain::Discrete(v.clone()),
-            (None, Some([lo, hi])) => Domain::Range { lo, hi },
-            (None, None) => Domain::default(),
-        };
-        if let Some(scripts) = &g.scripts {
-            if scripts.is_empty() {
-                return Err(Error::config("genome.scripts", "give at least one script"));
-            }
-            for (i, s) in scripts.iter().enumerate() {
-                if scripts[..i].contains(s) {
-                    return Err(Error::config(
-                        format!("genome.scripts[{i}]"),
-                        format!("`{s}` is listed twice"),
-                    ));
-                }
-            }
-        }
-        if file.features.is_empty() || file.features.len() > 3 {
-            return Err(Error::config(
-                "features",
-                format!(
-                    "give 1 to 3 [[features]] tables, got {}",
-                    file.features.len()
-                ),
-            ));
-        }
-        let mut features = Vec::new();
-        for (i, f) in file.features.iter().enumerate() {
-            let field = |k: &str| format!("features[{i}].{k}");
-            if f.name.trim().is_empty() {
-                return Err(Error::config(field("name"), "a feature needs a name"));
-            }
-            if features.iter().any(|a: &FeatureAxis| a.name == f.name) {
-                return Err(Error::config(field("name"), "the same feature twice"));
-            }
-            if !(f.min.is_finite() && f.max.is_finite()) || f.min >= f.max {
-                return Err(Error::config(
-                    field("max"),
-                    format!("need min < max, got min {} and max {}", f.min, f.max),
-                ));
-            }
-            let axis = match (f.step, f.bins) {
-                (Some(step), None) => FeatureAxis::bucket(&f.name, f.min, f.max, step),
-                (None, Some(bins)) => {
-                    let bins = positive(bins, &field("bins"))? as usize;
-                    FeatureAxis::bins(&f.name, f.min, f.max, bins)
-                }
-                _ => {
-                    return Err(Error::config(
-                        field("step"),
-                        "give `step` (buckets) or `bins`, exactly one",
-                    ));
-                }
-            }
-            .map_err(|e| match e {
-                Error::Config { field: f2, reason } => {
-                    Error::config(format!("features[{i}].{f2}"), reason)
-                }
-                e => e,
-            })?;
-            features.push(axis);
-        }
-        let m = &file.map_elites;
-        let emitter = EmitterConfig {
-            one_hot: m.one_hot,
-            random_init: non_negative(m.random_init, "map_elites.random_init")?,
-            iterations: non_negative(m.iterations, "map_elites.iterations")?,
-        };
-        let replacement = match m.replacement.as_str() {
-            "paper" => Replacement::Paper,
-            "lower_confidence" => {
-                let z = m.z.unwrap_or(1.96);
-                if !(z.is_finite() && z > 0.0) {
-                    return Err(Error::config("map_elites.z", "must be a positive number"));
-                }
-                Replacement::LowerConfidence { z }
-            }
-            other => {
-                return Err(Error::config(
-                    "map_elites.replacement",
-                    format!("`{other}` is not `paper` or `lower_confidence`"),
-                ));
-            }
-        };
+        let ev = evaluation(&file.evaluation)?;
+        let domain = genome(&file.genome)?;
+        let features = features(&file.features)?;
+        let (emitter, replacement) = map_elites(&file.map_elites)?;
         Ok(RunConfig {
             name,
             game,
             seed,
             batch_size,
             rules: file.rules.clone(),
-            levels,
-            repetitions,
-            player,
-            baseline,
-            scripts: g.scripts.clone(),
+            levels: ev.levels,
+            repetitions: ev.repetitions,
+            player: ev.player,
+            baseline: ev.baseline,
+            scripts: file.genome.scripts.clone(),
             domain,
             features,
             emitter,

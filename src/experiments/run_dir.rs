@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::run_config::RunConfig;
 use crate::error::{Error, Result};
+use crate::files::{TEXT_LIMIT, read_text};
 use crate::qd::GridArchive;
 use crate::qd::checkpoint::invalid;
 use crate::report::archive::{ARCHIVE_CSV, ArchiveRow, ArchiveTable, read_archive_csv};
@@ -89,12 +90,13 @@ pub fn check_dir(dir: &Path) -> Result<()> {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming the directory or the file if either is missing; [`Error::Config`]
+/// [`Error::Io`] naming the directory or the file if either is missing (or the file is larger
+/// than [`TEXT_LIMIT`] or not UTF-8); [`Error::Config`]
 /// naming the field, with the file's path in the reason, if the config is invalid.
 pub fn read_config(dir: &Path) -> Result<RunConfig> {
     check_dir(dir)?;
     let path = dir.join(CONFIG_TOML);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+    let text = read_text(&path, TEXT_LIMIT)?;
     let stem = dir
         .file_name()
         .map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned());

@@ -57,6 +57,7 @@ use crate::agent::Agent;
 use crate::arena::series::Series;
 use crate::arena::summary::PairingSummary;
 use crate::error::{Error, Result};
+use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::Game;
 use crate::report::progress::Progress;
 use crate::report::table::aligned;
@@ -224,7 +225,7 @@ fn resume_rows<G: Game>(
             ),
         ));
     }
-    let on_disk = std::fs::read_to_string(&config_path).map_err(|e| Error::io(&config_path, e))?;
+    let on_disk = read_text(&config_path, TEXT_LIMIT)?;
     if on_disk != config_toml {
         return Err(Error::config(
             "resume",

@@ -9,6 +9,7 @@ use super::GameKind;
 use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
+use crate::files::{TEXT_LIMIT, read_text};
 
 /// A tournament config as written in TOML (the unvalidated form; see [`TournamentSpec`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -16,7 +17,7 @@ use crate::error::{Error, Result};
 pub struct TournamentFile {
     /// The game (`tribes`).
     pub game: String,
-    /// The game's rules options, read by the game's glue (Tribes: `TribesRules`).
+    /// The game's rules options, read as the game's `GameKit::Rules`.
     #[serde(default)]
     pub rules: toml::Table,
     /// The tournament seed.
@@ -61,7 +62,7 @@ impl Pairing {
 pub struct TournamentSpec {
     /// The game.
     pub game: GameKind,
-    /// The game's rules options, still to be read by the game's glue.
+    /// The game's rules options, still to be read as the game's `GameKit::Rules`.
     pub rules: toml::Table,
     /// The tournament seed.
     pub seed: u64,
@@ -147,7 +148,7 @@ impl TournamentSpec {
         })
     }
 
-    /// The resolved config as TOML: `rules` as the glue read them (every default explicit),
+    /// The resolved config as TOML: `rules` as the game read them (every default explicit),
     /// `levels` listed, agent specs in canonical form. It parses back to an equal spec (with
     /// `levels` listed).
     ///
@@ -200,10 +201,11 @@ impl TournamentConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be read; as [`TournamentSpec::parse`]; [`Error::Config`]
-    /// naming `out` if no default folder can be made from the file name.
+    /// [`Error::Io`] if the file cannot be read, is larger than [`TEXT_LIMIT`] or is not UTF-8;
+    /// as [`TournamentSpec::parse`]; [`Error::Config`] naming `out` if no default folder can be
+    /// made from the file name.
     pub fn load(path: &Path, out: Option<PathBuf>) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = read_text(path, TEXT_LIMIT)?;
         let spec = TournamentSpec::parse(&text).map_err(|e| match e {
             Error::Config { field, reason } => Error::Config {
                 field,

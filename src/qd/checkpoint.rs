@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::archive::GridArchive;
 use super::emitter::EmitterState;
 use crate::error::{Error, Result};
+use crate::files::{DATA_LIMIT, read_bytes};
 use crate::report::atomic::write_atomic;
 
 /// The checkpoint format this build writes and reads.
@@ -69,10 +70,10 @@ impl Checkpoint {
         write_atomic(path, &self.to_json()?)
     }
 
-    /// Reads a checkpoint from `path`; a missing, corrupt or wrong-version file is an error
-    /// naming it.
+    /// Reads a checkpoint from `path`; a missing, corrupt or wrong-version file, or one larger
+    /// than [`DATA_LIMIT`], is an error naming it.
     pub fn load(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = read_bytes(path, DATA_LIMIT)?;
         Self::from_json(&bytes, path)
     }
 }

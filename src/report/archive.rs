@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
 use crate::qd::{BatchReport, GenomeSpace, GridArchive};
 use crate::report::atomic::write_atomic;
@@ -325,9 +326,9 @@ pub fn write_archive_csv(path: &Path, table: &ArchiveTable) -> Result<()> {
     write_atomic(path, &table.to_csv()?)
 }
 
-/// Reads an `archive.csv`; errors name the file and line.
+/// Reads an `archive.csv` (at most [`DATA_LIMIT`] bytes); errors name the file and line.
 pub fn read_archive_csv(path: &Path) -> Result<ArchiveTable> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = read_bytes(path, DATA_LIMIT)?;
     ArchiveTable::from_csv(&bytes, path)
 }
 
@@ -361,9 +362,10 @@ pub const PROGRESS_COLUMNS: [&str; 9] = [
     "seconds",
 ];
 
-/// Reads a `progress.csv` (to append to it when a run resumes); errors name the file.
+/// Reads a `progress.csv` (to append to it when a run resumes; at most [`DATA_LIMIT`] bytes);
+/// errors name the file.
 pub fn read_progress_csv(path: &Path) -> Result<Vec<BatchReport>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = read_bytes(path, DATA_LIMIT)?;
     let mut r = ::csv::Reader::from_reader(bytes.as_slice());
     let header = r.headers().map_err(|e| invalid(path, e.to_string()))?;
     if header.iter().ne(PROGRESS_COLUMNS) {

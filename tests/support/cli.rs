@@ -3,7 +3,8 @@
 //! binary.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// A fresh, empty folder `<topic>/<name>` under Cargo's scratch space (inside `target/`).
 pub fn scratch(topic: &str, name: &str) -> PathBuf {
@@ -37,6 +38,31 @@ pub fn playstyles_in(args: &[&str], cwd: &Path) -> Output {
         .current_dir(cwd)
         .output()
         .expect("the binary runs")
+}
+
+/// Runs the binary with `args` in the current folder; kills it and panics if it runs longer than
+/// `limit` (for inputs that once made it run forever). The outputs must fit the pipes' buffers.
+pub fn playstyles_within(args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_playstyles"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let start = Instant::now();
+    while child
+        .try_wait()
+        .expect("the binary can be waited for")
+        .is_none()
+    {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`playstyles {}` ran longer than {limit:?}", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("the binary's output")
 }
 
 /// The standard error of a finished run, as text.

@@ -1,7 +1,10 @@
 //! A Tribes level: the starting map (terrain, resources, capitals).
 
+use std::path::Path;
+
 use super::types::{Resource, Terrain, TribeKind};
 use super::{builtin, levelgen};
+use crate::files::{TEXT_LIMIT, read_text};
 use crate::{Error, Result};
 
 /// The starting situation of a Tribes game: a square map with one capital per tribe.
@@ -162,15 +165,15 @@ impl Level {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be read; [`Error::Level`] with the path as origin if it
-    /// does not parse.
+    /// [`Error::Io`] if the file cannot be read, is larger than [`TEXT_LIMIT`] or is not UTF-8;
+    /// [`Error::Level`] with the path as origin if it does not parse.
     pub fn load(spec: &str) -> Result<Level> {
         if let Ok(seed) = spec.parse::<u64>() {
             return Ok(builtin::level(seed).unwrap_or_else(|| {
                 levelgen::generate(seed, &[TribeKind::XinXi, TribeKind::Imperius])
             }));
         }
-        let text = std::fs::read_to_string(spec).map_err(|e| Error::io(spec, e))?;
+        let text = read_text(Path::new(spec), TEXT_LIMIT)?;
         Level::parse(&text, spec)
     }
 

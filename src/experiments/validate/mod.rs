@@ -1,0 +1,136 @@
+//! `playstyles validate RUN_DIR`: re-plays elites of a MAP-Elites run on other levels and
+//! compares their play-style features and win rates with the archive's (the paper's held-out
+//! validation, its Table II).
+//!
+//! **Levels** (`--levels`): `held-out` (default), the game's built-in experiment levels minus
+//! the run's training levels (`evaluation.levels` of `config.toml`); `paper`, all built-in
+//! levels; a comma-separated list of level seeds; or `generated:N`, `N` levels from the game's
+//! level generator whose seeds are `derive_seed(run seed, [GENERATED_LEVELS_TAG, i])` for
+//! `i` in `0..N` (Tribes: Xin-Xi and Imperius).
+//!
+//! **Cells** (`--cells`): `corners` (default, as the paper), `all`, or a comma-separated list of
+//! cell indices, each of which must hold an elite. The corners of a grid are the cells whose
+//! every coordinate is 0 or the axis's last cell (two ends in 1-D, four corners in 2-D, eight in
+//! 3-D); for each corner, the chosen elite is the occupied cell nearest to it by Euclidean
+//! distance in grid coordinates, ties going to the lower cell index; the chosen cells are then
+//! de-duplicated ([`corner_cells`]).
+//!
+//! **Games.** Each chosen elite is re-played exactly as `evolve` evaluated it:
+//! [`evaluate_player`](super::evaluate::evaluate_player) with the run's player spec carrying
+//! the elite's weights ([`super::evaluate::with_weights`]), the run's baseline and features,
+//! `--repetitions` games per level (default 20) with seats alternating, and seed
+//! `derive_seed(run seed, [VALIDATION_TAG, cell])`. Elites and games run in parallel on a local
+//! pool of `--threads` threads; the results are identical for any thread count.
+//!
+//! **Outputs**, written atomically into the run directory and printed as aligned tables:
+//!
+//! - `validation.csv`: one row per validated elite and feature, in cell order then axis order:
+//!   `cell`; `feature`; `map_mean`, `map_sd` (the feature's mean and standard deviation over
+//!   the elite's games in the archive); `val_mean`, `val_sd` (the same over the validation
+//!   games); `map_win_rate`, `val_win_rate`; `map_games`, `val_games`; `stays_in_cell`
+//!   (`true` if `val_mean` falls in the elite's bucket on that feature's axis, i.e. the axis
+//!   maps it to the elite's `cell_<feature>` coordinate).
+//! - `validation_summary.csv`: columns `feature`, `elites`, `map_mean`, `val_mean` (means over
+//!   the validated elites), `spearman`, `stays_in_cell`. One row per feature, where `spearman`
+//!   is Spearman's rank correlation between the elites' map and validation means (ranks of
+//!   ties averaged; empty with fewer than 3 elites or when either side has no spread,
+//!   [`spearman`](crate::stats::spearman)) and `stays_in_cell` the share of elites whose
+//!   validation value stays in its bucket on that axis; then a `win_rate` row (the win rates'
+//!   means and rank correlation; `stays_in_cell` empty); then an `all_axes` row whose
+//!   `stays_in_cell` is the share of elites whose validation descriptors fall in the elite's own
+//!   cell on every axis at once.
+//!
+//! The code is split by job: `levels.rs` resolves `--levels`, `cells.rs` picks the elites,
+//! `run.rs` plays them, and `tables.rs` builds, prints and reads back the CSVs; everything
+//! public is re-exported here.
+
+use std::path::PathBuf;
+
+use super::GameKind;
+use super::run_dir::read_config;
+use crate::error::{Error, Result};
+
+mod cells;
+mod levels;
+mod run;
+mod tables;
+
+pub use cells::{CellChoice, choose_cells, corner_cells};
+pub use levels::{GENERATED_LEVELS_TAG, LevelChoice, LevelRef, level_refs};
+pub use run::{VALIDATION_TAG, Validated, validate};
+pub use tables::{
+    ALL_AXES_ROW, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV, VALIDATION_SUMMARY_CSV,
+    ValidationRow, WIN_RATE_ROW, read_validation_csv, summary_table, validation_table,
+};
+
+/// Default games per level and elite (as the paper).
+pub const DEFAULT_REPETITIONS: u32 = 20;
+
+/// Validated settings of `playstyles validate`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidateConfig {
+    /// The run directory.
+    pub run_dir: PathBuf,
+    /// The run's game (from its `config.toml`).
+    pub game: GameKind,
+    /// The levels to play.
+    pub levels: LevelChoice,
+    /// Games per level and elite (at least 1).
+    pub repetitions: u32,
+    /// The elites to play.
+    pub cells: CellChoice,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Replace the tables of an earlier validation (without it, they are never overwritten).
+    pub force: bool,
+}
+
+impl ValidateConfig {
+    /// Settings with the defaults (held-out levels, 20 repetitions, corners, one thread per
+    /// core, a progress bar); reads the run's `config.toml` for the game.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_config`]: the directory or `config.toml` is missing or invalid.
+    pub fn new(run_dir: PathBuf) -> Result<Self> {
+        let game = read_config(&run_dir)?.game;
+        Ok(ValidateConfig {
+            run_dir,
+            game,
+            levels: LevelChoice::HeldOut,
+            repetitions: DEFAULT_REPETITIONS,
+            cells: CellChoice::Corners,
+            threads: None,
+            quiet: false,
+            force: false,
+        })
+    }
+
+    /// Sets the games per level and elite.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `--repetitions` if it is 0.
+    pub fn with_repetitions(mut self, repetitions: u32) -> Result<Self> {
+        if repetitions == 0 {
+            return Err(Error::config("--repetitions", "must be at least 1"));
+        }
+        self.repetitions = repetitions;
+        Ok(self)
+    }
+
+    /// Sets the number of worker threads.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `--threads` if it is 0.
+    pub fn with_threads(mut self, threads: Option<usize>) -> Result<Self> {
+        if threads == Some(0) {
+            return Err(Error::config("--threads", "must be at least 1"));
+        }
+        self.threads = threads;
+        Ok(self)
+    }
+}

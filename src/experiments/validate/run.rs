@@ -1,0 +1,151 @@
+//! The validation run: each chosen elite re-played on the levels, in parallel, then the tables
+//! written and printed.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+
+use super::ValidateConfig;
+use super::cells::choose_cells;
+use super::tables::{
+    VALIDATION_CSV, VALIDATION_SUMMARY_CSV, printed_elites, printed_summary, summary_table,
+    validation_table,
+};
+use crate::agent::SearchSupport;
+use crate::error::{Error, Result};
+use crate::experiments::evaluate::evaluate_player;
+use crate::experiments::output_error;
+use crate::experiments::run_dir::{RunDir, prepare_out_dir};
+use crate::features::Feature;
+use crate::qd::Evaluation;
+use crate::report::archive::ArchiveRow;
+use crate::report::progress::Progress;
+use crate::rng::derive_seed;
+
+/// Tag of the validation seeds: an elite's games use `derive_seed(run seed, [VALIDATION_TAG,
+/// cell])` ("validate" in ASCII).
+pub const VALIDATION_TAG: u64 = 0x7661_6c69_6461_7465;
+
+/// One validated elite: its archive row and its validation evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validated {
+    /// The elite as archived.
+    pub row: ArchiveRow,
+    /// Its games on the validation levels.
+    pub evaluation: Evaluation,
+}
+
+/// Validates the elites `cfg.cells` picks on `levels` (named for the reports; loaded by
+/// [`crate::experiments::run_game`] from [`level_refs`](super::level_refs)) with the run's
+/// `features` (resolved for the game, in axis order), writes `validation.csv` and
+/// `validation_summary.csv` and prints both.
+///
+/// # Errors
+///
+/// As [`choose_cells`]; [`Error::Config`] naming `--levels` if `levels` is empty, `--threads`
+/// if the pool cannot be built, or the agent field at fault if the run's player or baseline
+/// cannot be built; [`Error::Io`] if a file cannot be written.
+pub fn validate<G: SearchSupport>(
+    game: &G,
+    levels: Vec<(String, G::Level)>,
+    features: &[Feature],
+    run: &RunDir,
+    cfg: &ValidateConfig,
+    out: &mut impl Write,
+) -> Result<Vec<Validated>> {
+    if levels.is_empty() {
+        return Err(Error::config("--levels", "no level to play"));
+    }
+    let cells = choose_cells(&cfg.cells, run)?;
+    prepare_out_dir(
+        &run.dir,
+        "run_dir",
+        &[VALIDATION_CSV, VALIDATION_SUMMARY_CSV],
+        cfg.force,
+        false,
+    )?;
+    let rc = &run.config;
+    let baseline = rc.baseline.to_string();
+    let jobs: Vec<(ArchiveRow, String)> = cells
+        .iter()
+        .filter_map(|&c| run.row(c))
+        .map(|row| Ok((row.clone(), run.agent_spec(row)?)))
+        .collect::<Result<_>>()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::config("--threads", e.to_string()))?;
+    let per_elite = levels.len() as u64 * u64::from(cfg.repetitions);
+    writeln!(
+        out,
+        "validating {} of {}: {} each ({} x {}): {}",
+        count(jobs.len(), "elite"),
+        run.dir.display(),
+        count(per_elite as usize, "game"),
+        count(levels.len(), "level"),
+        count(cfg.repetitions as usize, "repetition"),
+        level_list(&levels)
+    )
+    .map_err(output_error)?;
+    out.flush().map_err(output_error)?;
+    let progress = Progress::new(per_elite * jobs.len() as u64, !cfg.quiet);
+    let evaluations = pool.install(|| {
+        jobs.par_iter()
+            .map(|(row, spec)| {
+                let seed = derive_seed(rc.seed, &[VALIDATION_TAG, row.cell as u64]);
+                let ev = evaluate_player(
+                    game,
+                    &levels,
+                    cfg.repetitions,
+                    seed,
+                    spec,
+                    &baseline,
+                    features,
+                );
+                (0..per_elite).for_each(|_| progress.inc());
+                ev
+            })
+            .collect::<Result<Vec<_>>>()
+    });
+    progress.finish();
+    let validated: Vec<Validated> = jobs
+        .into_iter()
+        .zip(evaluations?)
+        .map(|((row, _), evaluation)| Validated { row, evaluation })
+        .collect();
+    let per_elite_table = validation_table(run, &validated);
+    let summary = summary_table(run, &validated);
+    per_elite_table.write(&run.dir.join(VALIDATION_CSV))?;
+    summary.write(&run.dir.join(VALIDATION_SUMMARY_CSV))?;
+    write!(
+        out,
+        "\n{}\n{}\nwrote {} and {}\n",
+        printed_elites(run, &validated),
+        printed_summary(&summary),
+        run.dir.join(VALIDATION_CSV).display(),
+        run.dir.join(VALIDATION_SUMMARY_CSV).display()
+    )
+    .map_err(output_error)?;
+    Ok(validated)
+}
+
+/// `n word` or `n words`.
+fn count(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The level names, shortened to the first few.
+fn level_list<L>(levels: &[(String, L)]) -> String {
+    const SHOWN: usize = 6;
+    let names: Vec<&str> = levels.iter().take(SHOWN).map(|(n, _)| n.as_str()).collect();
+    let more = levels.len().saturating_sub(SHOWN);
+    if more > 0 {
+        format!("{}, … ({more} more)", names.join(", "))
+    } else {
+        names.join(", ")
+    }
+}
