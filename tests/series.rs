@@ -5,7 +5,7 @@ use playstyles::Error;
 use playstyles::agent::Agent;
 use playstyles::agents::build_agent;
 use playstyles::arena::series::{Series, SeriesGame, seat_of};
-use playstyles::arena::summary::summarize;
+use playstyles::arena::summary::{SummaryColumn, summarize};
 use playstyles::arena::{initial_state, play_match};
 use playstyles::game::{Game, Outcome};
 use playstyles::rng::derive_seed;
@@ -307,34 +307,42 @@ fn a_passive_player_logs_one_end_turn_and_one_stats_row_per_turn() {
 #[test]
 fn the_summary_counts_wins_and_draws_and_reads_statistics_by_name() {
     let games = run_on(1, &series(2, 9), &specs(&["random", "end_turn"]));
-    // Nim's statistics are `taken` and `left`; present them under the summary's names.
-    let s = summarize(&games, 0, &["cities", "production"], None);
+    // Nim's statistics are `taken` and `left`; present them under other names.
+    let col = |column, stat, percent_of| SummaryColumn {
+        column,
+        stat,
+        percent_of,
+        decimals: 1,
+        short: column,
+    };
+    let columns = [
+        col("techs_pct", "techs", Some(8.0)),
+        col("cities", "cities", None),
+        col("production", "production", None),
+    ];
+    let s = summarize(&games, 0, &["cities", "production"], &columns);
     assert_eq!((s.games, s.wins, s.draws), (6, 6, 0));
     assert_eq!(s.win_rate, 1.0);
     assert_eq!((s.win_rate_lo, s.win_rate_hi), wilson_interval(6, 6, Z_95));
     let taken: f64 = games.iter().map(|g| g.score(0)).sum::<f64>() / 6.0;
     assert_eq!(s.mean_score, Some(taken));
-    assert_eq!(s.cities, Some(taken));
-    assert_eq!(s.production, Some(0.0));
-    assert_eq!(s.techs_pct, None);
+    assert_eq!(s.stats, [None, Some(taken), Some(0.0)]);
+    assert_eq!(s.mean_rank, Some(1.0));
 
-    let theirs = summarize(&games, 1, &["techs", "left"], Some(8.0));
+    let theirs = summarize(&games, 1, &["techs", "left"], &columns);
     assert_eq!((theirs.wins, theirs.win_rate), (0, 0.0));
-    assert_eq!(theirs.techs_pct, Some(0.0));
-    assert_eq!((theirs.cities, theirs.production), (None, None));
+    assert_eq!(theirs.stats, [Some(0.0), None, None]);
+    assert_eq!(theirs.mean_rank, Some(2.0));
 
     // With the game's real names, no column matches.
-    let plain = summarize(&games, 0, Nim::new().info().stats, Some(24.0));
-    assert_eq!(
-        (plain.cities, plain.production, plain.techs_pct),
-        (None, None, None)
-    );
+    let plain = summarize(&games, 0, Nim::new().info().stats, &columns);
+    assert_eq!(plain.stats, [None, None, None]);
 }
 
 #[test]
 fn draws_count_as_non_wins() {
     let games = run_on(1, &series(2, 9), &specs(&["end_turn", "end_turn"]));
-    let s = summarize(&games, 0, &[], None);
+    let s = summarize(&games, 0, &[], &[]);
     assert_eq!((s.games, s.wins, s.draws, s.win_rate), (6, 0, 6, 0.0));
     assert_eq!((s.win_rate_lo, s.win_rate_hi), wilson_interval(0, 6, Z_95));
 }

@@ -4,10 +4,16 @@ use playstyles::Error;
 use playstyles::agents::build_agent;
 use playstyles::experiments::GameKind;
 use playstyles::experiments::config_file::LevelSet;
-use playstyles::experiments::games_csv::games_header;
-use playstyles::experiments::tournament::{
-    SAVE_EVERY, TournamentScales, summary_header, tournament,
+use playstyles::experiments::games_csv::{TableColumns, games_header};
+use playstyles::games::tribes::TribesGame;
+use playstyles::kit::GameKit;
+
+/// Nim keeps no statistic in the tables.
+const NO_COLUMNS: TableColumns = TableColumns {
+    stats: &[],
+    summary: &[],
 };
+use playstyles::experiments::tournament::{SAVE_EVERY, summary_header, tournament};
 use playstyles::experiments::tournament_spec::{TournamentConfig, TournamentSpec};
 
 use crate::support::cli::{playstyles_in as playstyles, read_text as read, scratch};
@@ -64,7 +70,7 @@ fn play_toy(cfg: &TournamentConfig, config_toml: &str) -> playstyles::Result<Str
         build_agent::<Nim>,
         cfg,
         config_toml,
-        TournamentScales { techs_total: None },
+        NO_COLUMNS,
         &mut out,
     )?;
     Ok(String::from_utf8(out).unwrap())
@@ -92,7 +98,7 @@ fn results_are_byte_identical_with_one_and_two_threads() {
     }
     let games = read(&a.join("games.csv"));
     let lines: Vec<&str> = games.lines().collect();
-    assert_eq!(lines[0], games_header(2).join(","));
+    assert_eq!(lines[0], games_header(2, &[]).join(","));
     // 2 pairings x 2 levels x 3 repetitions.
     assert_eq!(lines.len(), 1 + 12);
     assert!(
@@ -107,15 +113,15 @@ fn results_are_byte_identical_with_one_and_two_threads() {
     );
     let summary = read(&a.join("summary.csv"));
     let lines: Vec<&str> = summary.lines().collect();
-    assert_eq!(lines[0], summary_header().join(","));
+    assert_eq!(lines[0], summary_header(&[]).join(","));
     assert_eq!(lines.len(), 3);
-    // random beats end_turn in every game of Nim; techs, cities, production are unknown.
+    // random beats end_turn in every game of Nim (mean rank 1); Nim has no summary column.
     assert!(
         lines[2].starts_with("random-vs-end_turn,random,end_turn,6,6,0,1,"),
         "{}",
         lines[2]
     );
-    assert!(lines[2].ends_with(",,,"), "{}", lines[2]);
+    assert!(lines[2].ends_with(",1"), "{}", lines[2]);
     assert!(table_a.lines().next().unwrap().starts_with("pairing"));
     assert!(table_a.contains("random-vs-end_turn"), "{table_a}");
 }
@@ -152,7 +158,7 @@ fn an_unknown_agent_names_the_pairing_and_writes_nothing() {
         build_agent::<Nim>,
         &cfg,
         "",
-        TournamentScales { techs_total: None },
+        NO_COLUMNS,
         &mut Vec::new(),
     )
     .unwrap_err();
@@ -279,7 +285,10 @@ fn the_binary_plays_the_smoke_tournament_and_refuses_to_overwrite_without_force(
 
     let games = read(&out.join("games.csv"));
     let lines: Vec<&str> = games.lines().collect();
-    assert_eq!(lines[0], games_header(2).join(","));
+    assert_eq!(
+        lines[0],
+        games_header(2, TribesGame::game_columns()).join(",")
+    );
     assert_eq!(lines.len(), 1 + 4);
     let header: Vec<&str> = lines[0].split(',').collect();
     let col = |name: &str| header.iter().position(|&h| h == name).unwrap();
@@ -529,7 +538,7 @@ fn a_killed_tournament_loses_fewer_than_save_every_finished_games() {
         build,
         &cfg,
         RESOLVED,
-        TournamentScales { techs_total: None },
+        NO_COLUMNS,
         &mut Vec::new(),
     )
     .unwrap();

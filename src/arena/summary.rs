@@ -1,23 +1,15 @@
-//! Aggregates of a series from one participant's point of view: the columns of the paper's
-//! Table I (games, wins, win rate, mean score, techs, cities, production), with a 95 % Wilson
-//! interval on the win rate.
+//! Aggregates of a series from one participant's point of view: games, first places, draws,
+//! win rate with a 95 % Wilson interval, mean score and mean rank, then the means of the final
+//! statistics a game declares ([`SummaryColumn`]; Tribes: the columns of the paper's Table I).
 //!
 //! A summary reads its games through [`FinishedGame`], so that games just played
 //! ([`SeriesGame`]) and games read back from a file (a tournament's `games.csv` rows) are
 //! summarised by the same code. Statistics are looked up by name in the names the caller gives
-//! for the game's statistic indices (for a [`SeriesGame`], [`crate::game::GameInfo::stats`]):
-//! [`TECHS`], [`CITIES`], [`PRODUCTION`]; a game that does not report one gets `None` in that
-//! column. Game-specific scales (the size of the Tribes tech tree) are passed in by the caller.
+//! for the game's statistic indices (for a [`SeriesGame`], [`crate::game::GameInfo::stats`]);
+//! a game that does not report one gets `None` in that column.
 
 use super::series::SeriesGame;
 use crate::stats::{Z_95, mean, wilson_interval};
-
-/// Name of the statistic counting researched technologies.
-pub const TECHS: &str = "techs";
-/// Name of the statistic counting owned cities.
-pub const CITIES: &str = "cities";
-/// Name of the statistic holding the production (income per turn).
-pub const PRODUCTION: &str = "production";
 
 /// A column of a tournament's `summary.csv` that a game declares
 /// ([`crate::kit::GameKit::summary_columns`]): the mean of a final statistic over a
@@ -38,13 +30,21 @@ pub struct SummaryColumn {
 
 /// What a summary needs to know of one finished game, participants numbered as in the series.
 pub trait FinishedGame {
-    /// The winning participant; `None` for a draw or a capped match.
+    /// The winning participant (alone in first place); `None` for a draw, a tie for first or
+    /// a capped match.
     fn winner(&self) -> Option<usize>;
 
-    /// True if nobody won (a draw, or a match stopped by the action cap).
+    /// True if nobody won alone (a draw, a tie for first, or a match stopped by the action cap).
     fn is_draw(&self) -> bool {
         self.winner().is_none()
     }
+
+    /// The rank of participant `j` (1 = first, ties shared).
+    ///
+    /// # Panics
+    ///
+    /// May panic if `j` is not a participant of the game.
+    fn rank(&self, j: usize) -> u8;
 
     /// The final score of participant `j`.
     ///
@@ -71,6 +71,10 @@ impl<T: FinishedGame + ?Sized> FinishedGame for &T {
         (**self).is_draw()
     }
 
+    fn rank(&self, j: usize) -> u8 {
+        (**self).rank(j)
+    }
+
     fn score(&self, j: usize) -> f64 {
         (**self).score(j)
     }
@@ -84,6 +88,10 @@ impl<T: FinishedGame + ?Sized> FinishedGame for &T {
 impl<A> FinishedGame for SeriesGame<A> {
     fn winner(&self) -> Option<usize> {
         self.winner
+    }
+
+    fn rank(&self, j: usize) -> u8 {
+        SeriesGame::rank(self, j)
     }
 
     fn score(&self, j: usize) -> f64 {
@@ -100,9 +108,9 @@ impl<A> FinishedGame for SeriesGame<A> {
 pub struct PairingSummary {
     /// Games played.
     pub games: u64,
-    /// Games won.
+    /// Games won: first places held alone.
     pub wins: u64,
-    /// Games nobody won (draws, and matches stopped by the action cap).
+    /// Games nobody won alone (draws, ties for first, matches stopped by the action cap).
     pub draws: u64,
     /// `wins / games`; draws count as non-wins (0 with no games).
     pub win_rate: f64,
@@ -112,20 +120,18 @@ pub struct PairingSummary {
     pub win_rate_hi: f64,
     /// Mean final score ([`crate::game::Game::score`]); `None` with no games.
     pub mean_score: Option<f64>,
-    /// Mean share of the tech tree researched at the end, in percent (100 × mean [`TECHS`] /
-    /// the tree size given); `None` without a tree size, a [`TECHS`] statistic or games.
-    pub techs_pct: Option<f64>,
-    /// Mean final [`CITIES`]; `None` if the game does not report it or with no games.
-    pub cities: Option<f64>,
-    /// Mean final [`PRODUCTION`]; `None` if the game does not report it or with no games.
-    pub production: Option<f64>,
+    /// Mean rank (1 = first, ties shared); `None` with no games.
+    pub mean_rank: Option<f64>,
+    /// One value per [`SummaryColumn`] given to [`summarize`]: the mean final statistic (as a
+    /// percentage where the column says so); `None` if the game does not report it or with no
+    /// games.
+    pub stats: Vec<Option<f64>>,
 }
 
 /// Summarises `games` for participant `participant`.
 ///
 /// `stat_names[i]` names statistic `i` of [`FinishedGame::final_stat`] (for a [`SeriesGame`],
-/// the game's [`crate::game::GameInfo::stats`]); `techs_total`, if given, is the number of
-/// technologies the [`TECHS`] statistic counts out of (24 for Tribes).
+/// the game's [`crate::game::GameInfo::stats`]); `columns` are the statistic columns to fill.
 ///
 /// # Panics
 ///
@@ -134,7 +140,7 @@ pub fn summarize<T: FinishedGame>(
     games: &[T],
     participant: usize,
     stat_names: &[&str],
-    techs_total: Option<f64>,
+    columns: &[SummaryColumn],
 ) -> PairingSummary {
     let n = games.len() as u64;
     let wins = games
@@ -148,10 +154,14 @@ pub fn summarize<T: FinishedGame>(
         let values: Option<Vec<f64>> = games.iter().map(|g| g.final_stat(participant, i)).collect();
         mean(values?)
     };
-    let techs_pct = match techs_total {
-        Some(total) if total > 0.0 => final_mean(TECHS).map(|t| 100.0 * t / total),
-        _ => None,
-    };
+    let stats = columns
+        .iter()
+        .map(|c| match c.percent_of {
+            Some(total) if total > 0.0 => final_mean(c.stat).map(|t| 100.0 * t / total),
+            Some(_) => None,
+            None => final_mean(c.stat),
+        })
+        .collect();
     PairingSummary {
         games: n,
         wins,
@@ -160,8 +170,7 @@ pub fn summarize<T: FinishedGame>(
         win_rate_lo: lo,
         win_rate_hi: hi,
         mean_score: mean(games.iter().map(|g| g.score(participant))),
-        techs_pct,
-        cities: final_mean(CITIES),
-        production: final_mean(PRODUCTION),
+        mean_rank: mean(games.iter().map(|g| f64::from(g.rank(participant)))),
+        stats,
     }
 }

@@ -1,12 +1,14 @@
 //! `games.csv` of a tournament: one typed [`GameRow`] per game, its cells, and the parser that
 //! reads them back (for `--resume`).
 //!
-//! Columns, for up to `p` participants per game ([`games_header`]): `pairing`, `game` (index in
-//! the series), `level`, `repetition`, `seed` (the game's seed), `seat_<j>` (the seat of
-//! participant `j`), `winner` (the winning participant, empty for a draw), `ticks` (rounds
-//! played), then per participant `j`: `score_<j>`, `techs_<j>`, `cities_<j>`, `production_<j>`,
-//! `kills_<j>` (final statistics, empty if the game has none) and `actions_<j>` (actions
-//! played, END_TURN included). The cells of participants a game does not have are empty.
+//! Columns, for up to `p` participants per game and the statistics `S` a game keeps
+//! ([`crate::kit::GameKit::game_columns`]; [`games_header`]): `pairing`, `game` (index in the
+//! series), `level`, `repetition`, `seed` (the game's seed), `seat_<j>` (the seat of
+//! participant `j`), `winner` (the participant alone in first place, empty if nobody is),
+//! `ticks` (rounds played), then per participant `j`: `score_<j>`, `<s>_<j>` for each `s` of
+//! `S` (final statistics, empty if the game has none), `actions_<j>` (actions played, turn
+//! ends included) and `rank_<j>` (1 = first, ties shared). The cells of participants a game
+//! does not have are empty.
 //!
 //! Numbers are written in Rust's shortest round-trip form (`3`, `0.25`), so a row read back is
 //! equal to the row written, and summaries of read rows equal those of fresh ones.
@@ -16,17 +18,21 @@ use std::path::Path;
 use csv::StringRecord;
 
 use crate::arena::series::SeriesGame;
-use crate::arena::summary::{CITIES, FinishedGame, PRODUCTION, TECHS};
+use crate::arena::summary::{FinishedGame, SummaryColumn};
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
 
-/// Name of the statistic reported in the `kills_<j>` columns.
-pub const KILLS: &str = "kills";
-
-/// The statistics a row keeps per participant, in column order: statistic `i` of
-/// [`GameRow`]'s [`FinishedGame::final_stat`] is named `STAT_COLUMNS[i]`.
-pub const STAT_COLUMNS: [&str; 4] = [TECHS, CITIES, PRODUCTION, KILLS];
+/// The columns a game puts in a tournament's tables ([`crate::kit::GameKit::game_columns`],
+/// [`crate::kit::GameKit::summary_columns`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TableColumns {
+    /// Final statistics `games.csv` keeps per participant, in column order: statistic `i` of
+    /// [`GameRow`]'s [`FinishedGame::final_stat`] is `stats[i]`.
+    pub stats: &'static [&'static str],
+    /// The statistic columns of `summary.csv`.
+    pub summary: &'static [SummaryColumn],
+}
 
 /// One game of a tournament as `games.csv` holds it.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,7 +49,8 @@ pub struct GameRow {
     pub seed: u64,
     /// `seats[j]`: the seat participant `j` played (one entry per participant).
     pub seats: Vec<usize>,
-    /// The winning participant; `None` for a draw or a capped match.
+    /// The participant alone in first place; `None` for a draw, a tie for first or a capped
+    /// match.
     pub winner: Option<usize>,
     /// Rounds played.
     pub ticks: u32,
@@ -56,16 +63,23 @@ pub struct GameRow {
 pub struct ParticipantRow {
     /// Final score.
     pub score: f64,
-    /// Final statistics named by [`STAT_COLUMNS`]; `None` if the game does not report one.
-    pub stats: [Option<f64>; 4],
-    /// Actions played, END_TURN included.
+    /// Final statistics named by [`TableColumns::stats`]; `None` if the game does not report
+    /// one.
+    pub stats: Vec<Option<f64>>,
+    /// Actions played, turn ends included.
     pub actions: u64,
+    /// Rank (1 = first, ties shared).
+    pub rank: u8,
 }
 
-/// A statistic `i` refers to [`STAT_COLUMNS`]`[i]`.
+/// A statistic `i` refers to [`TableColumns::stats`]`[i]`.
 impl FinishedGame for GameRow {
     fn winner(&self) -> Option<usize> {
         self.winner
+    }
+
+    fn rank(&self, j: usize) -> u8 {
+        self.participants[j].rank
     }
 
     fn score(&self, j: usize) -> f64 {
@@ -77,8 +91,9 @@ impl FinishedGame for GameRow {
     }
 }
 
-/// The columns of `games.csv` for up to `participants` participants per game.
-pub fn games_header(participants: usize) -> Vec<String> {
+/// The columns of `games.csv` for up to `participants` participants per game, keeping the
+/// final statistics `stats`.
+pub fn games_header(participants: usize, stats: &[&str]) -> Vec<String> {
     let mut h: Vec<String> = ["pairing", "game", "level", "repetition", "seed"]
         .map(String::from)
         .to_vec();
@@ -86,8 +101,8 @@ pub fn games_header(participants: usize) -> Vec<String> {
     h.push("winner".into());
     h.push("ticks".into());
     let blocks = std::iter::once("score")
-        .chain(STAT_COLUMNS)
-        .chain(std::iter::once("actions"));
+        .chain(stats.iter().copied())
+        .chain(["actions", "rank"]);
     for col in blocks {
         h.extend((0..participants).map(|j| format!("{col}_{j}")));
     }
@@ -96,9 +111,12 @@ pub fn games_header(participants: usize) -> Vec<String> {
 
 impl GameRow {
     /// The row of game `g` of pairing `pairing`; `stat_names` names the game's statistics
-    /// ([`crate::game::GameInfo::stats`]), of which those in [`STAT_COLUMNS`] are kept.
-    pub fn of<A>(pairing: &str, g: &SeriesGame<A>, stat_names: &[&str]) -> Self {
-        let index = STAT_COLUMNS.map(|name| stat_names.iter().position(|&s| s == name));
+    /// ([`crate::game::GameInfo::stats`]), of which those in `columns` are kept.
+    pub fn of<A>(pairing: &str, g: &SeriesGame<A>, stat_names: &[&str], columns: &[&str]) -> Self {
+        let index: Vec<Option<usize>> = columns
+            .iter()
+            .map(|name| stat_names.iter().position(|s| s == name))
+            .collect();
         GameRow {
             pairing: pairing.to_string(),
             game: g.index,
@@ -111,17 +129,21 @@ impl GameRow {
             participants: (0..g.seats.len())
                 .map(|j| ParticipantRow {
                     score: g.score(j),
-                    stats: index.map(|i| i.and_then(|i| g.player(j).final_stat(i))),
+                    stats: index
+                        .iter()
+                        .map(|i| i.and_then(|i| g.player(j).final_stat(i)))
+                        .collect(),
                     actions: g.player(j).actions(),
+                    rank: g.rank(j),
                 })
                 .collect(),
         }
     }
 
-    /// The row's cells under [`games_header`]`(participants)`; the cells of participants
-    /// beyond the row's own are empty. `participants` must be at least the row's
-    /// participants, or the row is longer than the header.
-    pub fn to_cells(&self, participants: usize) -> Vec<String> {
+    /// The row's cells under [`games_header`]`(participants, stats)` with `stats` statistic
+    /// columns; the cells of participants beyond the row's own are empty. `participants` must
+    /// be at least the row's participants, or the row is longer than the header.
+    pub fn to_cells(&self, participants: usize, stats: usize) -> Vec<String> {
         let each = |f: &dyn Fn(&ParticipantRow) -> String| -> Vec<String> {
             (0..participants)
                 .map(|j| self.participants.get(j).map(f).unwrap_or_default())
@@ -140,29 +162,39 @@ impl GameRow {
         row.push(self.winner.map(|w| w.to_string()).unwrap_or_default());
         row.push(self.ticks.to_string());
         row.extend(each(&|p| num(p.score)));
-        for i in 0..STAT_COLUMNS.len() {
-            row.extend(each(&|p| p.stats[i].map(num).unwrap_or_default()));
+        for i in 0..stats {
+            row.extend(each(&|p| {
+                p.stats
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map(num)
+                    .unwrap_or_default()
+            }));
         }
         row.extend(each(&|p| p.actions.to_string()));
+        row.extend(each(&|p| p.rank.to_string()));
         row
     }
 
     /// Parses the cells of one record of a `games.csv` with `participants` participant
-    /// columns, read from line `line` of `origin`.
+    /// columns and the statistics `stats`, read from line `line` of `origin`.
     ///
     /// # Errors
     ///
     /// [`Error::Io`] naming `origin`, the line and the column at fault: a record of the wrong
     /// length, a cell that is not a number of the right kind, no seats, a seat after an empty
-    /// one, a winner who is not a participant, a missing score or action count, a non-empty
+    /// one, a winner who is not a participant, a missing score, action count or rank, a
+    /// rank of 0 or above the participants, a non-empty
     /// cell of a participant the game does not have.
     pub fn from_record(
         record: &StringRecord,
         participants: usize,
+        stats: &[&str],
         origin: &Path,
         line: u64,
     ) -> Result<Self> {
-        let header = games_header(participants);
+        let header = games_header(participants, stats);
         if record.len() != header.len() {
             return Err(invalid(
                 origin,
@@ -194,10 +226,12 @@ impl GameRow {
         if winner.is_some_and(|w| w >= n) {
             return Err(cells.error(5 + p, format!("not one of the {n} participants")));
         }
-        // Column of block `k` (0: score, 1..=4: STAT_COLUMNS, 5: actions) of participant `j`.
+        // Column of block `k` (0: score, 1..=s: the statistics, s + 1: actions, s + 2: rank)
+        // of participant `j`.
+        let s = stats.len();
         let col = |k: usize, j: usize| 7 + p + k * p + j;
         for j in n..p {
-            if let Some(c) = (0..6)
+            if let Some(c) = (0..s + 3)
                 .map(|k| col(k, j))
                 .find(|&c| !cells.text(c).is_empty())
             {
@@ -206,14 +240,18 @@ impl GameRow {
         }
         let participants = (0..n)
             .map(|j| {
-                let mut stats = [None; 4];
-                for (i, stat) in stats.iter_mut().enumerate() {
-                    *stat = cells.optional(col(1 + i, j))?;
+                let stats = (0..s)
+                    .map(|i| cells.optional(col(1 + i, j)))
+                    .collect::<Result<_>>()?;
+                let rank: u8 = cells.required(col(s + 2, j))?;
+                if rank == 0 || usize::from(rank) > n {
+                    return Err(cells.error(col(s + 2, j), format!("not a rank among {n}")));
                 }
                 Ok(ParticipantRow {
                     score: cells.required(col(0, j))?,
                     stats,
-                    actions: cells.required(col(5, j))?,
+                    actions: cells.required(col(s + 1, j))?,
+                    rank,
                 })
             })
             .collect::<Result<_>>()?;
@@ -245,8 +283,9 @@ pub struct GamesFile {
 /// # Errors
 ///
 /// [`Error::Io`] naming the file if it cannot be read or is larger than [`DATA_LIMIT`], its
-/// header is not a [`games_header`], or a record does not parse (naming the line and column; see [`GameRow::from_record`]).
-pub fn read_games_csv(path: &Path) -> Result<GamesFile> {
+/// header is not a [`games_header`] with the statistics `stats`, or a record does not parse
+/// (naming the line and column; see [`GameRow::from_record`]).
+pub fn read_games_csv(path: &Path, stats: &[&str]) -> Result<GamesFile> {
     let bytes = read_bytes(path, DATA_LIMIT)?;
     let mut r = csv::ReaderBuilder::new()
         .flexible(true)
@@ -255,12 +294,12 @@ pub fn read_games_csv(path: &Path) -> Result<GamesFile> {
         .headers()
         .map_err(|e| invalid(path, format!("line 1: {e}")))?;
     let participants = header.iter().filter(|h| h.starts_with("seat_")).count();
-    if header.iter().ne(games_header(participants).iter()) {
+    if header.iter().ne(games_header(participants, stats).iter()) {
         return Err(invalid(
             path,
             format!(
                 "line 1: not the header of games.csv; expected `{}`",
-                games_header(participants).join(",")
+                games_header(participants, stats).join(",")
             ),
         ));
     }
@@ -274,7 +313,7 @@ pub fn read_games_csv(path: &Path) -> Result<GamesFile> {
                 let line = record.position().map_or(line, |p| p.line());
                 rows.push((
                     line,
-                    GameRow::from_record(&record, participants, path, line)?,
+                    GameRow::from_record(&record, participants, stats, path, line)?,
                 ));
             }
             Err(e) => return Err(invalid(path, format!("line {line}: {e}"))),
@@ -360,22 +399,27 @@ mod tests {
             participants: vec![
                 ParticipantRow {
                     score: 0.1 + 0.2,
-                    stats: [Some(3.0), None, Some(-0.0), Some(1e300)],
+                    stats: vec![Some(3.0), None, Some(-0.0), Some(1e300)],
                     actions: 12,
+                    rank: 2,
                 },
                 ParticipantRow {
                     score: -2.5,
-                    stats: [None; 4],
+                    stats: vec![None; 4],
                     actions: 0,
+                    rank: 1,
                 },
             ],
         }
     }
 
+    const STATS: [&str; 4] = ["techs", "cities", "production", "kills"];
+
     fn parse(cells: &[String], participants: usize) -> Result<GameRow> {
         GameRow::from_record(
             &StringRecord::from(cells.to_vec()),
             participants,
+            &STATS,
             Path::new("games.csv"),
             4,
         )
@@ -385,14 +429,14 @@ mod tests {
     fn cells_parse_back_to_the_same_row() {
         let mut r = row();
         for participants in [2, 3] {
-            let cells = r.to_cells(participants);
-            assert_eq!(cells.len(), games_header(participants).len());
+            let cells = r.to_cells(participants, 4);
+            assert_eq!(cells.len(), games_header(participants, &STATS).len());
             assert_eq!(parse(&cells, participants).unwrap(), r);
         }
         r.winner = Some(1);
-        assert_eq!(parse(&r.to_cells(2), 2).unwrap(), r);
+        assert_eq!(parse(&r.to_cells(2, 4), 2).unwrap(), r);
         // Bit for bit, -0 included.
-        let back = parse(&r.to_cells(2), 2).unwrap();
+        let back = parse(&r.to_cells(2, 4), 2).unwrap();
         assert!(back.participants[0].stats[2].unwrap().is_sign_negative());
         assert_eq!(
             back.participants[0].score.to_bits(),
@@ -402,8 +446,8 @@ mod tests {
 
     #[test]
     fn bad_cells_name_the_file_line_and_column() {
-        let cells = row().to_cells(3);
-        let header = games_header(3);
+        let cells = row().to_cells(3, 4);
+        let header = games_header(3, &STATS);
         let at = |name: &str| header.iter().position(|h| h == name).unwrap();
         // Cells changed (column, value), the column the error names, a part of its reason.
         type Case = (
@@ -411,7 +455,9 @@ mod tests {
             &'static str,
             &'static str,
         );
-        let cases: [Case; 8] = [
+        let cases: [Case; 10] = [
+            (&[("rank_0", "")], "rank_0", "empty"),
+            (&[("rank_1", "3")], "rank_1", "not a rank among 2"),
             (&[("score_0", "x")], "score_0", "`x` is not a number"),
             (&[("seed", "-1")], "seed", "not a number"),
             (&[("game", "")], "game", "empty"),

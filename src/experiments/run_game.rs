@@ -4,8 +4,9 @@ use std::io::Write;
 
 use super::config_file::{LevelSet, read_rules};
 use super::evolve::{EvolveConfig, evolve};
+use super::games_csv::TableColumns;
 use super::run_config::RunConfig;
-use super::tournament::{TournamentScales, tournament};
+use super::tournament::tournament;
 use super::tournament_spec::TournamentConfig;
 use super::validate::{LevelRef, level_refs, validate};
 use super::{BenchTarget, Command, LevelsAction, ValidateConfig, bench, output_error, play};
@@ -119,14 +120,13 @@ fn run_tournament<G: GameKit, W: Write>(cfg: &TournamentConfig, out: &mut W) -> 
     let rules: G::Rules = read_rules(&spec.rules)?;
     let (names, levels) = load_levels::<G>(&spec.levels)?;
     let config_toml = spec.resolved_toml(rules_table(&rules)?, &names)?;
-    let scales = TournamentScales {
-        techs_total: G::summary_columns()
-            .iter()
-            .find_map(|c| (c.column == "techs_pct").then_some(c.percent_of).flatten()),
+    let columns = TableColumns {
+        stats: G::game_columns(),
+        summary: G::summary_columns(),
     };
     let game = G::with_rules(rules);
     let build = |s: &str| build_search_agent(&game, AgentSpec::parse(s)?);
-    tournament(&game, levels, build, cfg, &config_toml, scales, out).map(|_| ())
+    tournament(&game, levels, build, cfg, &config_toml, columns, out).map(|_| ())
 }
 
 /// Validates a run: its `[rules]` and features, on the levels of `--levels`.

@@ -28,12 +28,15 @@
 //! - `config.toml`: the resolved config (every default explicit, levels listed, agent specs
 //!   in canonical form), written before the first game;
 //! - `games.csv`: one row per game played ([`super::games_csv`]: pairing, game index, level,
-//!   repetition, seed, seats, winner, ticks, and per participant the score, final statistics
-//!   and actions), sorted by pairing (in config order), then game index;
+//!   repetition, seed, seats, winner, ticks, and per participant the score, the final
+//!   statistics the game keeps, actions and rank), sorted by pairing (in config order), then
+//!   game index;
 //! - `summary.csv`: one row per pairing with at least one game, from its first participant's
 //!   point of view, computed from the rows of `games.csv`: `pairing`, `agent`, `opponents`,
 //!   `games`, `wins`, `draws`, `win_rate`, `win_rate_lo`, `win_rate_hi` (95 % Wilson interval;
-//!   draws count as non-wins), `mean_score`, `techs_pct`, `cities`, `production`.
+//!   draws and shared first places count as non-wins), `mean_score`, the game's statistic
+//!   columns ([`crate::kit::GameKit::summary_columns`]; Tribes: `techs_pct`, `cities`,
+//!   `production`), `mean_rank`.
 //!
 //! Both CSV files are rewritten every [`SAVE_EVERY`] finished games and after each pairing, so
 //! `games.csv` doubles as the checkpoint: a killed tournament loses at most the games running
@@ -48,6 +51,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
+use super::games_csv::TableColumns;
 use super::games_csv::{GameRow, num};
 use super::output_error;
 use super::run_dir::prepare_out_dir;
@@ -55,7 +59,7 @@ use super::tournament_rows::{GAMES_CSV, SUMMARY_CSV, TournamentRows};
 use super::tournament_spec::{Pairing, TournamentConfig, within};
 use crate::agent::Agent;
 use crate::arena::series::Series;
-use crate::arena::summary::PairingSummary;
+use crate::arena::summary::{PairingSummary, SummaryColumn};
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::Game;
@@ -84,19 +88,12 @@ pub struct PairingResult {
     pub summary: PairingSummary,
 }
 
-/// What a tournament needs from its game beyond the [`Game`] API.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TournamentScales {
-    /// Number of technologies the `techs` statistic counts out of (Tribes: 24), for the
-    /// `techs_pct` column; `None` leaves it empty.
-    pub techs_total: Option<f64>,
-}
-
 /// Plays the tournament `cfg` describes on `levels` (named for the reports) and writes its
 /// result files and printed summary; with `cfg.resume`, plays only the games missing from the
 /// output folder's `games.csv`.
 ///
-/// `build` makes an agent from a spec string (for every game afresh); `config_toml` is the
+/// `build` makes an agent from a spec string (for every game afresh); `columns` are the
+/// statistics the game puts in the tables; `config_toml` is the
 /// resolved config written as `config.toml` ([`super::tournament_spec::TournamentSpec::resolved_toml`]). Everything is
 /// checked (agent specs, player counts, the output folder, the rows to resume from) before the
 /// first game. Games run on a local rayon pool of `cfg.threads` threads; the files are
@@ -122,7 +119,7 @@ pub fn tournament<G, B>(
     build: B,
     cfg: &TournamentConfig,
     config_toml: &str,
-    scales: TournamentScales,
+    columns: TableColumns,
     out: &mut impl Write,
 ) -> Result<Vec<PairingResult>>
 where
@@ -144,10 +141,10 @@ where
                 "resume and force exclude each other",
             ));
         }
-        resume_rows(&cfg.out, config_toml, &spec.pairings, &series)?
+        resume_rows(&cfg.out, config_toml, &spec.pairings, &series, columns)?
     } else {
         prepare_out_dir(&cfg.out, "out", &RESULT_FILES, cfg.force, true)?;
-        TournamentRows::new(&spec.pairings, series.len())
+        TournamentRows::new(&spec.pairings, series.len(), columns)
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads.unwrap_or(0))
@@ -158,7 +155,6 @@ where
     }
 
     let stat_names = game.info().stats;
-    let techs = scales.techs_total;
     let progress = Progress::new(rows.total() as u64, !cfg.quiet);
     progress.set_position(rows.done() as u64);
     // The rows and the games finished since they were last written; the files are written
@@ -172,14 +168,14 @@ where
         if !todo.is_empty() {
             pool.install(|| {
                 series.run_each(game, agents, &build, &todo, |g| {
-                    let row = GameRow::of(&pairing.name, &g, stat_names);
+                    let row = GameRow::of(&pairing.name, &g, stat_names, columns.stats);
                     let mut guard = lock(&saving);
                     let (rows, unsaved) = &mut *guard;
                     rows.insert(p, row);
                     progress.inc();
                     *unsaved += 1;
                     if *unsaved >= SAVE_EVERY {
-                        rows.write(&cfg.out, techs)?;
+                        rows.write(&cfg.out)?;
                         *unsaved = 0;
                     }
                     Ok(())
@@ -187,13 +183,13 @@ where
             })?;
         }
         let mut guard = lock(&saving);
-        guard.0.write(&cfg.out, techs)?;
+        guard.0.write(&cfg.out)?;
         guard.1 = 0;
     }
     progress.finish();
     let (rows, _) = saving.into_inner().unwrap_or_else(PoisonError::into_inner);
-    let results = rows.results(techs);
-    write!(out, "{}", summary_table(&results)).map_err(output_error)?;
+    let results = rows.results();
+    write!(out, "{}", summary_table(&results, columns.summary)).map_err(output_error)?;
     if rows.done() < rows.total() {
         writeln!(
             out,
@@ -213,6 +209,7 @@ fn resume_rows<G: Game>(
     config_toml: &str,
     pairings: &[Pairing],
     series: &Series<G>,
+    columns: TableColumns,
 ) -> Result<TournamentRows> {
     let config_path = dir.join(CONFIG_TOML);
     if !config_path.is_file() {
@@ -238,9 +235,9 @@ fn resume_rows<G: Game>(
     }
     let games = dir.join(GAMES_CSV);
     if games.exists() {
-        TournamentRows::read(&games, pairings, series)
+        TournamentRows::read(&games, pairings, series, columns)
     } else {
-        Ok(TournamentRows::new(pairings, series.len()))
+        Ok(TournamentRows::new(pairings, series.len(), columns))
     }
 }
 
@@ -249,9 +246,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The columns of `summary.csv`.
-pub fn summary_header() -> Vec<String> {
-    [
+/// The columns of `summary.csv`: the generic ones, the game's statistic `columns`, then
+/// `mean_rank`.
+pub fn summary_header(columns: &[SummaryColumn]) -> Vec<String> {
+    let mut h: Vec<String> = [
         "pairing",
         "agent",
         "opponents",
@@ -262,19 +260,19 @@ pub fn summary_header() -> Vec<String> {
         "win_rate_lo",
         "win_rate_hi",
         "mean_score",
-        "techs_pct",
-        "cities",
-        "production",
     ]
     .map(String::from)
-    .to_vec()
+    .to_vec();
+    h.extend(columns.iter().map(|c| c.column.to_string()));
+    h.push("mean_rank".into());
+    h
 }
 
 /// One row of `summary.csv` (see [`summary_header`]): `agents[0]` is the agent, the others are
 /// joined with `;` as its opponents.
 pub fn summary_row(pairing: &str, agents: &[String], s: &PairingSummary) -> Vec<String> {
     let opt = |x: Option<f64>| x.map_or_else(String::new, num);
-    vec![
+    let mut row = vec![
         pairing.to_string(),
         agents.first().cloned().unwrap_or_default(),
         agents.get(1..).unwrap_or_default().join(";"),
@@ -285,27 +283,28 @@ pub fn summary_row(pairing: &str, agents: &[String], s: &PairingSummary) -> Vec<
         num(s.win_rate_lo),
         num(s.win_rate_hi),
         opt(s.mean_score),
-        opt(s.techs_pct),
-        opt(s.cities),
-        opt(s.production),
-    ]
+    ];
+    row.extend(s.stats.iter().map(|&x| opt(x)));
+    row.push(opt(s.mean_rank));
+    row
 }
 
-/// The printed summary: one aligned row per pairing.
-pub fn summary_table(results: &[PairingResult]) -> String {
-    let header: Vec<String> = [
-        "pairing", "games", "wins", "draws", "win %", "95% CI", "score", "techs %", "cities",
-        "prod",
+/// The printed summary: one aligned row per pairing, with the game's statistic `columns`.
+pub fn summary_table(results: &[PairingResult], columns: &[SummaryColumn]) -> String {
+    let mut header: Vec<String> = [
+        "pairing", "games", "wins", "draws", "win %", "95% CI", "score",
     ]
     .map(String::from)
     .to_vec();
+    header.extend(columns.iter().map(|c| c.short.to_string()));
+    header.push("rank".into());
     let fixed =
         |x: Option<f64>, d: usize| x.map_or_else(|| "-".to_string(), |x| format!("{x:.d$}"));
     let rows: Vec<Vec<String>> = results
         .iter()
         .map(|r| {
             let s = &r.summary;
-            vec![
+            let mut row = vec![
                 r.name.clone(),
                 s.games.to_string(),
                 s.wins.to_string(),
@@ -313,10 +312,15 @@ pub fn summary_table(results: &[PairingResult]) -> String {
                 format!("{:.1}", 100.0 * s.win_rate),
                 format!("{:.1}-{:.1}", 100.0 * s.win_rate_lo, 100.0 * s.win_rate_hi),
                 fixed(s.mean_score, 1),
-                fixed(s.techs_pct, 1),
-                fixed(s.cities, 2),
-                fixed(s.production, 2),
-            ]
+            ];
+            row.extend(
+                columns
+                    .iter()
+                    .zip(&s.stats)
+                    .map(|(c, &x)| fixed(x, c.decimals)),
+            );
+            row.push(fixed(s.mean_rank, 2));
+            row
         })
         .collect();
     aligned(&header, &rows)

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::games_csv::{GameRow, STAT_COLUMNS, cell_error, games_header, read_games_csv};
+use super::games_csv::{GameRow, TableColumns, cell_error, games_header, read_games_csv};
 use super::tournament::{PairingResult, summary_header, summary_row};
 use super::tournament_spec::Pairing;
 use crate::arena::series::{Series, seat_of};
@@ -31,18 +31,21 @@ pub struct TournamentRows {
     agents: Vec<Vec<String>>,
     /// Participant columns of `games.csv`: the most agents of any pairing.
     participants: usize,
+    /// The game's statistic columns.
+    columns: TableColumns,
     /// `rows[p][i]`: game `i` of pairing `p`, once played.
     rows: Vec<Vec<Option<GameRow>>>,
 }
 
 impl TournamentRows {
-    /// No games yet of `pairings`, each a series of `games` games.
-    pub fn new(pairings: &[Pairing], games: usize) -> Self {
+    /// No games yet of `pairings`, each a series of `games` games, with the game's `columns`.
+    pub fn new(pairings: &[Pairing], games: usize, columns: TableColumns) -> Self {
         let agents: Vec<Vec<String>> = pairings.iter().map(Pairing::specs).collect();
         TournamentRows {
             names: pairings.iter().map(|p| p.name.clone()).collect(),
             participants: agents.iter().map(Vec::len).max().unwrap_or(0),
             agents,
+            columns,
             rows: vec![vec![None; games]; pairings.len()],
         }
     }
@@ -56,9 +59,14 @@ impl TournamentRows {
     /// fault for a file with another number of participant columns, a row of a pairing that is
     /// not configured, a game index outside the series, a game that appears twice, or a level,
     /// repetition, seed or seat other than the series gives that game.
-    pub fn read<G: Game>(path: &Path, pairings: &[Pairing], series: &Series<G>) -> Result<Self> {
-        let mut t = TournamentRows::new(pairings, series.len());
-        let file = read_games_csv(path)?;
+    pub fn read<G: Game>(
+        path: &Path,
+        pairings: &[Pairing],
+        series: &Series<G>,
+        columns: TableColumns,
+    ) -> Result<Self> {
+        let mut t = TournamentRows::new(pairings, series.len(), columns);
+        let file = read_games_csv(path, columns.stats)?;
         if file.participants != t.participants {
             return Err(invalid(
                 path,
@@ -178,15 +186,15 @@ impl TournamentRows {
     }
 
     /// The summary of every pairing with at least one game, from its first participant's point
-    /// of view, in config order; `techs_total` as for [`summarize`].
-    pub fn results(&self, techs_total: Option<f64>) -> Vec<PairingResult> {
+    /// of view, in config order, with the game's summary columns ([`summarize`]).
+    pub fn results(&self) -> Vec<PairingResult> {
         (0..self.names.len())
             .filter_map(|p| {
                 let games: Vec<&GameRow> = self.rows[p].iter().flatten().collect();
                 (!games.is_empty()).then(|| PairingResult {
                     name: self.names[p].clone(),
                     agents: self.agents[p].clone(),
-                    summary: summarize(&games, 0, &STAT_COLUMNS, techs_total),
+                    summary: summarize(&games, 0, self.columns.stats, self.columns.summary),
                 })
             })
             .collect()
@@ -194,22 +202,22 @@ impl TournamentRows {
 
     /// `games.csv`: every game played, in file order.
     pub fn games_table(&self) -> CsvTable {
-        let mut t = CsvTable::new(games_header(self.participants));
+        let mut t = CsvTable::new(games_header(self.participants, self.columns.stats));
         t.rows = self
             .rows
             .iter()
             .flatten()
             .flatten()
-            .map(|r| r.to_cells(self.participants))
+            .map(|r| r.to_cells(self.participants, self.columns.stats.len()))
             .collect();
         t
     }
 
     /// `summary.csv`: one row per pairing of [`TournamentRows::results`].
-    pub fn summary_table(&self, techs_total: Option<f64>) -> CsvTable {
-        let mut t = CsvTable::new(summary_header());
+    pub fn summary_table(&self) -> CsvTable {
+        let mut t = CsvTable::new(summary_header(self.columns.summary));
         t.rows = self
-            .results(techs_total)
+            .results()
             .iter()
             .map(|r| summary_row(&r.name, &r.agents, &r.summary))
             .collect();
@@ -222,9 +230,8 @@ impl TournamentRows {
     /// # Errors
     ///
     /// [`crate::Error::Io`] naming the file that cannot be written.
-    pub fn write(&self, dir: &Path, techs_total: Option<f64>) -> Result<()> {
+    pub fn write(&self, dir: &Path) -> Result<()> {
         self.games_table().write(&dir.join(GAMES_CSV))?;
-        self.summary_table(techs_total)
-            .write(&dir.join(SUMMARY_CSV))
+        self.summary_table().write(&dir.join(SUMMARY_CSV))
     }
 }
