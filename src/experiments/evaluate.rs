@@ -112,32 +112,4 @@ mod tests {
             "pmcts(weights=[spawn.defensive=0.5])"
         );
     }
-
-    #[test]
-    fn an_evaluation_counts_games_wins_and_features() {
-        use crate::game::Game;
-        use crate::games::tribes::{TribesGame, builtin};
-        use crate::kit::GameKit;
-        let game = TribesGame::default();
-        let levels: Vec<_> = builtin::SEEDS[..2]
-            .iter()
-            .map(|&s| (s.to_string(), builtin::level(s).unwrap()))
-            .collect();
-        let e = evaluate_player(
-            &game,
-            &levels,
-            2,
-            7,
-            "rule",
-            "end_turn",
-            &["win", "attacks"]
-                .map(|f| Feature::resolve(f, "f", game.info(), TribesGame::features()).unwrap()),
-        )
-        .unwrap();
-        assert_eq!(e.games, 4);
-        assert_eq!(e.descriptor_means.len(), 2);
-        assert!((e.descriptor_means[0] - 100.0 * e.fitness).abs() < 1e-9);
-        // The rule-based agent beats a passive opponent.
-        assert!(e.wins >= 3, "{e:?}");
-    }
 }

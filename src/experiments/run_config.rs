@@ -49,7 +49,7 @@ pub struct RunFile {
     /// Run name (default: the config file's stem).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// The game (`tribes`).
+    /// The game (default: the first registered game).
     #[serde(default = "default_game")]
     pub game: String,
     /// The run seed.
@@ -72,7 +72,7 @@ pub struct RunFile {
 }
 
 fn default_game() -> String {
-    "tribes".into()
+    super::GameKind::default().name().into()
 }
 
 fn default_batch() -> i64 {

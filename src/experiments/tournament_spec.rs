@@ -15,7 +15,7 @@ use crate::files::{TEXT_LIMIT, read_text};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentFile {
-    /// The game (`tribes`).
+    /// The game: a registered name (`playstyles games`).
     pub game: String,
     /// The game's rules options, read as the game's `GameKit::Rules`.
     #[serde(default)]
