@@ -2,9 +2,10 @@
 //! [`crate::experiments`]. The only module that uses clap.
 //!
 //! ```text
-//! playstyles levels [--game tribes] [list|show SEED]
-//! playstyles play --game tribes --level SEED|FILE --agents SPEC,SPEC [--seed N] [--render] [--json]
-//! playstyles bench [fm] --game tribes [--json]
+//! playstyles games
+//! playstyles levels [--game GAME] [list|show LEVEL]
+//! playstyles play --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] [--render] [--json]
+//! playstyles bench [fm|agents] --game GAME [--json]
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
 //! playstyles plot RUN_DIR
