@@ -6,6 +6,7 @@ use std::sync::Arc;
 use playstyles::agent::{Agent, Assignment, Portfolio, SearchSupport};
 use playstyles::agents::AgentSpec;
 use playstyles::agents::build::build_search_agent;
+use playstyles::agents::compat::SearchCompat;
 use playstyles::agents::portfolio_mcts::{PmctsParams, PortfolioMcts};
 use playstyles::arena::play_match;
 use playstyles::error::Error;
@@ -135,7 +136,13 @@ fn a_one_script_portfolio_plays_exactly_that_script() {
             budget: 50,
             ..PmctsParams::default()
         };
-        let mut agent = PortfolioMcts::new(params, game.knowledge(), one.clone(), vec![]);
+        let mut agent = PortfolioMcts::new(
+            params,
+            game.knowledge(),
+            one.clone(),
+            vec![],
+            SearchCompat::Intended,
+        );
         let level = builtin::level(builtin::SEEDS[1]).unwrap();
         let mut s = game.new_initial_state(&level, 9);
         let mut rng = derive_rng(4, &[2]);

@@ -1,6 +1,7 @@
 //! Building the search agents of a game from spec strings (or TOML tables).
 
 use crate::agent::{Agent, SearchSupport};
+use crate::agents::compat::SearchCompat;
 use crate::agents::mcts::{Mcts, MctsParams};
 use crate::agents::osla::Osla;
 use crate::agents::portfolio_mcts::{PmctsParams, PortfolioMcts, RolloutPolicy};
@@ -28,7 +29,7 @@ pub fn build_search_agent<G: SearchSupport>(
     game: &G,
     mut spec: AgentSpec,
 ) -> Result<Box<dyn Agent<G>>> {
-    let java = game.java_compat();
+    let compat = SearchCompat::of(game);
     let agent: Box<dyn Agent<G>> = match spec.name() {
         "random" => Box::new(RandomAgent::new()),
         "end_turn" => Box::new(EndTurnAgent::new()),
@@ -37,7 +38,7 @@ pub fn build_search_agent<G: SearchSupport>(
             .ok_or_else(|| Error::config("agents", "this game has no rule-based agent"))?,
         "osla" => {
             let budget = budget(&mut spec)?;
-            Box::new(Osla::new(budget, java, game.knowledge()))
+            Box::new(Osla::new(budget, game.knowledge(), compat))
         }
         "mcts" => {
             let d = MctsParams::default();
@@ -47,9 +48,8 @@ pub fn build_search_agent<G: SearchSupport>(
                 depth: spec.take_u64("depth", d.depth as u64)? as u32,
                 rollouts: spec.take_bool("rollouts", d.rollouts)?,
                 prioritize_root: spec.take_bool("prioritize_root", d.prioritize_root)?,
-                java,
             };
-            Box::new(Mcts::new(params, game.knowledge()))
+            Box::new(Mcts::new(params, game.knowledge(), compat))
         }
         "rhea" => {
             let d = RheaParams::default();
@@ -65,9 +65,8 @@ pub fn build_search_agent<G: SearchSupport>(
                 budget: budget(&mut spec)?,
                 length,
                 mutation,
-                java,
             };
-            Box::new(Rhea::new(params, game.knowledge()))
+            Box::new(Rhea::new(params, game.knowledge(), compat))
         }
         "pmcts" => {
             let d = PmctsParams::default();
@@ -76,7 +75,7 @@ pub fn build_search_agent<G: SearchSupport>(
                 c: positive(&mut spec, "c", d.c)?,
                 depth: spec.take_u64("depth", d.depth as u64)? as u32,
                 rollouts: spec.take_bool("rollouts", d.rollouts)?,
-                rollout: if java {
+                rollout: if compat.exact_rollouts() {
                     RolloutPolicy::Exact
                 } else {
                     let w = spec.take_word("rollout", "sampled")?;
@@ -90,7 +89,6 @@ pub fn build_search_agent<G: SearchSupport>(
                 t_mult: positive(&mut spec, "t_mult", d.t_mult)?,
                 a_mult: positive(&mut spec, "a_mult", d.a_mult)?,
                 b: positive(&mut spec, "b", d.b)?,
-                java,
             };
             let portfolio = game.portfolio();
             let names = portfolio.script_names();
@@ -115,6 +113,7 @@ pub fn build_search_agent<G: SearchSupport>(
                 game.knowledge(),
                 portfolio,
                 weights,
+                compat,
             ))
         }
         other => {

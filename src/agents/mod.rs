@@ -5,6 +5,7 @@
 //! - [`spec`]: the `name(key=value,...)` spec strings agents are built from.
 
 pub mod build;
+pub mod compat;
 pub mod end_turn;
 pub mod mcts;
 pub mod osla;

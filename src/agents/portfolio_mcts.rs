@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::mcts::{ArgMax, terminal_bonus};
+use super::compat::SearchCompat;
+use super::mcts::ArgMax;
 use super::search_loop::{Limits, NodeView, TreeSearch, run_search};
 use super::tree::{
-    EPSILON, Headed, NodeHead, OpponentModel, backup, child_state, normalise, selection_score,
-    set_root_state,
+    EPSILON, Headed, NodeHead, backup, child_state, normalise, selection_score, set_root_state,
 };
 use crate::agent::{Agent, Assignment, Knowledge, Portfolio};
 use crate::game::{Game, Player, Turn};
@@ -44,10 +44,6 @@ pub struct PmctsParams {
     pub a_mult: f64,
     /// Growth of the un-pruning thresholds `⌊A·b^k⌋`.
     pub b: f64,
-    /// Replicate the Java search's defects: child 0 is always selected before the first
-    /// pruning (always, without pruning); pruned children score 0 at opponent nodes, which
-    /// minimise `Q + exploration`; tree-descent steps count as FM calls; no win bonus.
-    pub java: bool,
 }
 
 impl Default for PmctsParams {
@@ -64,7 +60,6 @@ impl Default for PmctsParams {
             t_mult: 2.0,
             a_mult: 1.5,
             b: 1.3,
-            java: false,
         }
     }
 }
@@ -73,7 +68,7 @@ impl Default for PmctsParams {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RolloutPolicy {
     /// Every proposal of the state is computed and one is drawn uniformly (the reference's
-    /// rule; used with `compat = "java"`).
+    /// rule; forced by [`SearchCompat::exact_rollouts`]).
     Exact,
     /// [`Portfolio::sample`]: an (actor, script) pair is drawn uniformly and only its script
     /// runs. Many times cheaper; an action proposed by several scripts weighs more.
@@ -153,6 +148,7 @@ pub struct PortfolioMcts<G: Game> {
     knowledge: Arc<dyn Knowledge<G>>,
     portfolio: Arc<dyn Portfolio<G>>,
     weights: Vec<f64>,
+    compat: SearchCompat,
     nodes: Vec<Node>,
     states: Vec<G::State>,
     /// Per child slot: the proposal, its prune value `w·v`, its child node, pruned flag.
@@ -173,6 +169,7 @@ impl<G: Game> PortfolioMcts<G> {
         knowledge: Arc<dyn Knowledge<G>>,
         portfolio: Arc<dyn Portfolio<G>>,
         mut weights: Vec<f64>,
+        compat: SearchCompat,
     ) -> Self {
         weights.resize(portfolio.script_names().len(), 0.5);
         PortfolioMcts {
@@ -180,6 +177,7 @@ impl<G: Game> PortfolioMcts<G> {
             knowledge,
             portfolio,
             weights,
+            compat,
             nodes: Vec::new(),
             states: Vec::new(),
             props: Vec::new(),
@@ -319,23 +317,17 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             ..
         } = &self.nodes[n as usize];
         let (first, len) = (node.first as usize, node.len as usize);
-        if self.params.java && !pruned_started {
-            // Java computes no UCB values before the first pruning: child 0 wins.
+        if self.compat.child_zero_before_pruning() && !pruned_started {
             return self.slots[first];
         }
         let my_move = node.to_move == Some(me);
-        let model = if self.params.java {
-            OpponentModel::JavaMin
-        } else {
-            OpponentModel::Adversarial
-        };
+        let model = self.compat.opponent_model();
         let ln = ((node.visits + 1) as f64).ln();
         let mut best = ArgMax::default();
         for i in first..first + len {
             let child = self.slots[i];
             if self.pruned[i] {
-                if self.params.java && !my_move {
-                    // Java leaves pruned children at value 0 in the arg-min.
+                if self.compat.pruned_children_win_min_nodes() && !my_move {
                     best.offer(-0.0, child, rng);
                 }
                 continue;
@@ -387,20 +379,10 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 *fm += 1;
                 depth += 1;
             }
-            let v = eval(&sim);
-            if self.params.java {
-                v
-            } else {
-                v + terminal_bonus(game.outcome(&sim), me)
-            }
+            self.compat.leaf_value(game, eval, &sim, me)
         } else {
-            let s = &self.states[leaf as usize];
-            let v = eval(s);
-            if self.params.java {
-                v
-            } else {
-                v + terminal_bonus(game.outcome(s), me)
-            }
+            self.compat
+                .leaf_value(game, eval, &self.states[leaf as usize], me)
         };
         if !v.is_finite() {
             v = 0.0;
@@ -448,7 +430,7 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         let limits = Limits {
             budget: self.params.budget,
             depth: self.params.depth,
-            java: self.params.java,
+            compat: self.compat,
         };
         let fm = run_search(self, game, &*eval, me, limits, rng);
         self.last_fm_calls = fm;

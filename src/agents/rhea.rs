@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::mcts::terminal_bonus;
+use super::compat::SearchCompat;
 use crate::agent::{Agent, Knowledge};
 use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;
@@ -21,8 +21,6 @@ pub struct RheaParams {
     pub length: usize,
     /// Probability of replacing each gene when mutating.
     pub mutation: f64,
-    /// Replicate the Java search: no win bonus for terminal states.
-    pub java: bool,
 }
 
 impl Default for RheaParams {
@@ -31,7 +29,6 @@ impl Default for RheaParams {
             budget: 2000,
             length: 20,
             mutation: 0.1,
-            java: false,
         }
     }
 }
@@ -40,6 +37,7 @@ impl Default for RheaParams {
 pub struct Rhea<G: Game> {
     params: RheaParams,
     knowledge: Arc<dyn Knowledge<G>>,
+    compat: SearchCompat,
     genes: Vec<Option<G::Action>>,
     /// (round, player) of the last decision, and whether it ended the turn.
     last: Option<(u32, Player, bool)>,
@@ -48,11 +46,12 @@ pub struct Rhea<G: Game> {
 }
 
 impl<G: Game> Rhea<G> {
-    /// A RHEA agent with the given settings and game knowledge.
-    pub fn new(params: RheaParams, knowledge: Arc<dyn Knowledge<G>>) -> Self {
+    /// A RHEA agent with the given settings, game knowledge and compatibility.
+    pub fn new(params: RheaParams, knowledge: Arc<dyn Knowledge<G>>, compat: SearchCompat) -> Self {
         Rhea {
             params,
             knowledge,
+            compat,
             genes: Vec::new(),
             last: None,
             buf: Vec::new(),
@@ -95,10 +94,7 @@ impl<G: Game> Rhea<G> {
             }
             *fm += 1;
         }
-        let mut v = eval(&sim);
-        if !self.params.java {
-            v += terminal_bonus(game.outcome(&sim), me);
-        }
+        let v = self.compat.leaf_value(game, eval, &sim, me);
         self.sim = Some(sim);
         v
     }

@@ -3,6 +3,7 @@
 //! up; until the FM-call budget is spent. The searches differ only in what a node's children
 //! are and how one is selected, which they supply through [`TreeSearch`].
 
+use super::compat::SearchCompat;
 use crate::game::{Game, Player};
 use crate::rng::Rng;
 
@@ -53,8 +54,9 @@ pub struct Limits {
     pub budget: u64,
     /// Maximum tree depth.
     pub depth: u32,
-    /// Count every descent step through the tree as an FM call, as the Java searches do.
-    pub java: bool,
+    /// Whether descent steps through the tree cost FM calls
+    /// ([`SearchCompat::charges_descent_steps`]).
+    pub compat: SearchCompat,
 }
 
 /// Runs iterations until `limits.budget` FM calls are spent (or, in a tree where nothing costs
@@ -89,7 +91,7 @@ pub fn run_search<G: Game, T: TreeSearch<G>>(
                 break tree.expand(game, cur, rng);
             }
             cur = tree.select(cur, me, rng);
-            if limits.java {
+            if limits.compat.charges_descent_steps() {
                 fm += 1;
             }
         };
