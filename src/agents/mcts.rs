@@ -6,10 +6,13 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
+use super::FromSpec;
 use super::compat::SearchCompat;
-use super::search_loop::{Limits, NodeView, TreeSearch, run_search};
+use super::search_loop::{DEFAULT_BUDGET, Limits, NodeView, TreeSearch, run_search, take_budget};
+use super::spec::AgentSpec;
 use super::tree::{NodeHead, backup, child_state, selection_score, set_root_state};
-use crate::agent::{Agent, Knowledge};
+use crate::agent::{Agent, Knowledge, SearchSupport};
+use crate::error::Result;
 use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;
 
@@ -31,12 +34,31 @@ pub struct MctsParams {
 impl Default for MctsParams {
     fn default() -> Self {
         MctsParams {
-            budget: 2000,
+            budget: DEFAULT_BUDGET,
             k: std::f64::consts::SQRT_2,
             depth: 20,
             rollouts: false,
             prioritize_root: true,
         }
+    }
+}
+
+impl MctsParams {
+    /// The settings given by `spec`'s fields `budget`, `k`, `depth`, `rollouts` and
+    /// `prioritize_root`, the defaults for the others.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`](crate::Error::Config) naming the field for a bad value.
+    pub fn from_spec(spec: &mut AgentSpec) -> Result<Self> {
+        let d = MctsParams::default();
+        Ok(MctsParams {
+            budget: take_budget(spec)?,
+            k: spec.take_positive("k", d.k)?,
+            depth: spec.take_u64("depth", d.depth as u64)? as u32,
+            rollouts: spec.take_bool("rollouts", d.rollouts)?,
+            prioritize_root: spec.take_bool("prioritize_root", d.prioritize_root)?,
+        })
     }
 }
 
@@ -118,6 +140,17 @@ impl<G: Game> Mcts<G> {
         } else {
             best.item
         }
+    }
+}
+
+/// Fields: those of [`MctsParams::from_spec`].
+impl<G: SearchSupport> FromSpec<G> for Mcts<G> {
+    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        Ok(Mcts::new(
+            MctsParams::from_spec(spec)?,
+            game.knowledge(),
+            compat,
+        ))
     }
 }
 

@@ -3,9 +3,13 @@
 
 use std::sync::Arc;
 
+use super::FromSpec;
 use super::compat::SearchCompat;
 use super::mcts::ArgMax;
-use crate::agent::{Agent, Knowledge};
+use super::search_loop::take_budget;
+use super::spec::AgentSpec;
+use crate::agent::{Agent, Knowledge, SearchSupport};
+use crate::error::Result;
 use crate::game::{Game, Turn};
 use crate::rng::Rng;
 
@@ -26,6 +30,13 @@ impl<G: Game> Osla<G> {
             knowledge,
             buf: Vec::new(),
         }
+    }
+}
+
+/// Field: `budget`.
+impl<G: SearchSupport> FromSpec<G> for Osla<G> {
+    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        Ok(Osla::new(take_budget(spec)?, game.knowledge(), compat))
     }
 }
 

@@ -9,13 +9,16 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
+use super::FromSpec;
 use super::compat::SearchCompat;
 use super::mcts::ArgMax;
-use super::search_loop::{Limits, NodeView, TreeSearch, run_search};
+use super::search_loop::{DEFAULT_BUDGET, Limits, NodeView, TreeSearch, run_search, take_budget};
+use super::spec::AgentSpec;
 use super::tree::{
     EPSILON, Headed, NodeHead, backup, child_state, normalise, selection_score, set_root_state,
 };
-use crate::agent::{Agent, Assignment, Knowledge, Portfolio};
+use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
+use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;
 
@@ -49,7 +52,7 @@ pub struct PmctsParams {
 impl Default for PmctsParams {
     fn default() -> Self {
         PmctsParams {
-            budget: 2000,
+            budget: DEFAULT_BUDGET,
             c: std::f64::consts::SQRT_2,
             depth: 20,
             rollouts: true,
@@ -62,6 +65,66 @@ impl Default for PmctsParams {
             b: 1.3,
         }
     }
+}
+
+impl PmctsParams {
+    /// The settings given by `spec`'s fields `budget`, `c`, `depth`, `rollouts`, `rollout`
+    /// (`exact` or `sampled`; no such field when `compat` forces
+    /// [exact rollouts](SearchCompat::exact_rollouts)), `bias`, `pruning`, `k_init_mult`,
+    /// `t_mult`, `a_mult` and `b`, the defaults for the others.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the field for a bad value.
+    pub fn from_spec(spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        let d = PmctsParams::default();
+        Ok(PmctsParams {
+            budget: take_budget(spec)?,
+            c: spec.take_positive("c", d.c)?,
+            depth: spec.take_u64("depth", d.depth as u64)? as u32,
+            rollouts: spec.take_bool("rollouts", d.rollouts)?,
+            rollout: if compat.exact_rollouts() {
+                RolloutPolicy::Exact
+            } else {
+                let w = spec.take_word("rollout", "sampled")?;
+                RolloutPolicy::from_name(&w).ok_or_else(|| {
+                    Error::config("rollout", format!("`{w}` is not `exact` or `sampled`"))
+                })?
+            },
+            bias: spec.take_bool("bias", d.bias)?,
+            pruning: spec.take_bool("pruning", d.pruning)?,
+            k_init_mult: spec.take_positive("k_init_mult", d.k_init_mult)?,
+            t_mult: spec.take_positive("t_mult", d.t_mult)?,
+            a_mult: spec.take_positive("a_mult", d.a_mult)?,
+            b: spec.take_positive("b", d.b)?,
+        })
+    }
+}
+
+/// Takes the `weights=[script=w,...]` field: one weight per name of `scripts`, 0.5 unless set.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `weights` for an unknown script or a weight that is not a finite
+/// number ≥ 0.
+pub fn take_script_weights(spec: &mut AgentSpec, scripts: &[&str]) -> Result<Vec<f64>> {
+    let mut weights = vec![0.5; scripts.len()];
+    for (name, w) in spec.take_weights("weights")? {
+        let i = scripts.iter().position(|n| *n == name).ok_or_else(|| {
+            Error::config(
+                "weights",
+                format!("unknown script `{name}` (known: {})", scripts.join(", ")),
+            )
+        })?;
+        if !w.is_finite() || w < 0.0 {
+            return Err(Error::config(
+                "weights",
+                format!("weight of `{name}` must be a finite number ≥ 0, got {w}"),
+            ));
+        }
+        weights[i] = w;
+    }
+    Ok(weights)
 }
 
 /// How a rollout step picks its random script proposal.
@@ -272,6 +335,23 @@ impl<G: Game> PortfolioMcts<G> {
             }
             self.nodes[n as usize].k += 1;
         }
+    }
+}
+
+/// Fields: those of [`PmctsParams::from_spec`], and `weights` over the game's portfolio
+/// ([`take_script_weights`]).
+impl<G: SearchSupport> FromSpec<G> for PortfolioMcts<G> {
+    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        let params = PmctsParams::from_spec(spec, compat)?;
+        let portfolio = game.portfolio();
+        let weights = take_script_weights(spec, portfolio.script_names())?;
+        Ok(PortfolioMcts::new(
+            params,
+            game.knowledge(),
+            portfolio,
+            weights,
+            compat,
+        ))
     }
 }
 

@@ -7,8 +7,12 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
+use super::FromSpec;
 use super::compat::SearchCompat;
-use crate::agent::{Agent, Knowledge};
+use super::search_loop::{DEFAULT_BUDGET, take_budget};
+use super::spec::AgentSpec;
+use crate::agent::{Agent, Knowledge, SearchSupport};
+use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;
 
@@ -26,10 +30,35 @@ pub struct RheaParams {
 impl Default for RheaParams {
     fn default() -> Self {
         RheaParams {
-            budget: 2000,
+            budget: DEFAULT_BUDGET,
             length: 20,
             mutation: 0.1,
         }
+    }
+}
+
+impl RheaParams {
+    /// The settings given by `spec`'s fields `mutation` (within [0, 1]), `length` (at least 1)
+    /// and `budget`, the defaults for the others.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the field for a bad value.
+    pub fn from_spec(spec: &mut AgentSpec) -> Result<Self> {
+        let d = RheaParams::default();
+        let mutation = spec.take_f64("mutation", d.mutation)?;
+        if !(0.0..=1.0).contains(&mutation) {
+            return Err(Error::config("mutation", "must be within [0, 1]"));
+        }
+        let length = spec.take_u64("length", d.length as u64)? as usize;
+        if length == 0 {
+            return Err(Error::config("length", "must be at least 1"));
+        }
+        Ok(RheaParams {
+            budget: take_budget(spec)?,
+            length,
+            mutation,
+        })
     }
 }
 
@@ -97,6 +126,17 @@ impl<G: Game> Rhea<G> {
         let v = self.compat.leaf_value(game, eval, &sim, me);
         self.sim = Some(sim);
         v
+    }
+}
+
+/// Fields: those of [`RheaParams::from_spec`].
+impl<G: SearchSupport> FromSpec<G> for Rhea<G> {
+    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        Ok(Rhea::new(
+            RheaParams::from_spec(spec)?,
+            game.knowledge(),
+            compat,
+        ))
     }
 }
 

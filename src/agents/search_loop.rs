@@ -4,8 +4,26 @@
 //! are and how one is selected, which they supply through [`TreeSearch`].
 
 use super::compat::SearchCompat;
+use super::spec::AgentSpec;
+use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::rng::Rng;
+
+/// FM calls per decision of a search agent whose spec gives no `budget`.
+pub const DEFAULT_BUDGET: u64 = 2000;
+
+/// Takes a search agent's `budget` field (FM calls per decision, [`DEFAULT_BUDGET`] if absent).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `budget` if it is not an integer of at least 1.
+pub fn take_budget(spec: &mut AgentSpec) -> Result<u64> {
+    let b = spec.take_u64("budget", DEFAULT_BUDGET)?;
+    if b == 0 {
+        return Err(Error::config("budget", "must be at least 1 FM call"));
+    }
+    Ok(b)
+}
 
 /// `NodeView::len` of a node whose children are not listed yet.
 pub const UNOPENED: u32 = u32::MAX;
