@@ -2,8 +2,9 @@
 //!
 //! An [`Agent`] is called once per action (a turn may hold many actions) and sees only the game
 //! API. Its randomness comes from the RNG it is handed, never from a thread RNG, so a match
-//! replays exactly from its seed. Search agents count their budget in forward-model calls
-//! ([`crate::game::ForwardModel`]); wall-clock limits are optional and never used in tests.
+//! replays exactly from its seed. Search agents count their budget in forward-model (FM) calls,
+//! one per [`Game::apply`] they make (the Java-compatible tree searches also count each
+//! tree-descent step), and have no wall-clock limit, so a decision is the same on every machine.
 
 use crate::game::{Game, Player};
 use crate::rng::Rng;

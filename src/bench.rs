@@ -299,9 +299,8 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
     games: usize,
     seed: u64,
 ) -> crate::Result<AgentsBench> {
-    use crate::agents::AgentSpec;
-    use crate::agents::build::build_search_agent;
-    let build = |s: &str| build_search_agent(game, AgentSpec::parse(s)?);
+    use crate::agents::build_agent;
+    let build = |s: &str| build_agent(game, s);
 
     // Mid-game states from cheap MCTS self-play.
     let mut states = Vec::new();

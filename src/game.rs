@@ -438,46 +438,6 @@ pub trait Game: Sync {
     }
 }
 
-/// A game plus a count of forward-model calls: the budget unit of every search agent.
-#[derive(Debug)]
-pub struct ForwardModel<'g, G: Game> {
-    game: &'g G,
-    calls: u64,
-}
-
-impl<'g, G: Game> ForwardModel<'g, G> {
-    /// Wraps `game` with a zeroed counter.
-    pub fn new(game: &'g G) -> Self {
-        ForwardModel { game, calls: 0 }
-    }
-
-    /// The wrapped game.
-    pub fn game(&self) -> &'g G {
-        self.game
-    }
-
-    /// Applies an action and counts one FM call.
-    pub fn apply(&mut self, state: &mut G::State, action: G::Action) {
-        self.calls += 1;
-        self.game.apply(state, action);
-    }
-
-    /// Counts `n` FM calls without applying anything (for agents that charge tree steps).
-    pub fn charge(&mut self, n: u64) {
-        self.calls += n;
-    }
-
-    /// FM calls so far.
-    pub fn calls(&self) -> u64 {
-        self.calls
-    }
-
-    /// Sets the counter back to zero.
-    pub fn reset(&mut self) {
-        self.calls = 0;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

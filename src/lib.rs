@@ -7,7 +7,7 @@
 //!   knowledge searches use ([`agent::Knowledge`]) and portfolios of scripts
 //!   ([`agent::Portfolio`]);
 //! - [`agents`]: random, end-turn, rule-based, OSLA, MCTS, RHEA and Portfolio MCTS, built from
-//!   `name(key=value,...)` spec strings ([`agents::build::build_search_agent`]), and the Tribes
+//!   `name(key=value,...)` spec strings ([`agents::build_agent`]), and the Tribes
 //!   knowledge: DIFF heuristic, 55 portfolio scripts ([`agents::tribes`]);
 //! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them, plays
 //!   series with seats rotated ([`arena::series::Series`]) and summarises them;

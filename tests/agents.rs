@@ -7,7 +7,10 @@ use playstyles::rng::rng_from_seed;
 use crate::support::{Nim, NimAction, NimLevel};
 
 fn agents(specs: &[&str]) -> Vec<Box<dyn Agent<Nim>>> {
-    specs.iter().map(|s| build_agent(s).unwrap()).collect()
+    specs
+        .iter()
+        .map(|s| build_agent(&Nim::new(), s).unwrap())
+        .collect()
 }
 
 #[test]
@@ -24,6 +27,48 @@ fn random_agents_finish_games_with_only_legal_actions() {
         });
         assert!(record.outcome.is_some(), "seed {seed} did not finish");
         assert!(!record.capped);
+    }
+}
+
+#[test]
+fn every_search_agent_finishes_nim_games_for_two_and_three_players() {
+    let game = Nim::new();
+    for players in [2, 3] {
+        let level = NimLevel {
+            players,
+            ..NimLevel::standard()
+        };
+        for spec in [
+            "osla(budget=30)",
+            "mcts(budget=30)",
+            "mcts(budget=30,rollouts=true,prioritize_root=false)",
+            "rhea(budget=30,length=5)",
+            "pmcts(budget=30)",
+            "pmcts(budget=30,bias=false,pruning=false,rollout=exact)",
+        ] {
+            let mut seats = agents(&vec![spec; players]);
+            for seed in 0..3 {
+                let record = play_match(&game, &level, &mut seats, seed, |state, action| {
+                    assert!(game.is_legal(state, action), "{spec}: illegal {action:?}");
+                });
+                assert!(
+                    record.outcome.is_some() && !record.capped,
+                    "{spec} seed {seed}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_game_without_a_rule_based_agent_says_so() {
+    match build_agent(&Nim::new(), "rule") {
+        Err(playstyles::Error::Config { field, reason }) => {
+            assert_eq!(field, "agents");
+            assert!(reason.contains("no rule-based agent"), "{reason}");
+        }
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("Nim built a rule-based agent"),
     }
 }
 

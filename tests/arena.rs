@@ -7,7 +7,9 @@ use playstyles::game::Game;
 use crate::support::{Nim, NimAction, NimLevel};
 
 fn randoms(n: usize) -> Vec<Box<dyn Agent<Nim>>> {
-    (0..n).map(|_| build_agent("random").unwrap()).collect()
+    (0..n)
+        .map(|_| build_agent(&Nim::new(), "random").unwrap())
+        .collect()
 }
 
 #[test]
@@ -103,8 +105,9 @@ fn a_runaway_game_is_stopped_by_the_action_cap_as_a_draw_by_cap() {
         max_rounds: None,
         ..NimLevel::standard()
     };
-    let mut passive: Vec<Box<dyn Agent<Nim>>> =
-        (0..2).map(|_| build_agent("end_turn").unwrap()).collect();
+    let mut passive: Vec<Box<dyn Agent<Nim>>> = (0..2)
+        .map(|_| build_agent(&game, "end_turn").unwrap())
+        .collect();
     let record = play_match(&game, &level, &mut passive, 0, |_, _| {});
     assert!(record.capped);
     assert_eq!(record.outcome, None);

@@ -18,7 +18,7 @@ fn run(cfg: &PlayConfig) -> (String, playstyles::MatchRecord<crate::support::Nim
         &Nim::new(),
         &NimLevel::standard(),
         cfg,
-        &build_agent_from,
+        &|spec| build_agent_from(&Nim::new(), spec),
         &mut out,
     )
     .unwrap();
@@ -96,8 +96,8 @@ fn play_plays_the_same_match_as_the_arena() {
     let (_, record) = run(&cfg);
     let game = Nim::new();
     let mut agents = vec![
-        playstyles::agents::build_agent("random").unwrap(),
-        playstyles::agents::build_agent("random").unwrap(),
+        playstyles::agents::build_agent(&game, "random").unwrap(),
+        playstyles::agents::build_agent(&game, "random").unwrap(),
     ];
     let direct = play_match(&game, &NimLevel::standard(), &mut agents, 21, |_, _| {});
     assert_eq!(record, direct);
@@ -110,7 +110,7 @@ fn play_rejects_a_wrong_number_of_agents_naming_the_agents_field() {
         &Nim::new(),
         &NimLevel::standard(),
         &config("random,random,random"),
-        &build_agent_from,
+        &|spec| build_agent_from(&Nim::new(), spec),
         &mut out,
     )
     .unwrap_err();
@@ -128,7 +128,7 @@ fn play_rejects_an_unknown_agent_before_playing() {
         &Nim::new(),
         &NimLevel::standard(),
         &config("random,minimax"),
-        &build_agent_from,
+        &|spec| build_agent_from(&Nim::new(), spec),
         &mut out,
     )
     .unwrap_err();

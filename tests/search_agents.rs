@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use playstyles::agent::{Agent, Assignment, Portfolio, SearchSupport};
 use playstyles::agents::AgentSpec;
-use playstyles::agents::build::build_search_agent;
+use playstyles::agents::compat::SearchCompat;
 use playstyles::agents::portfolio_mcts::{PmctsParams, PortfolioMcts};
+use playstyles::agents::{build_agent, build_agent_from};
 use playstyles::arena::play_match;
 use playstyles::error::Error;
 use playstyles::game::{Game, Outcome, Turn};
@@ -17,7 +18,7 @@ use playstyles::games::tribes::{
 use playstyles::rng::{Rng, derive_rng};
 
 fn agent(game: &TribesGame, spec: &str) -> Box<dyn Agent<TribesGame>> {
-    build_search_agent(game, AgentSpec::parse(spec).unwrap()).unwrap()
+    build_agent(game, spec).unwrap()
 }
 
 #[test]
@@ -135,7 +136,13 @@ fn a_one_script_portfolio_plays_exactly_that_script() {
             budget: 50,
             ..PmctsParams::default()
         };
-        let mut agent = PortfolioMcts::new(params, game.knowledge(), one.clone(), vec![]);
+        let mut agent = PortfolioMcts::new(
+            params,
+            game.knowledge(),
+            one.clone(),
+            vec![],
+            SearchCompat::Intended,
+        );
         let level = builtin::level(builtin::SEEDS[1]).unwrap();
         let mut s = game.new_initial_state(&level, 9);
         let mut rng = derive_rng(4, &[2]);
@@ -192,9 +199,9 @@ fn agent_specs_round_trip_and_bad_specs_name_the_field() {
     ] {
         let spec = AgentSpec::parse(s).unwrap();
         assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
-        assert!(build_search_agent(&game, spec).is_ok(), "{s}");
+        assert!(build_agent_from(&game, spec).is_ok(), "{s}");
     }
-    let field = |s: &str| match build_search_agent(&game, AgentSpec::parse(s).unwrap()) {
+    let field = |s: &str| match build_agent(&game, s) {
         Err(Error::Config { field, .. }) => field,
         Err(e) => panic!("{s}: {e}"),
         Ok(_) => panic!("{s} was accepted"),
@@ -218,7 +225,7 @@ fn agent_specs_also_come_from_toml_tables() {
     .unwrap();
     let spec = AgentSpec::from_toml(&v["agent"], "agent").unwrap();
     assert_eq!(spec.name(), "pmcts");
-    assert!(build_search_agent(&game, spec).is_ok());
+    assert!(build_agent_from(&game, spec).is_ok());
     let bad: toml::Value = toml::from_str(r#"agent = { bias = true }"#).unwrap();
     match AgentSpec::from_toml(&bad["agent"], "agent") {
         Err(Error::Config { field, .. }) => assert_eq!(field, "agent.name"),

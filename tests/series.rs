@@ -14,7 +14,7 @@ use playstyles::stats::{Z_95, wilson_interval};
 use crate::support::{END_TURN, Nim, NimAction, NimLevel, TAKE};
 
 fn build(spec: &str) -> playstyles::Result<Box<dyn Agent<Nim>>> {
-    build_agent(spec)
+    build_agent(&Nim::new(), spec)
 }
 
 fn specs(xs: &[&str]) -> Vec<String> {

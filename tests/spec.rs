@@ -146,7 +146,7 @@ fn syntax_errors_say_where() {
 
 #[test]
 fn unknown_agents_list_the_known_ones() {
-    let e = build_agent::<Nim>("alphazero").err().unwrap();
+    let e = build_agent(&Nim::new(), "alphazero").err().unwrap();
     let text = e.to_string();
     assert_eq!(field(Err::<(), _>(e)), "agents");
     assert!(
@@ -158,10 +158,10 @@ fn unknown_agents_list_the_known_ones() {
 #[test]
 fn unknown_fields_are_rejected_by_name() {
     assert_eq!(
-        field(build_agent::<Nim>("random(budget=5)").map(|a| a.name())),
+        field(build_agent(&Nim::new(), "random(budget=5)").map(|a| a.name())),
         "budget"
     );
-    assert!(build_agent::<Nim>("random()").is_ok());
+    assert!(build_agent(&Nim::new(), "random()").is_ok());
 }
 
 #[test]

@@ -64,10 +64,11 @@ fn toy_config(dir: &Path, threads: usize) -> TournamentConfig {
 /// Plays `cfg` on Nim with the resolved config `config_toml`; returns the printed table.
 fn play_toy(cfg: &TournamentConfig, config_toml: &str) -> playstyles::Result<String> {
     let mut out = Vec::new();
+    let game = Nim::new();
     tournament(
-        &Nim::new(),
+        &game,
         nim_levels(),
-        build_agent::<Nim>,
+        |s: &str| build_agent(&game, s),
         cfg,
         config_toml,
         NO_COLUMNS,
@@ -142,7 +143,7 @@ fn an_unknown_agent_names_the_pairing_and_writes_nothing() {
     let dir = scratch("tournament", "unknown-agent");
     let cfg = TournamentConfig {
         spec: TournamentSpec::parse(
-            &TOY.replace("\"random\", \"end_turn\"", "\"random\", \"mcts\""),
+            &TOY.replace("\"random\", \"end_turn\"", "\"random\", \"minimax\""),
         )
         .unwrap(),
         out: dir.join("out"),
@@ -152,10 +153,11 @@ fn an_unknown_agent_names_the_pairing_and_writes_nothing() {
         resume: false,
         stop_after_games: None,
     };
+    let game = Nim::new();
     let e = tournament(
-        &Nim::new(),
+        &game,
         nim_levels(),
-        build_agent::<Nim>,
+        |s: &str| build_agent(&game, s),
         &cfg,
         "",
         NO_COLUMNS,
@@ -163,7 +165,7 @@ fn an_unknown_agent_names_the_pairing_and_writes_nothing() {
     )
     .unwrap_err();
     assert!(
-        matches!(&e, Error::Config { field, reason } if field == "pairing[1].agents" && reason.contains("mcts")),
+        matches!(&e, Error::Config { field, reason } if field == "pairing[1].agents" && reason.contains("minimax")),
         "{e}"
     );
     assert!(!dir.join("out").exists());
@@ -528,7 +530,7 @@ fn a_killed_tournament_loses_fewer_than_save_every_finished_games() {
     };
     let build = |spec: &str| -> playstyles::Result<Box<dyn playstyles::agent::Agent<Nim>>> {
         Ok(Box::new(Watched {
-            inner: build_agent::<Nim>(spec)?,
+            inner: build_agent(&Nim::new(), spec)?,
             on_new_game: on_new_game.clone(),
         }))
     };

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use playstyles::agents::AgentSpec;
-use playstyles::agents::build::build_search_agent;
+use playstyles::agents::build_agent_from;
 use playstyles::experiments::run_config::RunConfig;
 use playstyles::experiments::run_dir::RunDir;
 use playstyles::experiments::tiers::{Source, TIERS_TOML, TiersFile};
@@ -424,7 +424,7 @@ fn tiers_spread_from_weakest_to_strongest_and_their_agents_play() {
     let spec = TournamentSpec::parse(&config).unwrap();
     let game = TribesGame::default();
     for a in &spec.pairings[0].agents {
-        build_search_agent(&game, a.clone()).unwrap();
+        build_agent_from(&game, a.clone()).unwrap();
     }
     assert_eq!(
         spec.pairings[0].agents[1],

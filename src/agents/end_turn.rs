@@ -1,6 +1,10 @@
 //! The agent that does nothing but end its turn.
 
-use crate::agent::Agent;
+use super::FromSpec;
+use super::compat::SearchCompat;
+use super::spec::AgentSpec;
+use crate::agent::{Agent, SearchSupport};
+use crate::error::Result;
 use crate::game::Game;
 use crate::rng::Rng;
 
@@ -41,5 +45,12 @@ impl<G: Game> Agent<G> for EndTurnAgent<G::Action> {
                 .first()
                 .expect("end-turn agent asked to act in a state without legal actions"),
         }
+    }
+}
+
+/// Takes no fields.
+impl<G: SearchSupport> FromSpec<G> for EndTurnAgent<G::Action> {
+    fn from_spec(_: &G, _: &mut AgentSpec, _: SearchCompat) -> Result<Self> {
+        Ok(Self::new())
     }
 }

@@ -6,15 +6,15 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::search_loop::{Limits, NodeView, TreeSearch, run_search};
-use super::tree::{NodeHead, OpponentModel, backup, child_state, selection_score, set_root_state};
-use crate::agent::{Agent, Knowledge};
-use crate::game::{Game, Outcome, Player, Turn};
+use super::FromSpec;
+use super::compat::SearchCompat;
+use super::search_loop::{DEFAULT_BUDGET, Limits, NodeView, TreeSearch, run_search, take_budget};
+use super::spec::AgentSpec;
+use super::tree::{NodeHead, backup, child_state, selection_score, set_root_state};
+use crate::agent::{Agent, Knowledge, SearchSupport};
+use crate::error::Result;
+use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;
-
-/// Value added to (or taken from) a leaf the searching player has won (or lost): the
-/// reference heuristic ignores the end of the game, the intended search does not.
-pub const WIN_BONUS: f64 = 1.0e4;
 
 /// MCTS settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,21 +29,36 @@ pub struct MctsParams {
     pub rollouts: bool,
     /// Search one uniformly drawn group of root actions (city, unit or tribe actions).
     pub prioritize_root: bool,
-    /// Replicate the Java search: tree-descent steps count as FM calls, the opponent minimises
-    /// `Q + exploration`, and terminal leaves get no win bonus.
-    pub java: bool,
 }
 
 impl Default for MctsParams {
     fn default() -> Self {
         MctsParams {
-            budget: 2000,
+            budget: DEFAULT_BUDGET,
             k: std::f64::consts::SQRT_2,
             depth: 20,
             rollouts: false,
             prioritize_root: true,
-            java: false,
         }
+    }
+}
+
+impl MctsParams {
+    /// The settings given by `spec`'s fields `budget`, `k`, `depth`, `rollouts` and
+    /// `prioritize_root`, the defaults for the others.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`](crate::Error::Config) naming the field for a bad value.
+    pub fn from_spec(spec: &mut AgentSpec) -> Result<Self> {
+        let d = MctsParams::default();
+        Ok(MctsParams {
+            budget: take_budget(spec)?,
+            k: spec.take_positive("k", d.k)?,
+            depth: spec.take_u64("depth", d.depth as u64)? as u32,
+            rollouts: spec.take_bool("rollouts", d.rollouts)?,
+            prioritize_root: spec.take_bool("prioritize_root", d.prioritize_root)?,
+        })
     }
 }
 
@@ -57,6 +72,7 @@ type Node = NodeHead;
 pub struct Mcts<G: Game> {
     params: MctsParams,
     knowledge: Arc<dyn Knowledge<G>>,
+    compat: SearchCompat,
     nodes: Vec<Node>,
     states: Vec<G::State>,
     actions: Vec<G::Action>,
@@ -67,11 +83,12 @@ pub struct Mcts<G: Game> {
 }
 
 impl<G: Game> Mcts<G> {
-    /// An MCTS agent with the given settings and game knowledge.
-    pub fn new(params: MctsParams, knowledge: Arc<dyn Knowledge<G>>) -> Self {
+    /// An MCTS agent with the given settings, game knowledge and compatibility.
+    pub fn new(params: MctsParams, knowledge: Arc<dyn Knowledge<G>>, compat: SearchCompat) -> Self {
         Mcts {
             params,
             knowledge,
+            compat,
             nodes: Vec::new(),
             states: Vec::new(),
             actions: Vec::new(),
@@ -126,6 +143,17 @@ impl<G: Game> Mcts<G> {
     }
 }
 
+/// Fields: those of [`MctsParams::from_spec`].
+impl<G: SearchSupport> FromSpec<G> for Mcts<G> {
+    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        Ok(Mcts::new(
+            MctsParams::from_spec(spec)?,
+            game.knowledge(),
+            compat,
+        ))
+    }
+}
+
 impl<G: Game> TreeSearch<G> for Mcts<G> {
     fn view(&self, n: u32) -> NodeView {
         self.nodes[n as usize].view()
@@ -152,11 +180,7 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
     fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32 {
         let node = &self.nodes[n as usize];
         let my_move = node.to_move == Some(me);
-        let model = if self.params.java {
-            OpponentModel::JavaMin
-        } else {
-            OpponentModel::Adversarial
-        };
+        let model = self.compat.opponent_model();
         let k_sqrt_ln = self.params.k * ((node.visits + 1) as f64).ln().sqrt();
         let (lo, hi) = (node.bounds.lo, node.bounds.hi);
         let (offset, scale) = if lo < hi {
@@ -199,11 +223,7 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
             }
             state = &rolled;
         }
-        let mut v = eval(state);
-        if !self.params.java {
-            v += terminal_bonus(game.outcome(state), me);
-        }
-        v
+        self.compat.leaf_value(game, eval, state, me)
     }
 
     fn backup(&mut self, n: u32, v: f64) {
@@ -253,12 +273,6 @@ pub fn shuffle<T>(xs: &mut [T], rng: &mut Rng) {
     for i in (1..xs.len()).rev() {
         xs.swap(i, rng.random_range(0..=i));
     }
-}
-
-/// [`WIN_BONUS`] × `me`'s [`Outcome::utility`] in a finished game (two players: +bonus for a
-/// win, −bonus for a loss, 0 for a draw), 0 while the game goes on.
-pub fn terminal_bonus(outcome: Option<Outcome>, me: Player) -> f64 {
-    outcome.map_or(0.0, |o| WIN_BONUS * o.utility(me))
 }
 
 /// The root actions to search: all legal actions, or (with prioritisation) one uniformly drawn
@@ -331,7 +345,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
         let limits = Limits {
             budget: self.params.budget,
             depth: self.params.depth,
-            java: self.params.java,
+            compat: self.compat,
         };
         let fm = run_search(self, game, &*eval, me, limits, rng);
         self.last_fm_calls = fm;

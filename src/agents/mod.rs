@@ -1,10 +1,16 @@
-//! Agent implementations and the factory that builds them from spec strings.
+//! Agent implementations and the one factory that builds them from spec strings.
 //!
-//! - [`random`]: uniform over legal actions;
-//! - [`end_turn`]: always ends its turn (a passive baseline);
-//! - [`spec`]: the `name(key=value,...)` spec strings agents are built from.
+//! - [`random`]: uniform over legal actions; [`end_turn`]: always ends its turn (a passive
+//!   baseline); `rule`: the game's rule-based agent ([`SearchSupport::rule_agent`]);
+//! - [`osla`], [`mcts`], [`rhea`], [`portfolio_mcts`]: the search agents, over
+//!   [`search_loop`] and [`tree`], with the Java reference's defects switched by [`compat`];
+//! - [`spec`]: the `name(key=value,...)` spec strings agents are built from;
+//! - [`tribes`]: the Tribes knowledge, portfolio and rule-based agent.
+//!
+//! [`build_agent`] looks the spec's name up in one table of builders; each agent type reads
+//! its own fields ([`FromSpec`]), and a field nobody read is an error.
 
-pub mod build;
+pub mod compat;
 pub mod end_turn;
 pub mod mcts;
 pub mod osla;
@@ -20,49 +26,96 @@ pub use end_turn::EndTurnAgent;
 pub use random::RandomAgent;
 pub use spec::{AgentSpec, Value, parse_agent_list, split_agent_list};
 
-use crate::agent::Agent;
+use crate::agent::{Agent, SearchSupport};
 use crate::error::{Error, Result};
-use crate::game::Game;
+use compat::SearchCompat;
+use mcts::Mcts;
+use osla::Osla;
+use portfolio_mcts::PortfolioMcts;
+use rhea::Rhea;
 
-/// The names [`build_agent`] knows.
-pub const AGENT_NAMES: &[&str] = &["random", "end_turn"];
+/// An agent type that can be built from a spec.
+pub trait FromSpec<G: SearchSupport>: Agent<G> + Sized + 'static {
+    /// Builds the agent for `game`, taking its fields out of `spec` (absent ones get their
+    /// defaults; the factory rejects any field left untaken), with the game's `compat`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the field for a bad value.
+    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self>;
+}
 
-/// Builds an agent from a spec string such as `random`.
+/// Builds one kind of agent (see [`builders`]).
+type Builder<G> = fn(&G, &mut AgentSpec, SearchCompat) -> Result<Box<dyn Agent<G>>>;
+
+/// Every agent [`build_agent`] knows, by spec name, in the order the "unknown agent" error
+/// lists them.
+fn builders<G: SearchSupport>() -> [(&'static str, Builder<G>); 7] {
+    [
+        ("random", boxed::<G, RandomAgent<G::Action>>),
+        ("end_turn", boxed::<G, EndTurnAgent<G::Action>>),
+        ("rule", rule_agent::<G>),
+        ("osla", boxed::<G, Osla<G>>),
+        ("mcts", boxed::<G, Mcts<G>>),
+        ("rhea", boxed::<G, Rhea<G>>),
+        ("pmcts", boxed::<G, PortfolioMcts<G>>),
+    ]
+}
+
+fn boxed<G: SearchSupport, A: FromSpec<G>>(
+    game: &G,
+    spec: &mut AgentSpec,
+    compat: SearchCompat,
+) -> Result<Box<dyn Agent<G>>> {
+    Ok(Box::new(A::from_spec(game, spec, compat)?))
+}
+
+fn rule_agent<G: SearchSupport>(
+    game: &G,
+    _: &mut AgentSpec,
+    _: SearchCompat,
+) -> Result<Box<dyn Agent<G>>> {
+    game.rule_agent()
+        .ok_or_else(|| Error::config("agents", "this game has no rule-based agent"))
+}
+
+/// Builds an agent for `game` from a spec string: `random`, `end_turn`, `rule`,
+/// `osla(budget)`, `mcts(budget,k,depth,rollouts,prioritize_root)`,
+/// `rhea(budget,length,mutation)`,
+/// `pmcts(budget,bias,pruning,weights=[script=w,...],c,depth,rollouts,rollout=sampled|exact,
+/// k_init_mult,t_mult,a_mult,b)`. Budgets default to 2000 FM calls; the game's
+/// [`SearchSupport::java_compat`] switches the search agents' Java quirks ([`compat`]).
 ///
 /// # Errors
 ///
 /// [`Error::Config`] if the spec is malformed, names an unknown agent (field `agents`), or has
-/// a bad or unknown field (named after the field).
-pub fn build_agent<G: Game>(spec: &str) -> Result<Box<dyn Agent<G>>>
-where
-    G::Action: 'static,
-{
-    build_agent_from(AgentSpec::parse(spec)?)
+/// a bad or unknown field (named after the field), or an unknown script in `weights`.
+pub fn build_agent<G: SearchSupport>(game: &G, spec: &str) -> Result<Box<dyn Agent<G>>> {
+    build_agent_from(game, AgentSpec::parse(spec)?)
 }
 
-/// Builds an agent from a parsed spec.
+/// Builds an agent for `game` from a parsed spec (or a TOML table, [`AgentSpec::from_toml`]).
 ///
 /// # Errors
 ///
 /// As [`build_agent`], except for syntax errors.
-pub fn build_agent_from<G: Game>(spec: AgentSpec) -> Result<Box<dyn Agent<G>>>
-where
-    G::Action: 'static,
-{
-    let agent: Box<dyn Agent<G>> = match spec.name() {
-        "random" => Box::new(RandomAgent::new()),
-        "end_turn" => Box::new(EndTurnAgent::new()),
-        other => {
-            return Err(Error::config(
-                "agents",
-                format!(
-                    "unknown agent `{other}` (known agents: {})",
-                    AGENT_NAMES.join(", ")
-                ),
-            ));
-        }
+pub fn build_agent_from<G: SearchSupport>(
+    game: &G,
+    mut spec: AgentSpec,
+) -> Result<Box<dyn Agent<G>>> {
+    let table = builders::<G>();
+    let Some(&(_, build)) = table.iter().find(|(name, _)| *name == spec.name()) else {
+        let names: Vec<&str> = table.iter().map(|(name, _)| *name).collect();
+        return Err(Error::config(
+            "agents",
+            format!(
+                "unknown agent `{}` (known agents: {})",
+                spec.name(),
+                names.join(", ")
+            ),
+        ));
     };
-    // Agents with fields read them here with `spec.take_*` (the binding then becomes `mut`).
+    let agent = build(game, &mut spec, SearchCompat::of(game))?;
     spec.finish()?;
     Ok(agent)
 }

@@ -3,28 +3,40 @@
 
 use std::sync::Arc;
 
-use super::mcts::{ArgMax, terminal_bonus};
-use crate::agent::{Agent, Knowledge};
+use super::FromSpec;
+use super::compat::SearchCompat;
+use super::mcts::ArgMax;
+use super::search_loop::take_budget;
+use super::spec::AgentSpec;
+use crate::agent::{Agent, Knowledge, SearchSupport};
+use crate::error::Result;
 use crate::game::{Game, Turn};
 use crate::rng::Rng;
 
 /// The one-step look-ahead agent.
 pub struct Osla<G: Game> {
     budget: u64,
-    java: bool,
+    compat: SearchCompat,
     knowledge: Arc<dyn Knowledge<G>>,
     buf: Vec<G::Action>,
 }
 
 impl<G: Game> Osla<G> {
     /// An OSLA agent that stops after `budget` FM calls.
-    pub fn new(budget: u64, java: bool, knowledge: Arc<dyn Knowledge<G>>) -> Self {
+    pub fn new(budget: u64, knowledge: Arc<dyn Knowledge<G>>, compat: SearchCompat) -> Self {
         Osla {
             budget,
-            java,
+            compat,
             knowledge,
             buf: Vec::new(),
         }
+    }
+}
+
+/// Field: `budget`.
+impl<G: SearchSupport> FromSpec<G> for Osla<G> {
+    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        Ok(Osla::new(take_budget(spec)?, game.knowledge(), compat))
     }
 }
 
@@ -53,10 +65,7 @@ impl<G: Game> Agent<G> for Osla<G> {
             next.clone_from(state);
             game.apply(&mut next, a);
             fm += 1;
-            let mut v = eval(&next);
-            if !self.java {
-                v += terminal_bonus(game.outcome(&next), me);
-            }
+            let v = self.compat.leaf_value(game, &*eval, &next, me);
             best.offer(v, i as u32, rng);
         }
         match best.item {

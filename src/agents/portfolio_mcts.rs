@@ -9,13 +9,16 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::mcts::{ArgMax, terminal_bonus};
-use super::search_loop::{Limits, NodeView, TreeSearch, run_search};
+use super::FromSpec;
+use super::compat::SearchCompat;
+use super::mcts::ArgMax;
+use super::search_loop::{DEFAULT_BUDGET, Limits, NodeView, TreeSearch, run_search, take_budget};
+use super::spec::AgentSpec;
 use super::tree::{
-    EPSILON, Headed, NodeHead, OpponentModel, backup, child_state, normalise, selection_score,
-    set_root_state,
+    EPSILON, Headed, NodeHead, backup, child_state, normalise, selection_score, set_root_state,
 };
-use crate::agent::{Agent, Assignment, Knowledge, Portfolio};
+use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
+use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;
 
@@ -44,16 +47,12 @@ pub struct PmctsParams {
     pub a_mult: f64,
     /// Growth of the un-pruning thresholds `⌊A·b^k⌋`.
     pub b: f64,
-    /// Replicate the Java search's defects: child 0 is always selected before the first
-    /// pruning (always, without pruning); pruned children score 0 at opponent nodes, which
-    /// minimise `Q + exploration`; tree-descent steps count as FM calls; no win bonus.
-    pub java: bool,
 }
 
 impl Default for PmctsParams {
     fn default() -> Self {
         PmctsParams {
-            budget: 2000,
+            budget: DEFAULT_BUDGET,
             c: std::f64::consts::SQRT_2,
             depth: 20,
             rollouts: true,
@@ -64,16 +63,75 @@ impl Default for PmctsParams {
             t_mult: 2.0,
             a_mult: 1.5,
             b: 1.3,
-            java: false,
         }
     }
+}
+
+impl PmctsParams {
+    /// The settings given by `spec`'s fields `budget`, `c`, `depth`, `rollouts`, `rollout`
+    /// (`exact` or `sampled`; no such field when `compat` forces
+    /// [exact rollouts](SearchCompat::exact_rollouts)), `bias`, `pruning`, `k_init_mult`,
+    /// `t_mult`, `a_mult` and `b`, the defaults for the others.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the field for a bad value.
+    pub fn from_spec(spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        let d = PmctsParams::default();
+        Ok(PmctsParams {
+            budget: take_budget(spec)?,
+            c: spec.take_positive("c", d.c)?,
+            depth: spec.take_u64("depth", d.depth as u64)? as u32,
+            rollouts: spec.take_bool("rollouts", d.rollouts)?,
+            rollout: if compat.exact_rollouts() {
+                RolloutPolicy::Exact
+            } else {
+                let w = spec.take_word("rollout", "sampled")?;
+                RolloutPolicy::from_name(&w).ok_or_else(|| {
+                    Error::config("rollout", format!("`{w}` is not `exact` or `sampled`"))
+                })?
+            },
+            bias: spec.take_bool("bias", d.bias)?,
+            pruning: spec.take_bool("pruning", d.pruning)?,
+            k_init_mult: spec.take_positive("k_init_mult", d.k_init_mult)?,
+            t_mult: spec.take_positive("t_mult", d.t_mult)?,
+            a_mult: spec.take_positive("a_mult", d.a_mult)?,
+            b: spec.take_positive("b", d.b)?,
+        })
+    }
+}
+
+/// Takes the `weights=[script=w,...]` field: one weight per name of `scripts`, 0.5 unless set.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `weights` for an unknown script or a weight that is not a finite
+/// number ≥ 0.
+pub fn take_script_weights(spec: &mut AgentSpec, scripts: &[&str]) -> Result<Vec<f64>> {
+    let mut weights = vec![0.5; scripts.len()];
+    for (name, w) in spec.take_weights("weights")? {
+        let i = scripts.iter().position(|n| *n == name).ok_or_else(|| {
+            Error::config(
+                "weights",
+                format!("unknown script `{name}` (known: {})", scripts.join(", ")),
+            )
+        })?;
+        if !w.is_finite() || w < 0.0 {
+            return Err(Error::config(
+                "weights",
+                format!("weight of `{name}` must be a finite number ≥ 0, got {w}"),
+            ));
+        }
+        weights[i] = w;
+    }
+    Ok(weights)
 }
 
 /// How a rollout step picks its random script proposal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RolloutPolicy {
     /// Every proposal of the state is computed and one is drawn uniformly (the reference's
-    /// rule; used with `compat = "java"`).
+    /// rule; forced by [`SearchCompat::exact_rollouts`]).
     Exact,
     /// [`Portfolio::sample`]: an (actor, script) pair is drawn uniformly and only its script
     /// runs. Many times cheaper; an action proposed by several scripts weighs more.
@@ -153,6 +211,7 @@ pub struct PortfolioMcts<G: Game> {
     knowledge: Arc<dyn Knowledge<G>>,
     portfolio: Arc<dyn Portfolio<G>>,
     weights: Vec<f64>,
+    compat: SearchCompat,
     nodes: Vec<Node>,
     states: Vec<G::State>,
     /// Per child slot: the proposal, its prune value `w·v`, its child node, pruned flag.
@@ -173,6 +232,7 @@ impl<G: Game> PortfolioMcts<G> {
         knowledge: Arc<dyn Knowledge<G>>,
         portfolio: Arc<dyn Portfolio<G>>,
         mut weights: Vec<f64>,
+        compat: SearchCompat,
     ) -> Self {
         weights.resize(portfolio.script_names().len(), 0.5);
         PortfolioMcts {
@@ -180,6 +240,7 @@ impl<G: Game> PortfolioMcts<G> {
             knowledge,
             portfolio,
             weights,
+            compat,
             nodes: Vec::new(),
             states: Vec::new(),
             props: Vec::new(),
@@ -277,6 +338,23 @@ impl<G: Game> PortfolioMcts<G> {
     }
 }
 
+/// Fields: those of [`PmctsParams::from_spec`], and `weights` over the game's portfolio
+/// ([`take_script_weights`]).
+impl<G: SearchSupport> FromSpec<G> for PortfolioMcts<G> {
+    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        let params = PmctsParams::from_spec(spec, compat)?;
+        let portfolio = game.portfolio();
+        let weights = take_script_weights(spec, portfolio.script_names())?;
+        Ok(PortfolioMcts::new(
+            params,
+            game.knowledge(),
+            portfolio,
+            weights,
+            compat,
+        ))
+    }
+}
+
 impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
     fn view(&self, n: u32) -> NodeView {
         self.nodes[n as usize].head.view()
@@ -319,23 +397,17 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             ..
         } = &self.nodes[n as usize];
         let (first, len) = (node.first as usize, node.len as usize);
-        if self.params.java && !pruned_started {
-            // Java computes no UCB values before the first pruning: child 0 wins.
+        if self.compat.child_zero_before_pruning() && !pruned_started {
             return self.slots[first];
         }
         let my_move = node.to_move == Some(me);
-        let model = if self.params.java {
-            OpponentModel::JavaMin
-        } else {
-            OpponentModel::Adversarial
-        };
+        let model = self.compat.opponent_model();
         let ln = ((node.visits + 1) as f64).ln();
         let mut best = ArgMax::default();
         for i in first..first + len {
             let child = self.slots[i];
             if self.pruned[i] {
-                if self.params.java && !my_move {
-                    // Java leaves pruned children at value 0 in the arg-min.
+                if self.compat.pruned_children_win_min_nodes() && !my_move {
                     best.offer(-0.0, child, rng);
                 }
                 continue;
@@ -387,20 +459,10 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 *fm += 1;
                 depth += 1;
             }
-            let v = eval(&sim);
-            if self.params.java {
-                v
-            } else {
-                v + terminal_bonus(game.outcome(&sim), me)
-            }
+            self.compat.leaf_value(game, eval, &sim, me)
         } else {
-            let s = &self.states[leaf as usize];
-            let v = eval(s);
-            if self.params.java {
-                v
-            } else {
-                v + terminal_bonus(game.outcome(s), me)
-            }
+            self.compat
+                .leaf_value(game, eval, &self.states[leaf as usize], me)
         };
         if !v.is_finite() {
             v = 0.0;
@@ -448,7 +510,7 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         let limits = Limits {
             budget: self.params.budget,
             depth: self.params.depth,
-            java: self.params.java,
+            compat: self.compat,
         };
         let fm = run_search(self, game, &*eval, me, limits, rng);
         self.last_fm_calls = fm;

@@ -2,7 +2,11 @@
 
 use rand::RngExt;
 
-use crate::agent::Agent;
+use super::FromSpec;
+use super::compat::SearchCompat;
+use super::spec::AgentSpec;
+use crate::agent::{Agent, SearchSupport};
+use crate::error::Result;
 use crate::game::Game;
 use crate::rng::Rng;
 
@@ -43,5 +47,12 @@ impl<G: Game> Agent<G> for RandomAgent<G::Action> {
             "random agent asked to act in a state without legal actions"
         );
         self.buf[rng.random_range(0..self.buf.len())]
+    }
+}
+
+/// Takes no fields.
+impl<G: SearchSupport> FromSpec<G> for RandomAgent<G::Action> {
+    fn from_spec(_: &G, _: &mut AgentSpec, _: SearchCompat) -> Result<Self> {
+        Ok(Self::new())
     }
 }

@@ -7,8 +7,12 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::mcts::terminal_bonus;
-use crate::agent::{Agent, Knowledge};
+use super::FromSpec;
+use super::compat::SearchCompat;
+use super::search_loop::{DEFAULT_BUDGET, take_budget};
+use super::spec::AgentSpec;
+use crate::agent::{Agent, Knowledge, SearchSupport};
+use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;
 
@@ -21,18 +25,40 @@ pub struct RheaParams {
     pub length: usize,
     /// Probability of replacing each gene when mutating.
     pub mutation: f64,
-    /// Replicate the Java search: no win bonus for terminal states.
-    pub java: bool,
 }
 
 impl Default for RheaParams {
     fn default() -> Self {
         RheaParams {
-            budget: 2000,
+            budget: DEFAULT_BUDGET,
             length: 20,
             mutation: 0.1,
-            java: false,
         }
+    }
+}
+
+impl RheaParams {
+    /// The settings given by `spec`'s fields `mutation` (within [0, 1]), `length` (at least 1)
+    /// and `budget`, the defaults for the others.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming the field for a bad value.
+    pub fn from_spec(spec: &mut AgentSpec) -> Result<Self> {
+        let d = RheaParams::default();
+        let mutation = spec.take_f64("mutation", d.mutation)?;
+        if !(0.0..=1.0).contains(&mutation) {
+            return Err(Error::config("mutation", "must be within [0, 1]"));
+        }
+        let length = spec.take_u64("length", d.length as u64)? as usize;
+        if length == 0 {
+            return Err(Error::config("length", "must be at least 1"));
+        }
+        Ok(RheaParams {
+            budget: take_budget(spec)?,
+            length,
+            mutation,
+        })
     }
 }
 
@@ -40,6 +66,7 @@ impl Default for RheaParams {
 pub struct Rhea<G: Game> {
     params: RheaParams,
     knowledge: Arc<dyn Knowledge<G>>,
+    compat: SearchCompat,
     genes: Vec<Option<G::Action>>,
     /// (round, player) of the last decision, and whether it ended the turn.
     last: Option<(u32, Player, bool)>,
@@ -48,11 +75,12 @@ pub struct Rhea<G: Game> {
 }
 
 impl<G: Game> Rhea<G> {
-    /// A RHEA agent with the given settings and game knowledge.
-    pub fn new(params: RheaParams, knowledge: Arc<dyn Knowledge<G>>) -> Self {
+    /// A RHEA agent with the given settings, game knowledge and compatibility.
+    pub fn new(params: RheaParams, knowledge: Arc<dyn Knowledge<G>>, compat: SearchCompat) -> Self {
         Rhea {
             params,
             knowledge,
+            compat,
             genes: Vec::new(),
             last: None,
             buf: Vec::new(),
@@ -95,12 +123,20 @@ impl<G: Game> Rhea<G> {
             }
             *fm += 1;
         }
-        let mut v = eval(&sim);
-        if !self.params.java {
-            v += terminal_bonus(game.outcome(&sim), me);
-        }
+        let v = self.compat.leaf_value(game, eval, &sim, me);
         self.sim = Some(sim);
         v
+    }
+}
+
+/// Fields: those of [`RheaParams::from_spec`].
+impl<G: SearchSupport> FromSpec<G> for Rhea<G> {
+    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
+        Ok(Rhea::new(
+            RheaParams::from_spec(spec)?,
+            game.knowledge(),
+            compat,
+        ))
     }
 }
 

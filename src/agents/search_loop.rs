@@ -3,8 +3,27 @@
 //! up; until the FM-call budget is spent. The searches differ only in what a node's children
 //! are and how one is selected, which they supply through [`TreeSearch`].
 
+use super::compat::SearchCompat;
+use super::spec::AgentSpec;
+use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::rng::Rng;
+
+/// FM calls per decision of a search agent whose spec gives no `budget`.
+pub const DEFAULT_BUDGET: u64 = 2000;
+
+/// Takes a search agent's `budget` field (FM calls per decision, [`DEFAULT_BUDGET`] if absent).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `budget` if it is not an integer of at least 1.
+pub fn take_budget(spec: &mut AgentSpec) -> Result<u64> {
+    let b = spec.take_u64("budget", DEFAULT_BUDGET)?;
+    if b == 0 {
+        return Err(Error::config("budget", "must be at least 1 FM call"));
+    }
+    Ok(b)
+}
 
 /// `NodeView::len` of a node whose children are not listed yet.
 pub const UNOPENED: u32 = u32::MAX;
@@ -53,8 +72,9 @@ pub struct Limits {
     pub budget: u64,
     /// Maximum tree depth.
     pub depth: u32,
-    /// Count every descent step through the tree as an FM call, as the Java searches do.
-    pub java: bool,
+    /// Whether descent steps through the tree cost FM calls
+    /// ([`SearchCompat::charges_descent_steps`]).
+    pub compat: SearchCompat,
 }
 
 /// Runs iterations until `limits.budget` FM calls are spent (or, in a tree where nothing costs
@@ -89,7 +109,7 @@ pub fn run_search<G: Game, T: TreeSearch<G>>(
                 break tree.expand(game, cur, rng);
             }
             cur = tree.select(cur, me, rng);
-            if limits.java {
+            if limits.compat.charges_descent_steps() {
                 fm += 1;
             }
         };

@@ -220,6 +220,22 @@ impl AgentSpec {
         }
     }
 
+    /// Takes a finite number field greater than 0, or `default` if it is absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` if the value is not a positive number.
+    pub fn take_positive(&mut self, key: &str, default: f64) -> Result<f64> {
+        let x = self.take_f64(key, default)?;
+        if !(x.is_finite() && x > 0.0) {
+            return Err(Error::config(
+                key,
+                format!("must be a positive number, got {x}"),
+            ));
+        }
+        Ok(x)
+    }
+
     /// Takes a `true`/`false` field, or `default` if it is absent.
     ///
     /// # Errors

@@ -1,5 +1,6 @@
-//! Pieces shared by the tree searches: the node statistics, value normalisation, tie-breaking
-//! noise, and the selection value of a child for the player to move.
+//! Pieces shared by the tree searches: the node statistics, value normalisation, and the
+//! selection value of a child for the player to move. (Ties are broken at random by
+//! [`super::mcts::ArgMax`], not by the reference's multiplicative noise.)
 
 use super::search_loop::{NodeView, UNOPENED};
 use crate::game::{Game, Player, Turn};
@@ -11,12 +12,6 @@ pub const EPSILON: f64 = 1e-6;
 #[inline]
 pub fn normalise(v: f64, lo: f64, hi: f64) -> f64 {
     if lo < hi { (v - lo) / (hi - lo) } else { v }
-}
-
-/// The reference's tie-breaking noise: `(v + ε)(1 + ε(u − ½))` with `u` uniform in [0, 1).
-#[inline]
-pub fn noise(v: f64, u: f64) -> f64 {
-    (v + EPSILON) * (1.0 + EPSILON * (u - 0.5))
 }
 
 /// Makes `states[idx]` the state of `states[parent]` after `action` (reusing the buffers of
@@ -216,11 +211,6 @@ mod tests {
     fn normalise_maps_bounds_to_unit_interval_and_passes_invalid_bounds() {
         assert_eq!(normalise(5.0, 0.0, 10.0), 0.5);
         assert_eq!(normalise(3.0, 1.0, 1.0), 3.0);
-    }
-
-    #[test]
-    fn noise_keeps_order_of_distinct_values() {
-        assert!(noise(0.5, 0.99) < noise(0.5001, 0.0));
     }
 
     #[test]

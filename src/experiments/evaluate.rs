@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::AgentSpec;
-use crate::agents::build::build_search_agent;
+use crate::agents::build_agent;
 use crate::arena::initial_state;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
@@ -38,8 +38,7 @@ pub fn evaluate_player<G: SearchSupport>(
         .ok_or_else(|| Error::config("levels", "no level to play"))?;
     let mut specs = vec![player.to_string()];
     specs.resize(players, baseline.to_string());
-    let build =
-        |s: &str| -> Result<Box<dyn Agent<G>>> { build_search_agent(game, AgentSpec::parse(s)?) };
+    let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent(game, s) };
     let games = series.run(game, &specs, build, |_, _| {})?;
     let info = game.info();
     let views: Vec<GameView<'_>> = games

@@ -36,8 +36,7 @@ use super::output_error;
 use super::run_config::RunConfig;
 use super::run_dir::prepare_out_dir;
 use crate::agent::SearchSupport;
-use crate::agents::AgentSpec;
-use crate::agents::build::build_search_agent;
+use crate::agents::build_agent;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
@@ -316,7 +315,7 @@ fn preflight<G: SearchSupport>(
     };
     let values = vec![0.0; scripts.len()];
     let player = with_weights(&run.player, scripts, &values).map_err(named("evaluation.player"))?;
-    let build = |s: &str| build_search_agent(game, AgentSpec::parse(s)?);
+    let build = |s: &str| build_agent(game, s);
     build(&player).map_err(named("evaluation.player"))?;
     build(baseline).map_err(named("evaluation.baseline"))?;
     Series::new(levels.to_vec(), run.repetitions, run.seed)

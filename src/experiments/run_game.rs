@@ -10,8 +10,7 @@ use super::tournament::tournament;
 use super::tournament_spec::TournamentConfig;
 use super::validate::{LevelRef, level_refs, validate};
 use super::{BenchTarget, Command, LevelsAction, ValidateConfig, bench, output_error, play};
-use crate::agents::AgentSpec;
-use crate::agents::build::build_search_agent;
+use crate::agents::{build_agent, build_agent_from};
 use crate::error::{Error, Result};
 use crate::features::{Feature, feature_names};
 use crate::games::{GameVisitor, visit_all};
@@ -55,7 +54,7 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<()> {
         },
         Command::Play(cfg) => {
             let level = G::load_level(&cfg.level)?;
-            let build = |spec| build_search_agent(&game, spec);
+            let build = |spec| build_agent_from(&game, spec);
             play::play(&game, &level, &cfg, &build, out).map(|_| ())
         }
         Command::Bench(cfg) => {
@@ -125,7 +124,7 @@ fn run_tournament<G: GameKit, W: Write>(cfg: &TournamentConfig, out: &mut W) -> 
         summary: G::summary_columns(),
     };
     let game = G::with_rules(rules);
-    let build = |s: &str| build_search_agent(&game, AgentSpec::parse(s)?);
+    let build = |s: &str| build_agent(&game, s);
     tournament(&game, levels, build, cfg, &config_toml, columns, out).map(|_| ())
 }
 

@@ -6,13 +6,18 @@
 //! is a draw once that many rounds are complete. Score = objects taken. The state seed adds one
 //! object to some heaps (the game's only chance), so replays must use the right seed.
 //! Statistics: objects `taken` by the player and objects left on the heaps (`left`); a take of
-//! `n` objects is labelled `take.<n>`.
+//! `n` objects is labelled `take.<n>`. The search agents play it with a knowledge that values
+//! objects taken and a two-script portfolio (`take.most`, `end_turn`).
 
 #![allow(dead_code)]
 
 pub mod cli;
 
+use std::sync::Arc;
+
+use playstyles::agent::{Assignment, Knowledge, Portfolio, SearchSupport};
 use playstyles::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
+use playstyles::rng::Rng;
 
 /// Actor classes: heaps (for takes) and players (for ending the turn).
 pub const HEAP: u8 = 0;
@@ -250,5 +255,70 @@ impl Game for Nim {
             state.round,
             state.to_move
         )
+    }
+}
+
+/// Nim's knowledge for the search agents: objects the player took minus the most any other
+/// player took.
+pub struct NimKnowledge;
+
+impl Knowledge<Nim> for NimKnowledge {
+    fn evaluate(&self, _: &Nim, _: &NimState, state: &NimState, player: Player) -> f64 {
+        let others = (0..state.players).filter(|&p| p != player);
+        let best_other = others.map(|p| state.taken[p]).max().unwrap_or(0);
+        f64::from(state.taken[player]) - f64::from(best_other)
+    }
+}
+
+/// Nim's portfolio: `take.most` takes as much as it can from the largest heap (value 1),
+/// `end_turn` ends the turn (value 0.5).
+pub struct NimPortfolio;
+
+impl Portfolio<Nim> for NimPortfolio {
+    fn script_names(&self) -> &[&'static str] {
+        &["take.most", "end_turn"]
+    }
+
+    fn assignments(
+        &self,
+        game: &Nim,
+        state: &NimState,
+        _: &mut Rng,
+        out: &mut Vec<Assignment<NimAction>>,
+    ) {
+        out.clear();
+        let mut legal = Vec::new();
+        game.legal_actions(state, &mut legal);
+        let most = legal
+            .iter()
+            .filter_map(|&a| match a {
+                NimAction::Take { heap, count } => Some((state.heaps[heap as usize], count, a)),
+                NimAction::EndTurn => None,
+            })
+            .max_by_key(|&(heap, count, _)| (heap, count));
+        if let Some((_, _, action)) = most {
+            out.push(Assignment {
+                action,
+                script: 0,
+                value: 1.0,
+            });
+        }
+        if legal.contains(&NimAction::EndTurn) {
+            out.push(Assignment {
+                action: NimAction::EndTurn,
+                script: 1,
+                value: 0.5,
+            });
+        }
+    }
+}
+
+impl SearchSupport for Nim {
+    fn knowledge(&self) -> Arc<dyn Knowledge<Self>> {
+        Arc::new(NimKnowledge)
+    }
+
+    fn portfolio(&self) -> Arc<dyn Portfolio<Self>> {
+        Arc::new(NimPortfolio)
     }
 }
