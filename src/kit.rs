@@ -4,7 +4,7 @@
 //! agents use: knowledge, portfolio, rule-based agent) and [`GameKit`] (rules options, levels,
 //! the default genome, play-style features and the columns of tournament tables). Registered in
 //! [`crate::games::visit_all`], it gets every subcommand; a library user's game that implements
-//! them can call the workflows directly ([`crate::experiments::run_game`]).
+//! them can call the workflows directly ([`crate::experiments::run_game()`]).
 
 use std::fmt::Debug;
 

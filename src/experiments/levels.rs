@@ -1,4 +1,4 @@
-//! Settings of `playstyles levels`; the work is done for the game by [`super::run_game`].
+//! Settings of `playstyles levels`; the work is done for the game by [`super::run_game()`].
 
 use super::GameKind;
 

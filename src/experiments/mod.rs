@@ -13,7 +13,7 @@
 //!   pictures, re-play its elites on held-out levels, and pick difficulty tiers;
 //! - [`config_file`]: what every TOML config shares (errors naming the field, `levels`,
 //!   `[rules]`);
-//! - [`run_game`]: every subcommand for one game `G: GameKit` ([`run`] finds `G` in the
+//! - [`run_game()`]: every subcommand for one game `G: GameKit` ([`run`] finds `G` in the
 //!   registry, [`crate::games::visit_all`]).
 
 pub mod bench;

@@ -122,7 +122,7 @@ pub struct GenomeFile {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FeatureFile {
-    /// Feature name ([`Feature::name`]).
+    /// Feature name ([`crate::features::Feature::resolve`] resolves it against the game).
     pub name: String,
     /// Lower end.
     pub min: f64,

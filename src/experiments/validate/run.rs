@@ -36,7 +36,7 @@ pub struct Validated {
 }
 
 /// Validates the elites `cfg.cells` picks on `levels` (named for the reports; loaded by
-/// [`crate::experiments::run_game`] from [`level_refs`](super::level_refs)) with the run's
+/// [`crate::experiments::run_game()`] from [`level_refs`](super::level_refs)) with the run's
 /// `features` (resolved for the game, in axis order), writes `validation.csv` and
 /// `validation_summary.csv` and prints both.
 ///
