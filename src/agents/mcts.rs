@@ -338,7 +338,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
         std::mem::swap(&mut self.buf, &mut root_acts);
         self.open_with(0, rng);
         std::mem::swap(&mut self.buf, &mut root_acts);
-        set_root_state(&mut self.states, state);
+        set_root_state(game, &mut self.states, state, me, rng);
 
         let knowledge = self.knowledge.clone();
         let eval = knowledge.root_evaluator(game, state, me);

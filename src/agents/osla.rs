@@ -50,6 +50,8 @@ impl<G: Game> Agent<G> for Osla<G> {
             panic!("OSLA asked to act in a terminal state");
         };
         game.legal_actions(state, &mut self.buf);
+        let world = super::tree::determinised(game, state, me, rng);
+        let state = world.as_ref().unwrap_or(state);
         let knowledge = self.knowledge.clone();
         let eval = knowledge.root_evaluator(game, state, me);
         let mut best = ArgMax::default();

@@ -497,7 +497,7 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         self.prune_value.clear();
         self.slots.clear();
         self.pruned.clear();
-        set_root_state(&mut self.states, state);
+        set_root_state(game, &mut self.states, state, me, rng);
         self.nodes.push(Node::new(NodeHead::root(me)));
         self.proposals(game, state, rng);
         self.open_with(0);

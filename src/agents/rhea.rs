@@ -180,6 +180,8 @@ impl<G: Game> Agent<G> for Rhea<G> {
             self.last = Some((game.round(state), me, game.ends_turn(a)));
             return a;
         }
+        let world = super::tree::determinised(game, state, me, rng);
+        let state = world.as_ref().unwrap_or(state);
         let round = game.round(state);
         let same_turn = matches!(self.last, Some((r, p, false)) if r == round && p == me);
         let mut parent = std::mem::take(&mut self.genes);

@@ -168,12 +168,37 @@ pub fn backup<N: Headed>(nodes: &mut [N], mut n: u32, v: f64) {
     }
 }
 
-/// Makes `state` the root state `states[0]` of a new search, reusing its buffers.
-pub fn set_root_state<S: Clone>(states: &mut Vec<S>, state: &S) {
-    match states.first_mut() {
-        Some(s) => s.clone_from(state),
-        None => states.push(state.clone()),
+/// Makes `states[0]` the root state of a new search, reusing its buffers: `observed`
+/// determinised for `viewer` ([`Game::determinise`], drawing from `rng`), so that a search
+/// never peeks at hidden information or future chance draws. One determinisation per
+/// decision: the whole tree searches that one sampled world.
+pub fn set_root_state<G: Game>(
+    game: &G,
+    states: &mut Vec<G::State>,
+    observed: &G::State,
+    viewer: Player,
+    rng: &mut crate::rng::Rng,
+) {
+    if states.is_empty() {
+        states.push(observed.clone());
     }
+    game.determinise(observed, viewer, rng, &mut states[0]);
+}
+
+/// `observed` determinised for `viewer` ([`Game::determinise`]), for the searches that keep
+/// no tree (RHEA, OSLA); `None` for a game with neither chance nor hidden information, which
+/// is searched as observed.
+pub fn determinised<G: Game>(
+    game: &G,
+    observed: &G::State,
+    viewer: Player,
+    rng: &mut crate::rng::Rng,
+) -> Option<G::State> {
+    game.info().needs_determinisation().then(|| {
+        let mut s = observed.clone();
+        game.determinise(observed, viewer, rng, &mut s);
+        s
+    })
 }
 
 /// How a node chooses among its children: the searching player maximises its value; the
