@@ -23,6 +23,101 @@
 //! - [`files`]: reading user-supplied files with a size limit;
 //! - [`rng`]: the only place RNGs are made; every run is reproducible from its seed;
 //! - [`error`]: the crate's error type; every message names the field, line or flag at fault.
+//!
+//! # Your own game
+//!
+//! Implement [`Game`] (the rules) and [`SearchSupport`] (a [`Knowledge`] and a [`Portfolio`]
+//! of scripts), and every agent plays it. Here a race to 10 (players in turn add 1 or 2; who
+//! reaches 10 wins) is played by three agents built from spec strings.
+//! `examples/pig/` is a complete game with play-style features and a MAP-Elites run.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use playstyles::rng::Rng;
+//! use playstyles::{
+//!     Actor, Agent, Assignment, Game, GameInfo, Knowledge, Outcome, Player,
+//!     Portfolio, SearchSupport, Turn, build_agent, play_match,
+//! };
+//!
+//! struct Race(GameInfo);
+//!
+//! #[derive(Clone, Debug, PartialEq)]
+//! struct Count { total: u32, players: usize, moves: u32, winner: Option<Player> }
+//!
+//! impl Game for Race {
+//!     type Level = usize; // the number of players
+//!     type State = Count;
+//!     type Action = u32; // what to add
+//!     fn info(&self) -> &GameInfo { &self.0 }
+//!     fn new_initial_state(&self, players: &usize, _seed: u64) -> Count {
+//!         Count { total: 0, players: *players, moves: 0, winner: None }
+//!     }
+//!     fn num_players(&self, s: &Count) -> usize { s.players }
+//!     fn turn(&self, s: &Count) -> Turn {
+//!         match s.winner {
+//!             Some(_) => Turn::Terminal,
+//!             None => Turn::Player(s.moves as usize % s.players),
+//!         }
+//!     }
+//!     fn round(&self, s: &Count) -> u32 { s.moves / s.players as u32 }
+//!     fn legal_actions(&self, s: &Count, out: &mut Vec<u32>) {
+//!         out.clear();
+//!         if s.winner.is_none() { out.extend([1, 2]); }
+//!     }
+//!     fn actor(&self, s: &Count, _: u32) -> Actor {
+//!         Actor { class: 0, id: s.moves % s.players as u32 }
+//!     }
+//!     fn action_kind(&self, _: u32) -> u8 { 0 }
+//!     fn ends_turn(&self, _: u32) -> bool { true }
+//!     fn apply(&self, s: &mut Count, add: u32) {
+//!         s.total += add;
+//!         if s.total >= 10 { s.winner = Some(s.moves as usize % s.players); }
+//!         s.moves += 1;
+//!     }
+//!     fn outcome(&self, s: &Count) -> Option<Outcome> {
+//!         s.winner.map(|w| Outcome::win(w, s.players))
+//!     }
+//!     fn score(&self, s: &Count, p: Player) -> f64 { f64::from(u8::from(s.winner == Some(p))) }
+//! }
+//!
+//! /// Search knowledge: a finished game's utility, 0 before.
+//! struct Utility;
+//! impl Knowledge<Race> for Utility {
+//!     fn evaluate(&self, g: &Race, _root: &Count, s: &Count, p: Player) -> f64 {
+//!         g.outcome(s).map_or(0.0, |o| o.utility(p))
+//!     }
+//! }
+//!
+//! /// One script: add 2.
+//! struct Greedy;
+//! impl Portfolio<Race> for Greedy {
+//!     fn script_names(&self) -> &[&'static str] { &["add_two"] }
+//!     fn assignments(&self, _: &Race, s: &Count, _: &mut Rng, out: &mut Vec<Assignment<u32>>) {
+//!         out.clear();
+//!         if s.winner.is_none() { out.push(Assignment { action: 2, script: 0, value: 1.0 }); }
+//!     }
+//! }
+//!
+//! impl SearchSupport for Race {
+//!     fn knowledge(&self) -> Arc<dyn Knowledge<Self>> { Arc::new(Utility) }
+//!     fn portfolio(&self) -> Arc<dyn Portfolio<Self>> { Arc::new(Greedy) }
+//! }
+//!
+//! let game = Race(GameInfo {
+//!     name: "race", min_players: 2, max_players: 4, actor_classes: &["player"],
+//!     action_kinds: &["add"], phases: &["turn"], stats: &[], action_labels: &[],
+//!     chance: false, hidden_information: false,
+//! });
+//! let mut agents = ["mcts(budget=50)", "pmcts(budget=50)", "random"]
+//!     .iter()
+//!     .map(|spec| build_agent(&game, spec))
+//!     .collect::<playstyles::Result<Vec<Box<dyn Agent<Race>>>>>()?;
+//! let record = play_match(&game, &3, &mut agents, 7, |_, _| {});
+//! let outcome = record.outcome.expect("a race always ends");
+//! assert_eq!(outcome.seats(), 3);
+//! assert!(outcome.winner().is_some());
+//! # Ok::<(), playstyles::Error>(())
+//! ```
 
 #![deny(missing_docs)]
 
@@ -43,8 +138,13 @@ pub mod report;
 pub mod rng;
 pub mod stats;
 
-pub use agent::Agent;
+pub use agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
+pub use agents::AgentSpec;
+pub use agents::build_agent;
 pub use arena::series::{Series, SeriesGame};
 pub use arena::{MatchRecord, PlayerRecord, play_match};
 pub use error::{Error, Result};
-pub use game::{Game, Outcome, Player, Turn};
+pub use features::{Composite, Feature, GameView};
+pub use game::{Actor, Game, GameInfo, Outcome, Player, Turn};
+pub use kit::GameKit;
+pub use qd::{Evaluation, Genome, MapElites};

@@ -19,6 +19,9 @@ mod experiments;
 mod game_api;
 /// Tribes golden rule tests: combat, techs, growth, capture, healing, ruins, movement.
 mod golden;
+/// Every registered game and the Pig example: random games keep the invariants (clone, legal
+/// actions, outcomes, round cap, replay); every search agent finishes 2-, 3- and 4-player games.
+mod invariants;
 /// Tribes level files: malformed inputs, built-in levels, the generator.
 mod levels;
 /// Tribes random-playout invariants, determinism and replay.
