@@ -11,12 +11,17 @@
 //! kept. A kind no script serves proposes nothing.
 //!
 //! **Sampling** ([`Portfolio::sample`]): an (actor group, script) pair is drawn uniformly among
-//! all pairs whose script serves the group's kind, and only that script is run; the draw is
+//! all pairs whose script serves the group's kind (actors of a visited class only), and only
+//! that script is run; the draw is
 //! repeated (at most 16 times) while the script proposes nothing. Only the groups must be known,
 //! so a game may list them cheaply ([`ScriptTable::list_groups`]) and list the drawn group in
 //! full ([`ScriptTable::group_actions`]).
 //!
 //! Both reuse per-thread buffers (grown once, never freed), so that neither allocates once warm.
+//!
+//! Scripts are weighted by name: [`Portfolio::script_names`] are [`ScriptTable::names`], which
+//! `weights=[name=w,...]` is resolved against
+//! ([`crate::agents::portfolio_mcts::take_script_weights`]).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -25,7 +30,6 @@ use std::ops::Range;
 use rand::RngExt;
 
 use crate::agent::{Assignment, Portfolio};
-use crate::error::{Error, Result};
 use crate::game::{ActionGroup, Game, GroupedActions};
 use crate::rng::Rng;
 
@@ -171,7 +175,14 @@ impl<T: ScriptTable> Portfolio<T::Game> for T {
                  ..
              }| {
                 let lister = self.list_groups(game, state, grouped);
-                let count = |g: &ActionGroup| self.scripts_for(g.kind).len();
+                let classes = self.class_order();
+                let count = |g: &ActionGroup| {
+                    if classes.contains(&g.actor.class) {
+                        self.scripts_for(g.kind).len()
+                    } else {
+                        0
+                    }
+                };
                 let total: usize = grouped.groups.iter().map(count).sum();
                 if total == 0 {
                     return None;
@@ -298,35 +309,278 @@ fn with_buffers<T: ScriptTable, R>(f: impl FnOnce(&mut Buffers<T>) -> R) -> R {
     })
 }
 
-/// Script weights from `(name, weight)` pairs, every other script weighing `default`; the
-/// result is indexed by script id (`names` as [`Portfolio::script_names`] lists them).
-///
-/// # Errors
-///
-/// [`Error::Config`] naming `field` for an unknown script name (listing the known ones) or a
-/// weight that is negative or not finite.
-pub fn weights_by_name<N: AsRef<str>>(
-    names: &[&str],
-    pairs: impl IntoIterator<Item = (N, f64)>,
-    default: f64,
-    field: &str,
-) -> Result<Vec<f64>> {
-    let mut weights = vec![default; names.len()];
-    for (name, w) in pairs {
-        let name = name.as_ref();
-        let i = names.iter().position(|n| *n == name).ok_or_else(|| {
-            Error::config(
-                field,
-                format!("unknown script `{name}` (known: {})", names.join(", ")),
-            )
-        })?;
-        if !w.is_finite() || w < 0.0 {
-            return Err(Error::config(
-                field,
-                format!("weight of `{name}` must be a finite number ≥ 0, got {w}"),
-            ));
-        }
-        weights[i] = w;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Actor, GameInfo, Outcome, Player, Turn};
+    use crate::rng::rng_from_seed;
+
+    /// A toy action: who does it (class, id), its kind, and a tag telling it from its siblings.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    struct Act {
+        class: u8,
+        id: u32,
+        kind: u8,
+        tag: u8,
     }
-    Ok(weights)
+
+    const PIECE: u8 = 0;
+    const PLAYER: u8 = 1;
+    /// A class the table does not visit.
+    const SPECTATOR: u8 = 2;
+    const MOVE: u8 = 0;
+    const PASS: u8 = 1;
+    /// A kind no script serves.
+    const RESIGN: u8 = 2;
+
+    const fn act(class: u8, id: u32, kind: u8, tag: u8) -> Act {
+        Act {
+            class,
+            id,
+            kind,
+            tag,
+        }
+    }
+
+    /// A game whose state is its list of legal actions (each (actor, kind) group contiguous).
+    struct Toy {
+        info: GameInfo,
+    }
+
+    impl Toy {
+        fn new() -> Self {
+            Toy {
+                info: GameInfo {
+                    name: "toy",
+                    min_players: 1,
+                    max_players: 1,
+                    actor_classes: &["piece", "player", "spectator"],
+                    action_kinds: &["move", "pass", "resign"],
+                    phases: &["play"],
+                    stats: &[],
+                    action_labels: &[],
+                    chance: false,
+                    hidden_information: false,
+                },
+            }
+        }
+    }
+
+    impl Game for Toy {
+        type Level = Vec<Act>;
+        type State = Vec<Act>;
+        type Action = Act;
+
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn new_initial_state(&self, level: &Vec<Act>, _seed: u64) -> Vec<Act> {
+            level.clone()
+        }
+        fn num_players(&self, _state: &Vec<Act>) -> usize {
+            1
+        }
+        fn turn(&self, state: &Vec<Act>) -> Turn {
+            if state.is_empty() {
+                Turn::Terminal
+            } else {
+                Turn::Player(0)
+            }
+        }
+        fn round(&self, _state: &Vec<Act>) -> u32 {
+            0
+        }
+        fn legal_actions(&self, state: &Vec<Act>, out: &mut Vec<Act>) {
+            out.clone_from(state);
+        }
+        fn actor(&self, _state: &Vec<Act>, a: Act) -> Actor {
+            Actor {
+                class: a.class,
+                id: a.id,
+            }
+        }
+        fn action_kind(&self, a: Act) -> u8 {
+            a.kind
+        }
+        fn ends_turn(&self, _a: Act) -> bool {
+            true
+        }
+        fn apply(&self, state: &mut Vec<Act>, _a: Act) {
+            state.clear();
+        }
+        fn outcome(&self, state: &Vec<Act>) -> Option<Outcome> {
+            state.is_empty().then(|| Outcome::draw(1))
+        }
+        fn score(&self, _state: &Vec<Act>, _player: Player) -> f64 {
+            0.0
+        }
+    }
+
+    /// The toy's scripts: three MOVE scripts (the third duplicating the first, the fourth
+    /// proposing nothing), one PASS script, none for RESIGN; players before pieces.
+    struct ToyTable;
+
+    /// The toy's context: the state, to check that scripts see only its actions.
+    struct ToyCtx<'a> {
+        state: &'a Vec<Act>,
+    }
+
+    const TOY_NAMES: [&str; 5] = [
+        "move.first",
+        "move.last",
+        "move.first_again",
+        "move.never",
+        "pass.first",
+    ];
+
+    impl ScriptTable for ToyTable {
+        type Game = Toy;
+        type Scratch = ();
+        type Ctx<'a> = ToyCtx<'a>;
+        type Lister = ();
+
+        fn names(&self) -> &[&'static str] {
+            &TOY_NAMES
+        }
+        fn scripts_for(&self, kind: u8) -> Range<usize> {
+            match kind {
+                MOVE => 0..4,
+                PASS => 4..5,
+                _ => 0..0,
+            }
+        }
+        fn class_order(&self) -> &[u8] {
+            &[PLAYER, PIECE]
+        }
+        fn context<'a>(&self, _game: &'a Toy, state: &'a Vec<Act>, _: &'a mut ()) -> ToyCtx<'a> {
+            ToyCtx { state }
+        }
+        fn run(
+            &self,
+            id: usize,
+            ctx: &mut ToyCtx<'_>,
+            actions: &[Act],
+            _rng: &mut Rng,
+        ) -> Option<(Act, f64)> {
+            assert!(actions.iter().all(|a| ctx.state.contains(a)));
+            match id {
+                0 | 2 | 4 => Some((actions[0], 0.5)),
+                1 => Some((*actions.last()?, 1.0)),
+                _ => None,
+            }
+        }
+    }
+
+    /// Pieces listed before the player; piece 3 lists PASS before MOVE.
+    fn level() -> Vec<Act> {
+        vec![
+            act(PIECE, 7, MOVE, 0),
+            act(PIECE, 7, MOVE, 1),
+            act(PIECE, 3, PASS, 0),
+            act(PIECE, 3, MOVE, 0),
+            act(PIECE, 3, MOVE, 1),
+            act(PIECE, 3, MOVE, 2),
+            act(SPECTATOR, 0, PASS, 0),
+            act(PLAYER, 0, PASS, 0),
+            act(PLAYER, 0, RESIGN, 0),
+        ]
+    }
+
+    fn listing(state: &Vec<Act>) -> Vec<Assignment<Act>> {
+        let mut out = vec![Assignment {
+            action: act(9, 9, 9, 9),
+            script: 9,
+            value: 0.0,
+        }];
+        ToyTable.assignments(&Toy::new(), state, &mut rng_from_seed(1), &mut out);
+        out
+    }
+
+    fn pairs(out: &[Assignment<Act>]) -> Vec<(Act, &'static str)> {
+        out.iter()
+            .map(|a| (a.action, TOY_NAMES[a.script as usize]))
+            .collect()
+    }
+
+    #[test]
+    fn listing_visits_classes_in_order_then_actors_then_kinds() {
+        assert_eq!(
+            pairs(&listing(&level())),
+            [
+                (act(PLAYER, 0, PASS, 0), "pass.first"),
+                (act(PIECE, 7, MOVE, 0), "move.first"),
+                (act(PIECE, 7, MOVE, 1), "move.last"),
+                (act(PIECE, 3, MOVE, 0), "move.first"),
+                (act(PIECE, 3, MOVE, 2), "move.last"),
+                (act(PIECE, 3, PASS, 0), "pass.first"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_duplicate_proposal_keeps_the_first_script() {
+        let out = listing(&level());
+        let first = out
+            .iter()
+            .filter(|a| a.action == act(PIECE, 7, MOVE, 0))
+            .map(|a| TOY_NAMES[a.script as usize]);
+        assert_eq!(first.collect::<Vec<_>>(), ["move.first"]);
+        assert!(out.iter().all(|a| a.script != 2), "{out:?}");
+        let values: Vec<f64> = out.iter().map(|a| a.value).collect();
+        assert_eq!(values, [0.5, 0.5, 1.0, 0.5, 1.0, 0.5]);
+    }
+
+    #[test]
+    fn a_kind_without_scripts_and_an_unvisited_class_propose_nothing() {
+        let out = listing(&level());
+        assert!(out.iter().all(|a| a.action.kind != RESIGN), "{out:?}");
+        assert!(out.iter().all(|a| a.action.class != SPECTATOR), "{out:?}");
+        let only_resign = vec![act(PLAYER, 0, RESIGN, 0), act(SPECTATOR, 1, PASS, 0)];
+        assert!(listing(&only_resign).is_empty());
+        let mut buf = Vec::new();
+        let sampled = ToyTable.sample(&Toy::new(), &only_resign, &mut rng_from_seed(3), &mut buf);
+        assert_eq!(sampled, None);
+    }
+
+    #[test]
+    fn samples_are_proposals_of_the_listing() {
+        let (game, state) = (Toy::new(), level());
+        let listed: Vec<Act> = listing(&state).iter().map(|a| a.action).collect();
+        let mut rng = rng_from_seed(7);
+        let mut seen = Vec::new();
+        for _ in 0..500 {
+            let s = ToyTable.sample(&game, &state, &mut rng, &mut Vec::new());
+            // Only `move.never` fails, 2 of the 10 pairs: 16 failures in a row are 0.2^16 ≈ 7e-12.
+            let s = s.expect("a proposal");
+            assert!(listed.contains(&s.action), "{s:?}");
+            assert!(
+                ToyTable
+                    .scripts_for(s.action.kind)
+                    .contains(&(s.script as usize))
+            );
+            if !seen.contains(&s.action) {
+                seen.push(s.action);
+            }
+        }
+        seen.sort_by_key(|a| (a.class, a.id, a.kind, a.tag));
+        let mut all = listed.clone();
+        all.sort_by_key(|a| (a.class, a.id, a.kind, a.tag));
+        assert_eq!(seen, all);
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_draws() {
+        let (game, state) = (Toy::new(), level());
+        let draws = |seed| {
+            let mut rng = rng_from_seed(seed);
+            let mut out = Vec::new();
+            let samples: Vec<_> = (0..50)
+                .map(|_| ToyTable.sample(&game, &state, &mut rng, &mut out))
+                .collect();
+            ToyTable.assignments(&game, &state, &mut rng, &mut out);
+            (samples, out, rng.random::<u64>())
+        };
+        assert_eq!(draws(11), draws(11));
+        assert_ne!(draws(11).0, draws(12).0);
+    }
 }
