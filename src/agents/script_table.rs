@@ -176,8 +176,10 @@ impl<T: ScriptTable> Portfolio<T::Game> for T {
              }| {
                 let lister = self.list_groups(game, state, grouped);
                 let classes = self.class_order();
+                let every_class = (0..game.info().actor_classes.len())
+                    .all(|c| u8::try_from(c).is_ok_and(|c| classes.contains(&c)));
                 let count = |g: &ActionGroup| {
-                    if classes.contains(&g.actor.class) {
+                    if every_class || classes.contains(&g.actor.class) {
                         self.scripts_for(g.kind).len()
                     } else {
                         0
@@ -295,17 +297,15 @@ fn with_buffers<T: ScriptTable, R>(f: impl FnOnce(&mut Buffers<T>) -> R) -> R {
         let Ok(mut all) = cell.try_borrow_mut() else {
             return f(&mut Buffers::default());
         };
-        let i = match all.iter().position(|b| b.is::<Buffers<T>>()) {
-            Some(i) => i,
-            None => {
-                all.push(Box::new(Buffers::<T>::default()));
-                all.len() - 1
+        for held in all.iter_mut() {
+            if let Some(buffers) = held.downcast_mut::<Buffers<T>>() {
+                return f(buffers);
             }
-        };
-        match all[i].downcast_mut::<Buffers<T>>() {
-            Some(buffers) => f(buffers),
-            None => f(&mut Buffers::default()),
         }
+        let mut buffers = Box::new(Buffers::<T>::default());
+        let out = f(&mut buffers);
+        all.push(buffers);
+        out
     })
 }
 
