@@ -8,7 +8,8 @@
 //! [`Game::grouped_actions`]), and each of the actor's action groups in increasing kind, every
 //! script serving the group's kind ([`ScriptTable::scripts_for`]) is handed the group's actions
 //! and may propose one of them. An actor's proposals are de-duplicated by action, the first
-//! kept. A kind no script serves proposes nothing.
+//! kept (an actor's groups are expected to be adjacent in the listing; each run of them is
+//! de-duplicated on its own). A kind no script serves proposes nothing.
 //!
 //! **Sampling** ([`Portfolio::sample`]): an (actor group, script) pair is drawn uniformly among
 //! all pairs whose script serves the group's kind (actors of a visited class only), and only

@@ -26,12 +26,12 @@ pub const EVOLVED_WEIGHTS: [&str; 11] = [
     "research.roads",
 ];
 
-/// The Tribes portfolio: a [`ScriptTable`] whose actors are visited units (in slot order)
-/// first, then cities, then the tribe, and whose scripts are [`SCRIPTS`]; so for each actor and
-/// each action kind in [`ActionKind`] order, every script of that kind may propose one of the
-/// actor's legal actions of the kind. DESTROY and DISBAND have no script and are never proposed.
-/// Rollouts sample cheaply: only the first action of each group is listed
-/// ([`legal::legal_action_groups`]), and the drawn group in full.
+/// The Tribes portfolio: a [`ScriptTable`] of [`SCRIPTS`] that visits units (in slot order),
+/// then cities, then the tribe; for each actor and each action kind in [`ActionKind`] order,
+/// every script of that kind may propose one of the actor's legal actions of the kind. DESTROY
+/// and DISBAND have no script and are never proposed. Rollouts sample cheaply: only the first
+/// action of each group is listed ([`legal::legal_action_groups`]), then the drawn group in
+/// full.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TribesPortfolio;
 
