@@ -17,6 +17,7 @@ pub mod osla;
 pub mod portfolio_mcts;
 pub mod random;
 pub mod rhea;
+pub mod script_table;
 pub mod search_loop;
 pub mod spec;
 pub mod tree;

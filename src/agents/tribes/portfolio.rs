@@ -1,14 +1,14 @@
 //! [`TribesPortfolio`]: every script of [`super::scripts`], applied to every actor of the
-//! tribe to move (spec §15.5; Java `SimplePortfolio.produceActionAssignments`).
+//! tribe to move (spec §15.5; Java `SimplePortfolio.produceActionAssignments`), as a
+//! [`ScriptTable`].
 
-use std::cell::RefCell;
+use std::ops::Range;
 
 use super::scripts::{SCRIPT_NAMES, SCRIPTS, ScriptCtx, ScriptScratch, scripts_for};
-use crate::agent::{Assignment, Portfolio};
+use crate::agents::script_table::ScriptTable;
 use crate::game::{ActionGroup, Game, GroupedActions};
 use crate::games::tribes::{Action, ActionKind, Scope, State, TribesGame, legal};
 use crate::rng::Rng;
-use rand::RngExt;
 
 /// The 11 scripts whose weights MAP-Elites evolves, in genome order (spec §15.5): the six
 /// SPAWN scripts, then the five RESEARCH_TECH scripts.
@@ -26,33 +26,12 @@ pub const EVOLVED_WEIGHTS: [&str; 11] = [
     "research.roads",
 ];
 
-/// Per-thread buffers, reused by every call (no allocation once grown).
-#[derive(Default)]
-struct Buffers {
-    grouped: GroupedActions<Action>,
-    scratch: ScriptScratch,
-    /// The actions of the drawn group.
-    members: Vec<Action>,
-}
-
-thread_local! {
-    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
-}
-
-/// Runs `f` with this thread's buffers (a nested call, never made by the crate, gets fresh
-/// ones).
-fn with_buffers<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
-    BUFFERS.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut held) => f(&mut held),
-        Err(_) => f(&mut Buffers::default()),
-    })
-}
-
-/// The Tribes portfolio: for each actor of the active tribe (units in slot order, then cities,
-/// then the tribe) and each action kind in [`ActionKind`] order, every script of that kind is
-/// given the actor's legal actions of the kind and may propose one of them. Proposals are
-/// deduplicated by (actor, action), the first one kept. DESTROY and DISBAND have no script and
-/// are never proposed.
+/// The Tribes portfolio: a [`ScriptTable`] of [`SCRIPTS`] that visits units (in slot order),
+/// then cities, then the tribe; for each actor and each action kind in [`ActionKind`] order,
+/// every script of that kind may propose one of the actor's legal actions of the kind. DESTROY
+/// and DISBAND have no script and are never proposed. Rollouts sample cheaply: only the first
+/// action of each group is listed ([`legal::legal_action_groups`]), then the drawn group in
+/// full.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TribesPortfolio;
 
@@ -64,148 +43,73 @@ impl TribesPortfolio {
 }
 
 /// Actor classes in the order the portfolio visits them.
-const CLASS_ORDER: [Scope; 3] = [Scope::Unit, Scope::City, Scope::Tribe];
+const CLASS_ORDER: [u8; 3] = [Scope::Unit as u8, Scope::City as u8, Scope::Tribe as u8];
 
-impl Portfolio<TribesGame> for TribesPortfolio {
-    fn script_names(&self) -> &[&'static str] {
+impl ScriptTable for TribesPortfolio {
+    type Game = TribesGame;
+    type Scratch = ScriptScratch;
+    type Ctx<'a> = ScriptCtx<'a>;
+    type Lister = Option<legal::GroupLister>;
+
+    fn names(&self) -> &[&'static str] {
         &SCRIPT_NAMES
     }
 
-    fn sample(
+    #[inline]
+    fn scripts_for(&self, kind: u8) -> Range<usize> {
+        ActionKind::from_index(kind as usize).map_or(0..0, scripts_for)
+    }
+
+    fn class_order(&self) -> &[u8] {
+        &CLASS_ORDER
+    }
+
+    fn context<'a>(
+        &self,
+        game: &'a TribesGame,
+        state: &'a State,
+        scratch: &'a mut ScriptScratch,
+    ) -> ScriptCtx<'a> {
+        ScriptCtx::new(game, state, scratch)
+    }
+
+    #[inline]
+    fn run(
+        &self,
+        id: usize,
+        ctx: &mut ScriptCtx<'_>,
+        actions: &[Action],
+        rng: &mut Rng,
+    ) -> Option<(Action, f64)> {
+        (SCRIPTS[id].run)(ctx, actions, rng)
+    }
+
+    fn list_groups(
         &self,
         game: &TribesGame,
         state: &State,
-        rng: &mut Rng,
-        _buf: &mut Vec<Assignment<Action>>,
-    ) -> Option<Assignment<Action>> {
-        Self::sample_pair(game, state, rng)
+        out: &mut GroupedActions<Action>,
+    ) -> Self::Lister {
+        let lister = legal::legal_action_groups(&game.rules, state, &mut out.actions);
+        out.regroup(|a| (game.actor(state, a), game.action_kind(a)));
+        Some(lister)
     }
 
-    fn assignments(
+    fn group_actions<'b>(
         &self,
+        lister: &Self::Lister,
         game: &TribesGame,
         state: &State,
-        rng: &mut Rng,
-        out: &mut Vec<Assignment<Action>>,
-    ) {
-        out.clear();
-        with_buffers(
-            |Buffers {
-                 grouped, scratch, ..
-             }| {
-                game.grouped_actions(state, grouped);
-                let mut ctx = ScriptCtx::new(game, state, scratch);
-                for class in CLASS_ORDER {
-                    let groups = &grouped.groups;
-                    let mut i = 0;
-                    while i < groups.len() {
-                        let actor = groups[i].actor;
-                        let mut j = i + 1;
-                        while j < groups.len() && groups[j].actor == actor {
-                            j += 1;
-                        }
-                        if actor.class == class as u8 {
-                            actor_assignments(&mut ctx, grouped, &groups[i..j], rng, out);
-                        }
-                        i = j;
-                    }
-                }
-            },
-        );
-    }
-}
-
-impl TribesPortfolio {
-    /// The cheap rollout draw of [`Portfolio::sample`]: a uniformly drawn (actor group, script)
-    /// pair whose script is run alone, redrawn (up to 16 times) while the script proposes
-    /// nothing. Groups are counted from [`legal::legal_action_groups`] and only the drawn one
-    /// is listed in full.
-    pub fn sample_pair(
-        game: &TribesGame,
-        state: &State,
-        rng: &mut Rng,
-    ) -> Option<Assignment<Action>> {
-        with_buffers(
-            |Buffers {
-                 grouped,
-                 scratch,
-                 members,
-             }| {
-                let lister = legal::legal_action_groups(&game.rules, state, &mut grouped.actions);
-                grouped.regroup(|a| (game.actor(state, a), game.action_kind(a)));
-                let count = |g: &ActionGroup| {
-                    ActionKind::from_index(g.kind as usize).map_or(0, |k| scripts_for(k).len())
-                };
-                let total: usize = grouped.groups.iter().map(count).sum();
-                if total == 0 {
-                    return None;
-                }
-                let mut ctx = ScriptCtx::new(game, state, scratch);
-                for _ in 0..16 {
-                    let mut r = rng.random_range(0..total);
-                    for g in &grouped.groups {
-                        let c = count(g);
-                        if r >= c {
-                            r -= c;
-                            continue;
-                        }
-                        let kind = ActionKind::from_index(g.kind as usize)?;
-                        let id = scripts_for(kind).nth(r)?;
-                        lister.group(&game.rules, state, grouped.actions[g.start], members);
-                        let actions = &members[..];
-                        if let Some((action, value)) = (SCRIPTS[id].run)(&mut ctx, actions, rng) {
-                            return Some(Assignment {
-                                action,
-                                script: id as u16,
-                                value: value.clamp(0.0, 1.0),
-                            });
-                        }
-                        break;
-                    }
-                }
-                None
-            },
-        )
-    }
-}
-
-/// Runs the scripts for one actor's groups (kinds in enum order) and appends its proposals.
-fn actor_assignments(
-    ctx: &mut ScriptCtx<'_>,
-    grouped: &GroupedActions<Action>,
-    groups: &[ActionGroup],
-    rng: &mut Rng,
-    out: &mut Vec<Assignment<Action>>,
-) {
-    let mut order = [(0u8, 0usize); ActionKind::COUNT];
-    let n = groups.len().min(order.len());
-    for (slot, (k, g)) in order.iter_mut().zip(groups.iter().enumerate()) {
-        *slot = (g.kind, k);
-    }
-    let order = &mut order[..n];
-    order.sort_unstable();
-    let start = out.len();
-    for &(kind, g) in order.iter() {
-        let Some(kind) = ActionKind::from_index(kind as usize) else {
-            continue;
-        };
-        let actions = grouped.group(&groups[g]);
-        for id in scripts_for(kind) {
-            let Some((action, value)) = (SCRIPTS[id].run)(ctx, actions, rng) else {
-                continue;
-            };
-            debug_assert!(
-                (0.0..=1.0).contains(&value),
-                "{} valued {action:?} at {value}",
-                SCRIPTS[id].name
-            );
-            if !out[start..].iter().any(|x| x.action == action) {
-                out.push(Assignment {
-                    action,
-                    script: id as u16,
-                    value: value.clamp(0.0, 1.0),
-                });
+        grouped: &'b GroupedActions<Action>,
+        group: &ActionGroup,
+        buf: &'b mut Vec<Action>,
+    ) -> &'b [Action] {
+        match lister {
+            Some(lister) => {
+                lister.group(&game.rules, state, grouped.actions[group.start], buf);
+                buf
             }
+            None => grouped.group(group),
         }
     }
 }
@@ -213,6 +117,7 @@ fn actor_assignments(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::Portfolio;
     use crate::games::tribes::builtin;
 
     #[test]
