@@ -60,3 +60,26 @@ fn an_endless_config_file_exits_with_code_2_naming_it() {
         );
     }
 }
+
+#[test]
+fn games_lists_every_registered_game_with_its_facts() {
+    let o = playstyles(&["games"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for fact in [
+        "tribes\n",
+        "players: 1-4",
+        "chance: yes",
+        "hidden information: no",
+        "phases: main",
+        "statistics: score, techs",
+        "    attacks ",
+        "    speed_win ",
+        "kind:attack",
+        "label:spawn.archer",
+        "slope:techs",
+    ] {
+        assert!(text.contains(fact), "`{fact}` missing from:\n{text}");
+    }
+    assert!(!text.contains("won games only, won games only"), "{text}");
+}

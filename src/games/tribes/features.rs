@@ -68,19 +68,17 @@ pub static FEATURES: [Composite; 13] = [
     every("num_spawn_defender", "defenders spawned", |g| {
         spawns(g, "defender")
     }),
-    won(
-        "speed_win",
-        "round of the player's last action, won games only",
-        |g| g.record.last_action_round as f64,
-    ),
+    won("speed_win", "round of the player's last action", |g| {
+        g.record.last_action_round as f64
+    }),
     won(
         "research_progress",
-        "10 × least-squares slope of techs per turn, won games only",
+        "10 × least-squares slope of techs per turn",
         |g| 10.0 * g.slope("techs"),
     ),
     won(
         "owned_tiles_progress",
-        "10 × least-squares slope of tiles owned per turn, won games only",
+        "10 × least-squares slope of tiles owned per turn",
         |g| 10.0 * g.slope("tiles"),
     ),
     every(
