@@ -31,9 +31,9 @@ fn random_agents_finish_games_with_only_legal_actions() {
 }
 
 #[test]
-fn every_search_agent_finishes_nim_games_for_two_and_three_players() {
+fn every_search_agent_finishes_nim_games_for_two_three_and_four_players() {
     let game = Nim::new();
-    for players in [2, 3] {
+    for players in [2, 3, 4] {
         let level = NimLevel {
             players,
             ..NimLevel::standard()

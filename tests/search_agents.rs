@@ -292,3 +292,200 @@ fn the_agent_benchmark_times_decisions_and_counts_the_decisions_of_a_game() {
         assert!(table.contains(key), "{table}");
     }
 }
+
+/// A three-player game of one decision each for players 0 and 1 (player 2 never moves):
+/// player 0 takes `Right`, which ends the game with `right`, or `Left`, after which player 1
+/// chooses between `left_a` and `left_b`.
+struct ThreeSeats {
+    info: playstyles::game::GameInfo,
+    left_a: Outcome,
+    left_b: Outcome,
+    right: Outcome,
+}
+
+/// Where a [`ThreeSeats`] game is: 0 at the start, 1 after `Left`, then the finished games
+/// 2 (`Right`), 3 (`Left`, a) and 4 (`Left`, b).
+#[derive(Clone, Debug, PartialEq)]
+struct Spot(u8);
+
+impl ThreeSeats {
+    /// Outcomes given as ranks of seats 0, 1, 2.
+    fn new(left_a: [u8; 3], left_b: [u8; 3], right: [u8; 3]) -> Self {
+        ThreeSeats {
+            info: playstyles::game::GameInfo {
+                name: "three_seats",
+                min_players: 3,
+                max_players: 3,
+                actor_classes: &["player"],
+                action_kinds: &["choose"],
+                phases: &["play"],
+                stats: &[],
+                action_labels: &[],
+                chance: false,
+                hidden_information: false,
+            },
+            left_a: Outcome::from_ranks(&left_a).unwrap(),
+            left_b: Outcome::from_ranks(&left_b).unwrap(),
+            right: Outcome::from_ranks(&right).unwrap(),
+        }
+    }
+}
+
+impl Game for ThreeSeats {
+    type Level = ();
+    type State = Spot;
+    /// At the start 0 is `Left` and 1 `Right`; after `Left`, 0 is a and 1 is b.
+    type Action = u8;
+
+    fn info(&self) -> &playstyles::game::GameInfo {
+        &self.info
+    }
+    fn new_initial_state(&self, _: &(), _: u64) -> Spot {
+        Spot(0)
+    }
+    fn num_players(&self, _: &Spot) -> usize {
+        3
+    }
+    fn turn(&self, s: &Spot) -> Turn {
+        match s.0 {
+            0 => Turn::Player(0),
+            1 => Turn::Player(1),
+            _ => Turn::Terminal,
+        }
+    }
+    fn round(&self, s: &Spot) -> u32 {
+        u32::from(s.0 >= 2)
+    }
+    fn legal_actions(&self, s: &Spot, out: &mut Vec<u8>) {
+        out.clear();
+        if s.0 < 2 {
+            out.extend([0, 1]);
+        }
+    }
+    fn actor(&self, s: &Spot, _: u8) -> playstyles::game::Actor {
+        playstyles::game::Actor {
+            class: 0,
+            id: u32::from(s.0),
+        }
+    }
+    fn action_kind(&self, _: u8) -> u8 {
+        0
+    }
+    fn ends_turn(&self, _: u8) -> bool {
+        true
+    }
+    fn apply(&self, s: &mut Spot, a: u8) {
+        s.0 = match (s.0, a) {
+            (0, 0) => 1,
+            (0, _) => 2,
+            (_, a) => 3 + a,
+        };
+    }
+    fn outcome(&self, s: &Spot) -> Option<Outcome> {
+        match s.0 {
+            2 => Some(self.right),
+            3 => Some(self.left_a),
+            4 => Some(self.left_b),
+            _ => None,
+        }
+    }
+    fn score(&self, _: &Spot, _: playstyles::game::Player) -> f64 {
+        0.0
+    }
+}
+
+/// Values a finished game by the player's utility (so that the Java leaf value, which adds
+/// no terminal bonus, sees the outcome too); 0 before the end.
+struct UtilityKnowledge;
+
+impl playstyles::agent::Knowledge<ThreeSeats> for UtilityKnowledge {
+    fn evaluate(&self, g: &ThreeSeats, _: &Spot, s: &Spot, p: playstyles::game::Player) -> f64 {
+        g.outcome(s).map_or(0.0, |o| o.utility(p))
+    }
+}
+
+/// Proposes every legal action (value 0.5).
+struct EveryAction;
+
+impl Portfolio<ThreeSeats> for EveryAction {
+    fn script_names(&self) -> &[&'static str] {
+        &["any"]
+    }
+    fn assignments(&self, g: &ThreeSeats, s: &Spot, _: &mut Rng, out: &mut Vec<Assignment<u8>>) {
+        let mut legal = Vec::new();
+        g.legal_actions(s, &mut legal);
+        out.clear();
+        out.extend(legal.into_iter().map(|action| Assignment {
+            action,
+            script: 0,
+            value: 0.5,
+        }));
+    }
+}
+
+/// Player 0's first choice by MCTS and by Portfolio MCTS (with and without pruning), under
+/// both compatibility modes, for seeds 0..5.
+fn first_choices(game: &ThreeSeats) -> Vec<(String, u8)> {
+    use playstyles::agents::mcts::{Mcts, MctsParams};
+    let knowledge = Arc::new(UtilityKnowledge);
+    let mut choices = Vec::new();
+    for compat in [SearchCompat::Intended, SearchCompat::Java] {
+        let mut agents: Vec<Box<dyn Agent<ThreeSeats>>> = vec![Box::new(Mcts::new(
+            MctsParams {
+                budget: 400,
+                ..MctsParams::default()
+            },
+            knowledge.clone(),
+            compat,
+        ))];
+        for pruning in [false, true] {
+            if compat == SearchCompat::Java && !pruning {
+                continue; // the Java P-MCTS without pruning always takes child 0
+            }
+            let params = PmctsParams {
+                budget: 400,
+                pruning,
+                ..PmctsParams::default()
+            };
+            let p = PortfolioMcts::new(
+                params,
+                knowledge.clone(),
+                Arc::new(EveryAction),
+                vec![],
+                compat,
+            );
+            agents.push(Box::new(p));
+        }
+        for agent in &mut agents {
+            for seed in 0..5 {
+                let a = agent.act(game, &Spot(0), &mut derive_rng(seed, &[7]));
+                choices.push((format!("{} {compat:?} seed {seed}", agent.name()), a));
+            }
+        }
+    }
+    choices
+}
+
+/// With three players, player 1 maximises its own value (max^n), not the opposite of player
+/// 0's. After `Left`, player 1 can win (a: player 0 second) or make player 0 last while
+/// coming second itself (b). A search that let player 1 minimise player 0's value would see
+/// `Left` as a last place and take `Right` (a shared second place, utility −0.5 > −1);
+/// max^n expects player 1 to take its win and player 0 to come second (utility 0 > −0.5).
+#[test]
+fn with_three_players_each_player_maximises_its_own_value() {
+    let spares_me = ThreeSeats::new([2, 1, 3], [3, 2, 1], [2, 2, 1]);
+    for (who, a) in first_choices(&spares_me) {
+        assert_eq!(
+            a, 0,
+            "{who} took Right, as if player 1 would hurt player 0 rather than win"
+        );
+    }
+    // The control: when player 1's own best is to make player 0 last, `Right` is better.
+    let hurts_me = ThreeSeats::new([2, 3, 1], [3, 1, 2], [2, 2, 1]);
+    for (who, a) in first_choices(&hurts_me) {
+        assert_eq!(
+            a, 1,
+            "{who} took Left, as if player 1 would spare player 0 at its own cost"
+        );
+    }
+}

@@ -13,6 +13,11 @@
 //! | [`SearchCompat::child_zero_before_pruning`] | P-MCTS selects by UCB from the start | child 0 until the first pruning (quirk 5a) |
 //! | [`SearchCompat::pruned_children_win_min_nodes`] | pruned children are skipped | they score 0 at opponent nodes (quirk 5b) |
 //! | [`SearchCompat::exact_rollouts`] | `rollout` is a P-MCTS field (`sampled` by default) | every rollout step computes every proposal (the reference's rule) |
+//!
+//! The Java reference has two players only. With more, the tree searches have no minimising
+//! opponent: in both modes every player maximises its own value (max^n, see
+//! [`super::tree`]), so `opponent_model` and `pruned_children_win_min_nodes` apply to
+//! two-player games alone; the other quirks apply to any number of players.
 
 use super::tree::OpponentModel;
 use crate::agent::SearchSupport;

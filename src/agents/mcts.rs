@@ -1,6 +1,10 @@
 //! Monte Carlo Tree Search as configured in the Tribes experiments (spec §15.3): UCB1 with
 //! `K = √2`, tree depth 20, leaves evaluated by the game's heuristic (rollouts off), root
 //! action-group prioritisation, most-visited recommendation. Budgeted in FM calls.
+//!
+//! With two players the opponent chooses against the searching player (`1 − Q`, or the Java
+//! rule under `compat = "java"`); with more, every player maximises its own value (max^n,
+//! see [`super::tree`]).
 
 use std::sync::Arc;
 
@@ -8,9 +12,11 @@ use rand::RngExt;
 
 use super::FromSpec;
 use super::compat::SearchCompat;
-use super::search_loop::{DEFAULT_BUDGET, Limits, NodeView, TreeSearch, run_search, take_budget};
+use super::search_loop::{
+    DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
+};
 use super::spec::AgentSpec;
-use super::tree::{NodeHead, backup, child_state, selection_score, set_root_state};
+use super::tree::{NodeHead, PlayerValues, backup, child_state, selection_score, set_root_state};
 use crate::agent::{Agent, Knowledge, SearchSupport};
 use crate::error::Result;
 use crate::game::{Game, Player, Turn};
@@ -74,6 +80,8 @@ pub struct Mcts<G: Game> {
     knowledge: Arc<dyn Knowledge<G>>,
     compat: SearchCompat,
     nodes: Vec<Node>,
+    /// Per-player values of the nodes (max^n with more than two players).
+    maxn: PlayerValues,
     states: Vec<G::State>,
     actions: Vec<G::Action>,
     slots: Vec<u32>,
@@ -90,6 +98,7 @@ impl<G: Game> Mcts<G> {
             knowledge,
             compat,
             nodes: Vec::new(),
+            maxn: PlayerValues::default(),
             states: Vec::new(),
             actions: Vec::new(),
             slots: Vec::new(),
@@ -105,6 +114,7 @@ impl<G: Game> Mcts<G> {
         let to_move = child_state(game, &mut self.states, idx, parent as usize, action);
         let depth = self.nodes[parent as usize].depth + 1;
         self.nodes.push(Node::child(parent, depth, to_move));
+        self.maxn.push_node();
         idx as u32
     }
 
@@ -117,6 +127,29 @@ impl<G: Game> Mcts<G> {
         let node = &mut self.nodes[n as usize];
         node.first = first as u32;
         node.len = self.buf.len() as u32;
+    }
+
+    /// UCB1 selection among the children of `n` for `p`, who moves there and maximises its
+    /// own value (max^n).
+    fn select_maxn(&self, n: u32, p: Player, rng: &mut Rng) -> u32 {
+        let node = &self.nodes[n as usize];
+        let k_sqrt_ln = self.params.k * ((node.visits + 1) as f64).ln().sqrt();
+        let b = self.maxn.bounds(n, p);
+        let (offset, scale) = if b.lo < b.hi {
+            (b.lo, 1.0 / (b.hi - b.lo))
+        } else {
+            (0.0, 1.0)
+        };
+        let model = self.compat.opponent_model();
+        let mut best = ArgMax::default();
+        for slot in node.first..node.first + node.len {
+            let child = self.slots[slot as usize];
+            let c = &self.nodes[child as usize];
+            let q = (self.maxn.mean(child, c.visits, p) - offset) * scale;
+            let explore = k_sqrt_ln * c.inv_sqrt;
+            best.offer(selection_score(q, explore, 0.0, true, model), child, rng);
+        }
+        best.item
     }
 
     /// Most visited root child (random tie-break); the best mean if all were visited equally.
@@ -179,6 +212,9 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
     /// UCB1 selection among the (fully expanded) children of `n`.
     fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32 {
         let node = &self.nodes[n as usize];
+        if let Some(p) = self.maxn.selector(node.to_move, me) {
+            return self.select_maxn(n, p, rng);
+        }
         let my_move = node.to_move == Some(me);
         let model = self.compat.opponent_model();
         let k_sqrt_ln = self.params.k * ((node.visits + 1) as f64).ln().sqrt();
@@ -199,13 +235,12 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
         best.item
     }
 
-    /// Evaluates a leaf for `me` (random rollout first if enabled).
+    /// Evaluates a leaf (random rollout first if enabled).
     fn evaluate(
         &mut self,
         game: &G,
-        eval: &dyn Fn(&G::State) -> f64,
+        values: &LeafValues<'_, G>,
         leaf: u32,
-        me: Player,
         fm: &mut u64,
         rng: &mut Rng,
     ) -> f64 {
@@ -223,11 +258,12 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
             }
             state = &rolled;
         }
-        self.compat.leaf_value(game, eval, state, me)
+        values.value(game, state, &mut self.maxn.leaf)
     }
 
     fn backup(&mut self, n: u32, v: f64) {
         backup(&mut self.nodes, n, v);
+        self.maxn.backup(&self.nodes, n);
     }
 }
 
@@ -335,19 +371,21 @@ impl<G: Game> Agent<G> for Mcts<G> {
             root_acts = legal;
         }
         self.nodes.push(Node::root(me));
+        let players = game.num_players(state);
+        self.maxn.reset(players, 1);
         std::mem::swap(&mut self.buf, &mut root_acts);
         self.open_with(0, rng);
         std::mem::swap(&mut self.buf, &mut root_acts);
         set_root_state(game, &mut self.states, state, me, rng);
 
         let knowledge = self.knowledge.clone();
-        let eval = knowledge.root_evaluator(game, state, me);
+        let values = LeafValues::new(game, &*knowledge, state, me, players, self.compat);
         let limits = Limits {
             budget: self.params.budget,
             depth: self.params.depth,
             compat: self.compat,
         };
-        let fm = run_search(self, game, &*eval, me, limits, rng);
+        let fm = run_search(self, game, &values, limits, rng);
         self.last_fm_calls = fm;
         let slot = self.recommend(rng);
         self.actions[slot as usize]

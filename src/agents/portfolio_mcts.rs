@@ -4,6 +4,11 @@
 //! `⌊n·0.5⌋` children after `⌊n·2⌋` visits, then un-prune one each time the visits pass
 //! `⌊A·1.3^k⌋`, `A = ⌊T·1.5⌋`). Random rollouts over script proposals to depth 20; the root
 //! child with the best mean is played. Budgeted in FM calls.
+//!
+//! With two players the opponent chooses against the searching player (`1 − Q`, or the Java
+//! rule under `compat = "java"`); with more, every player maximises its own value plus
+//! exploration and progressive bias (max^n, see [`super::tree`]). The Java quirk that lets
+//! pruned children win opponent nodes (5b) has no minimising node to apply to under max^n.
 
 use std::sync::Arc;
 
@@ -12,10 +17,13 @@ use rand::RngExt;
 use super::FromSpec;
 use super::compat::SearchCompat;
 use super::mcts::ArgMax;
-use super::search_loop::{DEFAULT_BUDGET, Limits, NodeView, TreeSearch, run_search, take_budget};
+use super::search_loop::{
+    DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
+};
 use super::spec::AgentSpec;
 use super::tree::{
-    EPSILON, Headed, NodeHead, backup, child_state, normalise, selection_score, set_root_state,
+    EPSILON, Headed, NodeHead, PlayerValues, backup, child_state, normalise, selection_score,
+    set_root_state,
 };
 use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
@@ -200,6 +208,9 @@ impl Node {
 }
 
 impl Headed for Node {
+    fn head(&self) -> &NodeHead {
+        &self.head
+    }
     fn head_mut(&mut self) -> &mut NodeHead {
         &mut self.head
     }
@@ -213,6 +224,8 @@ pub struct PortfolioMcts<G: Game> {
     weights: Vec<f64>,
     compat: SearchCompat,
     nodes: Vec<Node>,
+    /// Per-player values of the nodes (max^n with more than two players).
+    maxn: PlayerValues,
     states: Vec<G::State>,
     /// Per child slot: the proposal, its prune value `w·v`, its child node, pruned flag.
     props: Vec<Assignment<G::Action>>,
@@ -242,6 +255,7 @@ impl<G: Game> PortfolioMcts<G> {
             weights,
             compat,
             nodes: Vec::new(),
+            maxn: PlayerValues::default(),
             states: Vec::new(),
             props: Vec::new(),
             prune_value: Vec::new(),
@@ -297,6 +311,7 @@ impl<G: Game> PortfolioMcts<G> {
         let depth = self.nodes[parent as usize].head.depth + 1;
         self.nodes
             .push(Node::new(NodeHead::child(parent, depth, to_move)));
+        self.maxn.push_node();
         idx as u32
     }
 
@@ -400,7 +415,8 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         if self.compat.child_zero_before_pruning() && !pruned_started {
             return self.slots[first];
         }
-        let my_move = node.to_move == Some(me);
+        let mover = self.maxn.selector(node.to_move, me);
+        let my_move = mover.is_some() || node.to_move == Some(me);
         let model = self.compat.opponent_model();
         let ln = ((node.visits + 1) as f64).ln();
         let mut best = ArgMax::default();
@@ -413,7 +429,13 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 continue;
             }
             let c = &self.nodes[child as usize].head;
-            let q = normalise(c.mean, node.bounds.lo, node.bounds.hi);
+            let q = match mover {
+                None => normalise(c.mean, node.bounds.lo, node.bounds.hi),
+                Some(p) => {
+                    let b = self.maxn.bounds(n, p);
+                    normalise(self.maxn.mean(child, c.visits, p), b.lo, b.hi)
+                }
+            };
             let visits = c.visits as f64 + EPSILON;
             let explore = self.params.c * (ln / visits).sqrt();
             let bias = if self.params.bias {
@@ -434,9 +456,8 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
     fn evaluate(
         &mut self,
         game: &G,
-        eval: &dyn Fn(&G::State) -> f64,
+        values: &LeafValues<'_, G>,
         leaf: u32,
-        me: Player,
         fm: &mut u64,
         rng: &mut Rng,
     ) -> f64 {
@@ -459,19 +480,24 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 *fm += 1;
                 depth += 1;
             }
-            self.compat.leaf_value(game, eval, &sim, me)
+            values.value(game, &sim, &mut self.maxn.leaf)
         } else {
-            self.compat
-                .leaf_value(game, eval, &self.states[leaf as usize], me)
+            values.value(game, &self.states[leaf as usize], &mut self.maxn.leaf)
         };
         if !v.is_finite() {
             v = 0.0;
+        }
+        for w in &mut self.maxn.leaf {
+            if !w.is_finite() {
+                *w = 0.0;
+            }
         }
         v
     }
 
     fn backup(&mut self, n: u32, v: f64) {
         backup(&mut self.nodes, n, v);
+        self.maxn.backup(&self.nodes, n);
     }
 }
 
@@ -499,6 +525,8 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         self.pruned.clear();
         set_root_state(game, &mut self.states, state, me, rng);
         self.nodes.push(Node::new(NodeHead::root(me)));
+        let players = game.num_players(state);
+        self.maxn.reset(players, 1);
         self.proposals(game, state, rng);
         self.open_with(0);
         if self.nodes[0].head.len == 1 {
@@ -506,13 +534,13 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
             return self.props[0].action;
         }
         let knowledge = self.knowledge.clone();
-        let eval = knowledge.root_evaluator(game, state, me);
+        let values = LeafValues::new(game, &*knowledge, state, me, players, self.compat);
         let limits = Limits {
             budget: self.params.budget,
             depth: self.params.depth,
             compat: self.compat,
         };
-        let fm = run_search(self, game, &*eval, me, limits, rng);
+        let fm = run_search(self, game, &values, limits, rng);
         self.last_fm_calls = fm;
         // The root child with the best mean value.
         let root = &self.nodes[0].head;

@@ -1,10 +1,13 @@
 //! The iteration MCTS and Portfolio MCTS share (spec §15.3, §15.5): from the root, descend by
 //! selection through fully expanded nodes, expand one child, evaluate the leaf, back the value
 //! up; until the FM-call budget is spent. The searches differ only in what a node's children
-//! are and how one is selected, which they supply through [`TreeSearch`].
+//! are and how one is selected, which they supply through [`TreeSearch`]. A leaf is valued
+//! by [`LeafValues`]: for the searching player alone with two players, for every player
+//! (max^n, see [`super::tree`]) with more.
 
 use super::compat::SearchCompat;
 use super::spec::AgentSpec;
+use crate::agent::{Evaluator, Knowledge};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::rng::Rng;
@@ -51,18 +54,71 @@ pub trait TreeSearch<G: Game> {
     fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32;
     /// Chooses a child of the fully expanded node `n` for `me`'s search.
     fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32;
-    /// The value of `leaf` for `me`, adding any FM calls it makes (rollouts) to `fm`.
+    /// The value of `leaf` for the searching player ([`LeafValues::value`], which also gives
+    /// every player's value in a max^n search), adding any FM calls it makes (rollouts) to
+    /// `fm`.
     fn evaluate(
         &mut self,
         game: &G,
-        eval: &dyn Fn(&G::State) -> f64,
+        values: &LeafValues<'_, G>,
         leaf: u32,
-        me: Player,
         fm: &mut u64,
         rng: &mut Rng,
     ) -> f64;
-    /// Adds `v` to `leaf` and every node above it.
+    /// Adds `v` (and in a max^n search every player's value of the last leaf) to `leaf` and
+    /// every node above it.
     fn backup(&mut self, leaf: u32, v: f64);
+}
+
+/// How one decision's search values its leaves: the game's knowledge evaluated for the
+/// searching player `me` plus its terminal bonus ([`SearchCompat::leaf_value`]); in a game of
+/// more than two players, the same for every player (max^n).
+pub struct LeafValues<'a, G: Game> {
+    compat: SearchCompat,
+    me: Player,
+    /// `me`'s evaluator with two players; one per player (indexed by player) with more.
+    evals: Vec<Evaluator<'a, G::State>>,
+}
+
+impl<'a, G: Game> LeafValues<'a, G> {
+    /// The leaf values of a search from `root` for `me` in a game of `players` players, with
+    /// the knowledge's evaluators built once ([`Knowledge::root_evaluator`]).
+    pub fn new(
+        game: &'a G,
+        knowledge: &'a dyn Knowledge<G>,
+        root: &'a G::State,
+        me: Player,
+        players: usize,
+        compat: SearchCompat,
+    ) -> Self {
+        let evals = if players > 2 {
+            (0..players)
+                .map(|p| knowledge.root_evaluator(game, root, p))
+                .collect()
+        } else {
+            vec![knowledge.root_evaluator(game, root, me)]
+        };
+        LeafValues { compat, me, evals }
+    }
+
+    /// The searching player.
+    pub fn me(&self) -> Player {
+        self.me
+    }
+
+    /// The value of `state` for `me`. If `all` is not empty (a max^n search: one slot per
+    /// player), writes every player's value into it too.
+    pub fn value(&self, game: &G, state: &G::State, all: &mut [f64]) -> f64 {
+        if all.is_empty() {
+            return self
+                .compat
+                .leaf_value(game, &*self.evals[0], state, self.me);
+        }
+        for (p, v) in all.iter_mut().enumerate() {
+            *v = self.compat.leaf_value(game, &*self.evals[p], state, p);
+        }
+        all[self.me]
+    }
 }
 
 /// How long a search runs and how deep it goes.
@@ -82,11 +138,11 @@ pub struct Limits {
 pub fn run_search<G: Game, T: TreeSearch<G>>(
     tree: &mut T,
     game: &G,
-    eval: &dyn Fn(&G::State) -> f64,
-    me: Player,
+    values: &LeafValues<'_, G>,
     limits: Limits,
     rng: &mut Rng,
 ) -> u64 {
+    let me = values.me();
     let mut fm = 0u64;
     let mut iterations = 0u64;
     while fm < limits.budget && iterations < 4 * limits.budget {
@@ -113,7 +169,7 @@ pub fn run_search<G: Game, T: TreeSearch<G>>(
                 fm += 1;
             }
         };
-        let v = tree.evaluate(game, eval, leaf, me, &mut fm, rng);
+        let v = tree.evaluate(game, values, leaf, &mut fm, rng);
         tree.backup(leaf, v);
     }
     fm

@@ -1,6 +1,19 @@
 //! Pieces shared by the tree searches: the node statistics, value normalisation, and the
 //! selection value of a child for the player to move. (Ties are broken at random by
 //! [`super::mcts::ArgMax`], not by the reference's multiplicative noise.)
+//!
+//! # Two players and more
+//!
+//! With two players a node keeps one value, the searching player's (`me`), and the opponent
+//! chooses against it ([`OpponentModel`]: it maximises `1 − Q`, or minimises `Q` as the Java
+//! searches do under `compat = "java"`). With more than two players that rule would make every
+//! opponent a coalition against `me`, so the searches use **max^n** (Luckhardt & Irani 1986;
+//! Sturtevant 2008, "An analysis of UCT in multi-player games"): a leaf is valued for every
+//! player, each node keeps one total (and one pair of bounds) per player in [`PlayerValues`],
+//! and the player who moves at a node selects by its *own* normalised mean plus exploration.
+//! The root's final choice still uses `me`'s values. Whether a search uses max^n is decided
+//! once per decision from the root's [`Game::num_players`]; the two-player search is
+//! unchanged (the same arithmetic and random draws as before max^n existed).
 
 use super::search_loop::{NodeView, UNOPENED};
 use crate::game::{Game, Player, Turn};
@@ -149,11 +162,16 @@ impl NodeHead {
 
 /// A node type built on a [`NodeHead`], as [`backup`] needs it.
 pub trait Headed {
+    /// The node's head.
+    fn head(&self) -> &NodeHead;
     /// The node's head, mutably.
     fn head_mut(&mut self) -> &mut NodeHead;
 }
 
 impl Headed for NodeHead {
+    fn head(&self) -> &NodeHead {
+        self
+    }
     fn head_mut(&mut self) -> &mut NodeHead {
         self
     }
@@ -165,6 +183,91 @@ pub fn backup<N: Headed>(nodes: &mut [N], mut n: u32, v: f64) {
         let head = nodes[n as usize].head_mut();
         head.add(v);
         n = head.parent;
+    }
+}
+
+/// The per-player statistics of a max^n search (see the module docs), beside the nodes and
+/// indexed like them: `n` totals and `n` bounds per node. Empty (`players() == 0`) in a
+/// two-player search, which keeps only `me`'s value in each [`NodeHead`].
+#[derive(Clone, Debug, Default)]
+pub struct PlayerValues {
+    n: usize,
+    totals: Vec<f64>,
+    bounds: Vec<Bounds>,
+    /// The values of the last evaluated leaf, one per player (written by
+    /// [`LeafValues::value`](super::search_loop::LeafValues::value)).
+    pub leaf: Vec<f64>,
+}
+
+impl PlayerValues {
+    /// Starts a search of `nodes` nodes (the root: 1) for `players` players; max^n, keeping
+    /// per-player values, only if `players > 2`.
+    pub fn reset(&mut self, players: usize, nodes: usize) {
+        self.n = if players > 2 { players } else { 0 };
+        self.totals.clear();
+        self.bounds.clear();
+        self.leaf.clear();
+        self.leaf.resize(self.n, 0.0);
+        for _ in 0..nodes {
+            self.push_node();
+        }
+    }
+
+    /// Players whose values are kept: 0 in a two-player search.
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.n
+    }
+
+    /// Adds the statistics of a new node (nothing in a two-player search).
+    #[inline]
+    pub fn push_node(&mut self) {
+        if self.n > 0 {
+            self.totals.extend(std::iter::repeat_n(0.0, self.n));
+            self.bounds
+                .extend(std::iter::repeat_n(Bounds::default(), self.n));
+        }
+    }
+
+    /// Adds [`PlayerValues::leaf`] to node `n` and every node above it (nothing in a
+    /// two-player search).
+    pub fn backup<N: Headed>(&mut self, nodes: &[N], mut n: u32) {
+        if self.n == 0 {
+            return;
+        }
+        while n != NO_PARENT {
+            let at = n as usize * self.n;
+            for (p, &v) in self.leaf.iter().enumerate() {
+                self.totals[at + p] += v;
+                self.bounds[at + p].add(v);
+            }
+            n = nodes[n as usize].head().parent;
+        }
+    }
+
+    /// The mean value for `player` of node `n`, which has been visited `visits` times
+    /// (`total / (visits + ε)`, as [`NodeHead::mean`]).
+    #[inline]
+    pub fn mean(&self, n: u32, visits: u32, player: Player) -> f64 {
+        self.totals[n as usize * self.n + player] / (visits as f64 + EPSILON)
+    }
+
+    /// The bounds of the values for `player` backed up through node `n`.
+    #[inline]
+    pub fn bounds(&self, n: u32, player: Player) -> Bounds {
+        self.bounds[n as usize * self.n + player]
+    }
+
+    /// The player whose values select among the children of a node where `to_move` moves, in
+    /// `me`'s search: the mover itself under max^n, `None` where the node keeps only `me`'s
+    /// value (two players, or `me` moves), so that the caller uses the [`NodeHead`] and the
+    /// [`OpponentModel`].
+    #[inline]
+    pub fn selector(&self, to_move: Option<Player>, me: Player) -> Option<Player> {
+        match to_move {
+            Some(p) if self.n > 0 && p != me => Some(p),
+            _ => None,
+        }
     }
 }
 
@@ -201,8 +304,9 @@ pub fn determinised<G: Game>(
     })
 }
 
-/// How a node chooses among its children: the searching player maximises its value; the
-/// opponent's choice depends on the compatibility mode.
+/// How a node of a two-player search chooses among its children: the searching player
+/// maximises its value; the opponent's choice depends on the compatibility mode. (With more
+/// players, each maximises its own value: [`PlayerValues::selector`].)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpponentModel {
     /// The opponent maximises `(1 − Q) + exploration` (the intended minimax-style rule).
@@ -231,6 +335,32 @@ pub fn selection_score(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn player_values_back_up_a_value_per_player_only_beyond_two_players() {
+        let mut nodes = vec![NodeHead::root(0)];
+        nodes.push(NodeHead::child(0, 1, Some(1)));
+        nodes.push(NodeHead::child(1, 2, None));
+        let mut pv = PlayerValues::default();
+        pv.reset(2, 3);
+        assert_eq!(pv.players(), 0);
+        assert_eq!(pv.selector(Some(1), 0), None);
+        pv.backup(&nodes, 2);
+        pv.reset(3, 3);
+        assert_eq!(pv.selector(Some(1), 0), Some(1));
+        assert_eq!(pv.selector(Some(0), 0), None);
+        pv.leaf.copy_from_slice(&[1.0, 2.0, -3.0]);
+        pv.backup(&nodes, 2);
+        backup(&mut nodes, 2, 1.0);
+        pv.leaf.copy_from_slice(&[0.0, 4.0, 1.0]);
+        pv.backup(&nodes, 1);
+        backup(&mut nodes, 1, 0.0);
+        assert_eq!(pv.mean(0, nodes[0].visits, 1), 6.0 / (2.0 + EPSILON));
+        assert_eq!(pv.mean(2, nodes[2].visits, 2), -3.0 / (1.0 + EPSILON));
+        let b = pv.bounds(1, 2);
+        assert_eq!((b.lo, b.hi), (-3.0, 1.0));
+        assert_eq!(pv.mean(1, nodes[1].visits, 0), nodes[1].mean);
+    }
 
     #[test]
     fn normalise_maps_bounds_to_unit_interval_and_passes_invalid_bounds() {
