@@ -214,6 +214,9 @@ fn agent_specs_round_trip_and_bad_specs_name_the_field() {
     assert_eq!(field("alphago"), "agents");
     assert_eq!(field("pmcts(bias=maybe)"), "bias");
     assert_eq!(field("pmcts(rollout=greedy)"), "rollout");
+    // A depth beyond u32 is an error, not a silent wrap-around.
+    assert_eq!(field("mcts(depth=4294967296)"), "depth");
+    assert_eq!(field("pmcts(depth=4294967296)"), "depth");
 }
 
 #[test]

@@ -61,7 +61,7 @@ impl MctsParams {
         Ok(MctsParams {
             budget: take_budget(spec)?,
             k: spec.take_positive("k", d.k)?,
-            depth: spec.take_u64("depth", d.depth as u64)? as u32,
+            depth: spec.take_u32("depth", d.depth)?,
             rollouts: spec.take_bool("rollouts", d.rollouts)?,
             prioritize_root: spec.take_bool("prioritize_root", d.prioritize_root)?,
         })

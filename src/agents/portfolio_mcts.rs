@@ -89,7 +89,7 @@ impl PmctsParams {
         Ok(PmctsParams {
             budget: take_budget(spec)?,
             c: spec.take_positive("c", d.c)?,
-            depth: spec.take_u64("depth", d.depth as u64)? as u32,
+            depth: spec.take_u32("depth", d.depth)?,
             rollouts: spec.take_bool("rollouts", d.rollouts)?,
             rollout: if compat.exact_rollouts() {
                 RolloutPolicy::Exact

@@ -206,6 +206,21 @@ impl AgentSpec {
         }
     }
 
+    /// Takes a non-negative integer field that fits a `u32`, or `default` if it is absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` if the value is not such an integer.
+    pub fn take_u32(&mut self, key: &str, default: u32) -> Result<u32> {
+        let v = self.take_u64(key, u64::from(default))?;
+        u32::try_from(v).map_err(|_| {
+            Error::config(
+                key,
+                format!("expected an integer of at most {}, got {v}", u32::MAX),
+            )
+        })
+    }
+
     /// Takes a number field, or `default` if it is absent.
     ///
     /// # Errors
