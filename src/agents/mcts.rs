@@ -129,29 +129,6 @@ impl<G: Game> Mcts<G> {
         node.len = self.buf.len() as u32;
     }
 
-    /// UCB1 selection among the children of `n` for `p`, who moves there and maximises its
-    /// own value (max^n).
-    fn select_maxn(&self, n: u32, p: Player, rng: &mut Rng) -> u32 {
-        let node = &self.nodes[n as usize];
-        let k_sqrt_ln = self.params.k * ((node.visits + 1) as f64).ln().sqrt();
-        let b = self.maxn.bounds(n, p);
-        let (offset, scale) = if b.lo < b.hi {
-            (b.lo, 1.0 / (b.hi - b.lo))
-        } else {
-            (0.0, 1.0)
-        };
-        let model = self.compat.opponent_model();
-        let mut best = ArgMax::default();
-        for slot in node.first..node.first + node.len {
-            let child = self.slots[slot as usize];
-            let c = &self.nodes[child as usize];
-            let q = (self.maxn.mean(child, c.visits, p) - offset) * scale;
-            let explore = k_sqrt_ln * c.inv_sqrt;
-            best.offer(selection_score(q, explore, 0.0, true, model), child, rng);
-        }
-        best.item
-    }
-
     /// Most visited root child (random tie-break); the best mean if all were visited equally.
     fn recommend(&self, rng: &mut Rng) -> u32 {
         let root = &self.nodes[0];
@@ -209,16 +186,16 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
         child
     }
 
-    /// UCB1 selection among the (fully expanded) children of `n`.
+    /// UCB1 selection among the (fully expanded) children of `n`: by `me`'s values (the
+    /// opponent by [`SearchCompat::opponent_model`]), or under max^n by the mover's own.
     fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32 {
         let node = &self.nodes[n as usize];
-        if let Some(p) = self.maxn.selector(node.to_move, me) {
-            return self.select_maxn(n, p, rng);
-        }
-        let my_move = node.to_move == Some(me);
+        let mover = self.maxn.selector(node.to_move, me);
+        let my_move = mover.is_some() || node.to_move == Some(me);
         let model = self.compat.opponent_model();
         let k_sqrt_ln = self.params.k * ((node.visits + 1) as f64).ln().sqrt();
-        let (lo, hi) = (node.bounds.lo, node.bounds.hi);
+        let bounds = mover.map_or(node.bounds, |p| self.maxn.bounds(n, p));
+        let (lo, hi) = (bounds.lo, bounds.hi);
         let (offset, scale) = if lo < hi {
             (lo, 1.0 / (hi - lo))
         } else {
@@ -228,7 +205,8 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
         for slot in node.first..node.first + node.len {
             let child = self.slots[slot as usize];
             let c = &self.nodes[child as usize];
-            let q = (c.mean - offset) * scale;
+            let mean = mover.map_or(c.mean, |p| self.maxn.mean(child, c.visits, p));
+            let q = (mean - offset) * scale;
             let explore = k_sqrt_ln * c.inv_sqrt;
             best.offer(selection_score(q, explore, 0.0, my_move, model), child, rng);
         }
