@@ -222,3 +222,20 @@ fn an_evaluation_counts_games_wins_and_features() {
     // The rule-based agent beats a passive opponent.
     assert!(e.wins >= 3, "{e:?}");
 }
+
+#[test]
+fn a_genome_meets_one_baseline_per_other_seat() {
+    use playstyles::experiments::evaluate::line_up;
+    for players in [2, 3, 4] {
+        let level = NimLevel {
+            players,
+            ..NimLevel::standard()
+        };
+        let specs = line_up(&Nim::new(), &[("nim".to_string(), level)], "mcts", "random").unwrap();
+        assert_eq!(specs.len(), players);
+        assert_eq!(specs[0], "mcts");
+        assert!(specs[1..].iter().all(|s| s == "random"), "{specs:?}");
+    }
+    let none: &[(String, NimLevel)] = &[];
+    assert!(line_up(&Nim::new(), none, "mcts", "random").is_err());
+}

@@ -10,6 +10,7 @@ use crate::arena::initial_state;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::{Feature, GameView, mean_sd};
+use crate::game::Game;
 use crate::qd::Evaluation;
 
 /// Plays `player` (participant 0) against N − 1 copies of `baseline` (N: the players of the
@@ -32,12 +33,7 @@ pub fn evaluate_player<G: SearchSupport>(
     features: &[Feature],
 ) -> Result<Evaluation> {
     let series = Series::new(levels.to_vec(), repetitions, seed);
-    let players = levels
-        .first()
-        .map(|(_, level)| game.num_players(&initial_state(game, level, seed)))
-        .ok_or_else(|| Error::config("levels", "no level to play"))?;
-    let mut specs = vec![player.to_string()];
-    specs.resize(players, baseline.to_string());
+    let specs = line_up(game, levels, player, baseline)?;
     let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent(game, s) };
     let games = series.run(game, &specs, build, |_, _| {})?;
     let info = game.info();
@@ -71,6 +67,27 @@ pub fn evaluate_player<G: SearchSupport>(
         descriptor_spreads,
         extra,
     })
+}
+
+/// The participants of an evaluation: `player`, then `baseline` in every other seat of the
+/// first level (N − 1 copies for N players).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `levels` if there is no level.
+pub fn line_up<G: Game>(
+    game: &G,
+    levels: &[(String, G::Level)],
+    player: &str,
+    baseline: &str,
+) -> Result<Vec<String>> {
+    let (_, level) = levels
+        .first()
+        .ok_or_else(|| Error::config("levels", "no level to play"))?;
+    let players = game.num_players(&initial_state(game, level, 0));
+    let mut specs = vec![player.to_string()];
+    specs.resize(players.max(1), baseline.to_string());
+    Ok(specs)
 }
 
 /// `player` with `weights=[name=value,...]` added (the evolved weights of a genome).

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::evaluate::{evaluate_player, with_weights};
+use super::evaluate::{evaluate_player, line_up, with_weights};
 use super::output_error;
 use super::run_config::RunConfig;
 use super::run_dir::prepare_out_dir;
@@ -196,7 +196,7 @@ pub struct EvolveSummary {
 /// # Errors
 ///
 /// [`Error::Config`] naming `evaluation.player`, `evaluation.baseline` or `evaluation.levels`
-/// for an agent that cannot be built or a level without two players, `out` if the run
+/// for an agent that cannot be built or levels with different numbers of players, `out` if the run
 /// directory holds a run and neither `force` nor `resume` is set, `threads` if the pool cannot
 /// be built; an error naming `checkpoint.json` or `config.toml` when resuming without a
 /// checkpoint or with another configuration; [`Error::Io`] if a file cannot be written.
@@ -295,7 +295,8 @@ pub fn evolve<G: SearchSupport>(
 }
 
 /// Checks, without playing, that the player (with weights for every evolved script), the
-/// baseline and the levels make games of two players.
+/// baseline and the levels make games: the player against N − 1 baselines ([`line_up`]) on
+/// every level.
 fn preflight<G: SearchSupport>(
     game: &G,
     levels: &[(String, G::Level)],
@@ -318,8 +319,9 @@ fn preflight<G: SearchSupport>(
     let build = |s: &str| build_agent(game, s);
     build(&player).map_err(named("evaluation.player"))?;
     build(baseline).map_err(named("evaluation.baseline"))?;
+    let specs = line_up(game, levels, &player, baseline).map_err(named("evaluation.levels"))?;
     Series::new(levels.to_vec(), run.repetitions, run.seed)
-        .check(game, &[player, baseline.to_string()], &build)
+        .check(game, &specs, &build)
         .map_err(|e| match e {
             Error::Config { reason, .. } => Error::config("evaluation.levels", reason),
             e => e,
