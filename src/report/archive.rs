@@ -25,6 +25,7 @@ use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
 use crate::qd::{BatchReport, GenomeSpace, GridArchive};
 use crate::report::atomic::write_atomic;
+use crate::report::csv::read_with_header;
 
 /// File name of the archive table in a run directory.
 pub const ARCHIVE_CSV: &str = "archive.csv";
@@ -365,18 +366,7 @@ pub const PROGRESS_COLUMNS: [&str; 9] = [
 /// Reads a `progress.csv` (to append to it when a run resumes; at most [`DATA_LIMIT`] bytes);
 /// errors name the file.
 pub fn read_progress_csv(path: &Path) -> Result<Vec<BatchReport>> {
-    let bytes = read_bytes(path, DATA_LIMIT)?;
-    let mut r = ::csv::Reader::from_reader(bytes.as_slice());
-    let header = r.headers().map_err(|e| invalid(path, e.to_string()))?;
-    if header.iter().ne(PROGRESS_COLUMNS) {
-        return Err(invalid(
-            path,
-            format!(
-                "unexpected header; expected `{}`",
-                PROGRESS_COLUMNS.join(",")
-            ),
-        ));
-    }
+    let mut r = read_with_header(path, &PROGRESS_COLUMNS)?;
     r.deserialize()
         .map(|row| row.map_err(|e| invalid(path, e.to_string())))
         .collect()

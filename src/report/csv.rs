@@ -2,10 +2,13 @@
 //! ends), written atomically. Numbers are formatted by the caller, so the bytes written are
 //! exactly what the caller decided (and identical from run to run).
 
+use std::io::Cursor;
 use std::path::Path;
 
 use super::atomic::write_atomic;
 use crate::error::{Error, Result};
+use crate::files::{DATA_LIMIT, read_bytes};
+use crate::qd::checkpoint::invalid;
 
 /// A CSV table: column names and rows of cells.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -57,6 +60,26 @@ impl CsvTable {
     pub fn write(&self, path: &Path) -> Result<()> {
         write_atomic(path, &self.to_bytes()?)
     }
+}
+
+/// A CSV reader over the file at `path` (read whole, at most [`DATA_LIMIT`] bytes) whose
+/// header must be exactly `columns`.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming the file if it cannot be read, is larger than the limit, or its
+/// header is not `columns` (the message gives the expected header).
+pub fn read_with_header(path: &Path, columns: &[&str]) -> Result<::csv::Reader<Cursor<Vec<u8>>>> {
+    let bytes = read_bytes(path, DATA_LIMIT)?;
+    let mut r = ::csv::Reader::from_reader(Cursor::new(bytes));
+    let header = r.headers().map_err(|e| invalid(path, e.to_string()))?;
+    if header.iter().ne(columns.iter().copied()) {
+        return Err(invalid(
+            path,
+            format!("unexpected header; expected `{}`", columns.join(",")),
+        ));
+    }
+    Ok(r)
 }
 
 #[cfg(test)]

@@ -7,9 +7,8 @@ use std::str::FromStr;
 use super::run::Validated;
 use crate::error::Result;
 use crate::experiments::run_dir::RunDir;
-use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
-use crate::report::csv::CsvTable;
+use crate::report::csv::{CsvTable, read_with_header};
 use crate::report::table::aligned;
 use crate::stats::{mean, spearman};
 
@@ -200,21 +199,10 @@ pub struct ValidationRow {
 /// # Errors
 ///
 /// [`Error::Io`](crate::error::Error::Io) naming the file (and the line, for a bad row) if it
-/// cannot be read or is larger than [`DATA_LIMIT`], its header is not [`VALIDATION_COLUMNS`], or
+/// cannot be read or is larger than [`DATA_LIMIT`](crate::files::DATA_LIMIT), its header is not [`VALIDATION_COLUMNS`], or
 /// a number does not parse.
 pub fn read_validation_csv(path: &Path) -> Result<Vec<ValidationRow>> {
-    let bytes = read_bytes(path, DATA_LIMIT)?;
-    let mut r = ::csv::Reader::from_reader(bytes.as_slice());
-    let header = r.headers().map_err(|e| invalid(path, e.to_string()))?;
-    if header.iter().ne(VALIDATION_COLUMNS) {
-        return Err(invalid(
-            path,
-            format!(
-                "unexpected header; expected `{}`",
-                VALIDATION_COLUMNS.join(",")
-            ),
-        ));
-    }
+    let mut r = read_with_header(path, &VALIDATION_COLUMNS)?;
     // The header is checked, so the columns are where VALIDATION_COLUMNS puts them.
     let (cell, feature, map_win, map_games, win, games) = (0, 1, 6, 8, 7, 9);
     r.records()
