@@ -150,6 +150,11 @@ impl Outcome {
         self.winner().is_none()
     }
 
+    /// True if every seat shares first place (a draw in the narrow sense).
+    pub fn all_tied(self) -> bool {
+        self.ranks().iter().all(|&r| r == 1)
+    }
+
     /// `seat`'s place with ties split evenly: a group of `k` seats tied at rank `r` holds the
     /// places `r ..= r + k − 1` and each gets their mean (a two-player draw: 1.5 each).
     pub fn fractional_rank(&self, seat: Player) -> f64 {
@@ -174,7 +179,7 @@ impl Debug for Outcome {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.winner() {
             Some(p) if self.ranks().iter().all(|&r| r <= 2) => write!(f, "Win({p})"),
-            _ if self.ranks().iter().all(|&r| r == 1) => write!(f, "Draw"),
+            _ if self.all_tied() => write!(f, "Draw"),
             _ => write!(f, "Ranks({:?})", self.ranks()),
         }
     }

@@ -158,10 +158,12 @@ where
 
 /// The text report of a match: winner, rounds, scores and actions, one per line.
 fn text_report<A>(record: &MatchRecord<A>, names: &[String]) -> String {
-    let winner = match record.outcome.map(|o| (o, o.winner())) {
-        Some((_, Some(p))) => format!("seat {p} ({})", names[p]),
-        Some((o, None)) if o.ranks().iter().all(|&r| r == 1) => "none (draw)".to_string(),
-        Some((o, None)) => format!("none (ranks {:?})", o.ranks()),
+    let winner = match record.outcome {
+        Some(o) => match o.winner() {
+            Some(p) => format!("seat {p} ({})", names[p]),
+            None if o.all_tied() => "none (draw)".to_string(),
+            None => format!("none (ranks {:?})", o.ranks()),
+        },
         None => format!("none (stopped after {} actions)", record.actions.len()),
     };
     let scores: Vec<String> = record.scores.iter().map(|s| s.to_string()).collect();
