@@ -16,7 +16,9 @@ use super::search_loop::{
     DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
 };
 use super::spec::AgentSpec;
-use super::tree::{NodeHead, PlayerValues, backup, child_state, selection_score, set_root_state};
+use super::tree::{
+    Bounds, NodeHead, PlayerValues, backup, child_state, selection_score, set_root_state,
+};
 use crate::agent::{Agent, Knowledge, SearchSupport};
 use crate::error::Result;
 use crate::game::{Game, Player, Turn};
@@ -129,6 +131,39 @@ impl<G: Game> Mcts<G> {
         node.len = self.buf.len() as u32;
     }
 
+    /// The child of `n` with the best UCB1 score, its value `mean(child, node)` normalised by
+    /// `bounds`; `my_move` says whether the chooser maximises that value. One loop for both
+    /// searches, monomorphised per `mean`, so the two-player loop reads `NodeHead::mean` with
+    /// no per-child test.
+    #[inline(always)]
+    fn ucb1(
+        &self,
+        n: u32,
+        bounds: Bounds,
+        my_move: bool,
+        mean: impl Fn(u32, &Node) -> f64,
+        rng: &mut Rng,
+    ) -> u32 {
+        let node = &self.nodes[n as usize];
+        let model = self.compat.opponent_model();
+        let k_sqrt_ln = self.params.k * ((node.visits + 1) as f64).ln().sqrt();
+        let (lo, hi) = (bounds.lo, bounds.hi);
+        let (offset, scale) = if lo < hi {
+            (lo, 1.0 / (hi - lo))
+        } else {
+            (0.0, 1.0)
+        };
+        let mut best = ArgMax::default();
+        for slot in node.first..node.first + node.len {
+            let child = self.slots[slot as usize];
+            let c = &self.nodes[child as usize];
+            let q = (mean(child, c) - offset) * scale;
+            let explore = k_sqrt_ln * c.inv_sqrt;
+            best.offer(selection_score(q, explore, 0.0, my_move, model), child, rng);
+        }
+        best.item
+    }
+
     /// Most visited root child (random tie-break); the best mean if all were visited equally.
     fn recommend(&self, rng: &mut Rng) -> u32 {
         let root = &self.nodes[0];
@@ -190,27 +225,14 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
     /// opponent by [`SearchCompat::opponent_model`]), or under max^n by the mover's own.
     fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32 {
         let node = &self.nodes[n as usize];
-        let mover = self.maxn.selector(node.to_move, me);
-        let my_move = mover.is_some() || node.to_move == Some(me);
-        let model = self.compat.opponent_model();
-        let k_sqrt_ln = self.params.k * ((node.visits + 1) as f64).ln().sqrt();
-        let bounds = mover.map_or(node.bounds, |p| self.maxn.bounds(n, p));
-        let (lo, hi) = (bounds.lo, bounds.hi);
-        let (offset, scale) = if lo < hi {
-            (lo, 1.0 / (hi - lo))
-        } else {
-            (0.0, 1.0)
-        };
-        let mut best = ArgMax::default();
-        for slot in node.first..node.first + node.len {
-            let child = self.slots[slot as usize];
-            let c = &self.nodes[child as usize];
-            let mean = mover.map_or(c.mean, |p| self.maxn.mean(child, c.visits, p));
-            let q = (mean - offset) * scale;
-            let explore = k_sqrt_ln * c.inv_sqrt;
-            best.offer(selection_score(q, explore, 0.0, my_move, model), child, rng);
+        match self.maxn.selector(node.to_move, me) {
+            None => self.ucb1(n, node.bounds, node.to_move == Some(me), |_, c| c.mean, rng),
+            Some(p) => {
+                let maxn = &self.maxn;
+                let mean = |child, c: &Node| maxn.mean(child, c.visits, p);
+                self.ucb1(n, maxn.bounds(n, p), true, mean, rng)
+            }
         }
-        best.item
     }
 
     /// Evaluates a leaf (random rollout first if enabled).
