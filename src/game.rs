@@ -287,6 +287,54 @@ impl<A: Copy> GroupedActions<A> {
     }
 }
 
+/// Legal actions with the game's record of what they were listed from, so that
+/// [`Game::relist`] can bring them up to date after an action instead of listing afresh
+/// ([`Game::list`]); a caller-owned, reusable buffer.
+#[derive(Clone, Debug)]
+pub struct Listing<A> {
+    /// The legal actions, in [`Game::legal_actions`] order.
+    pub actions: Vec<A>,
+    /// The game's record of the runs of `actions` (its own encoding; empty for a game that
+    /// always lists afresh).
+    pub spans: Vec<Span>,
+    /// The game's per-listing facts (its own encoding).
+    pub words: Vec<u64>,
+    /// Buffers [`Game::relist`] builds the next listing in.
+    pub spare: (Vec<A>, Vec<Span>),
+}
+
+impl<A> Default for Listing<A> {
+    fn default() -> Self {
+        Listing {
+            actions: Vec::new(),
+            spans: Vec::new(),
+            words: Vec::new(),
+            spare: (Vec::new(), Vec::new()),
+        }
+    }
+}
+
+impl<A: Clone> Listing<A> {
+    /// Makes this listing a copy of `other`, reusing its buffers.
+    pub fn copy_from(&mut self, other: &Listing<A>) {
+        self.actions.clone_from(&other.actions);
+        self.spans.clone_from(&other.spans);
+        self.words.clone_from(&other.words);
+    }
+}
+
+/// One run of a [`Listing`]'s actions: where it ends, whose it is and what it depends on, in
+/// the game's encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// End (exclusive) of the run in [`Listing::actions`].
+    pub end: u32,
+    /// The run's actor, as the game encodes it.
+    pub actor: u32,
+    /// What the run was listed from, as the game encodes it.
+    pub deps: [u32; 3],
+}
+
 /// An action that the state does not allow.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalAction {
@@ -339,6 +387,27 @@ pub trait Game: Sync {
     /// Fills `out` (cleared first) with the legal actions of the player to move, grouped so that
     /// actions with the same (actor, kind) are contiguous. Empty iff the state is terminal.
     fn legal_actions(&self, state: &Self::State, out: &mut Vec<Self::Action>);
+
+    /// Fills `listing` with the legal actions of `state` ([`Game::legal_actions`]) and what
+    /// [`Game::relist`] needs to update them.
+    fn list(&self, state: &Self::State, listing: &mut Listing<Self::Action>) {
+        self.legal_actions(state, &mut listing.actions);
+        listing.spans.clear();
+        listing.words.clear();
+    }
+
+    /// Brings `listing`, made by [`Game::list`] or `relist` for the state that `action` was
+    /// applied to, up to date for `after`, the resulting state: afterwards it is what
+    /// [`Game::list`] would make for `after`. A game may re-list only the actors the action
+    /// touched; by default it lists afresh.
+    fn relist(
+        &self,
+        listing: &mut Listing<Self::Action>,
+        _action: Self::Action,
+        after: &Self::State,
+    ) {
+        self.list(after, listing);
+    }
 
     /// The actor that performs `action` in `state`.
     fn actor(&self, state: &Self::State, action: Self::Action) -> Actor;

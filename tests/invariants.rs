@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use playstyles::agent::{Agent, SearchSupport};
 use playstyles::agents::build_agent;
 use playstyles::arena::{initial_state, play_match, replay};
-use playstyles::game::{Game, Outcome, Turn};
+use playstyles::game::{Game, Listing, Outcome, Turn};
 use playstyles::games::tribes::{TribeKind, TribesGame, levelgen};
 use playstyles::games::{GameVisitor, visit_all};
 use playstyles::kit::GameKit;
@@ -36,7 +36,9 @@ const AGENTS: [&str; 5] = [
 
 /// Plays one uniformly random game of `game` on `level` with match seed `seed`, checking at
 /// every step that a clone equals its original, that the legal actions are empty exactly when
-/// the game is over and each of them applies, that the outcome appears only at the end and is
+/// the game is over and each of them applies, that [`Game::relist`] after each of them gives
+/// what [`Game::list`] does (and the listing kept up to date along the game the legal
+/// actions), that the outcome appears only at the end and is
 /// a ranking of every seat with finite scores, that the game ends within the rules' round cap,
 /// and that replaying the actions gives the same final state. Returns the number of actions.
 fn check_game<G: Game>(game: &G, level: &G::Level, name: &str, seed: u64) -> usize {
@@ -51,10 +53,18 @@ fn check_game<G: Game>(game: &G, level: &G::Level, name: &str, seed: u64) -> usi
         ctx(0)
     );
     let (mut legal, mut actions) = (Vec::new(), Vec::new());
+    let (mut listing, mut fresh) = (Listing::default(), Listing::default());
+    game.list(&state, &mut listing);
     for step in 0.. {
         assert!(step < 1_000_000, "{}: runaway game", ctx(step));
         assert_eq!(state.clone(), state, "{}: a clone differs", ctx(step));
         game.legal_actions(&state, &mut legal);
+        assert_eq!(
+            listing.actions,
+            legal,
+            "{}: the listing kept up to date differs from the legal actions",
+            ctx(step)
+        );
         let turn = game.turn(&state);
         assert_eq!(
             legal.is_empty(),
@@ -103,9 +113,19 @@ fn check_game<G: Game>(game: &G, level: &G::Level, name: &str, seed: u64) -> usi
             if let Err(e) = game.try_apply(&mut next, a) {
                 panic!("{}: listed action refused: {e}", ctx(step));
             }
+            let mut after = listing.clone();
+            game.relist(&mut after, a, &next);
+            game.list(&next, &mut fresh);
+            assert_eq!(
+                after.actions,
+                fresh.actions,
+                "{}: relisting after {a:?} differs from a fresh listing",
+                ctx(step)
+            );
         }
         let a = legal[rng.random_range(0..legal.len())];
         game.apply(&mut state, a);
+        game.relist(&mut listing, a, &state);
         actions.push(a);
     }
     let replayed = replay(game, level, seed, &actions)

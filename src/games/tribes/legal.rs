@@ -4,6 +4,7 @@
 use super::action::Action;
 use super::buildings::adjacent_own;
 use super::economy::{city_tiles, tech_cost};
+use super::listing::Bounds;
 use super::movement::{MoveScratch, can_attack, can_move, first_reachable, reachable_with};
 use super::rules::TribesRules;
 use super::state::{NONE, State, TileSet};
@@ -33,24 +34,24 @@ static TERRAIN_BUILDINGS: LazyLock<[u32; Terrain::COUNT]> = LazyLock::new(|| {
 });
 
 /// Per-call facts about the tribe to move, computed once.
-struct Ctx {
+pub(super) struct Ctx {
     tribe: u8,
     techs: TechSet,
     stars: i32,
     /// Buildings the tribe could afford and knows, by terrain, as bit masks over `Building`.
     buildable: [u32; Terrain::COUNT],
-    enemy: TileSet,
-    zoc: TileSet,
+    pub(super) enemy: TileSet,
+    pub(super) zoc: TileSet,
 }
 
 impl Ctx {
-    fn new(s: &State, tribe: u8) -> Ctx {
+    pub(super) fn new(s: &State, tribe: u8) -> Ctx {
         let (enemy, zoc) = s.enemy_maps(tribe);
         Ctx::with_maps(s, tribe, enemy, zoc)
     }
 
     /// [`Ctx::new`] with the enemy and zone-of-control maps already made.
-    fn with_maps(s: &State, tribe: u8, enemy: TileSet, zoc: TileSet) -> Ctx {
+    pub(super) fn with_maps(s: &State, tribe: u8, enemy: TileSet, zoc: TileSet) -> Ctx {
         let ts = &s.tribes[tribe as usize];
         let mut known = 0u32;
         for &b in Building::ALL {
@@ -98,6 +99,11 @@ pub struct GroupLister {
 }
 
 impl GroupLister {
+    /// A lister with these enemy and zone-of-control maps (see [`GroupLister::maps`]).
+    pub fn new(maps: Option<(TileSet, TileSet)>) -> Self {
+        GroupLister { maps }
+    }
+
     /// Fills `out` (cleared first) with the actions of the group whose first action is
     /// `first`, in [`legal_actions`] order. `s` must be the state the lister was made for and
     /// `first` one of the actions [`legal_action_groups`] listed.
@@ -121,23 +127,39 @@ impl GroupLister {
 /// What a generation lists: [`ALL`] legal actions, the [`FIRSTS`] of each (actor, kind) group,
 /// or [`ONLY`] the actions of one kind. A const parameter, so that each mode compiles to its
 /// own code and the full listing pays nothing for the others.
-const ALL: u8 = 0;
+pub(super) const ALL: u8 = 0;
 /// See [`ALL`].
-const FIRSTS: u8 = 1;
+pub(super) const FIRSTS: u8 = 1;
 /// See [`ALL`].
-const ONLY: u8 = 2;
+pub(super) const ONLY: u8 = 2;
 
 /// The output of a generation in mode `M` (see [`ALL`]).
-struct Out<'a, const M: u8> {
+pub(super) struct Out<'a, const M: u8> {
     v: &'a mut Vec<Action>,
     /// The kind listed in mode [`ONLY`].
     only: K,
+    /// The tiles whose terrain, resource, building, road or owner the generation read (a
+    /// box around them), for [`super::listing`].
+    pub(super) reads: Bounds,
+    /// The tiles whose occupant (a unit, its tribe, health or status) it read.
+    pub(super) occupants: Bounds,
 }
 
 impl<'a, const M: u8> Out<'a, M> {
-    fn new(v: &'a mut Vec<Action>, only: K) -> Self {
+    /// An output into `v`, cleared first.
+    pub(super) fn new(v: &'a mut Vec<Action>, only: K) -> Self {
         v.clear();
-        Out { v, only }
+        Out::appending(v, only)
+    }
+
+    /// An output appending to `v`.
+    pub(super) fn appending(v: &'a mut Vec<Action>, only: K) -> Self {
+        Out {
+            v,
+            only,
+            reads: Bounds::EMPTY,
+            occupants: Bounds::EMPTY,
+        }
     }
 
     /// True if actions of `kind` are listed.
@@ -152,6 +174,11 @@ impl<'a, const M: u8> Out<'a, M> {
         self.v.push(a);
         M != FIRSTS
     }
+}
+
+/// The actions of the active tribe in mode `M` into `out` (cleared first).
+pub(super) fn generate_into<const M: u8>(rules: &TribesRules, s: &State, out: &mut Vec<Action>) {
+    generate(rules, s, &mut Out::<M>::new(out, K::EndTurn));
 }
 
 /// The actions of the active tribe into `o`; returns the per-call facts unless the state is
@@ -226,7 +253,8 @@ pub fn pending_level_up(s: &State, tribe: u8) -> Option<usize> {
         .position(|c| c.tribe == tribe && c.population as i32 >= c.population_need())
 }
 
-fn city_actions<const M: u8>(
+/// The actions of city `c` (of the tribe to move) into `o`.
+pub(super) fn city_actions<const M: u8>(
     rules: &TribesRules,
     s: &State,
     cx: &Ctx,
@@ -234,6 +262,11 @@ fn city_actions<const M: u8>(
     o: &mut Out<'_, M>,
 ) {
     let (techs, stars) = (cx.techs, cx.stars);
+    // Everything below reads tiles within 3 of the centre (worked tiles and their neighbours),
+    // and the centre's occupant.
+    let centre = s.cities[c].tile as usize;
+    o.reads.add_square(s, centre, 3);
+    o.occupants.add_square(s, centre, 0);
     // The city's worked tiles, and the buildings already standing on its territory.
     let mut tiles = [0u16; 24];
     let mut k = 0;
@@ -349,7 +382,8 @@ fn can_build(s: &State, tribe: u8, has: u32, t: usize, b: Building) -> bool {
     }
 }
 
-fn unit_actions<const M: u8>(
+/// The actions of the unit in `slot` (of the tribe to move) into `o`.
+pub(super) fn unit_actions<const M: u8>(
     rules: &TribesRules,
     s: &State,
     cx: &Ctx,
@@ -360,6 +394,11 @@ fn unit_actions<const M: u8>(
     let tribe = u.tribe;
     let ts = &s.tribes[tribe as usize];
     let pos = u.pos as usize;
+    // Capture and examination read the unit's tile; attacks and conversion read only the
+    // enemy map, healing the neighbours' occupants, the move search the tiles around what it
+    // expands and the occupants of what it reaches.
+    o.reads.add_square(s, pos, 0);
+    o.occupants.add_square(s, pos, 0);
     match u.kind {
         UnitKind::Boat
             if o.wants(K::UpgradeBoat)
@@ -412,6 +451,9 @@ fn unit_actions<const M: u8>(
     {
         o.push(Action::new(K::Examine, slot, 0, pos));
     }
+    if bender && o.wants(K::HealOthers) {
+        o.occupants.add_square(s, pos, 1);
+    }
     if bender
         && o.wants(K::HealOthers)
         && s.any_neighbour(pos, 1, |t| {
@@ -438,6 +480,8 @@ fn unit_actions<const M: u8>(
                     o.push(Action::new(K::Move, slot, 0, t));
                 })
             }
+            o.reads.add_around(s, scratch.expanded());
+            o.occupants.add_tiles(s, scratch.reached());
         });
     }
     if fresh && u.hp > 0 && u.hp < u.max_hp && o.wants(K::Recover) {
@@ -445,15 +489,20 @@ fn unit_actions<const M: u8>(
     }
 }
 
-fn tribe_actions<const M: u8>(rules: &TribesRules, s: &State, o: &mut Out<'_, M>) {
+/// The actions of the tribe to move itself into `o`, END_TURN last.
+pub(super) fn tribe_actions<const M: u8>(rules: &TribesRules, s: &State, o: &mut Out<'_, M>) {
     let tribe = s.active;
     let ts = &s.tribes[tribe as usize];
     if ts.techs.has(Tech::Roads) && ts.stars >= ROAD_COST && o.wants(K::BuildRoad) {
+        let mut last = s.tiles.len() - 1;
         for (t, tile) in s.tiles.iter().enumerate() {
             if road_ok(s, tribe, tile) && !o.push(Action::new(K::BuildRoad, tribe as usize, 0, t)) {
+                last = t;
                 break;
             }
         }
+        o.reads.add_rows_up_to(s, last);
+        o.occupants.add_rows_up_to(s, last);
     }
     if o.wants(K::ResearchTech) {
         for &tech in Tech::ALL {

@@ -15,6 +15,7 @@ mod kit;
 pub mod legal;
 pub mod level;
 pub mod levelgen;
+pub mod listing;
 pub mod movement;
 mod network;
 mod observe;

@@ -98,6 +98,10 @@ fn passable_mask(s: &State, tribe: u8) -> u8 {
 pub struct MoveScratch {
     best: [u8; MAX_TILES],
     queue: [u16; 2048],
+    /// How many queue entries the last search expanded.
+    popped: usize,
+    /// How many tiles the last search queued.
+    queued: usize,
 }
 
 impl Default for MoveScratch {
@@ -105,7 +109,22 @@ impl Default for MoveScratch {
         MoveScratch {
             best: [INF; MAX_TILES],
             queue: [0; 2048],
+            popped: 0,
+            queued: 0,
         }
+    }
+}
+
+impl MoveScratch {
+    /// The tiles the last search expanded: it read nothing but them and their neighbours
+    /// (besides the unit, its tribe's techs and the enemy maps).
+    pub fn expanded(&self) -> &[u16] {
+        &self.queue[..self.popped]
+    }
+
+    /// The tiles the last search reached: the only ones whose occupant it read.
+    pub fn reached(&self) -> &[u16] {
+        &self.queue[..self.queued]
     }
 }
 
@@ -170,7 +189,12 @@ fn search<const FIRST: bool>(
     let n = s.size as i32;
     let start = u.pos as usize;
     let passable = passable_mask(s, u.tribe);
-    let MoveScratch { best, queue } = scratch;
+    let MoveScratch {
+        best,
+        queue,
+        popped,
+        queued,
+    } = scratch;
     // Label-correcting search with a FIFO queue: costs are tiny, re-expansions rare.
     let (mut head, mut tail) = (0usize, 1usize);
     queue[0] = start as u16;
@@ -230,6 +254,8 @@ fn search<const FIRST: bool>(
             }
         }
     }
+    *popped = head;
+    *queued = tail;
     for &t in queue[..tail].iter() {
         let t = t as usize;
         if best[t] != INF {

@@ -6,8 +6,8 @@ use super::action::Action;
 use super::level::Level;
 use super::state::{State, TribeResult};
 use super::types::{ACTION_KIND_NAMES, ActionKind};
-use super::{apply, economy, init, legal, observe, render};
-use crate::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
+use super::{apply, economy, init, legal, listing, observe, render};
+use crate::game::{Actor, Game, GameInfo, Listing, Outcome, Player, Turn};
 use crate::rng::Rng;
 
 /// Which behaviour to follow where the Java reference has a defect (spec §18).
@@ -228,6 +228,15 @@ impl Game for TribesGame {
 
     fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
         legal::legal_actions(&self.rules, state, out);
+    }
+
+    fn list(&self, state: &State, listing: &mut Listing<Action>) {
+        listing::list::<{ legal::ALL }>(&self.rules, state, listing);
+    }
+
+    /// Lists again only the actors `action` touched ([`listing`]).
+    fn relist(&self, listing: &mut Listing<Action>, action: Action, after: &State) {
+        listing::relist::<{ legal::ALL }>(&self.rules, listing, action, after);
     }
 
     fn actor(&self, _state: &State, action: Action) -> Actor {
