@@ -92,13 +92,19 @@ pub trait Portfolio<G: Game>: Send + Sync {
     /// is drawn uniformly (the reference's rule); a portfolio may instead draw an (actor,
     /// script) pair uniformly and run only that script, which is much cheaper and differs only
     /// in weighting an action that several scripts propose more.
+    ///
+    /// `last` continues a rollout: it is the action that led to `state` from the state of this
+    /// thread's previous `sample` call, so that a portfolio may update what it listed then
+    /// instead of listing afresh; `None` starts a rollout.
     fn sample(
         &self,
         game: &G,
         state: &G::State,
+        last: Option<G::Action>,
         rng: &mut Rng,
         buf: &mut Vec<Assignment<G::Action>>,
     ) -> Option<Assignment<G::Action>> {
+        let _ = last;
         use rand::RngExt;
         self.assignments(game, state, rng, buf);
         (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])

@@ -464,9 +464,12 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         let mut v = if self.params.rollouts {
             let mut sim = self.states[leaf as usize].clone();
             let mut depth = self.nodes[leaf as usize].head.depth;
+            let mut last = None;
             while depth < self.params.depth && !game.is_terminal(&sim) {
                 let drawn = match self.params.rollout {
-                    RolloutPolicy::Sampled => self.portfolio.sample(game, &sim, rng, &mut self.buf),
+                    RolloutPolicy::Sampled => {
+                        self.portfolio.sample(game, &sim, last, rng, &mut self.buf)
+                    }
                     RolloutPolicy::Exact => None,
                 };
                 let a = match drawn {
@@ -477,6 +480,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                     }
                 };
                 game.apply(&mut sim, a);
+                last = Some(a);
                 *fm += 1;
                 depth += 1;
             }

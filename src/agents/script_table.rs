@@ -13,10 +13,10 @@
 //!
 //! **Sampling** ([`Portfolio::sample`]): an (actor group, script) pair is drawn uniformly among
 //! all pairs whose script serves the group's kind (actors of a visited class only), and only
-//! that script is run; the draw is
-//! repeated (at most 16 times) while the script proposes nothing. Only the groups must be known,
-//! so a game may list them cheaply ([`ScriptTable::list_groups`]) and list the drawn group in
-//! full ([`ScriptTable::group_actions`]).
+//! that script is run; the draw is repeated (at most 16 times) while the script proposes
+//! nothing. Only the groups must be known, so a game may list them cheaply
+//! ([`ScriptTable::list_groups`]), update them along a rollout ([`ScriptTable::relist_groups`])
+//! and list the drawn group in full ([`ScriptTable::group_actions`]).
 //!
 //! Both reuse per-thread buffers (grown once, never freed), so that neither allocates once warm.
 //!
@@ -54,9 +54,10 @@ pub trait ScriptTable: Send + Sync + 'static {
     type Scratch: Default + 'static;
     /// What a script sees besides its actions, built once per portfolio call.
     type Ctx<'a>;
-    /// What [`ScriptTable::list_groups`] hands to [`ScriptTable::group_actions`] (`()` for a
-    /// table that keeps the default full listing).
-    type Lister: Default;
+    /// What [`ScriptTable::list_groups`] keeps for [`ScriptTable::relist_groups`] and
+    /// [`ScriptTable::group_actions`] (`()` for a table that keeps the default full listing);
+    /// one per thread, reused from call to call.
+    type Lister: Default + 'static;
 
     /// Stable script names (`spawn.defensive`, …); a script's index is its id.
     fn names(&self) -> &[&'static str];
@@ -87,17 +88,34 @@ pub trait ScriptTable: Send + Sync + 'static {
         rng: &mut Rng,
     ) -> Option<(ActionOf<Self>, f64)>;
 
-    /// Fills `out` with the (actor, kind) groups of `state` for [`Portfolio::sample`]. Each
-    /// group needs only its first action when [`ScriptTable::group_actions`] lists the rest.
-    /// By default the full [`Game::grouped_actions`].
+    /// Fills `out` with the (actor, kind) groups of `state` for [`Portfolio::sample`], and
+    /// `lister` with what listing them further needs. Each group needs only its first action
+    /// when [`ScriptTable::group_actions`] lists the rest. By default the full
+    /// [`Game::grouped_actions`].
     fn list_groups(
         &self,
         game: &Self::Game,
         state: &StateOf<Self>,
         out: &mut GroupedActions<ActionOf<Self>>,
-    ) -> Self::Lister {
+        lister: &mut Self::Lister,
+    ) {
+        let _ = lister;
         game.grouped_actions(state, out);
-        Self::Lister::default()
+    }
+
+    /// [`ScriptTable::list_groups`] for `state`, reached by `last` from the state `out` and
+    /// `lister` were made for: a table may update them instead of listing afresh (the
+    /// default).
+    fn relist_groups(
+        &self,
+        game: &Self::Game,
+        last: ActionOf<Self>,
+        state: &StateOf<Self>,
+        out: &mut GroupedActions<ActionOf<Self>>,
+        lister: &mut Self::Lister,
+    ) {
+        let _ = last;
+        self.list_groups(game, state, out, lister);
     }
 
     /// All actions of `group` of the listing `grouped` that [`ScriptTable::list_groups`] made
@@ -165,17 +183,23 @@ impl<T: ScriptTable> Portfolio<T::Game> for T {
         &self,
         game: &T::Game,
         state: &StateOf<T>,
+        last: Option<ActionOf<T>>,
         rng: &mut Rng,
         _buf: &mut Vec<Assignment<ActionOf<T>>>,
     ) -> Option<Assignment<ActionOf<T>>> {
         with_buffers(
             |Buffers::<T> {
-                 grouped,
+                 sampled: grouped,
+                 lister,
                  scratch,
                  members,
                  ..
              }| {
-                let lister = self.list_groups(game, state, grouped);
+                match last {
+                    Some(a) => self.relist_groups(game, a, state, grouped, lister),
+                    None => self.list_groups(game, state, grouped, lister),
+                }
+                let lister = &*lister;
                 let classes = self.class_order();
                 let every_class = (0..game.info().actor_classes.len())
                     .all(|c| u8::try_from(c).is_ok_and(|c| classes.contains(&c)));
@@ -200,7 +224,7 @@ impl<T: ScriptTable> Portfolio<T::Game> for T {
                             continue;
                         }
                         let id = self.scripts_for(g.kind).start + r;
-                        let actions = self.group_actions(&lister, game, state, grouped, g, members);
+                        let actions = self.group_actions(lister, game, state, grouped, g, members);
                         if let Some((action, value)) = self.run(id, &mut ctx, actions, rng) {
                             return Some(Assignment {
                                 action,
@@ -267,6 +291,10 @@ fn actor_assignments<T: ScriptTable>(
 struct Buffers<T: ScriptTable> {
     /// The listing of the state.
     grouped: GroupedActions<ActionOf<T>>,
+    /// The groups of the state last sampled from, and what listing them further needs; kept
+    /// apart from `grouped` so that a rollout's listing survives the listings between.
+    sampled: GroupedActions<ActionOf<T>>,
+    lister: T::Lister,
     /// The scripts' buffers.
     scratch: T::Scratch,
     /// The actions of the drawn group when sampling.
@@ -279,6 +307,8 @@ impl<T: ScriptTable> Default for Buffers<T> {
     fn default() -> Self {
         Buffers {
             grouped: GroupedActions::default(),
+            sampled: GroupedActions::default(),
+            lister: T::Lister::default(),
             scratch: T::Scratch::default(),
             members: Vec::new(),
             order: Vec::new(),
@@ -539,7 +569,13 @@ mod tests {
         let only_resign = vec![act(PLAYER, 0, RESIGN, 0), act(SPECTATOR, 1, PASS, 0)];
         assert!(listing(&only_resign).is_empty());
         let mut buf = Vec::new();
-        let sampled = ToyTable.sample(&Toy::new(), &only_resign, &mut rng_from_seed(3), &mut buf);
+        let sampled = ToyTable.sample(
+            &Toy::new(),
+            &only_resign,
+            None,
+            &mut rng_from_seed(3),
+            &mut buf,
+        );
         assert_eq!(sampled, None);
     }
 
@@ -550,7 +586,7 @@ mod tests {
         let mut rng = rng_from_seed(7);
         let mut seen = Vec::new();
         for _ in 0..500 {
-            let s = ToyTable.sample(&game, &state, &mut rng, &mut Vec::new());
+            let s = ToyTable.sample(&game, &state, None, &mut rng, &mut Vec::new());
             // Only `move.never` fails, 2 of the 10 pairs: 16 failures in a row are 0.2^16 ≈ 7e-12.
             let s = s.expect("a proposal");
             assert!(listed.contains(&s.action), "{s:?}");
@@ -576,7 +612,7 @@ mod tests {
             let mut rng = rng_from_seed(seed);
             let mut out = Vec::new();
             let samples: Vec<_> = (0..50)
-                .map(|_| ToyTable.sample(&game, &state, &mut rng, &mut out))
+                .map(|_| ToyTable.sample(&game, &state, None, &mut rng, &mut out))
                 .collect();
             ToyTable.assignments(&game, &state, &mut rng, &mut out);
             (samples, out, rng.random::<u64>())

@@ -6,8 +6,8 @@ use std::ops::Range;
 
 use super::scripts::{SCRIPT_NAMES, SCRIPTS, ScriptCtx, ScriptScratch, scripts_for};
 use crate::agents::script_table::ScriptTable;
-use crate::game::{ActionGroup, Game, GroupedActions};
-use crate::games::tribes::{Action, ActionKind, Scope, State, TribesGame, legal};
+use crate::game::{ActionGroup, Game, GroupedActions, Listing};
+use crate::games::tribes::{Action, ActionKind, Scope, State, TribesGame, legal, listing};
 use crate::rng::Rng;
 
 /// The 11 scripts whose weights MAP-Elites evolves, in genome order (spec §15.5): the six
@@ -30,8 +30,8 @@ pub const EVOLVED_WEIGHTS: [&str; 11] = [
 /// then cities, then the tribe; for each actor and each action kind in [`ActionKind`] order,
 /// every script of that kind may propose one of the actor's legal actions of the kind. DESTROY
 /// and DISBAND have no script and are never proposed. Rollouts sample cheaply: only the first
-/// action of each group is listed ([`legal::legal_action_groups`]), then the drawn group in
-/// full.
+/// action of each group is listed ([`legal::legal_action_groups`]), and updated after each step
+/// for the actors the step touched ([`listing`]), then the drawn group in full.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TribesPortfolio;
 
@@ -42,6 +42,31 @@ impl TribesPortfolio {
     }
 }
 
+/// The groups of a state being sampled from: the first action of each, kept up to date along
+/// a rollout ([`listing`]), and the maps that list a group in full.
+pub struct GroupListing {
+    listing: Listing<Action>,
+    groups: legal::GroupLister,
+}
+
+impl Default for GroupListing {
+    fn default() -> Self {
+        GroupListing {
+            listing: Listing::default(),
+            groups: legal::GroupLister::new(None),
+        }
+    }
+}
+
+impl GroupListing {
+    /// Copies the listing's groups into `out` and makes the group lister for `state`.
+    fn finish(&mut self, game: &TribesGame, state: &State, out: &mut GroupedActions<Action>) {
+        out.actions.clone_from(&self.listing.actions);
+        out.regroup(|a| (game.actor(state, a), game.action_kind(a)));
+        self.groups = listing::group_lister(&self.listing);
+    }
+}
+
 /// Actor classes in the order the portfolio visits them.
 const CLASS_ORDER: [u8; 3] = [Scope::Unit as u8, Scope::City as u8, Scope::Tribe as u8];
 
@@ -49,7 +74,7 @@ impl ScriptTable for TribesPortfolio {
     type Game = TribesGame;
     type Scratch = ScriptScratch;
     type Ctx<'a> = ScriptCtx<'a>;
-    type Lister = Option<legal::GroupLister>;
+    type Lister = GroupListing;
 
     fn names(&self) -> &[&'static str] {
         &SCRIPT_NAMES
@@ -89,10 +114,23 @@ impl ScriptTable for TribesPortfolio {
         game: &TribesGame,
         state: &State,
         out: &mut GroupedActions<Action>,
-    ) -> Self::Lister {
-        let lister = legal::legal_action_groups(&game.rules, state, &mut out.actions);
-        out.regroup(|a| (game.actor(state, a), game.action_kind(a)));
-        Some(lister)
+        lister: &mut Self::Lister,
+    ) {
+        listing::list_groups(&game.rules, state, &mut lister.listing);
+        lister.finish(game, state, out);
+    }
+
+    /// Lists again only the actors `last` touched ([`listing`]).
+    fn relist_groups(
+        &self,
+        game: &TribesGame,
+        last: Action,
+        state: &State,
+        out: &mut GroupedActions<Action>,
+        lister: &mut Self::Lister,
+    ) {
+        listing::relist_groups(&game.rules, &mut lister.listing, last, state);
+        lister.finish(game, state, out);
     }
 
     fn group_actions<'b>(
@@ -104,13 +142,10 @@ impl ScriptTable for TribesPortfolio {
         group: &ActionGroup,
         buf: &'b mut Vec<Action>,
     ) -> &'b [Action] {
-        match lister {
-            Some(lister) => {
-                lister.group(&game.rules, state, grouped.actions[group.start], buf);
-                buf
-            }
-            None => grouped.group(group),
-        }
+        lister
+            .groups
+            .group(&game.rules, state, grouped.actions[group.start], buf);
+        buf
     }
 }
 
