@@ -21,7 +21,7 @@ use super::tree::{
 };
 use crate::agent::{Agent, Knowledge, SearchSupport};
 use crate::error::Result;
-use crate::game::{Game, Player, Turn};
+use crate::game::{Game, Listing, Player, Span, Turn};
 use crate::rng::Rng;
 
 /// MCTS settings.
@@ -85,6 +85,13 @@ pub struct Mcts<G: Game> {
     /// Per-player values of the nodes (max^n with more than two players).
     maxn: PlayerValues,
     states: Vec<G::State>,
+    /// The legal actions of each opened node's state, kept so that a child's are made from
+    /// its parent's ([`Game::relist`]).
+    listings: ListingArena<G::Action>,
+    /// The listing being made.
+    listing: Listing<G::Action>,
+    /// The action that led to each node (`None` at the root).
+    arrived: Vec<Option<G::Action>>,
     actions: Vec<G::Action>,
     slots: Vec<u32>,
     buf: Vec<G::Action>,
@@ -102,6 +109,9 @@ impl<G: Game> Mcts<G> {
             nodes: Vec::new(),
             maxn: PlayerValues::default(),
             states: Vec::new(),
+            listings: ListingArena::default(),
+            listing: Listing::default(),
+            arrived: Vec::new(),
             actions: Vec::new(),
             slots: Vec::new(),
             buf: Vec::new(),
@@ -116,19 +126,26 @@ impl<G: Game> Mcts<G> {
         let to_move = child_state(game, &mut self.states, idx, parent as usize, action);
         let depth = self.nodes[parent as usize].depth + 1;
         self.nodes.push(Node::child(parent, depth, to_move));
+        self.arrived.push(Some(action));
         self.maxn.push_node();
         idx as u32
     }
 
-    /// Gives node `n` the actions in `self.buf`, shuffled.
-    fn open_with(&mut self, n: u32, rng: &mut Rng) {
+    /// Gives node `n` the actions in `self.buf` (in `self.listing` with `listed`), shuffled.
+    fn open_with(&mut self, n: u32, listed: bool, rng: &mut Rng) {
+        let acts = if listed {
+            &self.listing.actions
+        } else {
+            &self.buf
+        };
         let first = self.actions.len();
-        self.actions.extend_from_slice(&self.buf);
+        self.actions.extend_from_slice(acts);
+        let len = acts.len();
         shuffle(&mut self.actions[first..], rng);
-        self.slots.extend(std::iter::repeat_n(NONE, self.buf.len()));
+        self.slots.extend(std::iter::repeat_n(NONE, len));
         let node = &mut self.nodes[n as usize];
         node.first = first as u32;
-        node.len = self.buf.len() as u32;
+        node.len = len as u32;
     }
 
     /// The child of `n` with the best UCB1 score, its value `mean(child, node)` normalised by
@@ -188,6 +205,66 @@ impl<G: Game> Mcts<G> {
     }
 }
 
+/// The listings of a tree's opened nodes, in flat buffers that grow once and are reused.
+struct ListingArena<A> {
+    actions: Vec<A>,
+    spans: Vec<Span>,
+    words: Vec<u64>,
+    /// Per node: where its listing starts in each buffer and how long it is (`NONE` for a
+    /// node not listed).
+    index: Vec<[u32; 6]>,
+}
+
+impl<A> Default for ListingArena<A> {
+    fn default() -> Self {
+        ListingArena {
+            actions: Vec::new(),
+            spans: Vec::new(),
+            words: Vec::new(),
+            index: Vec::new(),
+        }
+    }
+}
+
+impl<A: Copy> ListingArena<A> {
+    fn clear(&mut self) {
+        self.actions.clear();
+        self.spans.clear();
+        self.words.clear();
+        self.index.clear();
+    }
+
+    /// Keeps `l` as node `n`'s listing.
+    fn store(&mut self, n: u32, l: &Listing<A>) {
+        let n = n as usize;
+        if self.index.len() <= n {
+            self.index.resize(n + 1, [NONE; 6]);
+        }
+        self.index[n] = [
+            self.actions.len() as u32,
+            l.actions.len() as u32,
+            self.spans.len() as u32,
+            l.spans.len() as u32,
+            self.words.len() as u32,
+            l.words.len() as u32,
+        ];
+        self.actions.extend_from_slice(&l.actions);
+        self.spans.extend_from_slice(&l.spans);
+        self.words.extend_from_slice(&l.words);
+    }
+
+    /// Copies node `n`'s listing into `l`.
+    fn load(&self, n: u32, l: &mut Listing<A>) {
+        let [a, na, s, ns, w, nw] = self.index[n as usize].map(|x| x as usize);
+        l.actions.clear();
+        l.actions.extend_from_slice(&self.actions[a..a + na]);
+        l.spans.clear();
+        l.spans.extend_from_slice(&self.spans[s..s + ns]);
+        l.words.clear();
+        l.words.extend_from_slice(&self.words[w..w + nw]);
+    }
+}
+
 /// Fields: those of [`MctsParams::from_spec`].
 impl<G: SearchSupport> FromSpec<G> for Mcts<G> {
     fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
@@ -206,9 +283,15 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
 
     /// Lists the actions of node `n` (once), in a random order: children are expanded in
     /// that order, i.e. each expansion picks a uniformly random unexpanded child.
+    /// The actions are the parent's updated for the action that led here ([`Game::relist`]).
     fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
-        game.legal_actions(&self.states[n as usize], &mut self.buf);
-        self.open_with(n, rng);
+        let i = n as usize;
+        let parent = self.nodes[i].parent;
+        let action = self.arrived[i].expect("only the root has no parent, and it is open");
+        self.listings.load(parent, &mut self.listing);
+        game.relist(&mut self.listing, action, &self.states[i]);
+        self.listings.store(n, &self.listing);
+        self.open_with(n, true, rng);
     }
 
     /// Expands the next (randomly ordered) unexpanded child of `n`.
@@ -354,13 +437,16 @@ impl<G: Game> Agent<G> for Mcts<G> {
         let Turn::Player(me) = game.turn(state) else {
             panic!("MCTS asked to act in a terminal state");
         };
-        let mut legal = Vec::new();
-        game.legal_actions(state, &mut legal);
+        game.list(state, &mut self.listing);
+        let legal = &self.listing.actions;
         if legal.len() == 1 {
             self.last_fm_calls = 0;
             return legal[0];
         }
+        let legal = legal.clone();
         self.nodes.clear();
+        self.listings.clear();
+        self.arrived.clear();
         self.actions.clear();
         self.slots.clear();
         // The root: its actions are the legal ones, or one prioritised group of them.
@@ -371,12 +457,18 @@ impl<G: Game> Agent<G> for Mcts<G> {
             root_acts = legal;
         }
         self.nodes.push(Node::root(me));
+        self.arrived.push(None);
         let players = game.num_players(state);
         self.maxn.reset(players, 1);
         std::mem::swap(&mut self.buf, &mut root_acts);
-        self.open_with(0, rng);
+        self.open_with(0, false, rng);
         std::mem::swap(&mut self.buf, &mut root_acts);
         set_root_state(game, &mut self.states, state, me, rng);
+        if self.states[0] != *state {
+            // The children's listings are made from the searched (determinised) root's.
+            game.list(&self.states[0], &mut self.listing);
+        }
+        self.listings.store(0, &self.listing);
 
         let knowledge = self.knowledge.clone();
         let values = LeafValues::new(game, &*knowledge, state, me, players, self.compat);
