@@ -38,8 +38,9 @@ pub(super) struct Ctx {
     tribe: u8,
     techs: TechSet,
     stars: i32,
-    /// Buildings the tribe could afford and knows, by terrain, as bit masks over `Building`.
-    buildable: [u32; Terrain::COUNT],
+    /// Buildings the tribe could afford and knows, by terrain, as bit masks over `Building`;
+    /// made when a city first asks ([`Ctx::buildable`]).
+    buildable: std::cell::OnceCell<[u32; Terrain::COUNT]>,
     pub(super) enemy: TileSet,
     pub(super) zoc: TileSet,
 }
@@ -53,25 +54,33 @@ impl Ctx {
     /// [`Ctx::new`] with the enemy and zone-of-control maps already made.
     pub(super) fn with_maps(s: &State, tribe: u8, enemy: TileSet, zoc: TileSet) -> Ctx {
         let ts = &s.tribes[tribe as usize];
-        let mut known = 0u32;
-        for &b in Building::ALL {
-            if ts.stars < b.cost() || b.tech().is_some_and(|x| !ts.techs.has(x)) {
-                continue;
-            }
-            if b.is_monument() && ts.monuments[b.monument_index()] != MonumentStatus::Available {
-                continue;
-            }
-            known |= 1 << b as u32;
-        }
-        let buildable = TERRAIN_BUILDINGS.map(|allowed| allowed & known);
         Ctx {
             tribe,
             techs: ts.techs,
             stars: ts.stars,
-            buildable,
+            buildable: std::cell::OnceCell::new(),
             enemy,
             zoc,
         }
+    }
+
+    /// The buildings the tribe could afford and knows, by terrain (see the field).
+    fn buildable(&self, s: &State) -> &[u32; Terrain::COUNT] {
+        self.buildable.get_or_init(|| {
+            let ts = &s.tribes[self.tribe as usize];
+            let mut known = 0u32;
+            for &b in Building::ALL {
+                if ts.stars < b.cost() || b.tech().is_some_and(|x| !ts.techs.has(x)) {
+                    continue;
+                }
+                if b.is_monument() && ts.monuments[b.monument_index()] != MonumentStatus::Available
+                {
+                    continue;
+                }
+                known |= 1 << b as u32;
+            }
+            TERRAIN_BUILDINGS.map(|allowed| allowed & known)
+        })
     }
 }
 
@@ -285,13 +294,14 @@ pub(super) fn city_actions<const M: u8>(
                 has |= 1 << b as u32;
             }
         });
+        let buildable = cx.buildable(s);
         'build: for &t in tiles {
             let t = t as usize;
             let tile = &s.tiles[t];
             if tile.building.is_some() {
                 continue;
             }
-            let mut mask = cx.buildable[tile.terrain as usize];
+            let mut mask = buildable[tile.terrain as usize];
             while mask != 0 {
                 let b = Building::ALL[mask.trailing_zeros() as usize];
                 mask &= mask - 1;
@@ -480,8 +490,10 @@ pub(super) fn unit_actions<const M: u8>(
                     o.push(Action::new(K::Move, slot, 0, t));
                 })
             }
-            o.reads.add_around(s, scratch.expanded());
-            o.occupants.add_tiles(s, scratch.reached());
+            if M != ONLY {
+                o.reads.add_box(s, scratch.expanded(), 1);
+                o.occupants.add_box(s, scratch.reached(), 0);
+            }
         });
     }
     if fresh && u.hp > 0 && u.hp < u.max_hp && o.wants(K::Recover) {

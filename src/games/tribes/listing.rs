@@ -49,20 +49,17 @@ impl Bounds {
         self.y1 = self.y1.max((y + r).min(top) as u8);
     }
 
-    /// Grows the box over `tiles` and their neighbours.
+    /// Grows the box over the box `[x0, x1, y0, y1]` (nothing if empty) widened by `r`.
     #[inline]
-    pub fn add_around(&mut self, s: &State, tiles: &[u16]) {
-        for &t in tiles {
-            self.add_square(s, t as usize, 1);
+    pub fn add_box(&mut self, s: &State, b: [i32; 4], r: i32) {
+        if b[0] > b[1] {
+            return;
         }
-    }
-
-    /// Grows the box over `tiles`.
-    #[inline]
-    pub fn add_tiles(&mut self, s: &State, tiles: &[u16]) {
-        for &t in tiles {
-            self.add_square(s, t as usize, 0);
-        }
+        let top = s.size as i32 - 1;
+        self.x0 = self.x0.min((b[0] - r).max(0) as u8);
+        self.x1 = self.x1.max((b[1] + r).min(top) as u8);
+        self.y0 = self.y0.min((b[2] - r).max(0) as u8);
+        self.y1 = self.y1.max((b[3] + r).min(top) as u8);
     }
 
     /// Grows the box over every row up to that of tile `t`.

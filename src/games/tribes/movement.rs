@@ -98,10 +98,12 @@ fn passable_mask(s: &State, tribe: u8) -> u8 {
 pub struct MoveScratch {
     best: [u8; MAX_TILES],
     queue: [u16; 2048],
-    /// How many queue entries the last search expanded.
-    popped: usize,
-    /// How many tiles the last search queued.
-    queued: usize,
+    /// Rows and columns (`[x0, x1, y0, y1]`, empty when `x0 > x1`) of the tiles the last
+    /// search expanded: it read nothing but them and their neighbours (besides the unit, its
+    /// tribe's techs and the enemy maps).
+    expanded: [i32; 4],
+    /// The same for the tiles it reached: the only ones whose occupant it read.
+    reached: [i32; 4],
 }
 
 impl Default for MoveScratch {
@@ -109,23 +111,34 @@ impl Default for MoveScratch {
         MoveScratch {
             best: [INF; MAX_TILES],
             queue: [0; 2048],
-            popped: 0,
-            queued: 0,
+            expanded: EMPTY_BOX,
+            reached: EMPTY_BOX,
         }
     }
 }
 
 impl MoveScratch {
-    /// The tiles the last search expanded: it read nothing but them and their neighbours
-    /// (besides the unit, its tribe's techs and the enemy maps).
-    pub fn expanded(&self) -> &[u16] {
-        &self.queue[..self.popped]
+    /// The box of the tiles the last search expanded (see the field).
+    pub fn expanded(&self) -> [i32; 4] {
+        self.expanded
     }
 
-    /// The tiles the last search reached: the only ones whose occupant it read.
-    pub fn reached(&self) -> &[u16] {
-        &self.queue[..self.queued]
+    /// The box of the tiles the last search reached (see the field).
+    pub fn reached(&self) -> [i32; 4] {
+        self.reached
     }
+}
+
+/// A box with no tile.
+const EMPTY_BOX: [i32; 4] = [i32::MAX, i32::MIN, i32::MAX, i32::MIN];
+
+/// Grows box `b` over (`x`, `y`).
+#[inline(always)]
+fn grow(b: &mut [i32; 4], x: i32, y: i32) {
+    b[0] = b[0].min(x);
+    b[1] = b[1].max(x);
+    b[2] = b[2].min(y);
+    b[3] = b[3].max(y);
 }
 
 /// Calls `f` for every tile the unit in `slot` can move to (an empty, reachable tile).
@@ -192,14 +205,17 @@ fn search<const FIRST: bool>(
     let MoveScratch {
         best,
         queue,
-        popped,
-        queued,
+        expanded,
+        reached,
     } = scratch;
     // Label-correcting search with a FIFO queue: costs are tiny, re-expansions rare.
     let (mut head, mut tail) = (0usize, 1usize);
     queue[0] = start as u16;
     best[start] = 0;
     let mut found = None;
+    *expanded = EMPTY_BOX;
+    *reached = EMPTY_BOX;
+    grow(reached, start as i32 / n, start as i32 % n);
     'search: while head < tail {
         let from = queue[head] as usize;
         head += 1;
@@ -209,6 +225,7 @@ fn search<const FIRST: bool>(
         }
         let from_road = !naval && is_road_node(s, from, u.tribe, true);
         let (x, y) = ((from as i32) / n, (from as i32) % n);
+        grow(expanded, x, y);
         for dx in -1..=1 {
             let tx = x + dx;
             if tx < 0 || tx >= n {
@@ -235,6 +252,7 @@ fn search<const FIRST: bool>(
                     continue;
                 }
                 if best[to] == INF {
+                    grow(reached, tx, ty);
                     // First visit: remember it for the result and the reset (FIFO order keeps
                     // the first `tail` entries distinct).
                     if tail < queue.len() {
@@ -254,8 +272,6 @@ fn search<const FIRST: bool>(
             }
         }
     }
-    *popped = head;
-    *queued = tail;
     for &t in queue[..tail].iter() {
         let t = t as usize;
         if best[t] != INF {

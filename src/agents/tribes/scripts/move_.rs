@@ -10,7 +10,7 @@ use super::ScriptCtx;
 use super::common::{Best, Pick, normalise};
 use crate::games::tribes::movement::MAX_TILES;
 use crate::games::tribes::state::MAX_TRIBES;
-use crate::games::tribes::state::{NONE, State};
+use crate::games::tribes::state::{NONE, State, Tile};
 use crate::games::tribes::{Action, Building, Resource, Terrain};
 use crate::rng::Rng;
 
@@ -214,15 +214,29 @@ impl InterestCache {
     /// if a distance map is asked for.
     fn check(&mut self, s: &State, tribe: u8) {
         self.checked = true;
-        let mut h = crate::rng::mix64(s.size as u64);
-        for tile in &s.tiles {
-            let fact = tile.terrain as u64
+        let fact = |tile: &Tile| {
+            tile.terrain as u64
                 | ((tile.resource == Some(Resource::Ruins)) as u64) << 3
                 | ((tile.building == Some(Building::Port)) as u64) << 4
                 | (tile.tribe as u64) << 5
-                | ((tile.owner != NONE) as u64) << 13;
-            h = (h ^ fact).wrapping_mul(0x0000_0100_0000_01B3);
+                | ((tile.owner != NONE) as u64) << 13
+        };
+        // Four interleaved FNV-style lanes: one multiply chain per lane, not per tile.
+        let step = |h: u64, tile| (h ^ fact(tile)).wrapping_mul(0x0000_0100_0000_01B3);
+        let mut lanes = [crate::rng::mix64(s.size as u64), 1, 2, 3];
+        let chunks = s.tiles.chunks_exact(4);
+        let rest = chunks.remainder();
+        for c in chunks {
+            for (h, tile) in lanes.iter_mut().zip(c) {
+                *h = step(*h, tile);
+            }
         }
+        for (h, tile) in lanes.iter_mut().zip(rest) {
+            *h = step(*h, tile);
+        }
+        let h = lanes
+            .iter()
+            .fold(0u64, |acc, &x| crate::rng::mix64(acc ^ x));
         let p = (tribe as usize).min(MAX_TRIBES - 1);
         if self.signature[p] != Some(h) {
             self.signature[p] = Some(h);
