@@ -71,11 +71,15 @@ pub trait ScriptTable: Send + Sync + 'static {
     fn class_order(&self) -> &[u8];
 
     /// The context for one call on `state`, using (and preparing) this thread's `scratch`.
+    /// `lister` is given when sampling: what [`ScriptTable::list_groups`] or
+    /// [`ScriptTable::relist_groups`] made for `state`, from which a table may learn what
+    /// changed since the previous call.
     fn context<'a>(
         &self,
         game: &'a Self::Game,
         state: &'a StateOf<Self>,
         scratch: &'a mut Self::Scratch,
+        lister: Option<&Self::Lister>,
     ) -> Self::Ctx<'a>;
 
     /// Runs script `id` on one actor's legal `actions` of the script's kind: at most one of
@@ -155,7 +159,7 @@ impl<T: ScriptTable> Portfolio<T::Game> for T {
                  ..
              }| {
                 game.grouped_actions(state, grouped);
-                let mut ctx = self.context(game, state, scratch);
+                let mut ctx = self.context(game, state, scratch, None);
                 for &class in self.class_order() {
                     let groups = &grouped.groups;
                     let mut i = 0;
@@ -214,7 +218,7 @@ impl<T: ScriptTable> Portfolio<T::Game> for T {
                 if total == 0 {
                     return None;
                 }
-                let mut ctx = self.context(game, state, scratch);
+                let mut ctx = self.context(game, state, scratch, Some(lister));
                 for _ in 0..SAMPLE_TRIES {
                     let mut r = rng.random_range(0..total);
                     for g in &grouped.groups {
@@ -483,7 +487,13 @@ mod tests {
         fn class_order(&self) -> &[u8] {
             &[PLAYER, PIECE]
         }
-        fn context<'a>(&self, _game: &'a Toy, state: &'a Vec<Act>, _: &'a mut ()) -> ToyCtx<'a> {
+        fn context<'a>(
+            &self,
+            _game: &'a Toy,
+            state: &'a Vec<Act>,
+            _: &'a mut (),
+            _: Option<&()>,
+        ) -> ToyCtx<'a> {
             ToyCtx { state }
         }
         fn run(

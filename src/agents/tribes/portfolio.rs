@@ -47,6 +47,8 @@ impl TribesPortfolio {
 pub struct GroupListing {
     listing: Listing<Action>,
     groups: legal::GroupLister,
+    /// The last update followed an action that changed only units, not the board.
+    same_board: bool,
 }
 
 impl Default for GroupListing {
@@ -54,6 +56,7 @@ impl Default for GroupListing {
         GroupListing {
             listing: Listing::default(),
             groups: legal::GroupLister::new(None),
+            same_board: false,
         }
     }
 }
@@ -94,8 +97,10 @@ impl ScriptTable for TribesPortfolio {
         game: &'a TribesGame,
         state: &'a State,
         scratch: &'a mut ScriptScratch,
+        lister: Option<&GroupListing>,
     ) -> ScriptCtx<'a> {
-        ScriptCtx::new(game, state, scratch)
+        let same_board = lister.is_some_and(|l| l.same_board);
+        ScriptCtx::with_board(game, state, scratch, same_board)
     }
 
     #[inline]
@@ -117,6 +122,7 @@ impl ScriptTable for TribesPortfolio {
         lister: &mut Self::Lister,
     ) {
         listing::list_groups(&game.rules, state, &mut lister.listing);
+        lister.same_board = false;
         lister.finish(game, state, out);
     }
 
@@ -129,7 +135,7 @@ impl ScriptTable for TribesPortfolio {
         out: &mut GroupedActions<Action>,
         lister: &mut Self::Lister,
     ) {
-        listing::relist_groups(&game.rules, &mut lister.listing, last, state);
+        lister.same_board = listing::relist_groups(&game.rules, &mut lister.listing, last, state);
         lister.finish(game, state, out);
     }
 

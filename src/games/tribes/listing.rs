@@ -273,20 +273,21 @@ fn touch(l: &Listing<Action>, a: Action, after: &State) -> Option<Touch> {
     })
 }
 
-/// Brings `l`, listed in mode `M` for the state `a` was applied to, up to date for `after`.
+/// Brings `l`, listed in mode `M` for the state `a` was applied to, up to date for `after`;
+/// true if `a` changed only units, not the board (see [`relist_groups`]).
 pub(super) fn relist<const M: u8>(
     rules: &TribesRules,
     l: &mut Listing<Action>,
     a: Action,
     after: &State,
-) {
+) -> bool {
     let fresh = l.words.len() != WORDS
         || after.over
         || l.words[0] != after.active as u64
         || pending_level_up(after, after.active).is_some();
     let Some(t) = (!fresh).then(|| touch(l, a, after)).flatten() else {
         list::<M>(rules, after, l);
-        return;
+        return false;
     };
     let mut enemy = TileSet::default();
     let mut zoc = TileSet::default();
@@ -348,6 +349,7 @@ pub(super) fn relist<const M: u8>(
         },
         "relisting after {a:?} differs from a fresh listing"
     );
+    t.units_only
 }
 
 /// Fills `l` with the first action of every (actor, kind) group of `s`
@@ -357,9 +359,15 @@ pub fn list_groups(rules: &TribesRules, s: &State, l: &mut Listing<Action>) {
 }
 
 /// Brings `l`, made by [`list_groups`] or `relist_groups` for the state `a` was applied to,
-/// up to date for `after`.
-pub fn relist_groups(rules: &TribesRules, l: &mut Listing<Action>, a: Action, after: &State) {
-    relist::<FIRSTS>(rules, l, a, after);
+/// up to date for `after`; true if `a` changed only units (who stands where, their health or
+/// status), not the board.
+pub fn relist_groups(
+    rules: &TribesRules,
+    l: &mut Listing<Action>,
+    a: Action,
+    after: &State,
+) -> bool {
+    relist::<FIRSTS>(rules, l, a, after)
 }
 
 /// A [`GroupLister`] for a listing `l` made by [`list_groups`] or [`relist_groups`].

@@ -49,7 +49,19 @@ impl<'a> ScriptCtx<'a> {
     /// A context for the active tribe of `state` under `game`'s rules, using (and clearing)
     /// the buffers in `scratch`.
     pub fn new(game: &TribesGame, state: &'a State, scratch: &'a mut ScriptScratch) -> Self {
-        scratch.interest.prepare();
+        ScriptCtx::with_board(game, state, scratch, false)
+    }
+
+    /// [`ScriptCtx::new`]; `same_board` tells that the tiles' terrain, resources, buildings
+    /// and owners are those of the state `scratch` was last prepared for (only units moved
+    /// or changed since), so that board-derived buffers need no check.
+    pub fn with_board(
+        game: &TribesGame,
+        state: &'a State,
+        scratch: &'a mut ScriptScratch,
+        same_board: bool,
+    ) -> Self {
+        scratch.interest.prepare(same_board);
         ScriptCtx {
             state,
             java: game.rules.java(),

@@ -185,12 +185,12 @@ const MAX_RANGE: usize = 3;
 /// units next to each tile, and the number of enemy units within each attack range.
 #[derive(Clone, Default)]
 pub struct InterestCache {
-    /// Per tribe: signature of the tile facts its distance maps depend on (see
-    /// [`InterestCache::prepare`]).
-    signature: [Option<u64>; MAX_TRIBES],
-    /// Per tribe and kind: not made yet, made and empty, or made with points.
-    state: [[Option<bool>; KINDS]; MAX_TRIBES],
-    maps: [[DistMap; KINDS]; MAX_TRIBES],
+    /// Per tribe: the distance maps of the last few boards seen (searches go back and forth
+    /// between a handful, e.g. before and after a capture).
+    boards: [[BoardMaps; BOARDS]; MAX_TRIBES],
+    /// Per tribe: the entry of `boards` in use, and the one to replace next.
+    current: [usize; MAX_TRIBES],
+    next: [usize; MAX_TRIBES],
     /// The signature was checked for the state last prepared.
     checked: bool,
     own_made: bool,
@@ -199,19 +199,34 @@ pub struct InterestCache {
     enemy: [CountMap; MAX_RANGE],
 }
 
+/// Boards whose distance maps [`InterestCache`] keeps per tribe.
+const BOARDS: usize = 4;
+
+/// The distance maps of one board for one tribe.
+#[derive(Clone, Default)]
+struct BoardMaps {
+    /// Signature of the tile facts the maps depend on (see [`InterestCache::check`]).
+    signature: Option<u64>,
+    /// Per kind: not made yet, made and empty, or made with points.
+    state: [Option<bool>; KINDS],
+    maps: [DistMap; KINDS],
+}
+
 impl InterestCache {
     /// Prepares the cache for a new state: the unit-count maps will be remade, and the
-    /// distance maps checked on first use ([`InterestCache::get`]).
-    pub fn prepare(&mut self) {
-        self.checked = false;
+    /// distance maps checked on first use ([`InterestCache::get`]) unless `same_board` says
+    /// the board facts are those of the state last prepared.
+    pub fn prepare(&mut self, same_board: bool) {
+        self.checked &= same_board;
         self.own_made = false;
         self.enemy_made = [false; MAX_RANGE];
     }
 
-    /// Drops `tribe`'s distance maps if a fact they depend on changed (terrain, ruins, ports,
-    /// territory). Searches ask for thousands of nearly identical states, whose distance maps
-    /// are the same; the check (a hash of the board) runs once per prepared state, and only
-    /// if a distance map is asked for.
+    /// Makes `tribe`'s distance maps those of the board of `s` (the facts they depend on:
+    /// terrain, ruins, ports, territory): kept if they are, else one of the last [`BOARDS`]
+    /// boards' if it matches, else emptied to be made anew. Searches ask for thousands of
+    /// nearly identical states, whose distance maps are the same; the check (a hash of the
+    /// board) runs once per prepared state, and only if a distance map is asked for.
     fn check(&mut self, s: &State, tribe: u8) {
         self.checked = true;
         let fact = |tile: &Tile| {
@@ -238,10 +253,19 @@ impl InterestCache {
             .iter()
             .fold(0u64, |acc, &x| crate::rng::mix64(acc ^ x));
         let p = (tribe as usize).min(MAX_TRIBES - 1);
-        if self.signature[p] != Some(h) {
-            self.signature[p] = Some(h);
-            self.state[p] = [None; KINDS];
+        if self.boards[p][self.current[p]].signature == Some(h) {
+            return;
         }
+        if let Some(i) = self.boards[p].iter().position(|b| b.signature == Some(h)) {
+            self.current[p] = i;
+            return;
+        }
+        let i = self.next[p];
+        self.next[p] = (i + 1) % BOARDS;
+        self.current[p] = i;
+        let board = &mut self.boards[p][i];
+        board.signature = Some(h);
+        board.state = [None; KINDS];
     }
 
     fn get(&mut self, s: &State, tribe: u8, kind: Interest) -> Option<&DistMap> {
@@ -249,15 +273,16 @@ impl InterestCache {
             self.check(s, tribe);
         }
         let (p, k) = ((tribe as usize).min(MAX_TRIBES - 1), kind as usize);
-        let found = match self.state[p][k] {
+        let board = &mut self.boards[p][self.current[p]];
+        let found = match board.state[k] {
             Some(found) => found,
             None => {
-                let found = self.maps[p][k].fill(s, tribe, kind);
-                self.state[p][k] = Some(found);
+                let found = board.maps[k].fill(s, tribe, kind);
+                board.state[k] = Some(found);
                 found
             }
         };
-        found.then_some(&self.maps[p][k])
+        found.then_some(&board.maps[k])
     }
 
     /// Own units next to each tile.
@@ -474,7 +499,7 @@ mod tests {
                     break;
                 }
                 if step % 20 == 0 {
-                    cache.prepare();
+                    cache.prepare(false);
                     for kind in ALL {
                         let points: Vec<usize> = (0..s.tiles.len())
                             .filter(|&t| kind.holds(&s, s.active, t))
