@@ -234,6 +234,8 @@ pub struct PortfolioMcts<G: Game> {
     pruned: Vec<bool>,
     buf: Vec<Assignment<G::Action>>,
     legal: Vec<G::Action>,
+    /// The state a rollout plays on, reused.
+    sim: Option<G::State>,
     /// FM calls of the last decision.
     pub last_fm_calls: u64,
 }
@@ -263,6 +265,7 @@ impl<G: Game> PortfolioMcts<G> {
             pruned: Vec::new(),
             buf: Vec::new(),
             legal: Vec::new(),
+            sim: None,
             last_fm_calls: 0,
         }
     }
@@ -275,15 +278,14 @@ impl<G: Game> PortfolioMcts<G> {
     /// The portfolio's proposals in `state` into `self.buf`; if it proposes nothing, every
     /// legal action (so the search never stalls).
     fn proposals(&mut self, game: &G, state: &G::State, rng: &mut Rng) {
-        self.portfolio.assignments(game, state, rng, &mut self.buf);
-        if self.buf.is_empty() && !game.is_terminal(state) {
-            game.legal_actions(state, &mut self.legal);
-            self.buf.extend(self.legal.iter().map(|&action| Assignment {
-                action,
-                script: u16::MAX,
-                value: 0.5,
-            }));
-        }
+        proposals_into(
+            &*self.portfolio,
+            game,
+            state,
+            rng,
+            &mut self.buf,
+            &mut self.legal,
+        );
     }
 
     fn prune_value_of(&self, a: &Assignment<G::Action>) -> f64 {
@@ -353,6 +355,27 @@ impl<G: Game> PortfolioMcts<G> {
     }
 }
 
+/// The proposals of `portfolio` in `state` into `buf`; if it proposes nothing, every legal
+/// action (listed with `legal`), so that the search never stalls.
+fn proposals_into<G: Game>(
+    portfolio: &dyn Portfolio<G>,
+    game: &G,
+    state: &G::State,
+    rng: &mut Rng,
+    buf: &mut Vec<Assignment<G::Action>>,
+    legal: &mut Vec<G::Action>,
+) {
+    portfolio.assignments(game, state, rng, buf);
+    if buf.is_empty() && !game.is_terminal(state) {
+        game.legal_actions(state, legal);
+        buf.extend(legal.iter().map(|&action| Assignment {
+            action,
+            script: u16::MAX,
+            value: 0.5,
+        }));
+    }
+}
+
 /// Fields: those of [`PmctsParams::from_spec`], and `weights` over the game's portfolio
 /// ([`take_script_weights`]).
 impl<G: SearchSupport> FromSpec<G> for PortfolioMcts<G> {
@@ -376,8 +399,15 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
     }
 
     fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
-        let state = self.states[n as usize].clone();
-        self.proposals(game, &state, rng);
+        let state = &self.states[n as usize];
+        proposals_into(
+            &*self.portfolio,
+            game,
+            state,
+            rng,
+            &mut self.buf,
+            &mut self.legal,
+        );
         self.open_with(n);
     }
 
@@ -462,7 +492,14 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         rng: &mut Rng,
     ) -> f64 {
         let mut v = if self.params.rollouts {
-            let mut sim = self.states[leaf as usize].clone();
+            let from = &self.states[leaf as usize];
+            let mut sim = match self.sim.take() {
+                Some(mut sim) => {
+                    sim.clone_from(from);
+                    sim
+                }
+                None => from.clone(),
+            };
             let mut depth = self.nodes[leaf as usize].head.depth;
             let mut last = None;
             while depth < self.params.depth && !game.is_terminal(&sim) {
@@ -484,7 +521,9 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 *fm += 1;
                 depth += 1;
             }
-            values.value(game, &sim, &mut self.maxn.leaf)
+            let v = values.value(game, &sim, &mut self.maxn.leaf);
+            self.sim = Some(sim);
+            v
         } else {
             values.value(game, &self.states[leaf as usize], &mut self.maxn.leaf)
         };
