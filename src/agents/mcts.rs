@@ -94,6 +94,11 @@ pub struct Mcts<G: Game> {
     arrived: Vec<Option<G::Action>>,
     actions: Vec<G::Action>,
     slots: Vec<u32>,
+    /// Beside `slots`: the mean and `1/√visits` of each slot's child, copied at every backup
+    /// so that selection reads its children's statistics from one contiguous run.
+    slot_stats: Vec<[f64; 2]>,
+    /// The slot of each node in its parent's range (`NONE` at the root).
+    node_slot: Vec<u32>,
     buf: Vec<G::Action>,
     /// FM calls of the last decision.
     pub last_fm_calls: u64,
@@ -114,6 +119,8 @@ impl<G: Game> Mcts<G> {
             arrived: Vec::new(),
             actions: Vec::new(),
             slots: Vec::new(),
+            slot_stats: Vec::new(),
+            node_slot: Vec::new(),
             buf: Vec::new(),
             last_fm_calls: 0,
         }
@@ -143,22 +150,23 @@ impl<G: Game> Mcts<G> {
         let len = acts.len();
         shuffle(&mut self.actions[first..], rng);
         self.slots.extend(std::iter::repeat_n(NONE, len));
+        self.slot_stats.extend(std::iter::repeat_n([0.0; 2], len));
         let node = &mut self.nodes[n as usize];
         node.first = first as u32;
         node.len = len as u32;
     }
 
-    /// The child of `n` with the best UCB1 score, its value `mean(child, node)` normalised by
-    /// `bounds`; `my_move` says whether the chooser maximises that value. One loop for both
-    /// searches, monomorphised per `mean`, so the two-player loop reads `NodeHead::mean` with
-    /// no per-child test.
+    /// The child of `n` with the best UCB1 score, its value `mean(slot, slot mean)`
+    /// normalised by `bounds`; `my_move` says whether the chooser maximises that value. One
+    /// loop for both searches, monomorphised per `mean`, so the two-player loop reads the
+    /// slots' means with no per-child test.
     #[inline(always)]
     fn ucb1(
         &self,
         n: u32,
         bounds: Bounds,
         my_move: bool,
-        mean: impl Fn(u32, &Node) -> f64,
+        mean: impl Fn(u32, f64) -> f64,
         rng: &mut Rng,
     ) -> u32 {
         let node = &self.nodes[n as usize];
@@ -171,14 +179,13 @@ impl<G: Game> Mcts<G> {
             (0.0, 1.0)
         };
         let mut best = ArgMax::default();
-        for slot in node.first..node.first + node.len {
-            let child = self.slots[slot as usize];
-            let c = &self.nodes[child as usize];
-            let q = (mean(child, c) - offset) * scale;
-            let explore = k_sqrt_ln * c.inv_sqrt;
-            best.offer(selection_score(q, explore, 0.0, my_move, model), child, rng);
+        let (first, len) = (node.first as usize, node.len as usize);
+        for (slot, &[m, inv_sqrt]) in (node.first..).zip(&self.slot_stats[first..first + len]) {
+            let q = (mean(slot, m) - offset) * scale;
+            let explore = k_sqrt_ln * inv_sqrt;
+            best.offer(selection_score(q, explore, 0.0, my_move, model), slot, rng);
         }
-        best.item
+        self.slots[best.item as usize]
     }
 
     /// Most visited root child (random tie-break); the best mean if all were visited equally.
@@ -300,6 +307,7 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
         let slot = node.first + node.expanded;
         let child = self.push_child(game, n, self.actions[slot as usize]);
         self.slots[slot as usize] = child;
+        self.node_slot.push(slot);
         self.nodes[n as usize].expanded += 1;
         child
     }
@@ -309,10 +317,13 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
     fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32 {
         let node = &self.nodes[n as usize];
         match self.maxn.selector(node.to_move, me) {
-            None => self.ucb1(n, node.bounds, node.to_move == Some(me), |_, c| c.mean, rng),
+            None => self.ucb1(n, node.bounds, node.to_move == Some(me), |_, m| m, rng),
             Some(p) => {
-                let maxn = &self.maxn;
-                let mean = |child, c: &Node| maxn.mean(child, c.visits, p);
+                let (maxn, nodes, slots) = (&self.maxn, &self.nodes, &self.slots);
+                let mean = |slot: u32, _| {
+                    let child = slots[slot as usize];
+                    maxn.mean(child, nodes[child as usize].visits, p)
+                };
                 self.ucb1(n, maxn.bounds(n, p), true, mean, rng)
             }
         }
@@ -347,6 +358,12 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
     fn backup(&mut self, n: u32, v: f64) {
         backup(&mut self.nodes, n, v);
         self.maxn.backup(&self.nodes, n);
+        let mut n = n;
+        while n != 0 {
+            let node = &self.nodes[n as usize];
+            self.slot_stats[self.node_slot[n as usize] as usize] = [node.mean, node.inv_sqrt];
+            n = node.parent;
+        }
     }
 }
 
@@ -445,6 +462,8 @@ impl<G: Game> Agent<G> for Mcts<G> {
         }
         let legal = legal.clone();
         self.nodes.clear();
+        self.node_slot.clear();
+        self.slot_stats.clear();
         self.listings.clear();
         self.arrived.clear();
         self.actions.clear();
@@ -457,6 +476,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
             root_acts = legal;
         }
         self.nodes.push(Node::root(me));
+        self.node_slot.push(NONE);
         self.arrived.push(None);
         let players = game.num_players(state);
         self.maxn.reset(players, 1);
