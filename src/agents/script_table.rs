@@ -330,18 +330,26 @@ thread_local! {
 fn with_buffers<T: ScriptTable, R>(f: impl FnOnce(&mut Buffers<T>) -> R) -> R {
     BUFFERS.with(|cell| {
         let Ok(mut all) = cell.try_borrow_mut() else {
-            return f(&mut Buffers::default());
+            return f(&mut new_buffers::<T>());
         };
         for held in all.iter_mut() {
             if let Some(buffers) = held.downcast_mut::<Buffers<T>>() {
                 return f(buffers);
             }
         }
-        let mut buffers = Box::new(Buffers::<T>::default());
+        let mut buffers = new_buffers::<T>();
         let out = f(&mut buffers);
         all.push(buffers);
         out
     })
+}
+
+/// Fresh buffers on the heap, made out of line: buffers can be large, and a caller holding
+/// them on its stack would probe its pages on every call.
+#[cold]
+#[inline(never)]
+fn new_buffers<T: ScriptTable>() -> Box<Buffers<T>> {
+    Box::default()
 }
 
 #[cfg(test)]

@@ -183,11 +183,12 @@ const MAX_RANGE: usize = 3;
 /// Reusable buffers of the move scripts, made on first use after each
 /// [`InterestCache::prepare`]: a distance map per kind of point of interest, the number of own
 /// units next to each tile, and the number of enemy units within each attack range.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct InterestCache {
-    /// Per tribe: the distance maps of the last few boards seen (searches go back and forth
-    /// between a handful, e.g. before and after a capture).
-    boards: [[BoardMaps; BOARDS]; MAX_TRIBES],
+    /// Per tribe, [`BOARDS`] entries each: the distance maps of the last few boards seen
+    /// (searches go back and forth between a handful, e.g. before and after a capture). On
+    /// the heap: 100 KiB on the stack would make every caller probe its pages.
+    boards: Vec<BoardMaps>,
     /// Per tribe: the entry of `boards` in use, and the one to replace next.
     current: [usize; MAX_TRIBES],
     next: [usize; MAX_TRIBES],
@@ -197,6 +198,23 @@ pub struct InterestCache {
     own: CountMap,
     enemy_made: [bool; MAX_RANGE],
     enemy: [CountMap; MAX_RANGE],
+}
+
+impl Default for InterestCache {
+    fn default() -> Self {
+        InterestCache {
+            boards: (0..MAX_TRIBES * BOARDS)
+                .map(|_| BoardMaps::default())
+                .collect(),
+            current: [0; MAX_TRIBES],
+            next: [0; MAX_TRIBES],
+            checked: false,
+            own_made: false,
+            own: CountMap::default(),
+            enemy_made: [false; MAX_RANGE],
+            enemy: Default::default(),
+        }
+    }
 }
 
 /// Boards whose distance maps [`InterestCache`] keeps per tribe.
@@ -253,17 +271,18 @@ impl InterestCache {
             .iter()
             .fold(0u64, |acc, &x| crate::rng::mix64(acc ^ x));
         let p = (tribe as usize).min(MAX_TRIBES - 1);
-        if self.boards[p][self.current[p]].signature == Some(h) {
+        let mine = &mut self.boards[p * BOARDS..(p + 1) * BOARDS];
+        if mine[self.current[p]].signature == Some(h) {
             return;
         }
-        if let Some(i) = self.boards[p].iter().position(|b| b.signature == Some(h)) {
+        if let Some(i) = mine.iter().position(|b| b.signature == Some(h)) {
             self.current[p] = i;
             return;
         }
         let i = self.next[p];
         self.next[p] = (i + 1) % BOARDS;
         self.current[p] = i;
-        let board = &mut self.boards[p][i];
+        let board = &mut mine[i];
         board.signature = Some(h);
         board.state = [None; KINDS];
     }
@@ -273,7 +292,7 @@ impl InterestCache {
             self.check(s, tribe);
         }
         let (p, k) = ((tribe as usize).min(MAX_TRIBES - 1), kind as usize);
-        let board = &mut self.boards[p][self.current[p]];
+        let board = &mut self.boards[p * BOARDS + self.current[p]];
         let found = match board.state[k] {
             Some(found) => found,
             None => {
