@@ -108,7 +108,8 @@ pub struct GroupLister {
 }
 
 impl GroupLister {
-    /// A lister with these enemy and zone-of-control maps (see [`GroupLister::maps`]).
+    /// A lister with these enemy and zone-of-control maps of the tribe to move (`None` when
+    /// the state is over or a level-up is pending).
     pub fn new(maps: Option<(TileSet, TileSet)>) -> Self {
         GroupLister { maps }
     }

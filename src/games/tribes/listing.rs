@@ -7,8 +7,8 @@
 //! reads the action may have changed are listed again: the acting unit, the actors whose box
 //! holds a tile the action changed, and after an action that spends or earns stars every city,
 //! the tribe and every boat and ship (their upgrades cost stars). END_TURN and the actions with
-//! wide effects (research, combat, capture, conversion, examination, disbanding, level-ups)
-//! list everything afresh, as does a state whose level-up is pending. Debug builds check
+//! wide effects (research, a kill or a death in combat, capture, conversion, examination,
+//! disbanding, level-ups) list everything afresh, as does a state whose level-up is pending. Debug builds check
 //! every update against a fresh listing.
 
 use super::action::Action;
@@ -16,7 +16,7 @@ use super::legal::{
     Ctx, FIRSTS, GroupLister, Out, city_actions, pending_level_up, tribe_actions, unit_actions,
 };
 use super::rules::TribesRules;
-use super::state::{State, TileSet};
+use super::state::{NONE, State, TileSet};
 use super::types::{ActionKind as K, UnitKind};
 use crate::game::{Listing, Span};
 
@@ -244,6 +244,23 @@ fn touch(l: &Listing<Action>, a: Action, after: &State) -> Option<Touch> {
                 true,
                 Some(actor),
             )
+        }
+        K::Attack => {
+            // Followed only when both units live on where they stood: then the defender lost
+            // health (which no listing reads) and the attacker its status and maybe health.
+            let key = UNIT | actor as u32;
+            let from = span_pos(l.spans.iter().find(|s| s.actor == key)?);
+            let attacker = &after.units[actor];
+            let target = a.target as usize;
+            let defender = after.tiles[target].unit;
+            let both_live = attacker.alive
+                && attacker.pos as usize == from
+                && defender != NONE
+                && after.units[defender as usize].tribe != after.active;
+            if !both_live {
+                return None;
+            }
+            (false, [tile(from), tile(target)], true, Some(actor))
         }
         K::Recover | K::MakeVeteran => (false, [tile(unit_pos()); 2], true, Some(actor)),
         K::HealOthers => {
