@@ -41,6 +41,7 @@ mod spec;
 mod tournament;
 /// Tribes portfolio scripts and the rule-based agent.
 mod tribes_scripts;
-/// `plot`, `validate` and `tiers` on a synthetic run directory: pictures, validation tables,
-/// corner cells, held-out levels, errors naming the flag or file, tiers that play.
+/// `plot`, `validate`, `reevaluate` and `tiers` on a synthetic run directory: pictures,
+/// validation and re-evaluation tables, corner cells, held-out levels, errors naming the flag
+/// or file (and line), tiers that play.
 mod validate;
