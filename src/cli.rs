@@ -8,7 +8,7 @@
 //! playstyles bench [fm|agents] --game GAME [--json]
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
-//! playstyles plot RUN_DIR
+//! playstyles plot RUN_DIR|TOURNAMENT_DIR
 //! playstyles validate RUN_DIR [--levels held-out|paper|SEEDS|generated:N] [--repetitions N]
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--force]
 //! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--force]
@@ -51,8 +51,9 @@ pub enum CliCommand {
     /// Breed a map of diverse, strong players with MAP-Elites and write archive.csv,
     /// progress.csv, heatmaps and a checkpoint (no CONFIG: the built-in quick start).
     Evolve(EvolveArgs),
-    /// Redraw the pictures of a MAP-Elites run directory (heatmap.png/.svg, progress.png)
-    /// from its CSV files.
+    /// Redraw the pictures of a MAP-Elites run directory (heatmap.png/.svg, progress.png) or
+    /// of a tournament's output folder (summary.png/.svg: each pairing's win rate with its 95%
+    /// interval) from its CSV files.
     Plot(PlotArgs),
     /// Re-play a run's elites on other levels and compare their features and win rates with
     /// the archive's (validation.csv, validation_summary.csv).
@@ -99,9 +100,10 @@ pub struct EvolveArgs {
 /// Flags of `playstyles plot`.
 #[derive(Debug, Args)]
 pub struct PlotArgs {
-    /// The run directory (written by `playstyles evolve`).
-    #[arg(value_name = "RUN_DIR")]
-    pub run_dir: PathBuf,
+    /// A run directory (written by `playstyles evolve`, with archive.csv) or a tournament's
+    /// output folder (written by `playstyles tournament`, with summary.csv).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 /// Flags of `playstyles validate`.
@@ -326,7 +328,7 @@ impl Cli {
                 cfg.stop_after_batches = a.stop_after_batches;
                 Command::Evolve(Box::new(cfg))
             }
-            CliCommand::Plot(a) => Command::Plot(PlotConfig::new(a.run_dir)?),
+            CliCommand::Plot(a) => Command::Plot(PlotConfig::new(a.dir)?),
             CliCommand::Validate(a) => {
                 // Flag syntax first, so a bad flag is reported even for a bad run directory.
                 let levels: LevelChoice = a.levels.parse()?;
