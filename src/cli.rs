@@ -8,9 +8,10 @@
 //! playstyles bench [fm|agents] --game GAME [--json]
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
-//! playstyles plot RUN_DIR
+//! playstyles plot RUN_DIR|TOURNAMENT_DIR
 //! playstyles validate RUN_DIR [--levels held-out|paper|SEEDS|generated:N] [--repetitions N]
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--force]
+//! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--force]
 //! playstyles tiers RUN_DIR [--count N]
 //! ```
 
@@ -22,8 +23,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::error::{Error, Result};
 use crate::experiments::{
     self, BenchConfig, BenchTarget, CellChoice, Command, EvolveConfig, GameKind, LevelChoice,
-    LevelsAction, LevelsConfig, PlayConfig, PlotConfig, TiersConfig, TournamentConfig,
-    ValidateConfig,
+    LevelsAction, LevelsConfig, PlayConfig, PlotConfig, ReevaluateConfig, TiersConfig,
+    TournamentConfig, ValidateConfig,
 };
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
@@ -50,12 +51,17 @@ pub enum CliCommand {
     /// Breed a map of diverse, strong players with MAP-Elites and write archive.csv,
     /// progress.csv, heatmaps and a checkpoint (no CONFIG: the built-in quick start).
     Evolve(EvolveArgs),
-    /// Redraw the pictures of a MAP-Elites run directory (heatmap.png/.svg, progress.png)
-    /// from its CSV files.
+    /// Redraw the pictures of a MAP-Elites run directory (heatmap.png/.svg, progress.png) or
+    /// of a tournament's output folder (summary.png/.svg: each pairing's win rate with its 95%
+    /// interval) from its CSV files.
     Plot(PlotArgs),
     /// Re-play a run's elites on other levels and compare their features and win rates with
     /// the archive's (validation.csv, validation_summary.csv).
     Validate(ValidateArgs),
+    /// Re-play every elite of a run on fresh games of its training levels and rebuild the
+    /// archive from the new win rates and features, exposing lucky elites
+    /// (reevaluated.csv, reevaluated_summary.csv).
+    Reevaluate(ReevaluateArgs),
     /// Pick difficulty tiers from a run's elites, weakest to strongest (tiers.toml).
     Tiers(TiersArgs),
     /// List the registered games with their facts (players, chance, hidden information,
@@ -94,9 +100,10 @@ pub struct EvolveArgs {
 /// Flags of `playstyles plot`.
 #[derive(Debug, Args)]
 pub struct PlotArgs {
-    /// The run directory (written by `playstyles evolve`).
-    #[arg(value_name = "RUN_DIR")]
-    pub run_dir: PathBuf,
+    /// A run directory (written by `playstyles evolve`, with archive.csv) or a tournament's
+    /// output folder (written by `playstyles tournament`, with summary.csv).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 /// Flags of `playstyles validate`.
@@ -128,6 +135,31 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub quiet: bool,
     /// Replace the validation.csv and validation_summary.csv of an earlier validation.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Flags of `playstyles reevaluate`.
+#[derive(Debug, Args)]
+pub struct ReevaluateArgs {
+    /// The run directory (written by `playstyles evolve`).
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: PathBuf,
+    /// Games per elite, spread evenly over the run's training levels (rounded up to a
+    /// multiple of their number).
+    #[arg(long, default_value_t = experiments::reevaluate::DEFAULT_GAMES, value_name = "N")]
+    pub games: u32,
+    /// The seed the games derive from (with a stream apart from the run's evaluations)
+    /// [default: the run's seed].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Replace the reevaluated.csv and reevaluated_summary.csv of an earlier re-evaluation.
     #[arg(long)]
     pub force: bool,
 }
@@ -296,7 +328,7 @@ impl Cli {
                 cfg.stop_after_batches = a.stop_after_batches;
                 Command::Evolve(Box::new(cfg))
             }
-            CliCommand::Plot(a) => Command::Plot(PlotConfig::new(a.run_dir)?),
+            CliCommand::Plot(a) => Command::Plot(PlotConfig::new(a.dir)?),
             CliCommand::Validate(a) => {
                 // Flag syntax first, so a bad flag is reported even for a bad run directory.
                 let levels: LevelChoice = a.levels.parse()?;
@@ -309,6 +341,13 @@ impl Cli {
                 cfg.quiet = a.quiet;
                 cfg.force = a.force;
                 Command::Validate(cfg)
+            }
+            CliCommand::Reevaluate(a) => {
+                let mut cfg = ReevaluateConfig::new(a.run_dir, a.games, a.threads)?;
+                cfg.seed = a.seed;
+                cfg.quiet = a.quiet;
+                cfg.force = a.force;
+                Command::Reevaluate(cfg)
             }
             CliCommand::Tiers(a) => Command::Tiers(TiersConfig::new(a.run_dir, a.count)?),
             CliCommand::Games => Command::Games,
@@ -494,7 +533,7 @@ mod tests {
     }
 
     #[test]
-    fn bad_validate_and_tiers_flags_are_named_before_the_run_directory_is_read() {
+    fn bad_validate_reevaluate_and_tiers_flags_are_named_before_the_run_directory_is_read() {
         for (args, flag) in [
             (
                 &["validate", "/no/such/run", "--levels", "nope"][..],
@@ -505,6 +544,14 @@ mod tests {
                 "--cells",
             ),
             (&["tiers", "/no/such/run", "--count", "1"][..], "--count"),
+            (
+                &["reevaluate", "/no/such/run", "--games", "0"][..],
+                "--games",
+            ),
+            (
+                &["reevaluate", "/no/such/run", "--threads", "0"][..],
+                "--threads",
+            ),
         ] {
             let e = settings(args).unwrap_err();
             assert!(

@@ -37,10 +37,12 @@ mod series;
 mod spec;
 /// The `tournament` workflow and command: config errors naming the field, byte-identical
 /// results for any thread count and after `--resume`, saves every few games, corrupted
-/// `games.csv` rows named by line, no overwriting without `--force`, the Table I config.
+/// `games.csv` rows named by line, no overwriting without `--force`, the Table I config;
+/// `plot` of a tournament's summary, and bad `summary.csv` rows named by line.
 mod tournament;
 /// Tribes portfolio scripts and the rule-based agent.
 mod tribes_scripts;
-/// `plot`, `validate` and `tiers` on a synthetic run directory: pictures, validation tables,
-/// corner cells, held-out levels, errors naming the flag or file, tiers that play.
+/// `plot`, `validate`, `reevaluate` and `tiers` on a synthetic run directory: pictures,
+/// validation and re-evaluation tables, corner cells, held-out levels, errors naming the flag
+/// or file (and line), tiers that play.
 mod validate;

@@ -724,3 +724,116 @@ fn the_binary_resumes_a_stopped_smoke_tournament() {
     let o = run("full", &["--resume", "--force"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Runs `plot DIR` and returns its standard output, or its standard error if it fails with
+/// code 2.
+fn plot(dir: &Path) -> std::result::Result<String, String> {
+    let o = playstyles(&["plot", dir.to_str().unwrap()], Path::new("."));
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    match o.status.code() {
+        Some(0) => Ok(text(&o.stdout)),
+        Some(2) => Err(text(&o.stderr)),
+        code => panic!("plot exited with {code:?}: {}", text(&o.stderr)),
+    }
+}
+
+/// The height of a PNG image (from its IHDR chunk); panics if `path` is no PNG.
+fn png_height(path: &Path) -> u32 {
+    let bytes = std::fs::read(path).unwrap();
+    assert!(
+        bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "{}",
+        path.display()
+    );
+    u32::from_be_bytes(bytes[20..24].try_into().unwrap())
+}
+
+/// A `summary.csv` as a tournament writes it, one row per (pairing, wins of 40 games).
+fn summary_csv(rows: &[(&str, u32)]) -> String {
+    let mut text = summary_header(&[]).join(",") + "\n";
+    for (name, wins) in rows {
+        let (lo, hi) = playstyles::stats::wilson_interval(u64::from(*wins), 40, 1.96);
+        let rate = f64::from(*wins) / 40.0;
+        text += &format!("{name},pmcts,mcts,40,{wins},0,{rate},{lo},{hi},3000,1.4\n");
+    }
+    text
+}
+
+#[test]
+fn plot_draws_a_tournament_summary_one_row_per_pairing() {
+    let dir = scratch("tournament", "plot");
+    run_toy(&dir, 1).unwrap();
+    let out = plot(&dir).unwrap();
+    assert!(
+        out.contains("summary.png") && out.contains("summary.svg"),
+        "{out}"
+    );
+    let small = png_height(&dir.join("summary.png"));
+    let svg = read(&dir.join("summary.svg"));
+    assert!(svg.starts_with("<svg"), "{svg:.80}");
+    for name in ["random-vs-random", "random-vs-end_turn"] {
+        assert!(svg.contains(name), "{name} missing from the SVG");
+    }
+
+    // A sweep of 15 settings: every name drawn, the picture taller by a row per pairing.
+    let sweep = scratch("tournament", "plot-sweep");
+    let names: Vec<String> = ["default".to_string()]
+        .into_iter()
+        .chain((1..8).map(|i| format!("t_mult={}", f64::from(i) / 4.0)))
+        .chain((1..8).map(|i| format!("b={}", 1.0 + f64::from(i) / 5.0)))
+        .collect();
+    let rows: Vec<(&str, u32)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), 5 + 2 * i as u32))
+        .collect();
+    std::fs::write(sweep.join("summary.csv"), summary_csv(&rows)).unwrap();
+    plot(&sweep).unwrap();
+    let svg = read(&sweep.join("summary.svg"));
+    for name in &names {
+        assert!(svg.contains(name.as_str()), "{name} missing from the SVG");
+    }
+    assert!(png_height(&sweep.join("summary.png")) >= small + 13 * 20);
+}
+
+#[test]
+fn plot_names_a_bad_or_truncated_summary_csv_and_its_line() {
+    let dir = scratch("tournament", "plot-bad");
+    let good = summary_csv(&[("default", 20), ("b=1.6", 30)]);
+    let path = dir.join("summary.csv");
+    let cases = [
+        // The last row cut mid-way, as a killed copy leaves it.
+        (good[..good.len() - 20].to_string(), "line 3"),
+        (
+            good.replace(
+                "default,pmcts,mcts,40,20,0,0.5",
+                "default,pmcts,mcts,40,20,0,x",
+            ),
+            "line 2",
+        ),
+        (
+            good.replace(
+                "b=1.6,pmcts,mcts,40,30,0,0.75",
+                "b=1.6,pmcts,mcts,40,30,0,0.01",
+            ),
+            "line 3",
+        ),
+        (good.replace("win_rate_lo", "lo"), "win_rate_lo"),
+        (summary_header(&[]).join(",") + "\n", "no pairing"),
+    ];
+    for (text, expected) in cases {
+        std::fs::write(&path, &text).unwrap();
+        let err = plot(&dir).unwrap_err();
+        assert!(
+            err.contains("summary.csv") && err.contains(expected),
+            "{expected}: {err}"
+        );
+    }
+    assert!(!dir.join("summary.png").exists());
+    std::fs::remove_file(&path).unwrap();
+    let err = plot(&dir).unwrap_err();
+    assert!(
+        err.contains("archive.csv") && err.contains("summary.csv"),
+        "{err}"
+    );
+}

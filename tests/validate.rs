@@ -1,4 +1,4 @@
-//! `plot`, `validate` and `tiers` on a small synthetic run directory: a resolved
+//! `plot`, `validate`, `reevaluate` and `tiers` on a small synthetic run directory: a resolved
 //! `config.toml` with tiny budgets (`pmcts(budget=10)` against `mcts(budget=10)`, one training
 //! level), an `archive.csv` of five hand-placed elites and a `progress.csv`.
 
@@ -6,6 +6,10 @@ use std::path::{Path, PathBuf};
 
 use playstyles::agents::AgentSpec;
 use playstyles::agents::build_agent_from;
+use playstyles::experiments::reevaluate::{
+    REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, SUMMARY_COLUMNS as REEVALUATED_SUMMARY_COLUMNS,
+    reevaluated_columns,
+};
 use playstyles::experiments::run_config::RunConfig;
 use playstyles::experiments::run_dir::RunDir;
 use playstyles::experiments::tiers::{Source, TIERS_TOML, TiersFile};
@@ -498,4 +502,168 @@ fn validate_never_overwrites_an_earlier_validation_without_force() {
     forced.push("--force");
     ok(&forced);
     assert_eq!(read(&dir.join(VALIDATION_CSV)), first);
+}
+
+/// `reevaluated.csv` and `reevaluated_summary.csv` of `dir`, header first.
+fn reevaluated(dir: &Path) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    (
+        csv_rows(&dir.join(REEVALUATED_CSV)),
+        csv_rows(&dir.join(REEVALUATED_SUMMARY_CSV)),
+    )
+}
+
+#[test]
+fn reevaluate_is_reproducible_whatever_the_threads_and_writes_consistent_rows() {
+    let one = synthetic_run("reevaluate-1");
+    let two = copy_run(&one, "reevaluate-2");
+    let out = ok(&[
+        "reevaluate",
+        path_arg(&one),
+        "--games",
+        "3",
+        "--threads",
+        "1",
+        "--quiet",
+    ]);
+    assert!(
+        out.contains("re-evaluating 5 elites") && out.contains("QD score"),
+        "{out}"
+    );
+    // The run seed (7) is the default seed.
+    ok(&[
+        "reevaluate",
+        path_arg(&two),
+        "--games",
+        "3",
+        "--threads",
+        "2",
+        "--seed",
+        "7",
+        "--quiet",
+    ]);
+    for file in [REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV] {
+        assert_eq!(read(&one.join(file)), read(&two.join(file)), "{file}");
+    }
+
+    let run = RunDir::load(&one).unwrap();
+    let (rows, summary) = reevaluated(&one);
+    let features = ["attacks".to_string(), "support_balance".to_string()];
+    assert_eq!(rows[0], reevaluated_columns(&features));
+    let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    let num = |r: &[String], name: &str| r[col(name)].parse::<f64>().unwrap();
+    let cells: Vec<&str> = rows[1..].iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(cells, ["0", "4", "7", "15", "19"]);
+    for r in &rows[1..] {
+        let elite = run.row(r[0].parse().unwrap()).unwrap();
+        assert_eq!(num(r, "map_win_rate"), elite.win_rate);
+        assert_eq!(num(r, "map_attacks_mean"), elite.means[0]);
+        assert_eq!(num(r, "cell_support_balance"), elite.coords[1] as f64);
+        assert_eq!(r[col("new_games")], "3");
+        let rate = num(r, "new_win_rate");
+        assert_eq!(rate, num(r, "new_wins") / 3.0);
+        assert!(num(r, "new_win_rate_lo") <= rate && rate <= num(r, "new_win_rate_hi"));
+        let means = [
+            num(r, "new_attacks_mean"),
+            num(r, "new_support_balance_mean"),
+        ];
+        let cell = run.grid.index_of(&means).unwrap();
+        assert_eq!(r[col("new_cell")], cell.to_string());
+        let coords = run.grid.index_to_grid(cell).unwrap();
+        assert_eq!(num(r, "new_cell_attacks"), coords[0] as f64);
+        assert_eq!(r[col("kept_cell")], (r[0] == cell.to_string()).to_string());
+    }
+    // The corrected archive: in every new cell, exactly one elite, one with the cell's best
+    // new win rate.
+    let mut new_cells: Vec<&str> = rows[1..]
+        .iter()
+        .map(|r| r[col("new_cell")].as_str())
+        .collect();
+    new_cells.sort();
+    new_cells.dedup();
+    let mut corrected_qd = 0.0;
+    for cell in &new_cells {
+        let here: Vec<&Vec<String>> = rows[1..]
+            .iter()
+            .filter(|r| r[col("new_cell")] == *cell)
+            .collect();
+        let held: Vec<&&Vec<String>> = here
+            .iter()
+            .filter(|r| r[col("corrected_elite")] == "true")
+            .collect();
+        assert_eq!(held.len(), 1, "cell {cell}");
+        let best = here
+            .iter()
+            .map(|r| num(r, "new_win_rate"))
+            .fold(0.0, f64::max);
+        assert_eq!(num(held[0], "new_win_rate"), best, "cell {cell}");
+        corrected_qd += best;
+    }
+
+    assert_eq!(summary[0], REEVALUATED_SUMMARY_COLUMNS);
+    let s = &summary[1];
+    let field = |name: &str| {
+        s[REEVALUATED_SUMMARY_COLUMNS
+            .iter()
+            .position(|c| *c == name)
+            .unwrap()]
+        .as_str()
+    };
+    let kept = rows[1..]
+        .iter()
+        .filter(|r| r[col("kept_cell")] == "true")
+        .count();
+    assert_eq!(field("elites"), "5");
+    assert_eq!(field("kept_cell_elites"), kept.to_string());
+    assert_eq!(field("corrected_elites"), new_cells.len().to_string());
+    assert_eq!(field("cells"), "20");
+    assert_eq!(field("archived_coverage"), "0.25");
+    let close = |name: &str, x: f64| {
+        let v: f64 = field(name).parse().unwrap();
+        assert!((v - x).abs() < 1e-9, "{name}: {v} vs {x}");
+    };
+    close("archived_qd_score", 0.1 + 0.9 + 0.7 + 0.5 + 0.3);
+    close("corrected_qd_score", corrected_qd);
+    close("corrected_coverage", new_cells.len() as f64 / 20.0);
+    assert_eq!((field("games_per_elite"), field("seed")), ("3", "7"));
+
+    // An earlier re-evaluation is kept without --force.
+    let err = fails(&["reevaluate", path_arg(&one), "--games", "3", "--quiet"]);
+    assert!(
+        err.contains("run_dir") && err.contains(REEVALUATED_CSV) && err.contains("--force"),
+        "{err}"
+    );
+}
+
+#[test]
+fn reevaluate_names_a_missing_or_truncated_archive_csv_and_its_line() {
+    let dir = synthetic_run("reevaluate-bad");
+    let path = dir.join(ARCHIVE_CSV);
+    let whole = read(&path);
+    let run = path_arg(&dir);
+    let err = fails(&["reevaluate", run, "--games", "0"]);
+    assert!(err.contains("--games"), "{err}");
+
+    // The last row cut mid-way, as a killed copy leaves it.
+    let cut = &whole[..whole.trim_end().len() - 12];
+    std::fs::write(&path, cut).unwrap();
+    let err = fails(&["reevaluate", run, "--quiet"]);
+    assert!(
+        err.contains("archive.csv") && err.contains("line 6") && err.contains("truncated"),
+        "{err}"
+    );
+    // A row in the middle missing its last fields.
+    let lines: Vec<&str> = whole.lines().collect();
+    let short = lines[2].rsplitn(3, ',').last().unwrap();
+    let text = [lines[0], lines[1], short, lines[3]].join("\n");
+    std::fs::write(&path, text).unwrap();
+    let err = fails(&["reevaluate", run, "--quiet"]);
+    assert!(
+        err.contains("archive.csv") && err.contains("line 3"),
+        "{err}"
+    );
+
+    std::fs::remove_file(&path).unwrap();
+    let err = fails(&["reevaluate", run, "--quiet"]);
+    assert!(err.contains("archive.csv"), "{err}");
+    assert!(!dir.join(REEVALUATED_CSV).exists());
 }

@@ -9,8 +9,9 @@
 //!   ([`tournament_spec`], [`games_csv`], [`tournament_rows`]), resumable;
 //! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory;
 //! - [`levels`]: listing and showing a game's levels;
-//! - [`plot`], [`validate`], [`tiers`]: read a run directory ([`run_dir`]) to redraw its
-//!   pictures, re-play its elites on held-out levels, and pick difficulty tiers;
+//! - [`plot`], [`validate`], [`reevaluate`], [`tiers`]: read a run directory ([`run_dir`]) to
+//!   redraw its pictures, re-play its elites on held-out levels or on fresh games of its
+//!   training levels, and pick difficulty tiers;
 //! - [`config_file`]: what every TOML config shares (errors naming the field, `levels`,
 //!   `[rules]`);
 //! - [`run_game()`]: every subcommand for one game `G: GameKit` ([`run`] finds `G` in the
@@ -24,6 +25,7 @@ pub mod games_csv;
 pub mod levels;
 pub mod play;
 pub mod plot;
+pub mod reevaluate;
 pub mod run_config;
 pub mod run_dir;
 pub mod run_game;
@@ -47,6 +49,7 @@ pub use evolve::EvolveConfig;
 pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
 pub use plot::PlotConfig;
+pub use reevaluate::ReevaluateConfig;
 pub use run_game::run_game;
 pub use tiers::TiersConfig;
 pub use tournament_spec::{TournamentConfig, TournamentSpec};
@@ -118,6 +121,8 @@ pub enum Command {
     Plot(PlotConfig),
     /// `playstyles validate`.
     Validate(ValidateConfig),
+    /// `playstyles reevaluate`.
+    Reevaluate(ReevaluateConfig),
     /// `playstyles tiers`.
     Tiers(TiersConfig),
     /// `playstyles evolve`.
@@ -137,6 +142,7 @@ impl Command {
             Command::Tournament(c) => c.spec.game,
             Command::Plot(c) => c.game,
             Command::Validate(c) => c.game,
+            Command::Reevaluate(c) => c.game,
             Command::Tiers(c) => c.game,
             Command::Evolve(c) => c.run.game,
         }

@@ -1,10 +1,16 @@
-//! `playstyles plot RUN_DIR`: redraws every picture of a run directory from its CSV files
-//! (CSV is the source of truth):
+//! `playstyles plot DIR`: redraws every picture of a result folder from its CSV files (CSV is
+//! the source of truth).
+//!
+//! A MAP-Elites run directory (it holds `archive.csv`) gets
 //!
 //! - `heatmap.png` and `heatmap.svg` from `config.toml` (the axes) and `archive.csv` (the
 //!   elites), as `evolve` draws them ([`crate::report::heatmap`]);
 //! - `progress.png` from `progress.csv`: coverage, best and mean elite win rate against
 //!   evaluations ([`crate::report::progress_chart`]).
+//!
+//! A tournament's output folder (it holds `summary.csv` but no `archive.csv`) gets
+//! `summary.png` and `summary.svg`: each pairing's win rate with its 95 % interval
+//! ([`crate::report::win_rate_chart`]).
 //!
 //! Every file is written atomically. A missing or malformed input is an error naming the file
 //! (and the line, for a bad row).
@@ -12,48 +18,91 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::run_dir::{RunDir, read_config};
+use super::run_dir::{RunDir, check_dir, read_config};
+use super::tournament_rows::SUMMARY_CSV;
 use super::{GameKind, output_error};
 use crate::error::Result;
-use crate::report::archive::{PROGRESS_CSV, read_progress_csv};
+use crate::qd::checkpoint::invalid;
+use crate::report::archive::{ARCHIVE_CSV, PROGRESS_CSV, read_progress_csv};
 use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
 use crate::report::progress_chart::{PROGRESS_PNG, write_progress_chart};
+use crate::report::win_rate_chart::{
+    SUMMARY_PNG, SUMMARY_SVG, read_summary_csv, write_win_rate_charts,
+};
+
+/// What kind of result folder `plot` redraws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotSource {
+    /// A MAP-Elites run directory (`archive.csv`).
+    Run,
+    /// A tournament's output folder (`summary.csv`, no `archive.csv`).
+    Tournament,
+}
 
 /// Validated settings of `playstyles plot`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlotConfig {
-    /// The run directory.
-    pub run_dir: PathBuf,
-    /// The run's game (from its `config.toml`).
+    /// The folder.
+    pub dir: PathBuf,
+    /// What it holds.
+    pub source: PlotSource,
+    /// The run's game (from its `config.toml`); for a tournament, whose chart is the same for
+    /// every game, the default game (it only routes the command).
     pub game: GameKind,
 }
 
 impl PlotConfig {
-    /// Settings for the run directory `run_dir`; reads its `config.toml` for the game.
+    /// Settings for the folder `dir`: a run directory if it holds `archive.csv` (its
+    /// `config.toml` is read for the game), else a tournament's folder if it holds
+    /// `summary.csv`.
     ///
     /// # Errors
     ///
-    /// As [`read_config`]: the directory or `config.toml` is missing or invalid.
-    pub fn new(run_dir: PathBuf) -> Result<Self> {
-        let game = read_config(&run_dir)?.game;
-        Ok(PlotConfig { run_dir, game })
+    /// [`crate::Error::Io`] naming `dir` if it is missing or holds neither file; as
+    /// [`read_config`] for a run directory whose `config.toml` is missing or invalid.
+    pub fn new(dir: PathBuf) -> Result<Self> {
+        check_dir(&dir)?;
+        let (source, game) = if dir.join(ARCHIVE_CSV).exists() {
+            (PlotSource::Run, read_config(&dir)?.game)
+        } else if dir.join(SUMMARY_CSV).exists() {
+            (PlotSource::Tournament, GameKind::default())
+        } else {
+            return Err(invalid(
+                &dir,
+                format!(
+                    "holds neither {ARCHIVE_CSV} (a MAP-Elites run) nor {SUMMARY_CSV} (a tournament): nothing to plot"
+                ),
+            ));
+        };
+        Ok(PlotConfig { dir, source, game })
     }
 }
 
-/// Redraws the pictures of `cfg.run_dir` and lists the files written on `out`.
+/// Redraws the pictures of `cfg.dir` and lists the files written on `out`.
 ///
 /// # Errors
 ///
-/// As [`RunDir::load`]; [`crate::Error::Io`] naming `progress.csv` if it is missing or
-/// malformed, or a picture that cannot be written.
+/// For a run: as [`RunDir::load`]; [`crate::Error::Io`] naming `progress.csv` if it is missing
+/// or malformed. For a tournament: as [`read_summary_csv`]. Either: a picture that cannot be
+/// written.
 pub fn plot(cfg: &PlotConfig, out: &mut impl Write) -> Result<()> {
-    let run = RunDir::load(&cfg.run_dir)?;
-    let reports = read_progress_csv(&run.dir.join(PROGRESS_CSV))?;
-    let axes = run.config.features.clone();
-    write_heatmaps(&run.archive.rows, &axes, &run.dir)?;
-    write_progress_chart(&reports, &run.dir.join(PROGRESS_PNG))?;
-    for name in [HEATMAP_PNG, HEATMAP_SVG, PROGRESS_PNG] {
-        writeln!(out, "wrote {}", run.dir.join(name).display()).map_err(output_error)?;
+    let written = match cfg.source {
+        PlotSource::Run => {
+            let run = RunDir::load(&cfg.dir)?;
+            let reports = read_progress_csv(&run.dir.join(PROGRESS_CSV))?;
+            let axes = run.config.features.clone();
+            write_heatmaps(&run.archive.rows, &axes, &run.dir)?;
+            write_progress_chart(&reports, &run.dir.join(PROGRESS_PNG))?;
+            vec![HEATMAP_PNG, HEATMAP_SVG, PROGRESS_PNG]
+        }
+        PlotSource::Tournament => {
+            let rows = read_summary_csv(&cfg.dir.join(SUMMARY_CSV))?;
+            write_win_rate_charts(&rows, &cfg.dir)?;
+            vec![SUMMARY_PNG, SUMMARY_SVG]
+        }
+    };
+    for name in written {
+        writeln!(out, "wrote {}", cfg.dir.join(name).display()).map_err(output_error)?;
     }
     Ok(())
 }

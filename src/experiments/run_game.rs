@@ -5,6 +5,7 @@ use std::io::Write;
 use super::config_file::{LevelSet, read_rules};
 use super::evolve::{EvolveConfig, evolve};
 use super::games_csv::TableColumns;
+use super::reevaluate::{ReevaluateConfig, reevaluate};
 use super::run_config::RunConfig;
 use super::tournament::tournament;
 use super::tournament_spec::TournamentConfig;
@@ -31,6 +32,7 @@ type NamedLevels<L> = Vec<(String, L)>;
 ///   [`super::evolve::evolve`]; evolve's scripts default to [`GameKit::default_genome`] and
 ///   its features are resolved against the game);
 /// - `validate`: the run's rules, features and the chosen levels ([`super::validate`]);
+/// - `reevaluate`: the run's rules, features and training levels ([`super::reevaluate`]);
 /// - `plot`, `tiers`: game-independent ([`super::plot`], [`super::tiers`]).
 ///
 /// # Errors
@@ -43,6 +45,7 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<()> {
         Command::Tournament(cfg) => run_tournament::<G, W>(&cfg, out),
         Command::Plot(cfg) => super::plot::plot(&cfg, out),
         Command::Validate(cfg) => run_validate::<G, W>(&cfg, out),
+        Command::Reevaluate(cfg) => run_reevaluate::<G, W>(&cfg, out),
         Command::Tiers(cfg) => super::tiers::tiers(&cfg, out).map(|_| ()),
         Command::Evolve(cfg) => run_evolve::<G, W>(&cfg, out),
         Command::Levels(cfg) => match cfg.action {
@@ -150,6 +153,16 @@ fn run_validate<G: GameKit, W: Write>(cfg: &ValidateConfig, out: &mut W) -> Resu
     let game = G::with_rules(rules);
     let features = resolve_features(&game, &run.config)?;
     validate(&game, levels, &features, &run, cfg, out).map(|_| ())
+}
+
+/// Re-evaluates a run's elites: its `[rules]`, features and training levels.
+fn run_reevaluate<G: GameKit, W: Write>(cfg: &ReevaluateConfig, out: &mut W) -> Result<()> {
+    let run = super::run_dir::RunDir::load(&cfg.run_dir)?;
+    let rules: G::Rules = read_rules(&run.config.rules)?;
+    let (_, levels) = load_levels::<G>(&run.config.levels)?;
+    let game = G::with_rules(rules);
+    let features = resolve_features(&game, &run.config)?;
+    reevaluate(&game, levels, &features, &run, cfg, out).map(|_| ())
 }
 
 /// Runs a MAP-Elites run.

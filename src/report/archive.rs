@@ -25,7 +25,7 @@ use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
 use crate::qd::{BatchReport, GenomeSpace, GridArchive};
 use crate::report::atomic::write_atomic;
-use crate::report::csv::read_with_header;
+use crate::report::csv::{read_with_header, record_error};
 
 /// File name of the archive table in a run directory.
 pub const ARCHIVE_CSV: &str = "archive.csv";
@@ -212,7 +212,7 @@ impl ArchiveTable {
             .collect();
         let mut table = parse_header(&header).map_err(|e| invalid(origin, e))?;
         for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| invalid(origin, e.to_string()))?;
+            let rec = rec.map_err(|e| record_error(origin, i + 2, &e))?;
             let row = table
                 .parse_row(&rec)
                 .map_err(|e| invalid(origin, format!("line {}: {e}", i + 2)))?;

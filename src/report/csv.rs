@@ -82,6 +82,22 @@ pub fn read_with_header(path: &Path, columns: &[&str]) -> Result<::csv::Reader<C
     Ok(r)
 }
 
+/// The error for a record of the CSV file `path` that cannot be read, naming the file and the
+/// line (the reader's, else `line`). A row with more or fewer fields than the header, as a row
+/// cut short by a crash or a truncated copy leaves, is said to be so plainly.
+pub fn record_error(path: &Path, line: usize, e: &::csv::Error) -> Error {
+    let line = e.position().map_or(line, |p| p.line() as usize);
+    let reason = match e.kind() {
+        ::csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!(
+            "line {line}: {len} fields where the header has {expected_len} (a truncated or damaged row)"
+        ),
+        _ => format!("line {line}: {e}"),
+    };
+    invalid(path, reason)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +109,18 @@ mod tests {
         t.rows.push(vec!["plain".into(), String::new()]);
         let text = String::from_utf8(t.to_bytes().unwrap()).unwrap();
         assert_eq!(text, "name,value\n\"a,b\",\"say \"\"hi\"\"\"\nplain,\n");
+    }
+
+    #[test]
+    fn a_short_row_is_named_by_file_and_line() {
+        let bytes = b"a,b,c\n1,2,3\n4,5\n";
+        let mut r = ::csv::Reader::from_reader(&bytes[..]);
+        let e = r.records().nth(1).unwrap().unwrap_err();
+        let msg = record_error(Path::new("dir/t.csv"), 0, &e).to_string();
+        assert!(
+            msg.starts_with("dir/t.csv: line 3: 2 fields where the header has 3"),
+            "{msg}"
+        );
     }
 
     #[test]

@@ -101,7 +101,8 @@ pub fn render_svg(rows: &[ArchiveRow], axes: &[FeatureAxis]) -> Result<String> {
     Ok(svg)
 }
 
-fn draw_error<E: std::error::Error + Send + Sync + 'static>(path: &Path, e: E) -> Error {
+/// A drawing error as an I/O error naming `path`.
+pub(crate) fn draw_error<E: std::error::Error + Send + Sync + 'static>(path: &Path, e: E) -> Error {
     Error::io(path, std::io::Error::other(e.to_string()))
 }
 
@@ -374,7 +375,8 @@ fn approx_width(label: &str) -> i32 {
     (label.chars().count() as f64 * TICK_FONT * 0.64).ceil() as i32
 }
 
-fn font(size: f64) -> TextStyle<'static> {
+/// Black text of the embedded font at `size` pixels.
+pub(crate) fn font(size: f64) -> TextStyle<'static> {
     TextStyle::from((FAMILY, size).into_font()).color(&BLACK)
 }
 

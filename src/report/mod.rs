@@ -7,6 +7,7 @@
 //! - [`archive`]: `archive.csv` and `progress.csv` of a MAP-Elites run, written and read back;
 //! - [`heatmap`]: the archive drawn as `heatmap.png` and `heatmap.svg`;
 //! - [`progress_chart`]: `progress.csv` drawn as `progress.png`;
+//! - [`win_rate_chart`]: a tournament's `summary.csv` drawn as `summary.png` and `summary.svg`;
 //! - [`table`]: aligned plain-text tables for the terminal;
 //! - [`progress`]: a progress bar on standard error (done / total, elapsed, ETA).
 
@@ -17,5 +18,6 @@ pub mod heatmap;
 pub mod progress;
 pub mod progress_chart;
 pub mod table;
+pub mod win_rate_chart;
 
 pub use atomic::write_atomic;

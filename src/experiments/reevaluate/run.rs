@@ -1,0 +1,158 @@
+//! The re-evaluation: every elite re-played on the training levels, in parallel, then the
+//! tables written and printed.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+
+use super::ReevaluateConfig;
+use super::tables::{REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluation};
+use crate::agent::SearchSupport;
+use crate::error::{Error, Result};
+use crate::experiments::evaluate::evaluate_player;
+use crate::experiments::output_error;
+use crate::experiments::run_dir::{RunDir, prepare_out_dir};
+use crate::features::Feature;
+use crate::qd::Evaluation;
+use crate::qd::checkpoint::invalid;
+use crate::report::archive::{ARCHIVE_CSV, ArchiveRow};
+use crate::report::progress::Progress;
+use crate::rng::derive_seed;
+
+/// Tag of the re-evaluation seeds ("reeval" in ASCII); see [`elite_seed`].
+pub const REEVALUATION_TAG: u64 = 0x0000_7265_6576_616c;
+
+/// The series seed of the re-evaluation games of the elite in `cell`:
+/// `derive_seed(seed, [REEVALUATION_TAG, cell])`, `seed` being `--seed` or the run seed.
+pub fn elite_seed(seed: u64, cell: usize) -> u64 {
+    derive_seed(seed, &[REEVALUATION_TAG, cell as u64])
+}
+
+/// Re-plays every elite of `run` on `levels` (its training levels, named for the reports) with
+/// the run's `features` (resolved for the game, in axis order), builds the corrected archive,
+/// writes `reevaluated.csv` and `reevaluated_summary.csv` and prints the totals (see the
+/// [module docs](super)).
+///
+/// # Errors
+///
+/// [`Error::Io`] naming `archive.csv` if it holds no elite, or a file that cannot be written;
+/// [`Error::Config`] naming `run_dir` if an earlier re-evaluation's tables exist and `force` is
+/// off, `--games` if rounding it up overflows, `levels` if there is no level, `--threads` if
+/// the pool cannot be built, or the agent field at fault if the run's player or baseline cannot
+/// be built.
+pub fn reevaluate<G: SearchSupport>(
+    game: &G,
+    levels: Vec<(String, G::Level)>,
+    features: &[Feature],
+    run: &RunDir,
+    cfg: &ReevaluateConfig,
+    out: &mut impl Write,
+) -> Result<Reevaluation> {
+    if run.archive.rows.is_empty() {
+        return Err(invalid(
+            &run.dir.join(ARCHIVE_CSV),
+            "holds no elite, so there is nothing to re-evaluate",
+        ));
+    }
+    if levels.is_empty() {
+        return Err(Error::config("levels", "no level to play"));
+    }
+    let repetitions = cfg.games.div_ceil(levels.len() as u32);
+    let per_elite = repetitions
+        .checked_mul(levels.len() as u32)
+        .ok_or_else(|| Error::config("--games", format!("{} is too many", cfg.games)))?;
+    prepare_out_dir(
+        &run.dir,
+        "run_dir",
+        &[REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV],
+        cfg.force,
+        false,
+    )?;
+    let rc = &run.config;
+    let seed = cfg.seed.unwrap_or(rc.seed);
+    let baseline = rc.baseline.to_string();
+    let jobs: Vec<(ArchiveRow, String)> = run
+        .archive
+        .rows
+        .iter()
+        .map(|row| Ok((row.clone(), run.agent_spec(row)?)))
+        .collect::<Result<_>>()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::config("--threads", e.to_string()))?;
+    let rounded = if per_elite == cfg.games {
+        String::new()
+    } else {
+        format!(
+            " (--games {} rounded up to a multiple of the levels)",
+            cfg.games
+        )
+    };
+    writeln!(
+        out,
+        "re-evaluating {} elites of {}: {per_elite} games each ({} level{} x {repetitions}){rounded}, seed {seed}",
+        jobs.len(),
+        run.dir.display(),
+        levels.len(),
+        if levels.len() == 1 { "" } else { "s" },
+    )
+    .map_err(output_error)?;
+    out.flush().map_err(output_error)?;
+    let progress = Progress::new(u64::from(per_elite) * jobs.len() as u64, !cfg.quiet);
+    let evaluations = pool.install(|| {
+        jobs.par_iter()
+            .map(|(row, spec)| {
+                let ev = evaluate_player(
+                    game,
+                    &levels,
+                    repetitions,
+                    elite_seed(seed, row.cell),
+                    spec,
+                    &baseline,
+                    features,
+                );
+                (0..per_elite).for_each(|_| progress.inc());
+                ev
+            })
+            .collect::<Result<Vec<Evaluation>>>()
+    });
+    progress.finish();
+    let played: Vec<(ArchiveRow, Evaluation)> = jobs
+        .into_iter()
+        .map(|(row, _)| row)
+        .zip(evaluations?)
+        .collect();
+    let result = Reevaluation::new(run, played, per_elite, seed)?;
+    let (table, summary) = (result.table(run), result.summary_table());
+    table.write(&run.dir.join(REEVALUATED_CSV))?;
+    summary.write(&run.dir.join(REEVALUATED_SUMMARY_CSV))?;
+    write!(
+        out,
+        "\n{}\nwrote {} and {}\n",
+        result.printed(),
+        run.dir.join(REEVALUATED_CSV).display(),
+        run.dir.join(REEVALUATED_SUMMARY_CSV).display()
+    )
+    .map_err(output_error)?;
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::validate::VALIDATION_TAG;
+
+    #[test]
+    fn elite_seeds_are_apart_from_the_evaluation_and_validation_seeds() {
+        // evolve seeds evaluation `i` with derive_seed(run seed, [i]).
+        let run_seed = 7;
+        let evaluations: Vec<u64> = (0..2000).map(|i| derive_seed(run_seed, &[i])).collect();
+        for cell in 0..200 {
+            let s = elite_seed(run_seed, cell);
+            assert!(!evaluations.contains(&s), "cell {cell}");
+            assert_ne!(s, derive_seed(run_seed, &[VALIDATION_TAG, cell as u64]));
+            assert_ne!(s, elite_seed(run_seed + 1, cell));
+        }
+    }
+}

@@ -1,0 +1,431 @@
+//! A re-evaluation's results: the corrected archive, `reevaluated.csv`,
+//! `reevaluated_summary.csv` and the printed totals (see the module docs of [`super`]).
+
+use crate::error::Result;
+use crate::experiments::run_dir::RunDir;
+use crate::qd::{ArchiveStats, Evaluation, Genome, GridArchive};
+use crate::report::archive::ArchiveRow;
+use crate::report::csv::CsvTable;
+use crate::report::table::aligned;
+use crate::stats::{Z_95, mean, wilson_interval};
+
+/// File name of the per-elite re-evaluation table in a run directory.
+pub const REEVALUATED_CSV: &str = "reevaluated.csv";
+/// File name of the re-evaluation summary in a run directory.
+pub const REEVALUATED_SUMMARY_CSV: &str = "reevaluated_summary.csv";
+/// The columns of `reevaluated_summary.csv`.
+pub const SUMMARY_COLUMNS: [&str; 13] = [
+    "elites",
+    "kept_cell_elites",
+    "kept_cell_share",
+    "corrected_elites",
+    "cells",
+    "archived_coverage",
+    "corrected_coverage",
+    "archived_qd_score",
+    "corrected_qd_score",
+    "archived_mean_win_rate",
+    "new_mean_win_rate",
+    "games_per_elite",
+    "seed",
+];
+
+/// How many of the elites whose win rate fell most are printed.
+const PRINTED_DROPS: usize = 5;
+
+/// The columns of `reevaluated.csv` for a run with these features, in axis order.
+pub fn reevaluated_columns(features: &[String]) -> Vec<String> {
+    let each = |f: &dyn Fn(&String) -> Vec<String>| -> Vec<String> {
+        features.iter().flat_map(f).collect()
+    };
+    let mut h = vec!["cell".to_string()];
+    h.extend(each(&|f| vec![format!("cell_{f}")]));
+    h.extend(each(&|f| {
+        vec![format!("map_{f}_mean"), format!("map_{f}_sd")]
+    }));
+    h.extend(
+        [
+            "map_win_rate",
+            "map_games",
+            "new_win_rate",
+            "new_win_rate_lo",
+            "new_win_rate_hi",
+            "new_games",
+            "new_wins",
+            "new_draws",
+        ]
+        .map(String::from),
+    );
+    h.extend(each(&|f| {
+        vec![format!("new_{f}_mean"), format!("new_{f}_sd")]
+    }));
+    h.push("new_cell".into());
+    h.extend(each(&|f| vec![format!("new_cell_{f}")]));
+    h.extend(["kept_cell", "corrected_elite"].map(String::from));
+    h
+}
+
+/// One re-evaluated elite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reevaluated {
+    /// The elite as archived.
+    pub row: ArchiveRow,
+    /// Its re-evaluation games.
+    pub evaluation: Evaluation,
+    /// The cell its new feature means fall in; `None` if they cannot be placed (a feature that
+    /// is not a finite number).
+    pub new_cell: Option<usize>,
+    /// True if it holds `new_cell` in the corrected archive.
+    pub corrected_elite: bool,
+}
+
+impl Reevaluated {
+    /// True if the elite's new cell is its archived cell.
+    pub fn kept_cell(&self) -> bool {
+        self.new_cell == Some(self.row.cell)
+    }
+}
+
+/// The outcome of a re-evaluation: every elite, the archive as archived and as corrected.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reevaluation {
+    /// The elites, in archived cell order.
+    pub elites: Vec<Reevaluated>,
+    /// Games each elite played.
+    pub games_per_elite: u32,
+    /// Cells of the grid.
+    pub cells: usize,
+    /// The seed the games derived from (`--seed` or the run seed).
+    pub seed: u64,
+    /// The archive's numbers as archived: the run's elites and win rates.
+    pub archived: ArchiveStats,
+    /// The corrected archive's numbers.
+    pub corrected: ArchiveStats,
+}
+
+impl Reevaluation {
+    /// The re-evaluation of `run` from each archived elite and its new evaluation (in archived
+    /// cell order): places each in the run's grid and fills the corrected archive under the
+    /// run's replacement rule (see the [module docs](super)).
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Config`] if an evaluation placed in the grid does not fit the archive (not
+    /// expected: placing checks it).
+    pub fn new(
+        run: &RunDir,
+        played: Vec<(ArchiveRow, Evaluation)>,
+        games_per_elite: u32,
+        seed: u64,
+    ) -> Result<Self> {
+        let axes = run.grid.axes().len();
+        let new_cells: Vec<Option<usize>> = played
+            .iter()
+            .map(|(_, ev)| {
+                ev.validate(axes)
+                    .ok()
+                    .and_then(|()| run.grid.index_of(&ev.descriptor_means).ok())
+            })
+            .collect();
+        // The placed elites (elite, cell), offered as one batch in cell order: the b-th gets
+        // evaluation index b.
+        let placed: Vec<(usize, usize)> = new_cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.map(|c| (i, c)))
+            .collect();
+        let mut corrected = GridArchive::new(run.grid.axes().to_vec(), run.grid.replacement())?;
+        corrected.add_batch(
+            placed
+                .iter()
+                .map(|&(i, _)| {
+                    let (row, ev) = &played[i];
+                    (Genome::new(row.weights.clone()), ev.clone())
+                })
+                .collect(),
+        )?;
+        let mut holds = vec![false; played.len()];
+        for (b, &(i, cell)) in placed.iter().enumerate() {
+            holds[i] = corrected.elite(cell).is_some_and(|e| e.index == b as u64);
+        }
+        let archived = archived_stats(run);
+        let elites = played
+            .into_iter()
+            .zip(new_cells)
+            .zip(holds)
+            .map(
+                |(((row, evaluation), new_cell), corrected_elite)| Reevaluated {
+                    row,
+                    evaluation,
+                    new_cell,
+                    corrected_elite,
+                },
+            )
+            .collect();
+        Ok(Reevaluation {
+            elites,
+            games_per_elite,
+            cells: run.grid.num_cells(),
+            seed,
+            archived,
+            corrected: corrected.stats(),
+        })
+    }
+
+    /// How many elites kept their cell.
+    pub fn kept_cell(&self) -> usize {
+        self.elites.iter().filter(|e| e.kept_cell()).count()
+    }
+
+    /// `reevaluated.csv`.
+    pub fn table(&self, run: &RunDir) -> CsvTable {
+        let mut t = CsvTable::new(reevaluated_columns(&run.archive.features));
+        let axes = run.archive.features.len();
+        for e in &self.elites {
+            let (r, ev) = (&e.row, &e.evaluation);
+            let (lo, hi) = wilson_interval(u64::from(ev.wins), u64::from(ev.games), Z_95);
+            let mut row = vec![r.cell.to_string()];
+            row.extend(r.coords.iter().map(usize::to_string));
+            for k in 0..axes {
+                row.extend([r.means[k].to_string(), r.sds[k].to_string()]);
+            }
+            row.extend([
+                r.win_rate.to_string(),
+                r.games.to_string(),
+                ev.fitness.to_string(),
+                lo.to_string(),
+                hi.to_string(),
+                ev.games.to_string(),
+                ev.wins.to_string(),
+                ev.draws.to_string(),
+            ]);
+            for k in 0..axes {
+                row.extend([
+                    ev.descriptor_means[k].to_string(),
+                    ev.descriptor_spreads[k].to_string(),
+                ]);
+            }
+            let coords = e.new_cell.and_then(|c| run.grid.index_to_grid(c));
+            row.push(e.new_cell.map_or_else(String::new, |c| c.to_string()));
+            match coords {
+                Some(cs) => row.extend(cs.iter().map(usize::to_string)),
+                None => row.extend((0..axes).map(|_| String::new())),
+            }
+            row.extend([e.kept_cell().to_string(), e.corrected_elite.to_string()]);
+            t.rows.push(row);
+        }
+        t
+    }
+
+    /// `reevaluated_summary.csv`: one row.
+    pub fn summary_table(&self) -> CsvTable {
+        let n = self.elites.len();
+        let kept = self.kept_cell();
+        let opt = |x: Option<f64>| x.map_or_else(String::new, |x| x.to_string());
+        let mut t = CsvTable::new(SUMMARY_COLUMNS.map(String::from).to_vec());
+        t.rows.push(vec![
+            n.to_string(),
+            kept.to_string(),
+            opt((n > 0).then(|| kept as f64 / n as f64)),
+            self.corrected.num_elites.to_string(),
+            self.cells.to_string(),
+            self.archived.coverage.to_string(),
+            self.corrected.coverage.to_string(),
+            self.archived.qd_score.to_string(),
+            self.corrected.qd_score.to_string(),
+            opt(self.archived.mean_fitness),
+            opt(self.new_mean_win_rate()),
+            self.games_per_elite.to_string(),
+            self.seed.to_string(),
+        ]);
+        t
+    }
+
+    /// The mean new win rate of all re-played elites (`None` if there is none).
+    pub fn new_mean_win_rate(&self) -> Option<f64> {
+        mean(self.elites.iter().map(|e| e.evaluation.fitness))
+    }
+
+    /// The printed report: archived and corrected totals side by side, how many elites kept
+    /// their cell, and the elites whose win rate fell most.
+    pub fn printed(&self) -> String {
+        let pct = |x: Option<f64>| x.map_or_else(|| "-".into(), |x| format!("{:.1}", 100.0 * x));
+        let (a, c) = (&self.archived, &self.corrected);
+        let header: Vec<String> = ["", "archived", "corrected"].map(String::from).to_vec();
+        let rows: Vec<Vec<String>> = [
+            ("elites", a.num_elites.to_string(), c.num_elites.to_string()),
+            ("coverage %", pct(Some(a.coverage)), pct(Some(c.coverage))),
+            (
+                "QD score",
+                format!("{:.2}", a.qd_score),
+                format!("{:.2}", c.qd_score),
+            ),
+            ("mean win %", pct(a.mean_fitness), pct(c.mean_fitness)),
+        ]
+        .into_iter()
+        .map(|(name, x, y)| vec![name.to_string(), x, y])
+        .collect();
+        let n = self.elites.len();
+        let kept = self.kept_cell();
+        let mut text = aligned(&header, &rows);
+        text += &format!(
+            "kept their cell: {kept} of {n} elites ({:.1}%); mean win rate of all {n}: {}% archived, {}% re-played\n",
+            100.0 * kept as f64 / n.max(1) as f64,
+            pct(a.mean_fitness),
+            pct(self.new_mean_win_rate()),
+        );
+        let mut drops: Vec<&Reevaluated> = self
+            .elites
+            .iter()
+            .filter(|e| e.evaluation.fitness < e.row.win_rate)
+            .collect();
+        drops.sort_by(|x, y| {
+            let fall = |e: &Reevaluated| e.row.win_rate - e.evaluation.fitness;
+            fall(y)
+                .total_cmp(&fall(x))
+                .then(x.row.cell.cmp(&y.row.cell))
+        });
+        drops.truncate(PRINTED_DROPS);
+        if !drops.is_empty() {
+            let header: Vec<String> = ["cell", "map win %", "new win %", "95% CI", "new cell"]
+                .map(String::from)
+                .to_vec();
+            let rows: Vec<Vec<String>> = drops
+                .iter()
+                .map(|e| {
+                    let ev = &e.evaluation;
+                    let (lo, hi) = wilson_interval(u64::from(ev.wins), u64::from(ev.games), Z_95);
+                    vec![
+                        e.row.cell.to_string(),
+                        pct(Some(e.row.win_rate)),
+                        pct(Some(ev.fitness)),
+                        format!("{:.1}-{:.1}", 100.0 * lo, 100.0 * hi),
+                        e.new_cell.map_or_else(|| "none".into(), |c| c.to_string()),
+                    ]
+                })
+                .collect();
+            text += &format!("\nlargest win-rate drops:\n{}", aligned(&header, &rows));
+        }
+        text
+    }
+}
+
+/// The run's archive numbers as archived, computed as [`GridArchive::stats`] computes them:
+/// the QD score is the sum of the elites' win rates.
+fn archived_stats(run: &RunDir) -> ArchiveStats {
+    let fits: Vec<f64> = run.archive.rows.iter().map(|r| r.win_rate).collect();
+    let qd_score: f64 = fits.iter().sum();
+    let (n, cells) = (fits.len(), run.grid.num_cells() as f64);
+    ArchiveStats {
+        num_elites: n,
+        coverage: n as f64 / cells,
+        qd_score,
+        norm_qd_score: qd_score / cells,
+        max_fitness: fits.iter().copied().reduce(f64::max),
+        mean_fitness: (n > 0).then(|| qd_score / n as f64),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::experiments::run_config::RunConfig;
+    use crate::report::archive::ArchiveTable;
+
+    /// A run over one axis `x` of 5 bins on [0, 5] with `cells` archived, win rate 0.5 each.
+    fn run(cells: &[usize]) -> RunDir {
+        let config = RunConfig::parse(
+            "seed = 3\nbatch_size = 1\n[evaluation]\nlevels = [1]\nrepetitions = 4\n\
+             player = \"pmcts\"\nbaseline = \"mcts\"\n[genome]\nscripts = [\"a\"]\n\
+             [[features]]\nname = \"x\"\nmin = 0\nmax = 5\nbins = 5\n\
+             [map_elites]\nrandom_init = 0\niterations = 0\n",
+            "t",
+        )
+        .unwrap();
+        let grid = GridArchive::new(config.features.clone(), config.replacement).unwrap();
+        let rows = cells
+            .iter()
+            .map(|&c| ArchiveRow {
+                cell: c,
+                coords: vec![c],
+                means: vec![c as f64 + 0.5],
+                sds: vec![0.0],
+                win_rate: 0.5,
+                games: 20,
+                wins: 10,
+                draws: 0,
+                mean_score: 1.0,
+                evaluation: c as u64,
+                weights: vec![c as f64],
+                extra: BTreeMap::new(),
+            })
+            .collect();
+        let archive = ArchiveTable {
+            features: vec!["x".into()],
+            weights: vec!["a".into()],
+            extras: vec![],
+            rows,
+        };
+        RunDir {
+            dir: PathBuf::from("run"),
+            config,
+            archive,
+            grid,
+        }
+    }
+
+    fn eval(x: f64, wins: u32, score: f64) -> Evaluation {
+        Evaluation {
+            fitness: f64::from(wins) / 4.0,
+            tie_break: score,
+            games: 4,
+            wins,
+            draws: 0,
+            descriptor_means: vec![x],
+            descriptor_spreads: vec![0.0],
+            extra: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn elites_are_rebinned_one_per_cell_by_new_win_rate_then_score() {
+        let run = run(&[0, 1, 2, 3]);
+        let rows = run.archive.rows.clone();
+        // Cells 0 and 1 move to cell 4 (x = 9 clamps to the last bin) with equal win rates:
+        // the higher mean score holds it. Cell 2 stays; cell 3's features are not finite.
+        let played = vec![
+            (rows[0].clone(), eval(4.5, 1, 1.0)),
+            (rows[1].clone(), eval(9.0, 1, 2.0)),
+            (rows[2].clone(), eval(2.5, 3, 0.0)),
+            (rows[3].clone(), eval(f64::NAN, 4, 0.0)),
+        ];
+        let r = Reevaluation::new(&run, played, 4, 3).unwrap();
+        let cells: Vec<Option<usize>> = r.elites.iter().map(|e| e.new_cell).collect();
+        assert_eq!(cells, [Some(4), Some(4), Some(2), None]);
+        let held: Vec<bool> = r.elites.iter().map(|e| e.corrected_elite).collect();
+        assert_eq!(held, [false, true, true, false]);
+        assert_eq!(r.kept_cell(), 1);
+        assert_eq!((r.archived.num_elites, r.corrected.num_elites), (4, 2));
+        assert_eq!((r.archived.qd_score, r.corrected.qd_score), (2.0, 1.0));
+        assert_eq!(r.corrected.coverage, 0.4);
+
+        let t = r.table(&run);
+        assert_eq!(t.header, reevaluated_columns(&["x".to_string()]));
+        let last = t.rows.last().unwrap();
+        let at = |name: &str| t.header.iter().position(|c| c == name).unwrap();
+        assert_eq!(
+            (
+                last[at("new_cell")].as_str(),
+                last[at("new_cell_x")].as_str()
+            ),
+            ("", "")
+        );
+        assert_eq!(last[at("kept_cell")], "false");
+        let s = r.summary_table();
+        assert_eq!(s.rows[0][..5], ["4", "1", "0.25", "2", "5"]);
+        assert!(r.printed().contains("kept their cell: 1 of 4"));
+    }
+}

@@ -1,0 +1,354 @@
+//! A tournament's `summary.csv` drawn as `summary.png` and `summary.svg`: one row per pairing,
+//! top to bottom in the file's order, labelled with the pairing's name; a point at its first
+//! agent's win rate with a horizontal bar over the 95 % Wilson interval (`win_rate_lo` to
+//! `win_rate_hi`), green where the whole interval lies above 50 %, red where it lies below,
+//! blue where it holds 50 %; the x axis from 0 to 100 % with a vertical line at 50 %; the
+//! numbers and the games written at the right of each row. Rows are shaded alternately and the
+//! picture grows with the pairings, so a sweep of 15 or more settings stays readable; names
+//! too long for the label column are shortened with an ellipsis.
+//!
+//! Text is drawn with the embedded DejaVu Sans, as the heatmaps are ([`super::heatmap`]).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::csv::record_error;
+use super::heatmap::{DrawResult, draw_error, font, register_font, write_png};
+use crate::error::Result;
+use crate::files::{DATA_LIMIT, read_bytes};
+use crate::qd::checkpoint::invalid;
+use crate::report::atomic::write_atomic;
+
+/// File name of the PNG chart in a tournament's output folder.
+pub const SUMMARY_PNG: &str = "summary.png";
+/// File name of the SVG chart in a tournament's output folder.
+pub const SUMMARY_SVG: &str = "summary.svg";
+/// The columns of `summary.csv` the chart reads (any others are ignored).
+pub const CHART_COLUMNS: [&str; 5] = ["pairing", "games", "win_rate", "win_rate_lo", "win_rate_hi"];
+
+const MARGIN: i32 = 16;
+const TITLE_H: i32 = 44;
+const ROW_H: i32 = 28;
+const PLOT_W: i32 = 480;
+const AXIS_H: i32 = 58;
+const NOTE_H: i32 = 22;
+const VALUE_W: i32 = 210;
+const MIN_LABEL_W: i32 = 60;
+const MAX_LABEL_W: i32 = 360;
+const LABEL_FONT: f64 = 14.0;
+const TICK_FONT: f64 = 13.0;
+const TITLE_FONT: f64 = 18.0;
+
+const SHADE: RGBColor = RGBColor(245, 245, 245);
+const GRID: RGBColor = RGBColor(225, 225, 225);
+const FRAME: RGBColor = RGBColor(90, 90, 90);
+const EVEN: RGBColor = RGBColor(60, 60, 60);
+const ABOVE: RGBColor = RGBColor(44, 160, 44);
+const BELOW: RGBColor = RGBColor(214, 39, 40);
+const SPANS: RGBColor = RGBColor(31, 119, 180);
+
+/// One pairing of `summary.csv`, as the chart needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WinRateRow {
+    /// The pairing's name (the row's label).
+    pub pairing: String,
+    /// Games played.
+    pub games: u64,
+    /// The first agent's win rate, in [0, 1].
+    pub win_rate: f64,
+    /// Lower end of its 95 % interval.
+    pub lo: f64,
+    /// Upper end of its 95 % interval.
+    pub hi: f64,
+}
+
+/// Reads the [`CHART_COLUMNS`] of a tournament's `summary.csv` (at most [`DATA_LIMIT`]
+/// bytes), one [`WinRateRow`] per pairing in the file's order.
+///
+/// # Errors
+///
+/// [`crate::Error::Io`] naming the file, and the line for a bad row, if it cannot be read,
+/// lacks one of the columns, holds no pairing, has a row with too few or too many fields (a
+/// truncated file), an empty pairing name, a number that does not parse, rates outside
+/// [0, 1], or an interval that does not hold its win rate.
+pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
+    let bytes = read_bytes(path, DATA_LIMIT)?;
+    let mut r = ::csv::Reader::from_reader(&bytes[..]);
+    let header = r.headers().map_err(|e| record_error(path, 1, &e))?.clone();
+    let at: HashMap<&str, usize> = header.iter().enumerate().map(|(i, c)| (c, i)).collect();
+    let cols = CHART_COLUMNS
+        .iter()
+        .map(|c| {
+            at.get(c).copied().ok_or_else(|| {
+                invalid(
+                    path,
+                    format!("line 1: no `{c}` column (not a tournament's summary.csv?)"),
+                )
+            })
+        })
+        .collect::<Result<Vec<usize>>>()?;
+    let mut rows = Vec::new();
+    for (i, rec) in r.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.map_err(|e| record_error(path, line, &e))?;
+        let line = rec.position().map_or(line, |p| p.line() as usize);
+        let bad = |reason: String| invalid(path, format!("line {line}: {reason}"));
+        let text = |k: usize| rec.get(cols[k]).unwrap_or("").trim();
+        let rate = |k: usize| -> Result<f64> {
+            match text(k).parse::<f64>() {
+                Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+                _ => Err(bad(format!(
+                    "`{}` is `{}`, not a rate between 0 and 1",
+                    CHART_COLUMNS[k],
+                    text(k)
+                ))),
+            }
+        };
+        let pairing = text(0).to_string();
+        if pairing.is_empty() {
+            return Err(bad("the `pairing` name is empty".into()));
+        }
+        let games = text(1)
+            .parse::<u64>()
+            .map_err(|_| bad(format!("`games` is `{}`, not a whole number", text(1))))?;
+        let (win_rate, lo, hi) = (rate(2)?, rate(3)?, rate(4)?);
+        // The Wilson interval holds its proportion; allow for rounding in the file.
+        if lo > win_rate + 1e-9 || win_rate > hi + 1e-9 {
+            return Err(bad(format!(
+                "the interval [{lo}, {hi}] does not hold the win rate {win_rate}"
+            )));
+        }
+        rows.push(WinRateRow {
+            pairing,
+            games,
+            win_rate,
+            lo,
+            hi,
+        });
+    }
+    if rows.is_empty() {
+        return Err(invalid(
+            path,
+            "holds no pairing (has no game finished yet?)",
+        ));
+    }
+    Ok(rows)
+}
+
+/// Writes `summary.png` and `summary.svg` of `rows` into `dir`, each atomically.
+///
+/// # Errors
+///
+/// [`crate::Error::Io`] naming a file that cannot be drawn or written.
+pub fn write_win_rate_charts(rows: &[WinRateRow], dir: &Path) -> Result<()> {
+    let plan = Plan::new(rows);
+    register_font()?;
+    write_png(&dir.join(SUMMARY_PNG), plan.size(), |root| plan.draw(root))?;
+    write_atomic(&dir.join(SUMMARY_SVG), render_svg(rows)?.as_bytes())
+}
+
+/// The chart of `rows` as an SVG document.
+///
+/// # Errors
+///
+/// [`crate::Error::Io`] if drawing fails.
+pub fn render_svg(rows: &[WinRateRow]) -> Result<String> {
+    let plan = Plan::new(rows);
+    register_font()?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, plan.size()).into_drawing_area();
+        plan.draw(&root)
+            .and_then(|()| root.present())
+            .map_err(|e| draw_error(Path::new(SUMMARY_SVG), e))?;
+    }
+    Ok(svg)
+}
+
+/// Approximate pixel width of `text` at `size` (DejaVu Sans averages ~0.6 em a character).
+fn approx_width(text: &str, size: f64) -> i32 {
+    (text.chars().count() as f64 * size * 0.62).ceil() as i32
+}
+
+/// `label` cut to fit `width` pixels, ending in `…` if cut.
+fn fit(label: &str, width: i32) -> String {
+    if approx_width(label, LABEL_FONT) <= width {
+        return label.to_string();
+    }
+    let keep = (f64::from(width) / (LABEL_FONT * 0.62)).floor() as usize;
+    let mut s: String = label.chars().take(keep.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+/// The colour of a row: whether its interval lies above, below or across 50 %.
+fn colour_of(r: &WinRateRow) -> RGBColor {
+    if r.lo > 0.5 {
+        ABOVE
+    } else if r.hi < 0.5 {
+        BELOW
+    } else {
+        SPANS
+    }
+}
+
+/// What to draw, and where.
+struct Plan<'a> {
+    rows: &'a [WinRateRow],
+    /// Width of the label column.
+    label_w: i32,
+}
+
+impl<'a> Plan<'a> {
+    fn new(rows: &'a [WinRateRow]) -> Self {
+        let widest = rows
+            .iter()
+            .map(|r| approx_width(&r.pairing, LABEL_FONT))
+            .max()
+            .unwrap_or(0);
+        Plan {
+            rows,
+            label_w: widest.clamp(MIN_LABEL_W, MAX_LABEL_W) + 12,
+        }
+    }
+
+    /// Left and right x of the plotting area, and its top and bottom y.
+    fn area(&self) -> (i32, i32, i32, i32) {
+        let x0 = MARGIN + self.label_w;
+        let y0 = TITLE_H;
+        (
+            x0,
+            x0 + PLOT_W,
+            y0,
+            y0 + self.rows.len().max(1) as i32 * ROW_H,
+        )
+    }
+
+    fn size(&self) -> (u32, u32) {
+        let (_, x1, _, y1) = self.area();
+        (
+            (x1 + VALUE_W + MARGIN) as u32,
+            (y1 + AXIS_H + NOTE_H + MARGIN) as u32,
+        )
+    }
+
+    /// The x pixel of a win rate in [0, 1].
+    fn x_of(&self, rate: f64) -> i32 {
+        let (x0, ..) = self.area();
+        x0 + (rate.clamp(0.0, 1.0) * f64::from(PLOT_W)).round() as i32
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        root.fill(&WHITE)?;
+        let (w, _) = self.size();
+        let (x0, x1, y0, y1) = self.area();
+        root.draw(&Text::new(
+            format!(
+                "Win rate of each pairing's first agent, with 95% intervals ({} pairing{})",
+                self.rows.len(),
+                if self.rows.len() == 1 { "" } else { "s" }
+            ),
+            (MARGIN, TITLE_H / 2),
+            font(TITLE_FONT).pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+        for i in (1..self.rows.len()).step_by(2) {
+            let top = y0 + i as i32 * ROW_H;
+            root.draw(&Rectangle::new(
+                [(MARGIN, top), (w as i32 - MARGIN, top + ROW_H)],
+                SHADE.filled(),
+            ))?;
+        }
+        for pct in (0..=100).step_by(10) {
+            let x = self.x_of(f64::from(pct) / 100.0);
+            if pct % 50 != 0 {
+                root.draw(&PathElement::new(vec![(x, y0), (x, y1)], GRID))?;
+            }
+            root.draw(&PathElement::new(vec![(x, y1), (x, y1 + 4)], FRAME))?;
+            root.draw(&Text::new(
+                pct.to_string(),
+                (x, y1 + 7),
+                font(TICK_FONT).pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        root.draw(&Rectangle::new([(x0, y0), (x1, y1)], FRAME.stroke_width(1)))?;
+        let half = self.x_of(0.5);
+        root.draw(&PathElement::new(
+            vec![(half, y0), (half, y1)],
+            EVEN.stroke_width(2),
+        ))?;
+        for (i, r) in self.rows.iter().enumerate() {
+            let y = y0 + i as i32 * ROW_H + ROW_H / 2;
+            root.draw(&Text::new(
+                fit(&r.pairing, self.label_w - 12),
+                (x0 - 8, y),
+                font(LABEL_FONT).pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
+            let colour = colour_of(r);
+            let (lo, hi) = (self.x_of(r.lo), self.x_of(r.hi));
+            let bar = colour.stroke_width(2);
+            root.draw(&PathElement::new(vec![(lo, y), (hi, y)], bar))?;
+            for x in [lo, hi] {
+                root.draw(&PathElement::new(vec![(x, y - 5), (x, y + 5)], bar))?;
+            }
+            root.draw(&Circle::new((self.x_of(r.win_rate), y), 5, colour.filled()))?;
+            root.draw(&Text::new(
+                format!(
+                    "{:.1}%  [{:.1}, {:.1}]  n={}",
+                    100.0 * r.win_rate,
+                    100.0 * r.lo,
+                    100.0 * r.hi,
+                    r.games
+                ),
+                (x1 + 10, y),
+                font(TICK_FONT).pos(Pos::new(HPos::Left, VPos::Center)),
+            ))?;
+        }
+        root.draw(&Text::new(
+            "win rate of the first agent (%)",
+            ((x0 + x1) / 2, y1 + AXIS_H - 16),
+            font(LABEL_FONT).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))?;
+        root.draw(&Text::new(
+            "point: win rate; bar: 95% Wilson interval (draws count as non-wins); green: above \
+             50%, red: below, blue: holds 50%",
+            (MARGIN, y1 + AXIS_H + NOTE_H / 2),
+            font(TICK_FONT - 1.0)
+                .color(&FRAME)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_labels_are_cut_with_an_ellipsis() {
+        assert_eq!(fit("b=1.6", 100), "b=1.6");
+        let cut = fit(&"x".repeat(80), 100);
+        assert!(
+            cut.ends_with('…') && approx_width(&cut, LABEL_FONT) <= 100,
+            "{cut}"
+        );
+    }
+
+    #[test]
+    fn rows_are_coloured_by_where_their_interval_lies() {
+        let row = |lo, hi| WinRateRow {
+            pairing: "p".into(),
+            games: 10,
+            win_rate: (lo + hi) / 2.0,
+            lo,
+            hi,
+        };
+        assert_eq!(colour_of(&row(0.55, 0.9)), ABOVE);
+        assert_eq!(colour_of(&row(0.1, 0.45)), BELOW);
+        assert_eq!(colour_of(&row(0.3, 0.7)), SPANS);
+    }
+}
