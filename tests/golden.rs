@@ -1504,3 +1504,56 @@ fn the_grid_helper_writes_ruins_and_fruit_as_resources() {
     assert_eq!(level.resource[2], Some(Resource::Fruit));
     assert_eq!(level.capitals.len(), 1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Java compatibility (README, "Rules fidelity and Java compatibility"): each Java behaviour
+// under both rule sets.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn java_makes_a_built_altar_of_peace_available_again_when_the_pacifist_count_reaches_5() {
+    let altar = Building::AltarOfPeace.monument_index();
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, OPEN);
+        learn(&mut s, 0, Tech::Meditation);
+        // The altar stands; an attack reset the counter, and four peaceful turns followed.
+        s.tribes[0].monuments[altar] = MonumentStatus::Built;
+        s.tribes[0].pacifist = 4;
+        next_turn_of(&game, &mut s, 0);
+        assert_eq!(s.tribes[0].pacifist, 5);
+        let now = s.tribes[0].monuments[altar];
+        if java {
+            assert_eq!(now, MonumentStatus::Available);
+        } else {
+            assert_eq!(now, MonumentStatus::Built);
+        }
+        // Java offers a second altar on a plain tile of the capital (monuments cost nothing).
+        let build =
+            |s: &State| is_legal(&game, s, K::Build, 0, Building::AltarOfPeace as u8, (1, 1));
+        assert_eq!(build(&s), java, "{compat:?}");
+        if java {
+            act(
+                &game,
+                &mut s,
+                K::Build,
+                0,
+                Building::AltarOfPeace as u8,
+                (1, 1),
+            );
+            assert_eq!(s.tribes[0].monuments[altar], MonumentStatus::Built);
+            // Its 3 population level the capital up.
+            act(
+                &game,
+                &mut s,
+                K::LevelUp,
+                0,
+                LevelUpBonus::Workshop as u8,
+                0,
+            );
+            // The count goes on to 6: no third altar until an attack resets it.
+            next_turn_of(&game, &mut s, 0);
+            assert_eq!(s.tribes[0].monuments[altar], MonumentStatus::Built);
+        }
+    }
+}

@@ -12,7 +12,8 @@ use super::network::update_network;
 use super::rules::TribesRules;
 use super::state::{NONE, State, TribeResult};
 use super::types::{
-    ActionKind as K, Building, LevelUpBonus, Resource, Tech, TechSet, Terrain, UnitKind, UnitStatus,
+    ActionKind as K, Building, LevelUpBonus, MonumentStatus, Resource, Tech, TechSet, Terrain,
+    UnitKind, UnitStatus,
 };
 use super::units::{create_unit, embark_or_disembark, push_unit, relocate, remove_unit};
 
@@ -462,7 +463,13 @@ pub fn start_turn(rules: &TribesRules, s: &mut State) {
     if ts.techs.has(Tech::Meditation) {
         ts.pacifist = ts.pacifist.saturating_add(1);
         if ts.pacifist == 5 {
-            monument_available(s, tribe, Building::AltarOfPeace);
+            if rules.java() {
+                // Java makes the altar available whenever the counter reaches 5, even once
+                // built: after an attack resets the counter, it can be built again.
+                ts.monuments[Building::AltarOfPeace.monument_index()] = MonumentStatus::Available;
+            } else {
+                monument_available(s, tribe, Building::AltarOfPeace);
+            }
         }
     }
 }
