@@ -1557,3 +1557,73 @@ fn java_makes_a_built_altar_of_peace_available_again_when_the_pacifist_count_rea
         }
     }
 }
+
+/// OPEN with a forest at (0,1), in Xin-Xi's capital's territory.
+const GROVE: &[&str] = &[
+    "0f.....", ".......", ".......", ".......", ".......", ".......", "......1",
+];
+
+#[test]
+fn java_clear_forest_leaves_animals_to_gather_and_ruins_to_examine() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        for resource in [Resource::Animal, Resource::Ruins] {
+            let (game, mut s) = start_with(compat, GameMode::Capitals, GROVE);
+            learn(&mut s, 0, Tech::Hunting);
+            learn(&mut s, 0, Tech::Forestry);
+            let forest = at(&s, 0, 1);
+            s.tiles[forest].resource = Some(resource);
+            act(&game, &mut s, K::ClearForest, 0, 0, forest);
+            // Plain, +2 stars either way (§9).
+            assert_eq!(s.tiles[forest].terrain, Terrain::Plain);
+            assert_eq!(s.tribes[0].stars, 5 + 2);
+            let kept = java.then_some(resource);
+            assert_eq!(s.tiles[forest].resource, kept, "{compat:?}");
+            if resource == Resource::Animal {
+                // HUNTING and 2 stars: Java's animal on the plain can still be gathered.
+                let gather = is_legal(&game, &s, K::ResourceGathering, 0, 0, forest);
+                assert_eq!(gather, java, "{compat:?}");
+            } else {
+                let w = place_unit(&mut s, UnitKind::Warrior, 0, forest);
+                assert_eq!(is_legal(&game, &s, K::Examine, w, 0, forest), java);
+            }
+        }
+    }
+}
+
+#[test]
+fn java_clears_and_burns_a_forest_that_carries_a_building() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        for kind in [K::ClearForest, K::BurnForest] {
+            let (game, mut s) = start_with(compat, GameMode::Capitals, GROVE);
+            for tech in [
+                Tech::Hunting,
+                Tech::Forestry,
+                Tech::Riding,
+                Tech::FreeSpirit,
+                Tech::Chivalry,
+            ] {
+                learn(&mut s, 0, tech);
+            }
+            let forest = at(&s, 0, 1);
+            // Without a building both rule sets clear and burn it (5 stars for burning).
+            assert!(is_legal(&game, &s, kind, 0, 0, forest));
+            s.tiles[forest].building = Some(Building::ForestTemple);
+            s.tiles[forest].temple_level = 1;
+            s.tiles[forest].temple_timer = 3;
+            assert_eq!(is_legal(&game, &s, kind, 0, 0, forest), java, "{kind:?}");
+            if java {
+                act(&game, &mut s, kind, 0, 0, forest);
+                // The temple stays, now on a plain (with crops after burning).
+                let t = s.tiles[forest];
+                assert_eq!(
+                    (t.terrain, t.building),
+                    (Terrain::Plain, Some(Building::ForestTemple))
+                );
+                let crops = (kind == K::BurnForest).then_some(Resource::Crops);
+                assert_eq!(t.resource, crops);
+            }
+        }
+    }
+}

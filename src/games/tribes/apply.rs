@@ -34,7 +34,10 @@ pub fn apply(rules: &TribesRules, s: &mut State, a: Action) {
         }
         K::ClearForest => {
             s.tiles[t].terrain = Terrain::Plain;
-            s.tiles[t].resource = None;
+            if !rules.java() {
+                // Java leaves the resource: animals stay gatherable, ruins examinable.
+                s.tiles[t].resource = None;
+            }
             gain_stars(s, tribe, 2);
         }
         K::Destroy => destroy(rules, s, actor, t),
