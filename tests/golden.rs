@@ -1627,3 +1627,41 @@ fn java_clears_and_burns_a_forest_that_carries_a_building() {
         }
     }
 }
+
+#[test]
+fn java_road_chains_run_on_from_a_tile_reached_beyond_the_movement() {
+    // Xin-Xi's capital at (3,1); a road from (3,2) through the forest (3,3) to (3,7).
+    let rows: &[&str] = &[
+        ".........",
+        ".........",
+        ".........",
+        ".0.f.....",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        "........1",
+    ];
+    for compat in [Compat::Intended, Compat::Java] {
+        let (game, mut s) = start_with(compat, GameMode::Capitals, rows);
+        clear_units(&mut s);
+        for y in 2..=7 {
+            let t = at(&s, 3, y);
+            s.tiles[t].road = true;
+        }
+        let r = place_unit(&mut s, UnitKind::Rider, 0, (3, 1));
+        let m = moves(&game, &s, r);
+        let along: Vec<i32> = (2..=7).filter(|&y| m.contains(&at(&s, 3, y))).collect();
+        // Rider, MOV 2. Java: (3,2) at ½; the forest costs all that remains, 1½, halved on
+        // the road to ¾: (3,3) at 1¼; (3,4) at 1¾; (3,5) at 2¼ (floor 2 ≤ 2), and from above
+        // the movement Java goes on: (3,6) at 2¾; (3,7) at 3¼ is out.
+        // Intended, in half steps: the halved 1½ rounds down to ½, so (3,3) at 1, (3,4) at
+        // 1½, (3,5) at 2: the whole move spent.
+        let expected = if compat == Compat::Java {
+            vec![2, 3, 4, 5, 6]
+        } else {
+            vec![2, 3, 4, 5]
+        };
+        assert_eq!(along, expected, "{compat:?}");
+    }
+}
