@@ -1665,3 +1665,92 @@ fn java_road_chains_run_on_from_a_tile_reached_beyond_the_movement() {
         assert_eq!(along, expected, "{compat:?}");
     }
 }
+
+#[test]
+fn java_embarking_and_disembarking_make_a_new_finished_unit_worth_its_new_type() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, COAST);
+        clear_units(&mut s);
+        learn(&mut s, 0, Tech::Fishing);
+        learn(&mut s, 0, Tech::Sailing);
+        let port = at(&s, 2, 2);
+        s.tiles[port].building = Some(Building::Port);
+        let w = place_unit(&mut s, UnitKind::Warrior, 0, (2, 1));
+        let (id, score) = (s.units[w].id, s.tribes[0].score);
+        act(&game, &mut s, K::Move, w, 0, port);
+        let u = s.units[w];
+        assert_eq!((u.kind, u.base), (UnitKind::Boat, UnitKind::Warrior));
+        // Nothing is scored on embarking; Java's new boat is finished, has a new id and is
+        // worth a boat's 0 points.
+        assert_eq!(s.tribes[0].score, score);
+        if java {
+            assert_eq!((u.status, u.points), (UnitStatus::Finished, 0));
+            assert_eq!(u.id, s.next_unit_id - 1);
+            assert_ne!(u.id, id);
+        } else {
+            assert_eq!((u.status, u.points, u.id), (UnitStatus::Moved, 10, id));
+        }
+        // Java's upgrade makes a new unit as well: a new id, the status kept.
+        act(&game, &mut s, K::UpgradeBoat, w, 0, 0);
+        let v = s.units[w];
+        assert_eq!(
+            (v.kind, v.status, v.points),
+            (UnitKind::Ship, u.status, u.points)
+        );
+        assert_eq!(v.id != u.id, java);
+        next_turn_of(&game, &mut s, 0);
+        act(&game, &mut s, K::Move, w, 0, (3, 1));
+        let u = s.units[w];
+        assert_eq!((u.kind, u.points), (UnitKind::Warrior, 10));
+        let status = if java {
+            UnitStatus::Finished
+        } else {
+            UnitStatus::Moved
+        };
+        assert_eq!(u.status, status, "{compat:?}");
+
+        // A boat that dies costs its tribe what it is worth: the warrior's 10, or Java's 0.
+        let (game, mut s) = start_with(compat, GameMode::Capitals, COAST);
+        clear_units(&mut s);
+        learn(&mut s, 0, Tech::Fishing);
+        learn(&mut s, 0, Tech::Sailing);
+        s.tiles[port].building = Some(Building::Port);
+        let w = place_unit(&mut s, UnitKind::Warrior, 0, (2, 1));
+        act(&game, &mut s, K::Move, w, 0, port);
+        end_turn(&game, &mut s);
+        s.units[w].hp = 1;
+        let a = place_unit(&mut s, UnitKind::Warrior, 1, (1, 2));
+        let score = s.tribes[0].score;
+        attack(&game, &mut s, a, port);
+        assert!(!s.units[w].alive);
+        assert_eq!(s.tribes[0].score, score - if java { 0 } else { 10 });
+    }
+}
+
+#[test]
+fn java_a_unit_pushed_onto_a_port_becomes_a_finished_boat_that_starts_its_next_turn_fresh() {
+    // HUB with shallow water and a port at (3,4), the first push offset from the centre.
+    let rows: &[&str] = &[
+        ".......", ".......", ".......", "...0s..", ".......", ".......", "1......",
+    ];
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, rows);
+        let water = at(&s, 3, 4);
+        s.tiles[water].building = Some(Building::Port);
+        let w = s.tiles[at(&s, 3, 3)].unit as usize;
+        level_up_with(&game, &mut s, 4, LevelUpBonus::SuperUnit);
+        // The super unit pushes the warrior onto the own port, where it embarks.
+        let u = s.units[w];
+        assert_eq!((u.pos as usize, u.kind), (water, UnitKind::Boat));
+        let (now, next) = if java {
+            (UnitStatus::Finished, UnitStatus::Fresh)
+        } else {
+            (UnitStatus::Pushed, UnitStatus::Moved)
+        };
+        assert_eq!(u.status, now, "{compat:?}");
+        next_turn_of(&game, &mut s, 0);
+        assert_eq!(s.units[w].status, next, "{compat:?}");
+    }
+}

@@ -118,11 +118,11 @@ pub fn apply(rules: &TribesRules, s: &mut State, a: Action) {
         K::Move => {
             relocate(s, actor, t);
             s.units[actor].status = after_move(&s.units[actor]);
-            embark_or_disembark(s, actor);
+            embark_or_disembark(rules, s, actor);
         }
         K::Recover => recover(s, actor),
-        K::UpgradeBoat => upgrade(s, actor, UnitKind::Ship),
-        K::UpgradeShip => upgrade(s, actor, UnitKind::Battleship),
+        K::UpgradeBoat => upgrade(rules, s, actor, UnitKind::Ship),
+        K::UpgradeShip => upgrade(rules, s, actor, UnitKind::Battleship),
     }
     if !s.over {
         check_game_over(rules, s);
@@ -141,10 +141,15 @@ fn learn(s: &mut State, tribe: u8, tech: Tech, scored: bool) {
     }
 }
 
-fn upgrade(s: &mut State, slot: usize, to: UnitKind) {
+/// Upgrades a boat or ship; Java's upgraded unit is a new one, with a new id.
+fn upgrade(rules: &TribesRules, s: &mut State, slot: usize, to: UnitKind) {
     let tribe = s.units[slot].tribe as usize;
     s.tribes[tribe].stars -= to.stats().cost;
     s.units[slot].kind = to;
+    if rules.java() {
+        s.units[slot].id = s.next_unit_id;
+        s.next_unit_id += 1;
+    }
 }
 
 /// RECOVER: +2 HP, +2 more inside own territory; the unit is finished.
