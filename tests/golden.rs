@@ -1754,3 +1754,26 @@ fn java_a_unit_pushed_onto_a_port_becomes_a_finished_boat_that_starts_its_next_t
         assert_eq!(s.units[w].status, next, "{compat:?}");
     }
 }
+
+#[test]
+fn java_finishes_a_rider_that_attacks_then_moves() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, OPEN);
+        clear_units(&mut s);
+        let r = place_unit(&mut s, UnitKind::Rider, 0, (3, 2));
+        place_unit(&mut s, UnitKind::Warrior, 1, (3, 3));
+        attack(&game, &mut s, r, (3, 3));
+        assert_eq!(s.units[r].status, UnitStatus::Attacked);
+        act(&game, &mut s, K::Move, r, 0, (2, 1));
+        // Intended (§7.2): ATTACKED → move → MOVED_AND_ATTACKED, which may move once more.
+        // Java's status update runs on into FINISHED.
+        if java {
+            assert_eq!(s.units[r].status, UnitStatus::Finished);
+            assert!(moves(&game, &s, r).is_empty());
+        } else {
+            assert_eq!(s.units[r].status, UnitStatus::MovedAndAttacked);
+            assert!(!moves(&game, &s, r).is_empty());
+        }
+    }
+}

@@ -117,7 +117,7 @@ pub fn apply(rules: &TribesRules, s: &mut State, a: Action) {
         }
         K::Move => {
             relocate(s, actor, t);
-            s.units[actor].status = after_move(&s.units[actor]);
+            s.units[actor].status = after_move(rules, &s.units[actor]);
             embark_or_disembark(rules, s, actor);
         }
         K::Recover => recover(s, actor),

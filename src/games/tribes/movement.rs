@@ -48,10 +48,12 @@ pub fn can_attack(u: &Unit) -> bool {
     }
 }
 
-/// Status after a move.
-pub fn after_move(u: &Unit) -> UnitStatus {
+/// Status after a move. Java finishes a rider that attacked, then moved: its status update
+/// takes ATTACKED to MOVED_AND_ATTACKED and, in the next statement, on to FINISHED.
+pub fn after_move(rules: &TribesRules, u: &Unit) -> UnitStatus {
     match (style(u.kind), u.status) {
         (Style::Single, _) => Finished,
+        (Style::Escape, Attacked) if rules.java() => Finished,
         (Style::Escape, Attacked) => MovedAndAttacked,
         (Style::Escape, MovedAndAttacked) => Finished,
         _ => Moved,
