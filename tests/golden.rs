@@ -1777,3 +1777,26 @@ fn java_finishes_a_rider_that_attacks_then_moves() {
         }
     }
 }
+
+#[test]
+fn java_removes_an_eliminated_tribes_units_without_taking_their_points() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, OPEN);
+        clear_units(&mut s);
+        let rider = place_unit(&mut s, UnitKind::Rider, 1, (3, 3));
+        let warrior = place_unit(&mut s, UnitKind::Warrior, 1, (4, 4));
+        let capital = at(&s, 6, 6);
+        let w = place_unit(&mut s, UnitKind::Warrior, 0, capital);
+        let worth = s.cities[s.tiles[capital].owner as usize].points;
+        let before = s.tribes[1].score;
+        act(&game, &mut s, K::Capture, w, 0, capital);
+        // Imperius loses its only city and with it the game; its units leave the board.
+        assert_eq!(s.tribes[1].result, TribeResult::Loss);
+        assert!(!s.units[rider].alive && !s.units[warrior].alive);
+        // The city's worth moves to the captor; the intended rule also takes the units'
+        // 15 + 10 points, Java leaves them.
+        let units = if java { 0 } else { 15 + 10 };
+        assert_eq!(s.tribes[1].score, before - worth - units, "{compat:?}");
+    }
+}

@@ -232,7 +232,7 @@ fn capture(rules: &TribesRules, s: &mut State, slot: usize) {
         found_city(rules, s, pos, tribe, false)
     } else {
         let c = s.tiles[pos].owner as usize;
-        take_city(s, c, tribe);
+        take_city(rules, s, c, tribe);
         c
     };
     rehome_one(s, tribe, c);
@@ -242,7 +242,7 @@ fn capture(rules: &TribesRules, s: &mut State, slot: usize) {
 
 /// Transfers city `c` (with its points worth) to `tribe`; the loser's units homed there move
 /// to its other cities or become extra units; a loser with no city left is eliminated.
-fn take_city(s: &mut State, c: usize, tribe: u8) {
+fn take_city(rules: &TribesRules, s: &mut State, c: usize, tribe: u8) {
     let loser = s.cities[c].tribe;
     if s.cities[c].connected {
         add_population(s, c, -1);
@@ -285,15 +285,19 @@ fn take_city(s: &mut State, c: usize, tribe: u8) {
         s.units[slot].home = home.map_or(NONE, |o| o as u8);
     }
     if s.num_cities(loser) == 0 {
-        eliminate(s, loser);
+        eliminate(rules, s, loser);
     }
 }
 
-/// A tribe with no city left loses and its units are removed.
-fn eliminate(s: &mut State, tribe: u8) {
+/// A tribe with no city left loses and its units are removed, with their points; Java takes
+/// them off the board and leaves the score as it was.
+fn eliminate(rules: &TribesRules, s: &mut State, tribe: u8) {
     s.tribes[tribe as usize].result = TribeResult::Loss;
     for slot in 0..s.units.len() {
         if s.units[slot].alive && s.units[slot].tribe == tribe {
+            if rules.java() {
+                s.units[slot].points = 0;
+            }
             remove_unit(s, slot);
         }
     }
