@@ -1504,3 +1504,299 @@ fn the_grid_helper_writes_ruins_and_fruit_as_resources() {
     assert_eq!(level.resource[2], Some(Resource::Fruit));
     assert_eq!(level.capitals.len(), 1);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Java compatibility (README, "Rules fidelity and Java compatibility"): each Java behaviour
+// under both rule sets.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn java_makes_a_built_altar_of_peace_available_again_when_the_pacifist_count_reaches_5() {
+    let altar = Building::AltarOfPeace.monument_index();
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, OPEN);
+        learn(&mut s, 0, Tech::Meditation);
+        // The altar stands; an attack reset the counter, and four peaceful turns followed.
+        s.tribes[0].monuments[altar] = MonumentStatus::Built;
+        s.tribes[0].pacifist = 4;
+        next_turn_of(&game, &mut s, 0);
+        assert_eq!(s.tribes[0].pacifist, 5);
+        let now = s.tribes[0].monuments[altar];
+        if java {
+            assert_eq!(now, MonumentStatus::Available);
+        } else {
+            assert_eq!(now, MonumentStatus::Built);
+        }
+        // Java offers a second altar on a plain tile of the capital (monuments cost nothing).
+        let build =
+            |s: &State| is_legal(&game, s, K::Build, 0, Building::AltarOfPeace as u8, (1, 1));
+        assert_eq!(build(&s), java, "{compat:?}");
+        if java {
+            act(
+                &game,
+                &mut s,
+                K::Build,
+                0,
+                Building::AltarOfPeace as u8,
+                (1, 1),
+            );
+            assert_eq!(s.tribes[0].monuments[altar], MonumentStatus::Built);
+            // Its 3 population level the capital up.
+            act(
+                &game,
+                &mut s,
+                K::LevelUp,
+                0,
+                LevelUpBonus::Workshop as u8,
+                0,
+            );
+            // The count goes on to 6: no third altar until an attack resets it.
+            next_turn_of(&game, &mut s, 0);
+            assert_eq!(s.tribes[0].monuments[altar], MonumentStatus::Built);
+        }
+    }
+}
+
+/// OPEN with a forest at (0,1), in Xin-Xi's capital's territory.
+const GROVE: &[&str] = &[
+    "0f.....", ".......", ".......", ".......", ".......", ".......", "......1",
+];
+
+#[test]
+fn java_clear_forest_leaves_animals_to_gather_and_ruins_to_examine() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        for resource in [Resource::Animal, Resource::Ruins] {
+            let (game, mut s) = start_with(compat, GameMode::Capitals, GROVE);
+            learn(&mut s, 0, Tech::Hunting);
+            learn(&mut s, 0, Tech::Forestry);
+            let forest = at(&s, 0, 1);
+            s.tiles[forest].resource = Some(resource);
+            act(&game, &mut s, K::ClearForest, 0, 0, forest);
+            // Plain, +2 stars either way (§9).
+            assert_eq!(s.tiles[forest].terrain, Terrain::Plain);
+            assert_eq!(s.tribes[0].stars, 5 + 2);
+            let kept = java.then_some(resource);
+            assert_eq!(s.tiles[forest].resource, kept, "{compat:?}");
+            if resource == Resource::Animal {
+                // HUNTING and 2 stars: Java's animal on the plain can still be gathered.
+                let gather = is_legal(&game, &s, K::ResourceGathering, 0, 0, forest);
+                assert_eq!(gather, java, "{compat:?}");
+            } else {
+                let w = place_unit(&mut s, UnitKind::Warrior, 0, forest);
+                assert_eq!(is_legal(&game, &s, K::Examine, w, 0, forest), java);
+            }
+        }
+    }
+}
+
+#[test]
+fn java_clears_and_burns_a_forest_that_carries_a_building() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        for kind in [K::ClearForest, K::BurnForest] {
+            let (game, mut s) = start_with(compat, GameMode::Capitals, GROVE);
+            for tech in [
+                Tech::Hunting,
+                Tech::Forestry,
+                Tech::Riding,
+                Tech::FreeSpirit,
+                Tech::Chivalry,
+            ] {
+                learn(&mut s, 0, tech);
+            }
+            let forest = at(&s, 0, 1);
+            // Without a building both rule sets clear and burn it (5 stars for burning).
+            assert!(is_legal(&game, &s, kind, 0, 0, forest));
+            s.tiles[forest].building = Some(Building::ForestTemple);
+            s.tiles[forest].temple_level = 1;
+            s.tiles[forest].temple_timer = 3;
+            assert_eq!(is_legal(&game, &s, kind, 0, 0, forest), java, "{kind:?}");
+            if java {
+                act(&game, &mut s, kind, 0, 0, forest);
+                // The temple stays, now on a plain (with crops after burning).
+                let t = s.tiles[forest];
+                assert_eq!(
+                    (t.terrain, t.building),
+                    (Terrain::Plain, Some(Building::ForestTemple))
+                );
+                let crops = (kind == K::BurnForest).then_some(Resource::Crops);
+                assert_eq!(t.resource, crops);
+            }
+        }
+    }
+}
+
+#[test]
+fn java_road_chains_run_on_from_a_tile_reached_beyond_the_movement() {
+    // Xin-Xi's capital at (3,1); a road from (3,2) through the forest (3,3) to (3,7).
+    let rows: &[&str] = &[
+        ".........",
+        ".........",
+        ".........",
+        ".0.f.....",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        "........1",
+    ];
+    for compat in [Compat::Intended, Compat::Java] {
+        let (game, mut s) = start_with(compat, GameMode::Capitals, rows);
+        clear_units(&mut s);
+        for y in 2..=7 {
+            let t = at(&s, 3, y);
+            s.tiles[t].road = true;
+        }
+        let r = place_unit(&mut s, UnitKind::Rider, 0, (3, 1));
+        let m = moves(&game, &s, r);
+        let along: Vec<i32> = (2..=7).filter(|&y| m.contains(&at(&s, 3, y))).collect();
+        // Rider, MOV 2. Java: (3,2) at ½; the forest costs all that remains, 1½, halved on
+        // the road to ¾: (3,3) at 1¼; (3,4) at 1¾; (3,5) at 2¼ (floor 2 ≤ 2), and from above
+        // the movement Java goes on: (3,6) at 2¾; (3,7) at 3¼ is out.
+        // Intended, in half steps: the halved 1½ rounds down to ½, so (3,3) at 1, (3,4) at
+        // 1½, (3,5) at 2: the whole move spent.
+        let expected = if compat == Compat::Java {
+            vec![2, 3, 4, 5, 6]
+        } else {
+            vec![2, 3, 4, 5]
+        };
+        assert_eq!(along, expected, "{compat:?}");
+    }
+}
+
+#[test]
+fn java_embarking_and_disembarking_make_a_new_finished_unit_worth_its_new_type() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, COAST);
+        clear_units(&mut s);
+        learn(&mut s, 0, Tech::Fishing);
+        learn(&mut s, 0, Tech::Sailing);
+        let port = at(&s, 2, 2);
+        s.tiles[port].building = Some(Building::Port);
+        let w = place_unit(&mut s, UnitKind::Warrior, 0, (2, 1));
+        let (id, score) = (s.units[w].id, s.tribes[0].score);
+        act(&game, &mut s, K::Move, w, 0, port);
+        let u = s.units[w];
+        assert_eq!((u.kind, u.base), (UnitKind::Boat, UnitKind::Warrior));
+        // Nothing is scored on embarking; Java's new boat is finished, has a new id and is
+        // worth a boat's 0 points.
+        assert_eq!(s.tribes[0].score, score);
+        if java {
+            assert_eq!((u.status, u.points), (UnitStatus::Finished, 0));
+            assert_eq!(u.id, s.next_unit_id - 1);
+            assert_ne!(u.id, id);
+        } else {
+            assert_eq!((u.status, u.points, u.id), (UnitStatus::Moved, 10, id));
+        }
+        // Java's upgrade makes a new unit as well: a new id, the status kept.
+        act(&game, &mut s, K::UpgradeBoat, w, 0, 0);
+        let v = s.units[w];
+        assert_eq!(
+            (v.kind, v.status, v.points),
+            (UnitKind::Ship, u.status, u.points)
+        );
+        assert_eq!(v.id != u.id, java);
+        next_turn_of(&game, &mut s, 0);
+        act(&game, &mut s, K::Move, w, 0, (3, 1));
+        let u = s.units[w];
+        assert_eq!((u.kind, u.points), (UnitKind::Warrior, 10));
+        let status = if java {
+            UnitStatus::Finished
+        } else {
+            UnitStatus::Moved
+        };
+        assert_eq!(u.status, status, "{compat:?}");
+
+        // A boat that dies costs its tribe what it is worth: the warrior's 10, or Java's 0.
+        let (game, mut s) = start_with(compat, GameMode::Capitals, COAST);
+        clear_units(&mut s);
+        learn(&mut s, 0, Tech::Fishing);
+        learn(&mut s, 0, Tech::Sailing);
+        s.tiles[port].building = Some(Building::Port);
+        let w = place_unit(&mut s, UnitKind::Warrior, 0, (2, 1));
+        act(&game, &mut s, K::Move, w, 0, port);
+        end_turn(&game, &mut s);
+        s.units[w].hp = 1;
+        let a = place_unit(&mut s, UnitKind::Warrior, 1, (1, 2));
+        let score = s.tribes[0].score;
+        attack(&game, &mut s, a, port);
+        assert!(!s.units[w].alive);
+        assert_eq!(s.tribes[0].score, score - if java { 0 } else { 10 });
+    }
+}
+
+#[test]
+fn java_a_unit_pushed_onto_a_port_becomes_a_finished_boat_that_starts_its_next_turn_fresh() {
+    // HUB with shallow water and a port at (3,4), the first push offset from the centre.
+    let rows: &[&str] = &[
+        ".......", ".......", ".......", "...0s..", ".......", ".......", "1......",
+    ];
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, rows);
+        let water = at(&s, 3, 4);
+        s.tiles[water].building = Some(Building::Port);
+        let w = s.tiles[at(&s, 3, 3)].unit as usize;
+        level_up_with(&game, &mut s, 4, LevelUpBonus::SuperUnit);
+        // The super unit pushes the warrior onto the own port, where it embarks.
+        let u = s.units[w];
+        assert_eq!((u.pos as usize, u.kind), (water, UnitKind::Boat));
+        let (now, next) = if java {
+            (UnitStatus::Finished, UnitStatus::Fresh)
+        } else {
+            (UnitStatus::Pushed, UnitStatus::Moved)
+        };
+        assert_eq!(u.status, now, "{compat:?}");
+        next_turn_of(&game, &mut s, 0);
+        assert_eq!(s.units[w].status, next, "{compat:?}");
+    }
+}
+
+#[test]
+fn java_finishes_a_rider_that_attacks_then_moves() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, OPEN);
+        clear_units(&mut s);
+        let r = place_unit(&mut s, UnitKind::Rider, 0, (3, 2));
+        place_unit(&mut s, UnitKind::Warrior, 1, (3, 3));
+        attack(&game, &mut s, r, (3, 3));
+        assert_eq!(s.units[r].status, UnitStatus::Attacked);
+        act(&game, &mut s, K::Move, r, 0, (2, 1));
+        // Intended (§7.2): ATTACKED → move → MOVED_AND_ATTACKED, which may move once more.
+        // Java's status update runs on into FINISHED.
+        if java {
+            assert_eq!(s.units[r].status, UnitStatus::Finished);
+            assert!(moves(&game, &s, r).is_empty());
+        } else {
+            assert_eq!(s.units[r].status, UnitStatus::MovedAndAttacked);
+            assert!(!moves(&game, &s, r).is_empty());
+        }
+    }
+}
+
+#[test]
+fn java_removes_an_eliminated_tribes_units_without_taking_their_points() {
+    for compat in [Compat::Intended, Compat::Java] {
+        let java = compat == Compat::Java;
+        let (game, mut s) = start_with(compat, GameMode::Capitals, OPEN);
+        clear_units(&mut s);
+        let rider = place_unit(&mut s, UnitKind::Rider, 1, (3, 3));
+        let warrior = place_unit(&mut s, UnitKind::Warrior, 1, (4, 4));
+        let capital = at(&s, 6, 6);
+        let w = place_unit(&mut s, UnitKind::Warrior, 0, capital);
+        let worth = s.cities[s.tiles[capital].owner as usize].points;
+        let before = s.tribes[1].score;
+        act(&game, &mut s, K::Capture, w, 0, capital);
+        // Imperius loses its only city and with it the game; its units leave the board.
+        assert_eq!(s.tribes[1].result, TribeResult::Loss);
+        assert!(!s.units[rider].alive && !s.units[warrior].alive);
+        // The city's worth moves to the captor; the intended rule also takes the units'
+        // 15 + 10 points, Java leaves them.
+        let units = if java { 0 } else { 15 + 10 };
+        assert_eq!(s.tribes[1].score, before - worth - units, "{compat:?}");
+    }
+}

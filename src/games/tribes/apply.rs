@@ -12,7 +12,8 @@ use super::network::update_network;
 use super::rules::TribesRules;
 use super::state::{NONE, State, TribeResult};
 use super::types::{
-    ActionKind as K, Building, LevelUpBonus, Resource, Tech, TechSet, Terrain, UnitKind, UnitStatus,
+    ActionKind as K, Building, LevelUpBonus, MonumentStatus, Resource, Tech, TechSet, Terrain,
+    UnitKind, UnitStatus,
 };
 use super::units::{create_unit, embark_or_disembark, push_unit, relocate, remove_unit};
 
@@ -33,7 +34,10 @@ pub fn apply(rules: &TribesRules, s: &mut State, a: Action) {
         }
         K::ClearForest => {
             s.tiles[t].terrain = Terrain::Plain;
-            s.tiles[t].resource = None;
+            if !rules.java() {
+                // Java leaves the resource: animals stay gatherable, ruins examinable.
+                s.tiles[t].resource = None;
+            }
             gain_stars(s, tribe, 2);
         }
         K::Destroy => destroy(rules, s, actor, t),
@@ -113,12 +117,12 @@ pub fn apply(rules: &TribesRules, s: &mut State, a: Action) {
         }
         K::Move => {
             relocate(s, actor, t);
-            s.units[actor].status = after_move(&s.units[actor]);
-            embark_or_disembark(s, actor);
+            s.units[actor].status = after_move(rules, &s.units[actor]);
+            embark_or_disembark(rules, s, actor);
         }
         K::Recover => recover(s, actor),
-        K::UpgradeBoat => upgrade(s, actor, UnitKind::Ship),
-        K::UpgradeShip => upgrade(s, actor, UnitKind::Battleship),
+        K::UpgradeBoat => upgrade(rules, s, actor, UnitKind::Ship),
+        K::UpgradeShip => upgrade(rules, s, actor, UnitKind::Battleship),
     }
     if !s.over {
         check_game_over(rules, s);
@@ -137,10 +141,15 @@ fn learn(s: &mut State, tribe: u8, tech: Tech, scored: bool) {
     }
 }
 
-fn upgrade(s: &mut State, slot: usize, to: UnitKind) {
+/// Upgrades a boat or ship; Java's upgraded unit is a new one, with a new id.
+fn upgrade(rules: &TribesRules, s: &mut State, slot: usize, to: UnitKind) {
     let tribe = s.units[slot].tribe as usize;
     s.tribes[tribe].stars -= to.stats().cost;
     s.units[slot].kind = to;
+    if rules.java() {
+        s.units[slot].id = s.next_unit_id;
+        s.next_unit_id += 1;
+    }
 }
 
 /// RECOVER: +2 HP, +2 more inside own territory; the unit is finished.
@@ -223,7 +232,7 @@ fn capture(rules: &TribesRules, s: &mut State, slot: usize) {
         found_city(rules, s, pos, tribe, false)
     } else {
         let c = s.tiles[pos].owner as usize;
-        take_city(s, c, tribe);
+        take_city(rules, s, c, tribe);
         c
     };
     rehome_one(s, tribe, c);
@@ -233,7 +242,7 @@ fn capture(rules: &TribesRules, s: &mut State, slot: usize) {
 
 /// Transfers city `c` (with its points worth) to `tribe`; the loser's units homed there move
 /// to its other cities or become extra units; a loser with no city left is eliminated.
-fn take_city(s: &mut State, c: usize, tribe: u8) {
+fn take_city(rules: &TribesRules, s: &mut State, c: usize, tribe: u8) {
     let loser = s.cities[c].tribe;
     if s.cities[c].connected {
         add_population(s, c, -1);
@@ -276,15 +285,19 @@ fn take_city(s: &mut State, c: usize, tribe: u8) {
         s.units[slot].home = home.map_or(NONE, |o| o as u8);
     }
     if s.num_cities(loser) == 0 {
-        eliminate(s, loser);
+        eliminate(rules, s, loser);
     }
 }
 
-/// A tribe with no city left loses and its units are removed.
-fn eliminate(s: &mut State, tribe: u8) {
+/// A tribe with no city left loses and its units are removed, with their points; Java takes
+/// them off the board and leaves the score as it was.
+fn eliminate(rules: &TribesRules, s: &mut State, tribe: u8) {
     s.tribes[tribe as usize].result = TribeResult::Loss;
     for slot in 0..s.units.len() {
         if s.units[slot].alive && s.units[slot].tribe == tribe {
+            if rules.java() {
+                s.units[slot].points = 0;
+            }
             remove_unit(s, slot);
         }
     }
@@ -462,7 +475,13 @@ pub fn start_turn(rules: &TribesRules, s: &mut State) {
     if ts.techs.has(Tech::Meditation) {
         ts.pacifist = ts.pacifist.saturating_add(1);
         if ts.pacifist == 5 {
-            monument_available(s, tribe, Building::AltarOfPeace);
+            if rules.java() {
+                // Java makes the altar available whenever the counter reaches 5, even once
+                // built: after an attack resets the counter, it can be built again.
+                ts.monuments[Building::AltarOfPeace.monument_index()] = MonumentStatus::Available;
+            } else {
+                monument_available(s, tribe, Building::AltarOfPeace);
+            }
         }
     }
 }

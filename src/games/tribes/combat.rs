@@ -63,7 +63,7 @@ fn credit_kill(s: &mut State, slot: usize) {
 }
 
 /// The unit in slot `a` attacks the unit on tile `target`.
-pub fn attack(_rules: &TribesRules, s: &mut State, a: usize, target: usize) {
+pub fn attack(rules: &TribesRules, s: &mut State, a: usize, target: usize) {
     let d = s.tiles[target].unit as usize;
     let (au, du) = (s.units[a], s.units[d]);
     let (dmg, ret) = damage(s, &au, &du);
@@ -77,7 +77,7 @@ pub fn attack(_rules: &TribesRules, s: &mut State, a: usize, target: usize) {
             && push_target_ok(s, au.tribe, target)
         {
             relocate(s, a, target);
-            embark_or_disembark(s, a);
+            embark_or_disembark(rules, s, a);
         }
     } else {
         s.units[a].status = after_attack(&au, false);

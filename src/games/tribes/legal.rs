@@ -314,8 +314,10 @@ pub(super) fn city_actions<const M: u8>(
             }
         }
     }
-    let forest_ok =
-        |t: usize| s.tiles[t].terrain == Terrain::Forest && s.tiles[t].building.is_none();
+    // Java clears and burns a forest that carries a building as well.
+    let forest_ok = |t: usize| {
+        s.tiles[t].terrain == Terrain::Forest && (rules.java() || s.tiles[t].building.is_none())
+    };
     let mut each = |kind: K, ok: &dyn Fn(usize) -> bool| {
         if !o.wants(kind) {
             return;

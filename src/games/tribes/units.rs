@@ -73,17 +73,28 @@ pub fn has_free_slot(s: &State) -> bool {
 }
 
 /// After a unit arrives on a tile: a land unit on a port embarks, a naval unit on land
-/// disembarks (spec §7.3).
-pub fn embark_or_disembark(s: &mut State, slot: usize) {
+/// disembarks (spec §7.3). Java replaces the unit by a new one: a new id, the FINISHED status
+/// every new unit starts with (so a pushed unit is no longer PUSHED), and the points of its
+/// new type as what its tribe loses when it dies (nothing for a boat).
+pub fn embark_or_disembark(rules: &TribesRules, s: &mut State, slot: usize) {
     let u = &mut s.units[slot];
     let tile = &s.tiles[u.pos as usize];
     if u.kind.is_naval() {
-        if !tile.terrain.is_water() {
-            u.kind = u.base;
+        if tile.terrain.is_water() {
+            return;
         }
+        u.kind = u.base;
     } else if tile.terrain.is_water() {
         u.base = u.kind;
         u.kind = UnitKind::Boat;
+    } else {
+        return;
+    }
+    if rules.java() {
+        u.id = s.next_unit_id;
+        u.status = UnitStatus::Finished;
+        u.points = u.kind.stats().points as u8;
+        s.next_unit_id += 1;
     }
 }
 
@@ -111,7 +122,7 @@ pub fn push_target_ok(s: &State, tribe: u8, t: usize) -> bool {
 }
 
 /// Pushes a unit off its tile (spec §7.9); it dies if no neighbour works.
-pub fn push_unit(_rules: &TribesRules, s: &mut State, slot: usize) {
+pub fn push_unit(rules: &TribesRules, s: &mut State, slot: usize) {
     const OFFSETS: [(i32, i32); 8] = [
         (0, 1),
         (-1, 0),
@@ -130,7 +141,7 @@ pub fn push_unit(_rules: &TribesRules, s: &mut State, slot: usize) {
         {
             relocate(s, slot, t);
             s.units[slot].status = UnitStatus::Pushed;
-            embark_or_disembark(s, slot);
+            embark_or_disembark(rules, s, slot);
             return;
         }
     }
