@@ -189,6 +189,57 @@ fn a_stopped_run_resumed_ends_as_an_uninterrupted_run() {
     );
 }
 
+/// TINY with continuous weights in [0, 1] and offspring made by `emitter` (its `[map_elites]`
+/// lines).
+fn tiny_continuous(emitter: &str) -> String {
+    TINY.replace(
+        "\"research.farms\"]",
+        "\"research.farms\"]\nrange = [0.0, 1.0]",
+    )
+    .replace("iterations = 4", &format!("iterations = 4\n{emitter}"))
+}
+
+#[test]
+fn continuous_emitters_run_reproducibly_and_resume_exactly() {
+    let emitters = [
+        "emitter = \"gaussian\"\nsigma = [0.05, 0.1, 0.2, 0.3]",
+        "emitter = \"iso_line_dd\"\niso_sigma = 0.05",
+    ];
+    let mut archives = Vec::new();
+    for (i, emitter) in emitters.iter().enumerate() {
+        let dir = scratch("evolve", &format!("continuous-{i}"));
+        let cfg = config(&dir, &tiny_continuous(emitter));
+        let (whole, stopped) = (dir.join("whole"), dir.join("stopped"));
+        evolve_ok(&cfg, &whole, &["--threads", "2"]);
+        // Stopped after the random genomes, the offspring made by the resumed run.
+        evolve_ok(
+            &cfg,
+            &stopped,
+            &["--threads", "2", "--stop-after-batches", "2"],
+        );
+        evolve_ok(&cfg, &stopped, &["--threads", "1", "--resume"]);
+        for f in ["archive.csv", CHECKPOINT_JSON, "config.toml"] {
+            assert_eq!(
+                read(&whole.join(f)),
+                read(&stopped.join(f)),
+                "{emitter}: {f}"
+            );
+        }
+        assert_eq!(
+            progress_without_seconds(&whole),
+            progress_without_seconds(&stopped)
+        );
+        let resolved = String::from_utf8(read(&whole.join("config.toml"))).unwrap();
+        let given = RunConfig::parse(&tiny_continuous(emitter), "tiny").unwrap();
+        assert_eq!(
+            RunConfig::parse(&resolved, "tiny").unwrap().emitter,
+            given.emitter
+        );
+        archives.push(read(&whole.join("archive.csv")));
+    }
+    assert_ne!(archives[0], archives[1]);
+}
+
 #[test]
 fn resuming_a_finished_run_changes_no_result() {
     let dir = scratch("evolve", "resume-done");
@@ -298,6 +349,26 @@ fn bad_configs_exit_with_code_2_naming_the_field() {
                 "player = \"random\"",
             ),
             "evaluation.player",
+        ),
+        (
+            TINY.replace("iterations = 4", "iterations = 4\nemitter = \"gaussian\"\nsigma = 0.1"),
+            "map_elites.emitter",
+        ),
+        (
+            tiny_continuous("emitter = \"gaussian\"\nsigma = [0.1, 0.1, 0.1]"),
+            "map_elites.sigma",
+        ),
+        (
+            tiny_continuous("emitter = \"iso_line_dd\"\nline_sigma = -0.2"),
+            "map_elites.line_sigma",
+        ),
+        // Without a script list the run evolves the game's 11 weights.
+        (
+            tiny_continuous("emitter = \"gaussian\"\nsigma = [0.1, 0.1, 0.1, 0.1]").replace(
+                "scripts = [\"spawn.strongest\", \"spawn.defensive\", \"spawn.range\", \"research.farms\"]\n",
+                "",
+            ),
+            "map_elites.sigma",
         ),
     ];
     for (i, (text, field)) in cases.iter().enumerate() {
