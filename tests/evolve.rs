@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use playstyles::experiments::EvolveConfig;
 use playstyles::experiments::evolve::{CHECKPOINT_JSON, RUN_FILES};
 use playstyles::experiments::run_config::RunConfig;
 
@@ -396,7 +397,6 @@ fn a_missing_config_file_is_named() {
 #[test]
 fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
     use playstyles::agents::tribes::scripts::SCRIPT_NAMES;
-    use playstyles::experiments::EvolveConfig;
     use playstyles::experiments::config_file::LevelSet;
     use playstyles::experiments::evolve::QUICKSTART;
     use playstyles::experiments::run_game::resolve_features;
@@ -454,6 +454,50 @@ fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
         );
         assert_eq!(run.baseline.to_string(), "mcts(budget=2000)");
     }
+}
+
+#[test]
+fn the_continuous_use_case_is_use_case_one_with_continuous_weights_and_iso_line_dd() {
+    use playstyles::qd::{Domain, EmitterKind};
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let load = |name: &str| {
+        EvolveConfig::load(Some(&dir.join(format!("{name}.toml"))), None)
+            .unwrap()
+            .run
+    };
+    let (one, cont) = (
+        load("usecase1-attacks-vs-support"),
+        load("usecase1-continuous"),
+    );
+    assert_eq!(cont.name, "usecase1-continuous");
+    assert_eq!(cont.domain, Domain::Range { lo: 0.0, hi: 1.0 });
+    assert_eq!(
+        cont.emitter.kind,
+        EmitterKind::IsoLineDd {
+            iso_sigma: 0.05,
+            line_sigma: 0.2
+        }
+    );
+    // Everything else, the evaluation budget included, is use case I's.
+    let sizes = |r: &RunConfig| {
+        (
+            r.emitter.one_hot,
+            r.emitter.random_init,
+            r.emitter.iterations,
+        )
+    };
+    assert_eq!(sizes(&cont), sizes(&one));
+    assert_eq!(cont.seed, one.seed);
+    assert_eq!(cont.batch_size, one.batch_size);
+    assert_eq!(cont.rules, one.rules);
+    assert_eq!(cont.levels, one.levels);
+    assert_eq!(cont.repetitions, one.repetitions);
+    assert_eq!(cont.player, one.player);
+    assert_eq!(cont.baseline, one.baseline);
+    assert_eq!(cont.scripts, one.scripts);
+    assert_eq!(cont.features, one.features);
+    assert_eq!(cont.replacement, one.replacement);
 }
 
 #[test]
