@@ -237,9 +237,9 @@ impl GenomeSpace {
     /// clipped to `[min, max]` of the domain.
     ///
     /// The child always differs from the parent: a draw that clips back onto the parent
-    /// (a parent on the bounds, noise pointing out) is redrawn, and after
-    /// [`MAX_REDRAWS`] such draws (only with a σ too small to move an `f64`) the child is the
-    /// hill climber's [`GenomeSpace::mutate`] instead. Meant for a [`Domain::Range`]: on a
+    /// (a parent on the bounds, noise pointing out) is redrawn, and after [`MAX_REDRAWS`] such
+    /// draws (in practice only with a σ too small to move an `f64`) the child is the hill
+    /// climber's [`GenomeSpace::mutate`] instead. Meant for a [`Domain::Range`]: on a
     /// discrete domain the values are clipped but not rounded to the domain's values.
     pub fn gaussian(&self, parent: &Genome, sigma: impl Fn(usize) -> f64, rng: &mut Rng) -> Genome {
         self.perturbed(parent, rng, |i, x, rng| {
