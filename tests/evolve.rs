@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use playstyles::experiments::EvolveConfig;
 use playstyles::experiments::evolve::{CHECKPOINT_JSON, RUN_FILES};
 use playstyles::experiments::run_config::RunConfig;
 
@@ -189,6 +190,57 @@ fn a_stopped_run_resumed_ends_as_an_uninterrupted_run() {
     );
 }
 
+/// TINY with continuous weights in [0, 1] and offspring made by `emitter` (its `[map_elites]`
+/// lines).
+fn tiny_continuous(emitter: &str) -> String {
+    TINY.replace(
+        "\"research.farms\"]",
+        "\"research.farms\"]\nrange = [0.0, 1.0]",
+    )
+    .replace("iterations = 4", &format!("iterations = 4\n{emitter}"))
+}
+
+#[test]
+fn continuous_emitters_run_reproducibly_and_resume_exactly() {
+    let emitters = [
+        "emitter = \"gaussian\"\nsigma = [0.05, 0.1, 0.2, 0.3]",
+        "emitter = \"iso_line_dd\"\niso_sigma = 0.05",
+    ];
+    let mut archives = Vec::new();
+    for (i, emitter) in emitters.iter().enumerate() {
+        let dir = scratch("evolve", &format!("continuous-{i}"));
+        let cfg = config(&dir, &tiny_continuous(emitter));
+        let (whole, stopped) = (dir.join("whole"), dir.join("stopped"));
+        evolve_ok(&cfg, &whole, &["--threads", "2"]);
+        // Stopped after the random genomes, the offspring made by the resumed run.
+        evolve_ok(
+            &cfg,
+            &stopped,
+            &["--threads", "2", "--stop-after-batches", "2"],
+        );
+        evolve_ok(&cfg, &stopped, &["--threads", "1", "--resume"]);
+        for f in ["archive.csv", CHECKPOINT_JSON, "config.toml"] {
+            assert_eq!(
+                read(&whole.join(f)),
+                read(&stopped.join(f)),
+                "{emitter}: {f}"
+            );
+        }
+        assert_eq!(
+            progress_without_seconds(&whole),
+            progress_without_seconds(&stopped)
+        );
+        let resolved = String::from_utf8(read(&whole.join("config.toml"))).unwrap();
+        let given = RunConfig::parse(&tiny_continuous(emitter), "tiny").unwrap();
+        assert_eq!(
+            RunConfig::parse(&resolved, "tiny").unwrap().emitter,
+            given.emitter
+        );
+        archives.push(read(&whole.join("archive.csv")));
+    }
+    assert_ne!(archives[0], archives[1]);
+}
+
 #[test]
 fn resuming_a_finished_run_changes_no_result() {
     let dir = scratch("evolve", "resume-done");
@@ -299,6 +351,26 @@ fn bad_configs_exit_with_code_2_naming_the_field() {
             ),
             "evaluation.player",
         ),
+        (
+            TINY.replace("iterations = 4", "iterations = 4\nemitter = \"gaussian\"\nsigma = 0.1"),
+            "map_elites.emitter",
+        ),
+        (
+            tiny_continuous("emitter = \"gaussian\"\nsigma = [0.1, 0.1, 0.1]"),
+            "map_elites.sigma",
+        ),
+        (
+            tiny_continuous("emitter = \"iso_line_dd\"\nline_sigma = -0.2"),
+            "map_elites.line_sigma",
+        ),
+        // Without a script list the run evolves the game's 11 weights.
+        (
+            tiny_continuous("emitter = \"gaussian\"\nsigma = [0.1, 0.1, 0.1, 0.1]").replace(
+                "scripts = [\"spawn.strongest\", \"spawn.defensive\", \"spawn.range\", \"research.farms\"]\n",
+                "",
+            ),
+            "map_elites.sigma",
+        ),
     ];
     for (i, (text, field)) in cases.iter().enumerate() {
         let out = dir.join(format!("run{i}"));
@@ -325,7 +397,6 @@ fn a_missing_config_file_is_named() {
 #[test]
 fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
     use playstyles::agents::tribes::scripts::SCRIPT_NAMES;
-    use playstyles::experiments::EvolveConfig;
     use playstyles::experiments::config_file::LevelSet;
     use playstyles::experiments::evolve::QUICKSTART;
     use playstyles::experiments::run_game::resolve_features;
@@ -383,6 +454,50 @@ fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
         );
         assert_eq!(run.baseline.to_string(), "mcts(budget=2000)");
     }
+}
+
+#[test]
+fn the_continuous_use_case_is_use_case_one_with_continuous_weights_and_iso_line_dd() {
+    use playstyles::qd::{Domain, EmitterKind};
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let load = |name: &str| {
+        EvolveConfig::load(Some(&dir.join(format!("{name}.toml"))), None)
+            .unwrap()
+            .run
+    };
+    let (one, cont) = (
+        load("usecase1-attacks-vs-support"),
+        load("usecase1-continuous"),
+    );
+    assert_eq!(cont.name, "usecase1-continuous");
+    assert_eq!(cont.domain, Domain::Range { lo: 0.0, hi: 1.0 });
+    assert_eq!(
+        cont.emitter.kind,
+        EmitterKind::IsoLineDd {
+            iso_sigma: 0.05,
+            line_sigma: 0.2
+        }
+    );
+    // Everything else, the evaluation budget included, is use case I's.
+    let sizes = |r: &RunConfig| {
+        (
+            r.emitter.one_hot,
+            r.emitter.random_init,
+            r.emitter.iterations,
+        )
+    };
+    assert_eq!(sizes(&cont), sizes(&one));
+    assert_eq!(cont.seed, one.seed);
+    assert_eq!(cont.batch_size, one.batch_size);
+    assert_eq!(cont.rules, one.rules);
+    assert_eq!(cont.levels, one.levels);
+    assert_eq!(cont.repetitions, one.repetitions);
+    assert_eq!(cont.player, one.player);
+    assert_eq!(cont.baseline, one.baseline);
+    assert_eq!(cont.scripts, one.scripts);
+    assert_eq!(cont.features, one.features);
+    assert_eq!(cont.replacement, one.replacement);
 }
 
 #[test]

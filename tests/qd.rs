@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use playstyles::qd::{
-    AddStatus, Checkpoint, Domain, EmitterConfig, Evaluation, FeatureAxis, Genome, GenomeSpace,
-    GridArchive, MapElites, MapElitesConfig, Phase, Replacement, ScheduleEmitter,
+    AddStatus, Checkpoint, Domain, EmitterConfig, EmitterKind, Evaluation, FeatureAxis, Genome,
+    GenomeSpace, GridArchive, MapElites, MapElitesConfig, Phase, Replacement, ScheduleEmitter,
+    Sigma,
 };
 use playstyles::report::archive::{
     ArchiveTable, read_archive_csv, read_progress_csv, write_archive_csv, write_progress_csv,
@@ -213,6 +214,7 @@ fn the_schedule_is_one_hot_then_random_then_single_weight_mutants() {
         one_hot: true,
         random_init: 6,
         iterations: 30,
+        ..EmitterConfig::default()
     };
     let mut em = ScheduleEmitter::new(space.clone(), config);
     let mut archive = GridArchive::new(
@@ -276,6 +278,7 @@ fn mutants_of_a_full_archive_differ_from_some_elite_in_one_weight() {
             one_hot: false,
             random_init: 0,
             iterations: 200,
+            ..EmitterConfig::default()
         },
     );
     let mut rng = derive_rng(7, &[]);
@@ -307,6 +310,7 @@ fn toy_config(seed: u64) -> MapElitesConfig {
             one_hot: true,
             random_init: 7,
             iterations: 60,
+            ..EmitterConfig::default()
         },
     }
 }
@@ -388,6 +392,82 @@ fn a_run_resumed_from_any_checkpoint_ends_like_an_uninterrupted_one() {
     }
 }
 
+/// The toy run over continuous weights in [0, 1], offspring made as `kind` says.
+fn continuous_toy_config(seed: u64, kind: EmitterKind) -> MapElitesConfig {
+    MapElitesConfig {
+        space: GenomeSpace::new(names(4), Domain::Range { lo: 0.0, hi: 1.0 }).unwrap(),
+        emitter: EmitterConfig {
+            kind,
+            ..toy_config(seed).emitter
+        },
+        ..toy_config(seed)
+    }
+}
+
+fn continuous_kinds() -> [EmitterKind; 3] {
+    [
+        EmitterKind::Gaussian {
+            sigma: Sigma::Same(0.1),
+        },
+        EmitterKind::Gaussian {
+            sigma: Sigma::PerWeight(vec![0.05, 0.1, 0.2, 0.3]),
+        },
+        EmitterKind::IsoLineDd {
+            iso_sigma: 0.05,
+            line_sigma: 0.2,
+        },
+    ]
+}
+
+#[test]
+fn continuous_emitters_are_reproducible_on_any_thread_count_and_resume_exactly() {
+    let dir = scratch("qd", "resume-continuous");
+    let path = dir.join("checkpoint.json");
+    let schedule = run_in_pool(2, continuous_toy_config(9, EmitterKind::Schedule)).0;
+    let mut archives = vec![schedule.archive().clone()];
+    for kind in continuous_kinds() {
+        let config = || continuous_toy_config(9, kind.clone());
+        let (one, _) = run_in_pool(1, config());
+        let (full, batches) = run_in_pool(2, config());
+        assert_eq!(batches.len(), 15, "{kind:?}");
+        assert_eq!(one.archive(), full.archive(), "{kind:?}");
+        assert_eq!(csv_bytes(&one), csv_bytes(&full), "{kind:?}");
+        for (_, e) in full.archive().elites() {
+            full.config().space.check(&e.genome).unwrap();
+        }
+        for k in 0..=15 {
+            let mut me = MapElites::new(config()).unwrap();
+            for _ in 0..k {
+                me.step(&toy).unwrap().unwrap();
+            }
+            me.checkpoint().save(&path).unwrap();
+            drop(me); // "killed"
+            let mut resumed = MapElites::resume_file(config(), &path).unwrap();
+            resumed.run(toy, |_| {}).unwrap();
+            assert_eq!(resumed.archive(), full.archive(), "{kind:?} after {k}");
+            assert_eq!(csv_bytes(&resumed), csv_bytes(&full), "{kind:?} after {k}");
+        }
+        archives.push(full.archive().clone());
+    }
+    // Each kind makes its own offspring from the same one-hot and random genomes.
+    for i in 0..archives.len() {
+        for j in 0..i {
+            assert_ne!(archives[i], archives[j], "kinds {j} and {i}");
+        }
+    }
+}
+
+#[test]
+fn a_checkpoint_of_one_emitter_does_not_resume_another() {
+    let [gaussian, _, iso] = continuous_kinds();
+    let mut me = MapElites::new(continuous_toy_config(5, gaussian)).unwrap();
+    me.step(&toy).unwrap();
+    let e = MapElites::resume(continuous_toy_config(5, iso), me.checkpoint())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("another configuration"), "{e}");
+}
+
 #[test]
 fn ask_is_idempotent_and_tell_checks_the_batch() {
     let mut me = MapElites::new(toy_config(1)).unwrap();
@@ -428,6 +508,22 @@ fn bad_configs_are_errors_naming_the_field() {
             .unwrap_err()
             .to_string()
             .contains("features")
+    );
+    let mut c = toy_config(1);
+    c.emitter.kind = continuous_kinds()[0].clone();
+    assert!(
+        MapElites::new(c)
+            .unwrap_err()
+            .to_string()
+            .contains("map_elites.emitter")
+    );
+    let mut c = continuous_toy_config(1, continuous_kinds()[1].clone());
+    c.space.names.push("w4".into());
+    assert!(
+        MapElites::new(c)
+            .unwrap_err()
+            .to_string()
+            .contains("map_elites.sigma")
     );
     let mut c = toy_config(1);
     c.replacement = Replacement::LowerConfidence { z: -1.0 };

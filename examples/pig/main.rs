@@ -70,6 +70,7 @@ fn main() -> Result<()> {
             one_hot: true,
             random_init: 26,
             iterations: 400,
+            ..EmitterConfig::default()
         },
     })?;
     let player = AgentSpec::parse(PLAYER)?;

@@ -32,6 +32,10 @@
 //! random_init = 40
 //! iterations = 500
 //! replacement = "paper"                 # or "lower_confidence" (with z = 1.96)
+//! emitter = "schedule"                  # offspring: the hill climber (default), or, for a
+//!                                       # `range` genome, "gaussian" (with sigma = 0.1, or a
+//!                                       # list, one per weight) or "iso_line_dd" (with
+//!                                       # iso_sigma = 0.01, line_sigma = 0.2)
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -40,7 +44,10 @@ use super::GameKind;
 use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
-use crate::qd::{Domain, EmitterConfig, FeatureAxis, GenomeSpace, MapElitesConfig, Replacement};
+use crate::qd::{
+    DEFAULT_ISO_SIGMA, DEFAULT_LINE_SIGMA, Domain, EmitterConfig, EmitterKind, FeatureAxis,
+    GenomeSpace, MapElitesConfig, Replacement, Sigma,
+};
 
 /// The TOML file as written (every section; unknown keys are errors).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -145,7 +152,7 @@ pub struct MapElitesFile {
     pub one_hot: bool,
     /// Random genomes after the one-hot ones.
     pub random_init: i64,
-    /// Hill-climber offspring.
+    /// Offspring of elites.
     pub iterations: i64,
     /// `paper` or `lower_confidence`.
     #[serde(default = "default_replacement")]
@@ -153,6 +160,19 @@ pub struct MapElitesFile {
     /// z of `lower_confidence`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
+    /// How offspring are made: `schedule` (the default, the reference hill climber),
+    /// `gaussian` or `iso_line_dd` (these two for a `range` genome).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emitter: Option<String>,
+    /// σ of `gaussian` (required): one number, or one per weight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<Sigma>,
+    /// σ_iso of `iso_line_dd` (default 0.01, as pyribs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iso_sigma: Option<f64>,
+    /// σ_line of `iso_line_dd` (default 0.2, as pyribs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_sigma: Option<f64>,
 }
 
 fn yes() -> bool {
@@ -337,13 +357,58 @@ fn features(files: &[FeatureFile]) -> Result<Vec<FeatureAxis>> {
     Ok(features)
 }
 
-/// Validates `[map_elites]`: the emitter schedule and the replacement rule (`z` of
+/// The `[map_elites]` emitter kind: `emitter` with its σs (each σ given only with its own
+/// emitter, `sigma` required by `gaussian`), pyribs' defaults for `iso_line_dd`. The σ values
+/// are checked by [`EmitterConfig::validate`].
+fn emitter_kind(m: &MapElitesFile) -> Result<EmitterKind> {
+    let kind = match m.emitter.as_deref().unwrap_or("schedule") {
+        "schedule" => EmitterKind::Schedule,
+        "gaussian" => EmitterKind::Gaussian {
+            sigma: m.sigma.clone().ok_or_else(|| {
+                Error::config(
+                    "map_elites.sigma",
+                    "the `gaussian` emitter needs `sigma` (one number, or one per weight)",
+                )
+            })?,
+        },
+        "iso_line_dd" => EmitterKind::IsoLineDd {
+            iso_sigma: m.iso_sigma.unwrap_or(DEFAULT_ISO_SIGMA),
+            line_sigma: m.line_sigma.unwrap_or(DEFAULT_LINE_SIGMA),
+        },
+        other => {
+            return Err(Error::config(
+                "map_elites.emitter",
+                format!("`{other}` is not `schedule`, `gaussian` or `iso_line_dd`"),
+            ));
+        }
+    };
+    let given = [
+        ("sigma", m.sigma.is_some(), "gaussian"),
+        ("iso_sigma", m.iso_sigma.is_some(), "iso_line_dd"),
+        ("line_sigma", m.line_sigma.is_some(), "iso_line_dd"),
+    ];
+    for (key, is_given, owner) in given {
+        if is_given && kind.name() != owner {
+            return Err(Error::config(
+                format!("map_elites.{key}"),
+                format!(
+                    "belongs to the `{owner}` emitter, but `emitter` is `{}`",
+                    kind.name()
+                ),
+            ));
+        }
+    }
+    Ok(kind)
+}
+
+/// Validates `[map_elites]`: the emitter schedule and kind, and the replacement rule (`z` of
 /// `lower_confidence` positive, 1.96 by default).
 fn map_elites(m: &MapElitesFile) -> Result<(EmitterConfig, Replacement)> {
     let emitter = EmitterConfig {
         one_hot: m.one_hot,
         random_init: non_negative(m.random_init, "map_elites.random_init")?,
         iterations: non_negative(m.iterations, "map_elites.iterations")?,
+        kind: emitter_kind(m)?,
     };
     let replacement = match m.replacement.as_str() {
         "paper" => Replacement::Paper,
@@ -370,7 +435,9 @@ impl RunConfig {
     /// # Errors
     ///
     /// [`Error::Config`] naming the field: unknown keys, bad types, an unknown feature or
-    /// game, an empty level list, `min ≥ max`, negative or zero counts, bad agent specs.
+    /// game, an empty level list, `min ≥ max`, negative or zero counts, bad agent specs, an
+    /// unknown emitter, a σ that is not positive or belongs to another emitter, a continuous
+    /// emitter over discrete weights.
     /// (Script names are checked by [`RunConfig::check_scripts`], which needs the game.)
     pub fn parse(text: &str, stem: &str) -> Result<RunConfig> {
         let file: RunFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
@@ -395,6 +462,8 @@ impl RunConfig {
         let domain = genome(&file.genome)?;
         let features = features(&file.features)?;
         let (emitter, replacement) = map_elites(&file.map_elites)?;
+        let dim = file.genome.scripts.as_ref().map(Vec::len);
+        emitter.validate(&domain, dim)?;
         Ok(RunConfig {
             name,
             game,
@@ -450,7 +519,9 @@ impl RunConfig {
     }
 
     /// The resolved TOML written into the run directory: every default made explicit, the
-    /// levels listed, the evolved scripts named.
+    /// levels listed, the evolved scripts named. (An `emitter` left out stays out, so the
+    /// resolved config of a run started before emitters could be chosen is unchanged and the
+    /// run can still be resumed.)
     ///
     /// # Errors
     ///
@@ -465,6 +536,14 @@ impl RunConfig {
             && let Domain::Discrete(v) = &self.domain
         {
             file.genome.values = Some(v.clone());
+        }
+        if let EmitterKind::IsoLineDd {
+            iso_sigma,
+            line_sigma,
+        } = self.emitter.kind
+        {
+            file.map_elites.iso_sigma = Some(iso_sigma);
+            file.map_elites.line_sigma = Some(line_sigma);
         }
         toml::to_string(&file).map_err(|e| Error::config("config", e.to_string()))
     }
@@ -515,6 +594,119 @@ iterations = 10
         let again = RunConfig::parse(&resolved, "other").unwrap();
         assert_eq!(again.name, "quick");
         assert_eq!(again.scripts, Some(vec!["spawn.defensive".to_string()]));
+    }
+
+    /// GOOD with continuous weights over three scripts and `map_elites` lines added.
+    fn continuous(map_elites: &str) -> String {
+        GOOD.replace(
+            "[evaluation]",
+            "[genome]\nscripts = [\"a\", \"b\", \"c\"]\nrange = [0.0, 1.0]\n[evaluation]",
+        )
+        .replace("[map_elites]", &format!("[map_elites]\n{map_elites}"))
+    }
+
+    #[test]
+    fn emitters_parse_with_pyribs_defaults_and_resolve_explicitly() {
+        let c = RunConfig::parse(GOOD, "t").unwrap();
+        assert_eq!(c.emitter.kind, EmitterKind::Schedule);
+        let resolved = c.resolved_toml(&["1".into()], &["a".into()]).unwrap();
+        assert!(!resolved.contains("emitter"), "{resolved}");
+
+        let c = RunConfig::parse(&continuous("emitter = \"gaussian\"\nsigma = 0.1"), "t").unwrap();
+        assert_eq!(
+            c.emitter.kind,
+            EmitterKind::Gaussian {
+                sigma: Sigma::Same(0.1)
+            }
+        );
+        let c = RunConfig::parse(
+            &continuous("emitter = \"gaussian\"\nsigma = [0.1, 1, 0.3]"),
+            "t",
+        )
+        .unwrap();
+        assert_eq!(
+            c.emitter.kind,
+            EmitterKind::Gaussian {
+                sigma: Sigma::PerWeight(vec![0.1, 1.0, 0.3])
+            }
+        );
+
+        let c = RunConfig::parse(&continuous("emitter = \"iso_line_dd\""), "t").unwrap();
+        assert_eq!(
+            c.emitter.kind,
+            EmitterKind::IsoLineDd {
+                iso_sigma: 0.01,
+                line_sigma: 0.2
+            }
+        );
+        let scripts = ["a".to_string(), "b".into(), "c".into()];
+        let resolved = c.resolved_toml(&["1".into()], &scripts).unwrap();
+        assert!(resolved.contains("iso_sigma = 0.01"), "{resolved}");
+        assert!(resolved.contains("line_sigma = 0.2"), "{resolved}");
+        assert_eq!(RunConfig::parse(&resolved, "t").unwrap().emitter, c.emitter);
+        let me = c.map_elites(&scripts).unwrap();
+        assert_eq!(me.emitter, c.emitter);
+    }
+
+    #[test]
+    fn bad_emitter_fields_are_named() {
+        let cases = [
+            (continuous("emitter = \"cma_es\""), "map_elites.emitter"),
+            (continuous("emitter = \"gaussian\""), "map_elites.sigma"),
+            (
+                continuous("emitter = \"gaussian\"\nsigma = -0.1"),
+                "map_elites.sigma",
+            ),
+            (
+                continuous("emitter = \"gaussian\"\nsigma = \"wide\""),
+                "map_elites.sigma",
+            ),
+            (
+                continuous("emitter = \"gaussian\"\nsigma = [0.1, 0, 0.1]"),
+                "map_elites.sigma[1]",
+            ),
+            (
+                continuous("emitter = \"gaussian\"\nsigma = [0.1, 0.1]"),
+                "map_elites.sigma",
+            ),
+            (
+                continuous("emitter = \"iso_line_dd\"\niso_sigma = 0"),
+                "map_elites.iso_sigma",
+            ),
+            (
+                continuous("emitter = \"iso_line_dd\"\nline_sigma = -1"),
+                "map_elites.line_sigma",
+            ),
+            (continuous("sigma = 0.1"), "map_elites.sigma"),
+            (
+                continuous("emitter = \"gaussian\"\nsigma = 0.1\niso_sigma = 0.1"),
+                "map_elites.iso_sigma",
+            ),
+            (
+                continuous("emitter = \"iso_line_dd\"\nsigma = 0.1"),
+                "map_elites.sigma",
+            ),
+            (
+                GOOD.replace("[map_elites]", "[map_elites]\nemitter = \"iso_line_dd\""),
+                "map_elites.emitter",
+            ),
+        ];
+        for (text, field) in cases {
+            assert_eq!(field_of(&text), field, "{text}");
+        }
+        // Without a script list the number of weights is the game's: a σ list is checked
+        // against it when the engine's configuration is built.
+        let text = GOOD.replace("[evaluation]", "[genome]\nrange = [0.0, 1.0]\n[evaluation]");
+        let text = text.replace(
+            "[map_elites]",
+            "[map_elites]\nemitter = \"gaussian\"\nsigma = [0.1, 0.1]",
+        );
+        let c = RunConfig::parse(&text, "t").unwrap();
+        match c.map_elites(&["a".into(), "b".into(), "c".into()]) {
+            Err(Error::Config { field, .. }) => assert_eq!(field, "map_elites.sigma"),
+            other => panic!("{other:?}"),
+        }
+        c.map_elites(&["a".into(), "b".into()]).unwrap();
     }
 
     #[test]

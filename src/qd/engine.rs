@@ -37,7 +37,7 @@ pub struct MapElitesConfig {
     pub axes: Vec<FeatureAxis>,
     /// When a candidate replaces an elite.
     pub replacement: Replacement,
-    /// The schedule: one-hot, random and mutated genomes.
+    /// The schedule: one-hot, random genomes and offspring, and how offspring are made.
     pub emitter: EmitterConfig,
 }
 
@@ -48,10 +48,14 @@ impl MapElitesConfig {
             return Err(Error::config("batch_size", "must be at least 1"));
         }
         self.space.validate()?;
+        self.emitter
+            .validate(&self.space.domain, Some(self.space.dim()))?;
         GridArchive::new(self.axes.clone(), self.replacement).map(|_| ())
     }
 
     /// A stable 64-bit hash of the configuration (of its JSON form), stored in checkpoints.
+    /// The emitter kind is in it unless it is the default schedule, so configs written before
+    /// the kind existed keep their hash.
     pub fn hash(&self) -> u64 {
         let json = serde_json::to_vec(self).unwrap_or_default();
         // FNV-1a, then a final mix.

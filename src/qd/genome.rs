@@ -3,9 +3,12 @@
 //! A [`GenomeSpace`] names the weights and says which values they may take (a [`Domain`]). It
 //! builds the genomes of the reference MAP-Elites (tribes-rules §16): one-hot genomes
 //! ([`GenomeSpace::one_hot`]), uniform random genomes ([`GenomeSpace::random`]) and the
-//! stochastic hill-climber mutation ([`GenomeSpace::mutate`]).
+//! stochastic hill-climber mutation ([`GenomeSpace::mutate`]); and, for a continuous
+//! [`Domain::Range`], pyribs' two standard variations: Gaussian noise
+//! ([`GenomeSpace::gaussian`]) and Iso+LineDD ([`GenomeSpace::iso_line`]).
 
 use rand::RngExt;
+use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -229,7 +232,71 @@ impl GenomeSpace {
         }
         child
     }
+
+    /// pyribs' Gaussian variation: `parent` plus `N(0, sigma(i)²)` noise on every weight `i`,
+    /// clipped to `[min, max]` of the domain.
+    ///
+    /// The child always differs from the parent: a draw that clips back onto the parent
+    /// (a parent on the bounds, noise pointing out) is redrawn, and after [`MAX_REDRAWS`] such
+    /// draws (in practice only with a σ too small to move an `f64`) the child is the hill
+    /// climber's [`GenomeSpace::mutate`] instead. Meant for a [`Domain::Range`]: on a
+    /// discrete domain the values are clipped but not rounded to the domain's values.
+    pub fn gaussian(&self, parent: &Genome, sigma: impl Fn(usize) -> f64, rng: &mut Rng) -> Genome {
+        self.perturbed(parent, rng, |i, x, rng| {
+            x + sigma(i) * rng.sample::<f64, _>(StandardNormal)
+        })
+    }
+
+    /// The Iso+LineDD variation (Vassiliades & Mouret 2018, pyribs' `IsoLineEmitter`):
+    /// `x + iso_sigma · N(0, I) + line_sigma · N(0, 1) · (towards − x)`, clipped to `[min, max]`
+    /// of the domain; one line draw per child, one isotropic draw per weight.
+    ///
+    /// The child always differs from `x`, as for [`GenomeSpace::gaussian`] (redrawn, then
+    /// [`GenomeSpace::mutate`] after [`MAX_REDRAWS`] draws). `x` and `towards` must have the
+    /// same length.
+    pub fn iso_line(
+        &self,
+        x: &Genome,
+        towards: &Genome,
+        iso_sigma: f64,
+        line_sigma: f64,
+        rng: &mut Rng,
+    ) -> Genome {
+        debug_assert_eq!(x.values.len(), towards.values.len());
+        let mut line = 0.0;
+        self.perturbed(x, rng, |i, xi, rng| {
+            if i == 0 {
+                line = line_sigma * rng.sample::<f64, _>(StandardNormal);
+            }
+            xi + iso_sigma * rng.sample::<f64, _>(StandardNormal) + line * (towards.values[i] - xi)
+        })
+    }
+
+    /// A child made weight by weight by `draw(i, parent value, rng)` (weights in order),
+    /// clipped to the domain's bounds; redrawn while it equals `parent`, at most
+    /// [`MAX_REDRAWS`] times, then [`GenomeSpace::mutate`].
+    fn perturbed(
+        &self,
+        parent: &Genome,
+        rng: &mut Rng,
+        mut draw: impl FnMut(usize, f64, &mut Rng) -> f64,
+    ) -> Genome {
+        let (lo, hi) = (self.domain.min(), self.domain.max());
+        for _ in 0..MAX_REDRAWS {
+            let values: Vec<f64> = (parent.values.iter().enumerate())
+                .map(|(i, &x)| draw(i, x, rng).clamp(lo, hi))
+                .collect();
+            if values != parent.values {
+                return Genome { values };
+            }
+        }
+        self.mutate(parent, rng)
+    }
 }
+
+/// How many times [`GenomeSpace::gaussian`] and [`GenomeSpace::iso_line`] draw a child that
+/// equals its parent before falling back on [`GenomeSpace::mutate`].
+pub const MAX_REDRAWS: usize = 100;
 
 #[cfg(test)]
 mod tests {
@@ -280,6 +347,97 @@ mod tests {
                 assert_eq!(diff.count(), 1);
             }
         }
+    }
+
+    /// Sample mean and standard deviation.
+    fn mean_sd(x: &[f64]) -> (f64, f64) {
+        let m = x.iter().sum::<f64>() / x.len() as f64;
+        let v = x.iter().map(|a| (a - m).powi(2)).sum::<f64>() / (x.len() - 1) as f64;
+        (m, v.sqrt())
+    }
+
+    #[test]
+    fn gaussian_children_stay_in_range_and_differ_from_their_parent() {
+        let mut rng = derive_rng(3, &[]);
+        for (lo, hi) in [(0.0, 1.0), (-1.0, 2.0)] {
+            let s = space(11, Domain::Range { lo, hi });
+            // One-hot parents sit on the bounds, where half the noise clips back; a σ too small
+            // to move an f64 falls back on the one-weight mutation.
+            let mut parents = s.one_hot();
+            parents.extend((0..20).map(|_| s.random(&mut rng)));
+            for p in parents {
+                for sigma in [0.05, 1.0, 1e-300] {
+                    for _ in 0..20 {
+                        let c = s.gaussian(&p, |_| sigma, &mut rng);
+                        s.check(&c).unwrap();
+                        assert_ne!(c, p, "σ {sigma}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gaussian_noise_has_each_weights_sigma() {
+        let s = space(2, Domain::Range { lo: 0.0, hi: 1.0 });
+        let parent = Genome::new(vec![0.5, 0.5]);
+        let sigma = [0.01, 0.1];
+        let mut rng = derive_rng(4, &[]);
+        let children: Vec<Genome> = (0..4000)
+            .map(|_| s.gaussian(&parent, |i| sigma[i], &mut rng))
+            .collect();
+        for (i, &want) in sigma.iter().enumerate() {
+            let xs: Vec<f64> = children.iter().map(|c| c.values[i]).collect();
+            let (m, sd) = mean_sd(&xs);
+            assert!(
+                (m - 0.5).abs() < 4.0 * want / 4000f64.sqrt(),
+                "weight {i}: mean {m}"
+            );
+            assert!(
+                (sd / want - 1.0).abs() < 0.05,
+                "weight {i}: sd {sd}, σ {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn iso_line_children_stay_in_range_and_differ_from_their_first_parent() {
+        let mut rng = derive_rng(5, &[]);
+        let s = space(11, Domain::Range { lo: 0.0, hi: 1.0 });
+        let one_hot = s.one_hot();
+        for x in &one_hot {
+            for towards in [&one_hot[0], x] {
+                for (iso, line) in [(0.01, 0.2), (0.05, 0.0), (1e-300, 0.0)] {
+                    for _ in 0..20 {
+                        let c = s.iso_line(x, towards, iso, line, &mut rng);
+                        s.check(&c).unwrap();
+                        assert_ne!(&c, x, "σ_iso {iso}, σ_line {line}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn iso_line_steps_follow_the_line_between_the_parents() {
+        // With almost no isotropic noise, a child lies on the line through x and towards, at
+        // a N(0, σ_line²) multiple of their difference.
+        let s = space(3, Domain::Range { lo: 0.0, hi: 1.0 });
+        let x = Genome::new(vec![0.5, 0.5, 0.5]);
+        let towards = Genome::new(vec![0.6, 0.4, 0.5]);
+        let mut rng = derive_rng(6, &[]);
+        let steps: Vec<f64> = (0..4000)
+            .map(|_| {
+                let c = s.iso_line(&x, &towards, 1e-9, 0.2, &mut rng);
+                let t = (c.values[0] - 0.5) / 0.1;
+                assert!((c.values[1] - (0.5 - 0.1 * t)).abs() < 1e-7, "{c:?}");
+                assert!((c.values[2] - 0.5).abs() < 1e-7, "{c:?}");
+                t
+            })
+            .collect();
+        let (m, sd) = mean_sd(&steps);
+        assert!(m.abs() < 4.0 * 0.2 / 4000f64.sqrt(), "mean step {m}");
+        assert!((sd / 0.2 - 1.0).abs() < 0.05, "sd of the step {sd}");
     }
 
     #[test]
