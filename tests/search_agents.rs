@@ -172,7 +172,7 @@ fn a_one_script_portfolio_plays_exactly_that_script() {
 #[test]
 fn the_unpruning_schedule_matches_the_spec_table() {
     // Spec §15.5: T = ⌊n·2⌋, k_init = max(1, ⌊n·0.5⌋), A = ⌊T·1.5⌋, limit ⌊A·1.3^k⌋.
-    let p = PmctsParams::default();
+    let p = PmctsParams::reference();
     for (n, k_init, t, a) in [
         (1, 1, 2, 3),
         (2, 1, 4, 6),

@@ -90,6 +90,13 @@ impl SearchCompat {
         self == SearchCompat::Java
     }
 
+    /// Whether Portfolio MCTS's unpruning schedule defaults to the reference's
+    /// ([`PmctsParams::reference`](super::portfolio_mcts::PmctsParams::reference)) rather than
+    /// the one re-tuned for the intended search.
+    pub fn reference_unpruning(self) -> bool {
+        self == SearchCompat::Java
+    }
+
     /// Whether Portfolio MCTS rollouts must compute every proposal of a state and draw one
     /// (the reference's rule), leaving no `rollout` field to choose cheaper sampling.
     pub fn exact_rollouts(self) -> bool {

@@ -58,7 +58,21 @@ pub struct PmctsParams {
 }
 
 impl Default for PmctsParams {
+    /// The intended defaults: the reference's settings (spec §15.5) except `t_mult = 4`, the
+    /// unpruning schedule re-tuned for the intended search (`results/unpruning-sweep/`: the
+    /// reference's `t_mult = 2` made progressive unpruning cost strength).
     fn default() -> Self {
+        PmctsParams {
+            t_mult: 4.0,
+            ..PmctsParams::reference()
+        }
+    }
+}
+
+impl PmctsParams {
+    /// The reference's settings (spec §15.5): `k_init_mult` 0.5, `t_mult` 2, `a_mult` 1.5,
+    /// `b` 1.3; the defaults under `compat = "java"`.
+    pub fn reference() -> Self {
         PmctsParams {
             budget: DEFAULT_BUDGET,
             c: std::f64::consts::SQRT_2,
@@ -73,19 +87,22 @@ impl Default for PmctsParams {
             b: 1.3,
         }
     }
-}
 
-impl PmctsParams {
     /// The settings given by `spec`'s fields `budget`, `c`, `depth`, `rollouts`, `rollout`
     /// (`exact` or `sampled`; no such field when `compat` forces
     /// [exact rollouts](SearchCompat::exact_rollouts)), `bias`, `pruning`, `k_init_mult`,
-    /// `t_mult`, `a_mult` and `b`, the defaults for the others.
+    /// `t_mult`, `a_mult` and `b`, the defaults for the others ([`PmctsParams::reference`]'s
+    /// under `compat = "java"`).
     ///
     /// # Errors
     ///
     /// [`Error::Config`] naming the field for a bad value.
     pub fn from_spec(spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
-        let d = PmctsParams::default();
+        let d = if compat.reference_unpruning() {
+            PmctsParams::reference()
+        } else {
+            PmctsParams::default()
+        };
         Ok(PmctsParams {
             budget: take_budget(spec)?,
             c: spec.take_positive("c", d.c)?,
