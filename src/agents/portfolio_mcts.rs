@@ -237,7 +237,8 @@ impl Headed for Node {
 pub struct PortfolioMcts<G: Game> {
     params: PmctsParams,
     knowledge: Arc<dyn Knowledge<G>>,
-    portfolio: Arc<dyn Portfolio<G>>,
+    /// The portfolio and its output buffers.
+    proposer: Proposer<G>,
     weights: Vec<f64>,
     compat: SearchCompat,
     nodes: Vec<Node>,
@@ -249,8 +250,6 @@ pub struct PortfolioMcts<G: Game> {
     prune_value: Vec<f64>,
     slots: Vec<u32>,
     pruned: Vec<bool>,
-    buf: Vec<Assignment<G::Action>>,
-    legal: Vec<G::Action>,
     /// The state a rollout plays on, reused.
     sim: Option<G::State>,
     /// FM calls of the last decision.
@@ -270,7 +269,11 @@ impl<G: Game> PortfolioMcts<G> {
         PortfolioMcts {
             params,
             knowledge,
-            portfolio,
+            proposer: Proposer {
+                portfolio,
+                buf: Vec::new(),
+                legal: Vec::new(),
+            },
             weights,
             compat,
             nodes: Vec::new(),
@@ -280,8 +283,6 @@ impl<G: Game> PortfolioMcts<G> {
             prune_value: Vec::new(),
             slots: Vec::new(),
             pruned: Vec::new(),
-            buf: Vec::new(),
-            legal: Vec::new(),
             sim: None,
             last_fm_calls: 0,
         }
@@ -292,27 +293,14 @@ impl<G: Game> PortfolioMcts<G> {
         &self.weights
     }
 
-    /// The portfolio's proposals in `state` into `self.buf`; if it proposes nothing, every
-    /// legal action (so the search never stalls).
-    fn proposals(&mut self, game: &G, state: &G::State, rng: &mut Rng) {
-        proposals_into(
-            &*self.portfolio,
-            game,
-            state,
-            rng,
-            &mut self.buf,
-            &mut self.legal,
-        );
-    }
-
     fn prune_value_of(&self, a: &Assignment<G::Action>) -> f64 {
         self.weights.get(a.script as usize).copied().unwrap_or(0.5) * a.value
     }
 
     fn open_with(&mut self, n: u32) {
         let first = self.props.len();
-        for i in 0..self.buf.len() {
-            let a = self.buf[i];
+        for i in 0..self.proposer.buf.len() {
+            let a = self.proposer.buf[i];
             let pv = self.prune_value_of(&a);
             self.props.push(a);
             self.prune_value.push(pv);
@@ -321,7 +309,7 @@ impl<G: Game> PortfolioMcts<G> {
         }
         let node = &mut self.nodes[n as usize].head;
         node.first = first as u32;
-        node.len = self.buf.len() as u32;
+        node.len = self.proposer.buf.len() as u32;
     }
 
     fn push_child(&mut self, game: &G, parent: u32, action: G::Action) -> u32 {
@@ -372,24 +360,27 @@ impl<G: Game> PortfolioMcts<G> {
     }
 }
 
-/// The proposals of `portfolio` in `state` into `buf`; if it proposes nothing, every legal
-/// action (listed with `legal`), so that the search never stalls.
-fn proposals_into<G: Game>(
-    portfolio: &dyn Portfolio<G>,
-    game: &G,
-    state: &G::State,
-    rng: &mut Rng,
-    buf: &mut Vec<Assignment<G::Action>>,
-    legal: &mut Vec<G::Action>,
-) {
-    portfolio.assignments(game, state, rng, buf);
-    if buf.is_empty() && !game.is_terminal(state) {
-        game.legal_actions(state, legal);
-        buf.extend(legal.iter().map(|&action| Assignment {
-            action,
-            script: u16::MAX,
-            value: 0.5,
-        }));
+/// A portfolio and the buffers its proposals go to.
+struct Proposer<G: Game> {
+    portfolio: Arc<dyn Portfolio<G>>,
+    /// The last proposals.
+    buf: Vec<Assignment<G::Action>>,
+    legal: Vec<G::Action>,
+}
+
+impl<G: Game> Proposer<G> {
+    /// The portfolio's proposals in `state` into `self.buf`; if it proposes nothing, every
+    /// legal action (so the search never stalls).
+    fn proposals(&mut self, game: &G, state: &G::State, rng: &mut Rng) {
+        self.portfolio.assignments(game, state, rng, &mut self.buf);
+        if self.buf.is_empty() && !game.is_terminal(state) {
+            game.legal_actions(state, &mut self.legal);
+            self.buf.extend(self.legal.iter().map(|&action| Assignment {
+                action,
+                script: u16::MAX,
+                value: 0.5,
+            }));
+        }
     }
 }
 
@@ -416,15 +407,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
     }
 
     fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
-        let state = &self.states[n as usize];
-        proposals_into(
-            &*self.portfolio,
-            game,
-            state,
-            rng,
-            &mut self.buf,
-            &mut self.legal,
-        );
+        self.proposer.proposals(game, &self.states[n as usize], rng);
         self.open_with(n);
     }
 
@@ -521,16 +504,20 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             let mut last = None;
             while depth < self.params.depth && !game.is_terminal(&sim) {
                 let drawn = match self.params.rollout {
-                    RolloutPolicy::Sampled => {
-                        self.portfolio.sample(game, &sim, last, rng, &mut self.buf)
-                    }
+                    RolloutPolicy::Sampled => self.proposer.portfolio.sample(
+                        game,
+                        &sim,
+                        last,
+                        rng,
+                        &mut self.proposer.buf,
+                    ),
                     RolloutPolicy::Exact => None,
                 };
                 let a = match drawn {
                     Some(a) => a.action,
                     None => {
-                        self.proposals(game, &sim, rng);
-                        self.buf[rng.random_range(0..self.buf.len())].action
+                        self.proposer.proposals(game, &sim, rng);
+                        self.proposer.buf[rng.random_range(0..self.proposer.buf.len())].action
                     }
                 };
                 game.apply(&mut sim, a);
@@ -573,10 +560,10 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         let Turn::Player(me) = game.turn(state) else {
             panic!("Portfolio MCTS asked to act in a terminal state");
         };
-        game.legal_actions(state, &mut self.legal);
-        if self.legal.len() == 1 {
+        game.legal_actions(state, &mut self.proposer.legal);
+        if self.proposer.legal.len() == 1 {
             self.last_fm_calls = 0;
-            return self.legal[0];
+            return self.proposer.legal[0];
         }
         self.nodes.clear();
         self.props.clear();
@@ -587,7 +574,7 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         self.nodes.push(Node::new(NodeHead::root(me)));
         let players = game.num_players(state);
         self.maxn.reset(players, 1);
-        self.proposals(game, state, rng);
+        self.proposer.proposals(game, state, rng);
         self.open_with(0);
         if self.nodes[0].head.len == 1 {
             self.last_fm_calls = 0;

@@ -65,6 +65,23 @@ pub struct ArchiveStats {
     pub mean_fitness: Option<f64>,
 }
 
+impl ArchiveStats {
+    /// The numbers of an archive of `cells` cells whose elites have fitnesses `fits`: the QD
+    /// score is their sum.
+    pub fn of(fits: &[f64], cells: usize) -> Self {
+        let qd_score: f64 = fits.iter().sum();
+        let (n, cells) = (fits.len(), cells as f64);
+        ArchiveStats {
+            num_elites: n,
+            coverage: n as f64 / cells,
+            qd_score,
+            norm_qd_score: qd_score / cells,
+            max_fitness: fits.iter().copied().reduce(f64::max),
+            mean_fitness: (n > 0).then(|| qd_score / n as f64),
+        }
+    }
+}
+
 /// A grid of cells over 1–3 feature axes, each holding at most one [`Elite`].
 ///
 /// Serialised (for checkpoints) as its axes, replacement rule, `offered` counter and elite
@@ -292,17 +309,7 @@ impl GridArchive {
     /// Summary numbers: elites, coverage, QD score, best and mean fitness.
     pub fn stats(&self) -> ArchiveStats {
         let fits: Vec<f64> = self.elites().map(|(_, e)| e.evaluation.fitness).collect();
-        let qd_score: f64 = fits.iter().sum();
-        let n = fits.len();
-        let cells = self.cells.len() as f64;
-        ArchiveStats {
-            num_elites: n,
-            coverage: n as f64 / cells,
-            qd_score,
-            norm_qd_score: qd_score / cells,
-            max_fitness: fits.iter().copied().reduce(f64::max),
-            mean_fitness: (n > 0).then(|| qd_score / n as f64),
-        }
+        ArchiveStats::of(&fits, self.cells.len())
     }
 }
 

@@ -314,16 +314,7 @@ impl Reevaluation {
 /// the QD score is the sum of the elites' win rates.
 fn archived_stats(run: &RunDir) -> ArchiveStats {
     let fits: Vec<f64> = run.archive.rows.iter().map(|r| r.win_rate).collect();
-    let qd_score: f64 = fits.iter().sum();
-    let (n, cells) = (fits.len(), run.grid.num_cells() as f64);
-    ArchiveStats {
-        num_elites: n,
-        coverage: n as f64 / cells,
-        qd_score,
-        norm_qd_score: qd_score / cells,
-        max_fitness: fits.iter().copied().reduce(f64::max),
-        mean_fitness: (n > 0).then(|| qd_score / n as f64),
-    }
+    ArchiveStats::of(&fits, run.grid.num_cells())
 }
 
 #[cfg(test)]

@@ -115,6 +115,15 @@ fn span_pos(span: &Span) -> usize {
 /// maps (16 words each). Empty for a listing that cannot be updated (game over, level-up).
 const WORDS: usize = 33;
 
+/// The enemy and zone-of-control maps kept in the `words` of an incremental listing.
+fn maps(l: &Listing<Action>) -> (TileSet, TileSet) {
+    let mut enemy = TileSet::default();
+    let mut zoc = TileSet::default();
+    enemy.0.copy_from_slice(&l.words[1..17]);
+    zoc.0.copy_from_slice(&l.words[17..33]);
+    (enemy, zoc)
+}
+
 /// Fills `l` with the actions of `s` in mode `M` (all actions or the firsts of each group, see
 /// [`super::legal`]) and their spans.
 pub(super) fn list<const M: u8>(rules: &TribesRules, s: &State, l: &mut Listing<Action>) {
@@ -306,10 +315,7 @@ pub(super) fn relist<const M: u8>(
         list::<M>(rules, after, l);
         return false;
     };
-    let mut enemy = TileSet::default();
-    let mut zoc = TileSet::default();
-    enemy.0.copy_from_slice(&l.words[1..17]);
-    zoc.0.copy_from_slice(&l.words[17..33]);
+    let (enemy, zoc) = maps(l);
     let cx = Ctx::with_maps(after, after.active, enemy, zoc);
     let (mut acts, mut spans) = std::mem::take(&mut l.spare);
     acts.clear();
@@ -392,11 +398,7 @@ pub fn group_lister(l: &Listing<Action>) -> GroupLister {
     if l.words.len() != WORDS {
         return GroupLister::new(None);
     }
-    let mut enemy = TileSet::default();
-    let mut zoc = TileSet::default();
-    enemy.0.copy_from_slice(&l.words[1..17]);
-    zoc.0.copy_from_slice(&l.words[17..33]);
-    GroupLister::new(Some((enemy, zoc)))
+    GroupLister::new(Some(maps(l)))
 }
 
 #[cfg(test)]
