@@ -17,7 +17,7 @@ use super::search_loop::{
 };
 use super::spec::AgentSpec;
 use super::tree::{
-    Bounds, NodeHead, PlayerValues, backup, child_state, selection_score, set_root_state,
+    Bounds, NodeHead, OpponentModel, PlayerValues, backup, child_state, set_root_state,
 };
 use crate::agent::{Agent, Knowledge, SearchSupport};
 use crate::error::Result;
@@ -158,8 +158,8 @@ impl<G: Game> Mcts<G> {
 
     /// The child of `n` with the best UCB1 score, its value `mean(slot, slot mean)`
     /// normalised by `bounds`; `my_move` says whether the chooser maximises that value. One
-    /// loop for both searches, monomorphised per `mean`, so the two-player loop reads the
-    /// slots' means with no per-child test.
+    /// loop for both searches, monomorphised per `mean` and per the chooser's rule, so the
+    /// loop reads the slots' means with no per-child test.
     #[inline(always)]
     fn ucb1(
         &self,
@@ -170,22 +170,29 @@ impl<G: Game> Mcts<G> {
         rng: &mut Rng,
     ) -> u32 {
         let node = &self.nodes[n as usize];
-        let model = self.compat.opponent_model();
-        let k_sqrt_ln = self.params.k * ((node.visits + 1) as f64).ln().sqrt();
+        let k_sqrt_ln = self.params.k * sqrt_ln(node.visits + 1);
         let (lo, hi) = (bounds.lo, bounds.hi);
         let (offset, scale) = if lo < hi {
             (lo, 1.0 / (hi - lo))
         } else {
             (0.0, 1.0)
         };
-        let mut best = ArgMax::default();
         let (first, len) = (node.first as usize, node.len as usize);
-        for (slot, &[m, inv_sqrt]) in (node.first..).zip(&self.slot_stats[first..first + len]) {
-            let q = (mean(slot, m) - offset) * scale;
-            let explore = k_sqrt_ln * inv_sqrt;
-            best.offer(selection_score(q, explore, 0.0, my_move, model), slot, rng);
-        }
-        self.slots[best.item as usize]
+        let stats = &self.slot_stats[first..first + len];
+        // `selection_score` with no bias, one loop per rule.
+        let scores = ScoreRun {
+            first: node.first,
+            stats,
+            offset,
+            scale,
+            k_sqrt_ln,
+        };
+        let best = match (my_move, self.compat.opponent_model()) {
+            (true, _) => scores.best(&mean, |q, e| q + e, rng),
+            (false, OpponentModel::Adversarial) => scores.best(&mean, |q, e| (1.0 - q) + e, rng),
+            (false, OpponentModel::JavaMin) => scores.best(&mean, |q, e| -(q + e), rng),
+        };
+        self.slots[best as usize]
     }
 
     /// Most visited root child (random tie-break); the best mean if all were visited equally.
@@ -209,6 +216,34 @@ impl<G: Game> Mcts<G> {
         } else {
             best.item
         }
+    }
+}
+
+/// The children's statistics of one node, as UCB1 reads them.
+struct ScoreRun<'a> {
+    first: u32,
+    stats: &'a [[f64; 2]],
+    offset: f64,
+    scale: f64,
+    k_sqrt_ln: f64,
+}
+
+impl ScoreRun<'_> {
+    /// The slot of the best `score(q, exploration)`, `q` the normalised `mean`.
+    #[inline(always)]
+    fn best(
+        &self,
+        mean: &impl Fn(u32, f64) -> f64,
+        score: impl Fn(f64, f64) -> f64,
+        rng: &mut Rng,
+    ) -> u32 {
+        let scored = (self.first..)
+            .zip(self.stats)
+            .map(|(slot, &[m, inv_sqrt])| {
+                let q = (mean(slot, m) - self.offset) * self.scale;
+                (score(q, self.k_sqrt_ln * inv_sqrt), slot)
+            });
+        arg_max(scored, rng)
     }
 }
 
@@ -402,6 +437,39 @@ impl ArgMax {
             }
         }
     }
+}
+
+/// The item of the highest score, ties broken as [`ArgMax`] breaks them (the same random
+/// draws), `u32::MAX` if there is none.
+#[inline(always)]
+pub fn arg_max(mut scored: impl Iterator<Item = (f64, u32)>, rng: &mut Rng) -> u32 {
+    let Some((mut best, mut item)) = scored.next() else {
+        return NONE;
+    };
+    let mut ties = 1u32;
+    for (v, i) in scored {
+        if v > best {
+            (best, item, ties) = (v, i, 1);
+        } else if v == best {
+            ties += 1;
+            if rng.random_range(0..ties) == 0 {
+                item = i;
+            }
+        }
+    }
+    item
+}
+
+/// `(n as f64).ln().sqrt()`, from a table made once per process for the counts a search
+/// usually sees.
+#[inline]
+pub fn sqrt_ln(n: u32) -> f64 {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    const LEN: u32 = 1 << 16;
+    if n >= LEN {
+        return (n as f64).ln().sqrt();
+    }
+    TABLE.get_or_init(|| (0..LEN).map(|i| (i as f64).ln().sqrt()).collect())[n as usize]
 }
 
 /// Fisher–Yates shuffle.

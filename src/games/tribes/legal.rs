@@ -302,11 +302,15 @@ pub(super) fn city_actions<const M: u8>(
             if tile.building.is_some() {
                 continue;
             }
-            let mut mask = buildable[tile.terrain as usize];
+            // The resource rules and one support building per city as masks; only the
+            // adjacency of support buildings is checked building by building.
+            let mut mask = buildable[tile.terrain as usize]
+                & resource_allows(tile.resource)
+                & !(has & SUPPORT);
             while mask != 0 {
                 let b = Building::ALL[mask.trailing_zeros() as usize];
                 mask &= mask - 1;
-                if can_build(s, cx.tribe, has, t, b)
+                if (!b.is_support() || b.partner().is_some_and(|p| adjacent_own(s, t, p, cx.tribe)))
                     && !o.push(Action::new(K::Build, c, b as u8, t))
                 {
                     break 'build;
@@ -381,18 +385,22 @@ pub fn gathering(r: Resource) -> Option<(Tech, i32)> {
     })
 }
 
-/// True if `tribe` may build `b` (known, affordable, allowed on the terrain) on empty tile `t`
-/// of one of its cities: resource, adjacency and one-per-city rules.
-fn can_build(s: &State, tribe: u8, has: u32, t: usize, b: Building) -> bool {
-    let tile = &s.tiles[t];
-    match b {
-        Building::Mine => tile.resource == Some(Resource::Ore),
-        Building::Farm => tile.resource == Some(Resource::Crops),
-        _ if b.is_support() => {
-            has & (1 << b as u32) == 0 && b.partner().is_some_and(|p| adjacent_own(s, t, p, tribe))
+/// The support buildings (forge, windmill, sawmill, customs house) as a mask over `Building`.
+const SUPPORT: u32 = 1 << Building::Forge as u32
+    | 1 << Building::Windmill as u32
+    | 1 << Building::Sawmill as u32
+    | 1 << Building::CustomsHouse as u32;
+
+/// The buildings a tile with resource `r` allows as far as resources go (a mine needs ore, a
+/// farm crops), as a mask over `Building`.
+fn resource_allows(r: Option<Resource>) -> u32 {
+    let (mine, farm) = (1 << Building::Mine as u32, 1 << Building::Farm as u32);
+    !(mine | farm)
+        | match r {
+            Some(Resource::Ore) => mine,
+            Some(Resource::Crops) => farm,
+            _ => 0,
         }
-        _ => true,
-    }
 }
 
 /// The actions of the unit in `slot` (of the tribe to move) into `o`.
@@ -546,4 +554,32 @@ fn road_ok(s: &State, tribe: u8, tile: &super::state::Tile) -> bool {
     ) && !tile.road
         && (tile.tribe == NONE || tile.tribe == tribe)
         && (tile.unit == NONE || s.units[tile.unit as usize].tribe == tribe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_support_mask_holds_exactly_the_support_buildings() {
+        for &b in Building::ALL {
+            assert_eq!(SUPPORT & 1 << b as u32 != 0, b.is_support(), "{b:?}");
+        }
+    }
+
+    #[test]
+    fn resource_masks_allow_mines_on_ore_farms_on_crops_and_the_rest_anywhere() {
+        let resources = std::iter::once(None).chain(Resource::ALL.iter().copied().map(Some));
+        for r in resources {
+            for &b in Building::ALL {
+                let allowed = resource_allows(r) & 1 << b as u32 != 0;
+                let expected = match b {
+                    Building::Mine => r == Some(Resource::Ore),
+                    Building::Farm => r == Some(Resource::Crops),
+                    _ => true,
+                };
+                assert_eq!(allowed, expected, "{b:?} on {r:?}");
+            }
+        }
+    }
 }
