@@ -450,7 +450,7 @@ fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
         );
         assert_eq!(
             run.player.to_string(),
-            "pmcts(bias=true,pruning=true,budget=2000)"
+            "pmcts(bias=true,pruning=false,budget=2000)"
         );
         assert_eq!(run.baseline.to_string(), "mcts(budget=2000)");
     }

@@ -14,7 +14,7 @@
 //! [evaluation]
 //! levels = [1590557911279, 1588955551452]  # or "paper"
 //! repetitions = 4                       # games per level; seats alternate every game
-//! player = "pmcts(bias=true,pruning=true,budget=2000)"  # the genome's weights are added
+//! player = "pmcts(bias=true,pruning=false,budget=2000)"  # the genome's weights are added
 //! baseline = "mcts(budget=2000)"
 //!
 //! [genome]
@@ -103,7 +103,7 @@ pub struct EvaluationFile {
 }
 
 fn default_player() -> String {
-    "pmcts(bias=true,pruning=true,budget=2000)".into()
+    "pmcts(bias=true,pruning=false,budget=2000)".into()
 }
 
 fn default_baseline() -> String {
