@@ -134,9 +134,16 @@ pub struct ValidateArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Replace the validation.csv and validation_summary.csv of an earlier validation.
+    /// Replace the validation.csv and validation_summary.csv of an earlier validation, or
+    /// start an interrupted one over.
     #[arg(long)]
     pub force: bool,
+    /// Continue an interrupted validation: play only the elites missing from its journal.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Stop after K elites, as if killed (for tests of --resume).
+    #[arg(long, value_name = "K", hide = true)]
+    pub stop_after_elites: Option<u64>,
 }
 
 /// Flags of `playstyles reevaluate`.
@@ -159,9 +166,16 @@ pub struct ReevaluateArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Replace the reevaluated.csv and reevaluated_summary.csv of an earlier re-evaluation.
+    /// Replace the reevaluated.csv and reevaluated_summary.csv of an earlier re-evaluation,
+    /// or start an interrupted one over.
     #[arg(long)]
     pub force: bool,
+    /// Continue an interrupted re-evaluation: play only the elites missing from its journal.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Stop after K elites, as if killed (for tests of --resume).
+    #[arg(long, value_name = "K", hide = true)]
+    pub stop_after_elites: Option<u64>,
 }
 
 /// Flags of `playstyles tiers`.
@@ -340,6 +354,8 @@ impl Cli {
                 cfg.cells = cells;
                 cfg.quiet = a.quiet;
                 cfg.force = a.force;
+                cfg.resume = a.resume;
+                cfg.stop_after_elites = a.stop_after_elites;
                 Command::Validate(cfg)
             }
             CliCommand::Reevaluate(a) => {
@@ -347,6 +363,8 @@ impl Cli {
                 cfg.seed = a.seed;
                 cfg.quiet = a.quiet;
                 cfg.force = a.force;
+                cfg.resume = a.resume;
+                cfg.stop_after_elites = a.stop_after_elites;
                 Command::Reevaluate(cfg)
             }
             CliCommand::Tiers(a) => Command::Tiers(TiersConfig::new(a.run_dir, a.count)?),

@@ -7,15 +7,15 @@ use std::path::{Path, PathBuf};
 use playstyles::agents::AgentSpec;
 use playstyles::agents::build_agent_from;
 use playstyles::experiments::reevaluate::{
-    REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, SUMMARY_COLUMNS as REEVALUATED_SUMMARY_COLUMNS,
-    reevaluated_columns,
+    REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, REEVALUATION_JOURNAL,
+    SUMMARY_COLUMNS as REEVALUATED_SUMMARY_COLUMNS, reevaluated_columns,
 };
 use playstyles::experiments::run_config::RunConfig;
 use playstyles::experiments::run_dir::RunDir;
 use playstyles::experiments::tiers::{Source, TIERS_TOML, TiersFile};
 use playstyles::experiments::tournament_spec::TournamentSpec;
 use playstyles::experiments::validate::{
-    LevelChoice, LevelRef, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV,
+    LevelChoice, LevelRef, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV, VALIDATION_JOURNAL,
     VALIDATION_SUMMARY_CSV, corner_cells, level_refs,
 };
 use playstyles::games::tribes::{TribesGame, builtin};
@@ -666,4 +666,97 @@ fn reevaluate_names_a_missing_or_truncated_archive_csv_and_its_line() {
     let err = fails(&["reevaluate", run, "--quiet"]);
     assert!(err.contains("archive.csv"), "{err}");
     assert!(!dir.join(REEVALUATED_CSV).exists());
+}
+
+#[test]
+fn validate_and_reevaluate_stopped_then_resumed_write_the_tables_of_an_uninterrupted_run() {
+    let whole = synthetic_run("resume-whole");
+    let parts = copy_run(&whole, "resume-parts");
+    let validate = |dir: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "validate",
+            path_arg(dir),
+            "--levels",
+            VALIDATION_LEVEL,
+            "--repetitions",
+            "1",
+            "--cells",
+            "all",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        playstyles(&args)
+    };
+    let reevaluate = |dir: &Path, extra: &[&str]| {
+        let mut args = vec!["reevaluate", path_arg(dir), "--games", "1", "--quiet"];
+        args.extend_from_slice(extra);
+        playstyles(&args)
+    };
+    for (command, journal, tables) in [
+        (
+            &validate as &dyn Fn(&Path, &[&str]) -> std::process::Output,
+            VALIDATION_JOURNAL,
+            [VALIDATION_CSV, VALIDATION_SUMMARY_CSV],
+        ),
+        (
+            &reevaluate,
+            REEVALUATION_JOURNAL,
+            [REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV],
+        ),
+    ] {
+        assert!(command(&whole, &[]).status.success());
+        // Killed after 2 of the 5 elites: the journal holds them and no table is written.
+        let o = command(&parts, &["--stop-after-elites", "2"]);
+        assert_eq!(o.status.code(), Some(2));
+        let journal_path = parts.join(journal);
+        let held: serde_json::Value = serde_json::from_str(&read(&journal_path)).unwrap();
+        assert_eq!(held["done"].as_array().unwrap().len(), 2, "{journal}");
+        assert!(tables.iter().all(|t| !parts.join(t).exists()));
+        // Without --resume (or --force) the journal is never thrown away.
+        let err = String::from_utf8_lossy(&command(&parts, &[]).stderr).into_owned();
+        assert!(err.contains(journal) && err.contains("--resume"), "{err}");
+        // One more elite, then the rest: the tables are the uninterrupted run's.
+        assert_eq!(
+            command(&parts, &["--resume", "--stop-after-elites", "1"])
+                .status
+                .code(),
+            Some(2)
+        );
+        let o = command(&parts, &["--resume"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("3 of 5 elites already played"),
+            "{journal}"
+        );
+        for t in tables {
+            assert_eq!(read(&parts.join(t)), read(&whole.join(t)), "{t}");
+        }
+        assert!(!journal_path.exists(), "{journal} is deleted at the end");
+    }
+
+    // Resuming with other settings is refused, naming the setting.
+    let other = copy_run(&whole, "resume-other");
+    assert!(
+        !validate(&other, &["--force", "--stop-after-elites", "1"])
+            .status
+            .success()
+    );
+    let o = playstyles(&[
+        "validate",
+        path_arg(&other),
+        "--levels",
+        VALIDATION_LEVEL,
+        "--repetitions",
+        "2",
+        "--cells",
+        "all",
+        "--quiet",
+        "--resume",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err.contains("--repetitions") && err.contains("1, not 2"),
+        "{err}"
+    );
 }

@@ -22,6 +22,7 @@ pub mod config_file;
 pub mod evaluate;
 pub mod evolve;
 pub mod games_csv;
+pub mod journal;
 pub mod levels;
 pub mod play;
 pub mod plot;

@@ -43,6 +43,12 @@
 //! Both are printed too, shortened: the totals side by side, and the elites whose win rate fell
 //! most.
 //!
+//! **Interruptions.** Each elite's games are saved to `reevaluated.journal.json` as soon as they
+//! are played ([`crate::experiments::journal`]); `--resume` continues a killed re-evaluation from
+//! it (refusing other `--games`, `--seed`, levels or baseline, or a changed elite), and the
+//! journal is deleted once the tables are written. The tables are the same as an uninterrupted
+//! run's.
+//!
 //! `run.rs` plays the elites and writes the files; `tables.rs` builds the corrected archive
 //! and the tables.
 
@@ -55,7 +61,7 @@ use crate::error::{Error, Result};
 mod run;
 mod tables;
 
-pub use run::{REEVALUATION_TAG, elite_seed, reevaluate};
+pub use run::{REEVALUATION_JOURNAL, REEVALUATION_TAG, elite_seed, reevaluate};
 pub use tables::{
     REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluated, Reevaluation, SUMMARY_COLUMNS,
     reevaluated_columns,
@@ -79,8 +85,12 @@ pub struct ReevaluateConfig {
     pub threads: Option<usize>,
     /// No progress bar.
     pub quiet: bool,
-    /// Replace the tables of an earlier re-evaluation.
+    /// Replace the tables of an earlier re-evaluation, or start an interrupted one over.
     pub force: bool,
+    /// Continue an interrupted re-evaluation from its journal (`reevaluated.journal.json`).
+    pub resume: bool,
+    /// Play at most this many elites, then stop as if killed (for tests of `resume`).
+    pub stop_after_elites: Option<u64>,
 }
 
 impl ReevaluateConfig {
@@ -109,6 +119,8 @@ impl ReevaluateConfig {
             threads,
             quiet: false,
             force: false,
+            resume: false,
+            stop_after_elites: None,
         })
     }
 }

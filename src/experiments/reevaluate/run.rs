@@ -3,13 +3,12 @@
 
 use std::io::Write;
 
-use rayon::prelude::*;
-
 use super::ReevaluateConfig;
 use super::tables::{REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluation};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
 use crate::experiments::evaluate::evaluate_player;
+use crate::experiments::journal::{Journal, level_names, play_elites, stopped};
 use crate::experiments::output_error;
 use crate::experiments::run_dir::{RunDir, prepare_out_dir};
 use crate::features::Feature;
@@ -18,6 +17,9 @@ use crate::qd::checkpoint::invalid;
 use crate::report::archive::{ARCHIVE_CSV, ArchiveRow};
 use crate::report::progress::Progress;
 use crate::rng::derive_seed;
+
+/// The journal of a re-evaluation under way ([`crate::experiments::journal`]).
+pub const REEVALUATION_JOURNAL: &str = "reevaluated.journal.json";
 
 /// Tag of the re-evaluation seeds ("reeval" in ASCII); see [`elite_seed`].
 pub const REEVALUATION_TAG: u64 = 0x0000_7265_6576_616c;
@@ -99,34 +101,60 @@ pub fn reevaluate<G: SearchSupport>(
     )
     .map_err(output_error)?;
     out.flush().map_err(output_error)?;
+    let journal = Journal::open(
+        &run.dir.join(REEVALUATION_JOURNAL),
+        &[
+            ("levels", level_names(&levels)),
+            ("--games", per_elite.to_string()),
+            ("--seed", seed.to_string()),
+            ("baseline", baseline.clone()),
+        ],
+        cfg.resume,
+        cfg.force,
+    )?;
+    if !journal.is_empty() {
+        writeln!(
+            out,
+            "resuming: {} of {} elites already played",
+            journal.len(),
+            jobs.len()
+        )
+        .map_err(output_error)?;
+    }
     let progress = Progress::new(u64::from(per_elite) * jobs.len() as u64, !cfg.quiet);
-    let evaluations = pool.install(|| {
-        jobs.par_iter()
-            .map(|(row, spec)| {
-                let ev = evaluate_player(
-                    game,
-                    &levels,
-                    repetitions,
-                    elite_seed(seed, row.cell),
-                    spec,
-                    &baseline,
-                    features,
-                );
-                (0..per_elite).for_each(|_| progress.inc());
-                ev
-            })
-            .collect::<Result<Vec<Evaluation>>>()
-    });
+    let evaluations = play_elites(
+        &pool,
+        &jobs,
+        &journal,
+        cfg.stop_after_elites,
+        &progress,
+        u64::from(per_elite),
+        |row, spec| {
+            evaluate_player(
+                game,
+                &levels,
+                repetitions,
+                elite_seed(seed, row.cell),
+                spec,
+                &baseline,
+                features,
+            )
+        },
+    )?;
     progress.finish();
+    let Some(evaluations) = evaluations.into_iter().collect::<Option<Vec<Evaluation>>>() else {
+        return Err(stopped(journal.len(), jobs.len()));
+    };
     let played: Vec<(ArchiveRow, Evaluation)> = jobs
         .into_iter()
         .map(|(row, _)| row)
-        .zip(evaluations?)
+        .zip(evaluations)
         .collect();
     let result = Reevaluation::new(run, played, per_elite, seed)?;
     let (table, summary) = (result.table(run), result.summary_table());
     table.write(&run.dir.join(REEVALUATED_CSV))?;
     summary.write(&run.dir.join(REEVALUATED_SUMMARY_CSV))?;
+    journal.finish()?;
     write!(
         out,
         "\n{}\nwrote {} and {}\n",

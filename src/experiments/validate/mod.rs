@@ -40,6 +40,12 @@
 //!   `stays_in_cell` is the share of elites whose validation descriptors fall in the elite's own
 //!   cell on every axis at once.
 //!
+//! **Interruptions.** Each elite's games are saved to `validation.journal.json` as soon as they
+//! are played ([`crate::experiments::journal`]); `--resume` continues a killed validation from
+//! it (refusing other levels, repetitions, baseline or run seed, or a changed elite), and the
+//! journal is deleted once the tables are written. The tables are the same as an uninterrupted
+//! run's.
+//!
 //! The code is split by job: `levels.rs` resolves `--levels`, `cells.rs` picks the elites,
 //! `run.rs` plays them, and `tables.rs` builds, prints and reads back the CSVs; everything
 //! public is re-exported here.
@@ -57,7 +63,7 @@ mod tables;
 
 pub use cells::{CellChoice, choose_cells, corner_cells};
 pub use levels::{GENERATED_LEVELS_TAG, LevelChoice, LevelRef, level_refs};
-pub use run::{VALIDATION_TAG, Validated, validate};
+pub use run::{VALIDATION_JOURNAL, VALIDATION_TAG, Validated, validate};
 pub use tables::{
     ALL_AXES_ROW, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV, VALIDATION_SUMMARY_CSV,
     ValidationRow, WIN_RATE_ROW, read_validation_csv, summary_table, validation_table,
@@ -83,8 +89,13 @@ pub struct ValidateConfig {
     pub threads: Option<usize>,
     /// No progress bar.
     pub quiet: bool,
-    /// Replace the tables of an earlier validation (without it, they are never overwritten).
+    /// Replace the tables of an earlier validation (without it, they are never overwritten),
+    /// or start an interrupted one over.
     pub force: bool,
+    /// Continue an interrupted validation from its journal (`validation.journal.json`).
+    pub resume: bool,
+    /// Play at most this many elites, then stop as if killed (for tests of `resume`).
+    pub stop_after_elites: Option<u64>,
 }
 
 impl ValidateConfig {
@@ -105,6 +116,8 @@ impl ValidateConfig {
             threads: None,
             quiet: false,
             force: false,
+            resume: false,
+            stop_after_elites: None,
         })
     }
 

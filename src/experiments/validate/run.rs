@@ -3,8 +3,6 @@
 
 use std::io::Write;
 
-use rayon::prelude::*;
-
 use super::ValidateConfig;
 use super::cells::choose_cells;
 use super::tables::{
@@ -14,6 +12,7 @@ use super::tables::{
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
 use crate::experiments::evaluate::evaluate_player;
+use crate::experiments::journal::{Journal, level_names, play_elites, stopped};
 use crate::experiments::output_error;
 use crate::experiments::run_dir::{RunDir, prepare_out_dir};
 use crate::features::Feature;
@@ -21,6 +20,9 @@ use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
 use crate::report::progress::Progress;
 use crate::rng::derive_seed;
+
+/// The journal of a validation under way ([`crate::experiments::journal`]).
+pub const VALIDATION_JOURNAL: &str = "validation.journal.json";
 
 /// Tag of the validation seeds: an elite's games use `derive_seed(run seed, [VALIDATION_TAG,
 /// cell])` ("validate" in ASCII).
@@ -88,35 +90,61 @@ pub fn validate<G: SearchSupport>(
     )
     .map_err(output_error)?;
     out.flush().map_err(output_error)?;
+    let journal = Journal::open(
+        &run.dir.join(VALIDATION_JOURNAL),
+        &[
+            ("--levels", level_names(&levels)),
+            ("--repetitions", cfg.repetitions.to_string()),
+            ("baseline", baseline.clone()),
+            ("seed", rc.seed.to_string()),
+        ],
+        cfg.resume,
+        cfg.force,
+    )?;
+    if !journal.is_empty() {
+        writeln!(
+            out,
+            "resuming: {} of {} elites already played",
+            journal.len(),
+            jobs.len()
+        )
+        .map_err(output_error)?;
+    }
     let progress = Progress::new(per_elite * jobs.len() as u64, !cfg.quiet);
-    let evaluations = pool.install(|| {
-        jobs.par_iter()
-            .map(|(row, spec)| {
-                let seed = derive_seed(rc.seed, &[VALIDATION_TAG, row.cell as u64]);
-                let ev = evaluate_player(
-                    game,
-                    &levels,
-                    cfg.repetitions,
-                    seed,
-                    spec,
-                    &baseline,
-                    features,
-                );
-                (0..per_elite).for_each(|_| progress.inc());
-                ev
-            })
-            .collect::<Result<Vec<_>>>()
-    });
+    let evaluations = play_elites(
+        &pool,
+        &jobs,
+        &journal,
+        cfg.stop_after_elites,
+        &progress,
+        per_elite,
+        |row, spec| {
+            let seed = derive_seed(rc.seed, &[VALIDATION_TAG, row.cell as u64]);
+            evaluate_player(
+                game,
+                &levels,
+                cfg.repetitions,
+                seed,
+                spec,
+                &baseline,
+                features,
+            )
+        },
+    )?;
     progress.finish();
+    let Some(evaluations) = evaluations.into_iter().collect::<Option<Vec<_>>>() else {
+        return Err(stopped(journal.len(), jobs.len()));
+    };
     let validated: Vec<Validated> = jobs
         .into_iter()
-        .zip(evaluations?)
+        .zip(evaluations)
         .map(|((row, _), evaluation)| Validated { row, evaluation })
         .collect();
     let per_elite_table = validation_table(run, &validated);
     let summary = summary_table(run, &validated);
     per_elite_table.write(&run.dir.join(VALIDATION_CSV))?;
     summary.write(&run.dir.join(VALIDATION_SUMMARY_CSV))?;
+    journal.finish()?;
     write!(
         out,
         "\n{}\n{}\nwrote {} and {}\n",
