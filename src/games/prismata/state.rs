@@ -1,0 +1,421 @@
+//! A Prismata game state (spec §2 instance state, §6 set-up) and the automatic turn start, the
+//! "swoosh" (spec §3.2): resources reset, units age, finish construction, recover from
+//! exhaustion, heal and run their turn-start scripts.
+//!
+//! Units are kept per player in creation order (so the engine's "lowest id first" rules are
+//! index order); a unit dies by leaving its player's list at the next clean-up.
+
+use super::level::Level;
+use super::library::{Library, Script, UnitType};
+use super::resources::{Resource, Resources};
+
+/// Whether a unit may use its ability (spec §2 status).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Ready: it may click.
+    Default,
+    /// Clicked this turn.
+    Assigned,
+    /// No ability, or not ready.
+    Inert,
+}
+
+/// A unit in play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Unit {
+    /// Unique within the game, in creation order.
+    pub id: u32,
+    /// Its type (library index).
+    pub kind: u16,
+    /// Current HP.
+    pub hp: u16,
+    /// Chill on it (frozen when chill ≥ HP).
+    pub chill: u16,
+    /// Own turns left under construction.
+    pub construction: u16,
+    /// Own turns left exhausted.
+    pub delay: u16,
+    /// Own turn starts left to live once active (0 = unlimited).
+    pub lifespan: u16,
+    /// Clicks left (for a type with charges).
+    pub charges: u16,
+    /// Ability status.
+    pub status: Status,
+    /// Bought this turn (so it may be sold).
+    pub bought: bool,
+    /// False once it died (removed at the next clean-up).
+    pub alive: bool,
+}
+
+impl Unit {
+    /// True if neither under construction nor exhausted.
+    pub fn is_active(&self) -> bool {
+        self.construction == 0 && self.delay == 0
+    }
+}
+
+/// One player's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Side {
+    /// Units in creation order.
+    pub units: Vec<Unit>,
+    /// Resource pools.
+    pub resources: Resources,
+    /// Copies bought of each buyable unit (indexed like [`State::buyable`]).
+    pub bought: Vec<u16>,
+}
+
+/// The phase of the active player's turn (spec §3; the swoosh is not a phase a player acts in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Assigning blockers to the opponent's pending attack.
+    Defense,
+    /// Clicking, buying, attacking frontline units.
+    Action,
+    /// Spending attack left after a wipeout on the opponent's units.
+    Breach,
+}
+
+/// A game state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// The units either player may buy (library indices: the base set, then the level's).
+    pub buyable: Vec<u16>,
+    /// The two sides; player 0 moves first.
+    pub sides: [Side; 2],
+    /// The player to act.
+    pub active: u8,
+    /// The active player's phase.
+    pub phase: Phase,
+    /// Turns completed (plies).
+    pub ply: u32,
+    /// The id the next unit gets.
+    pub next_id: u32,
+}
+
+/// Drones of the player who moves first (the second gets one more).
+pub const FIRST_PLAYER_DRONES: u16 = 6;
+/// Engineers of each player.
+pub const ENGINEERS: u16 = 2;
+
+impl State {
+    /// The starting state of `level` (spec §6): player 0 with 6 Drones and 2 Engineers,
+    /// player 1 with 7 Drones and 2 Engineers, all active, no resources; then player 0's
+    /// turn starts.
+    pub fn new(library: &Library, level: &Level) -> State {
+        let buyable = level.buyable(library);
+        let side = Side {
+            bought: vec![0; buyable.len()],
+            ..Side::default()
+        };
+        let mut s = State {
+            buyable,
+            sides: [side.clone(), side],
+            active: 0,
+            phase: Phase::Action,
+            ply: 0,
+            next_id: 0,
+        };
+        let drone = library.id("Drone").expect("the base set has Drone");
+        let engineer = library.id("Engineer").expect("the base set has Engineer");
+        for p in 0..2 {
+            for _ in 0..FIRST_PLAYER_DRONES + p as u16 {
+                s.add_unit(library, p, drone, 0, 0);
+            }
+            for _ in 0..ENGINEERS {
+                s.add_unit(library, p, engineer, 0, 0);
+            }
+        }
+        s.begin_turn(library);
+        s
+    }
+
+    /// Adds a unit of type `kind` to player `p`, under construction for `construction` own
+    /// turns and exhausted for `delay`, with its type's HP, lifespan and charges; returns its
+    /// index in the player's list.
+    pub fn add_unit(
+        &mut self,
+        library: &Library,
+        p: u8,
+        kind: u16,
+        construction: u16,
+        delay: u16,
+    ) -> usize {
+        let t = library.get(kind);
+        let mut u = Unit {
+            id: self.next_id,
+            kind,
+            hp: t.hp,
+            chill: 0,
+            construction,
+            delay,
+            lifespan: t.lifespan,
+            charges: t.charges,
+            status: Status::Inert,
+            bought: false,
+            alive: true,
+        };
+        if u.is_active() && t.click.is_some() {
+            u.status = Status::Default;
+        }
+        self.next_id += 1;
+        let units = &mut self.sides[p as usize].units;
+        units.push(u);
+        units.len() - 1
+    }
+
+    /// The active player's turn start (spec §3.2): energy, blue, red and attack reset; dead
+    /// units removed; each live unit ages (an active unit's lifespan runs down, and it dies at
+    /// 0), counts down its exhaustion or construction and, if now active, heals, becomes ready
+    /// and loses its chill; then every active unit that was there runs its turn-start script
+    /// (in creation order); the dead are removed; the action phase begins.
+    pub fn begin_turn(&mut self, library: &Library) {
+        let p = self.active as usize;
+        let side = &mut self.sides[p];
+        for r in [
+            Resource::Energy,
+            Resource::Blue,
+            Resource::Red,
+            Resource::Attack,
+        ] {
+            side.resources.0[r as usize] = 0;
+        }
+        side.units.retain(|u| u.alive);
+        let snapshot = side.units.len();
+        for u in &mut side.units {
+            let t = library.get(u.kind);
+            u.bought = false;
+            if u.is_active() && u.lifespan > 0 {
+                u.lifespan -= 1;
+                if u.lifespan == 0 {
+                    u.alive = false;
+                    continue;
+                }
+            }
+            if u.construction > 0 {
+                u.construction -= 1;
+            } else if u.delay > 0 {
+                u.delay -= 1;
+            }
+            if u.is_active() {
+                let cap = if t.heal_max > 0 { t.heal_max } else { t.hp };
+                u.hp = (u.hp + t.heal).min(cap.max(u.hp));
+                u.status = if t.click.is_some() {
+                    Status::Default
+                } else {
+                    Status::Inert
+                };
+                u.chill = 0;
+            }
+        }
+        for i in 0..snapshot {
+            let u = self.sides[p].units[i];
+            let t = library.get(u.kind);
+            if let (true, true, Some(script)) = (u.alive, u.is_active(), &t.turn_start) {
+                self.run_turn_start(library, p, i, script);
+            }
+        }
+        self.sides[p].units.retain(|u| u.alive);
+        self.phase = Phase::Action;
+    }
+
+    /// Runs unit `i` of player `p`'s turn-start script: gains (with resonance), creations
+    /// (delayed for their build time), its exhaustion and self-sacrifice.
+    fn run_turn_start(&mut self, library: &Library, p: usize, i: usize, script: &Script) {
+        let mut gain = script.receive;
+        let active = |kind: u16| {
+            self.sides[p]
+                .units
+                .iter()
+                .filter(|u| u.alive && u.kind == kind && u.is_active())
+                .count() as u16
+        };
+        if let Some(kind) = script.resonate {
+            gain.0[Resource::Attack as usize] += active(kind);
+        }
+        if let Some(kind) = script.gold_resonate {
+            gain.0[Resource::Gold as usize] += active(kind);
+        }
+        let side = &mut self.sides[p];
+        for (have, add) in side.resources.0.iter_mut().zip(gain.0) {
+            *have = have.saturating_add(add);
+        }
+        for c in &script.create {
+            let owner = if c.opponent { 1 - p } else { p } as u8;
+            for _ in 0..c.count {
+                let j = self.add_unit(library, owner, c.unit, 0, c.build);
+                if let Some(l) = c.lifespan {
+                    self.sides[owner as usize].units[j].lifespan = l;
+                }
+            }
+        }
+        let u = &mut self.sides[p].units[i];
+        u.delay = script.exhaust;
+        if script.exhaust > 0 {
+            u.status = Status::Inert;
+        }
+        if script.selfsac {
+            u.alive = false;
+        }
+    }
+
+    /// The type of unit `i` of player `p`.
+    pub fn unit_type<'a>(&self, library: &'a Library, p: u8, i: usize) -> &'a UnitType {
+        library.get(self.sides[p as usize].units[i].kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lib() -> &'static Library {
+        Library::builtin()
+    }
+
+    fn id(name: &str) -> u16 {
+        lib().id(name).unwrap()
+    }
+
+    fn count(s: &State, p: u8, name: &str) -> usize {
+        s.sides[p as usize]
+            .units
+            .iter()
+            .filter(|u| u.alive && u.kind == id(name))
+            .count()
+    }
+
+    /// Player 0's next turn start (player 1's turn skipped).
+    fn next_own_turn(s: &mut State) {
+        s.ply += 2;
+        s.begin_turn(lib());
+    }
+
+    fn start() -> State {
+        State::new(
+            lib(),
+            &Level::load(
+                lib(),
+                "units:Amporilla,Savior,Defense Grid,Auric Impulse,Xaetron,Chrono Filter",
+            )
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn the_first_player_starts_with_6_drones_2_engineers_and_2_energy_the_second_with_7() {
+        let s = start();
+        assert_eq!((count(&s, 0, "Drone"), count(&s, 0, "Engineer")), (6, 2));
+        assert_eq!((count(&s, 1, "Drone"), count(&s, 1, "Engineer")), (7, 2));
+        assert_eq!(s.sides[0].resources.to_string(), "2E");
+        assert!(s.sides[1].resources.is_empty());
+        assert!(s.sides[0].units.iter().all(|u| u.is_active()));
+        // Drones have a click, Engineers do not.
+        let d = s.sides[0]
+            .units
+            .iter()
+            .find(|u| u.kind == id("Drone"))
+            .unwrap();
+        let e = s.sides[0]
+            .units
+            .iter()
+            .find(|u| u.kind == id("Engineer"))
+            .unwrap();
+        assert_eq!((d.status, e.status), (Status::Default, Status::Inert));
+        assert_eq!((s.active, s.phase, s.buyable.len()), (0, Phase::Action, 17));
+    }
+
+    #[test]
+    fn a_tarsier_bought_on_turn_t_attacks_on_turn_t_plus_2() {
+        let mut s = start();
+        s.add_unit(lib(), 0, id("Tarsier"), 2, 0);
+        next_own_turn(&mut s);
+        assert_eq!(s.sides[0].resources.get(Resource::Attack), 0, "t + 1");
+        next_own_turn(&mut s);
+        assert_eq!(s.sides[0].resources.get(Resource::Attack), 1, "t + 2");
+        next_own_turn(&mut s);
+        assert_eq!(
+            s.sides[0].resources.get(Resource::Attack),
+            1,
+            "reset, then 1 again"
+        );
+    }
+
+    #[test]
+    fn lifespans_run_down_only_while_active() {
+        let mut s = start();
+        // Doomed Drone: build 1, lifespan 4 → usable on 4 own turns.
+        let l = Level::load(lib(), "units:Doomed Drone").unwrap();
+        let mut t = State::new(lib(), &l);
+        t.add_unit(lib(), 0, id("Doomed Drone"), 1, 0);
+        let mut usable = 0;
+        for _ in 0..8 {
+            next_own_turn(&mut t);
+            usable += t.sides[0]
+                .units
+                .iter()
+                .filter(|u| u.kind == id("Doomed Drone") && u.is_active())
+                .count();
+        }
+        assert_eq!(usable, 4);
+        // A prompt Barrier (lifespan 1) dies at its owner's next turn start.
+        s.add_unit(lib(), 0, id("Barrier"), 0, 0);
+        assert_eq!(count(&s, 0, "Barrier"), 1);
+        next_own_turn(&mut s);
+        assert_eq!(count(&s, 0, "Barrier"), 0);
+    }
+
+    #[test]
+    fn turn_start_scripts_resonate_create_exhaust_and_self_sacrifice() {
+        let mut s = start();
+        s.add_unit(lib(), 0, id("Tarsier"), 0, 0);
+        // This one finishes its construction at the next turn start, in time to attack.
+        s.add_unit(lib(), 0, id("Tarsier"), 1, 0);
+        s.add_unit(lib(), 0, id("Amporilla"), 0, 0);
+        s.add_unit(lib(), 0, id("Savior"), 0, 0);
+        s.add_unit(lib(), 0, id("Defense Grid"), 0, 0);
+        s.add_unit(lib(), 0, id("Auric Impulse"), 0, 0);
+        s.add_unit(lib(), 0, id("Chrono Filter"), 0, 0);
+        let drones_before = count(&s, 0, "Drone");
+        let gold_before = s.sides[0].resources.get(Resource::Gold);
+        next_own_turn(&mut s);
+        let r = s.sides[0].resources;
+        // Attack: 2 Tarsiers (1 each; the second finished construction this turn start) +
+        // Amporilla's resonance over 2 active Tarsiers + Savior's 2.
+        assert_eq!(r.get(Resource::Attack), 2 + 2 + 2);
+        // Gold: Savior's +1 per active Drone, Auric Impulse's 4.
+        assert_eq!(
+            r.get(Resource::Gold),
+            gold_before + drones_before as u16 + 4
+        );
+        assert_eq!(count(&s, 0, "Auric Impulse"), 0, "self-sacrificed");
+        // Defense Grid made a Drone that is delayed one turn.
+        assert_eq!(count(&s, 0, "Drone"), drones_before + 1);
+        assert!(!s.sides[0].units.last().unwrap().is_active());
+        // Chrono Filter: 1B 1R now, exhausted 2 turns: nothing next turn, again the one after.
+        assert_eq!((r.get(Resource::Blue), r.get(Resource::Red)), (1, 1));
+        next_own_turn(&mut s);
+        assert_eq!(s.sides[0].resources.get(Resource::Blue), 0);
+        next_own_turn(&mut s);
+        assert_eq!(s.sides[0].resources.get(Resource::Blue), 1);
+    }
+
+    #[test]
+    fn healing_is_capped_and_chill_clears_when_the_unit_is_active() {
+        let mut s = start();
+        let x = s.add_unit(lib(), 0, id("Xaetron"), 0, 0);
+        s.sides[0].units[x].hp = 1;
+        s.sides[0].units[x].chill = 3;
+        next_own_turn(&mut s);
+        assert_eq!((s.sides[0].units[x].hp, s.sides[0].units[x].chill), (5, 0));
+        for _ in 0..3 {
+            next_own_turn(&mut s);
+        }
+        assert_eq!(s.sides[0].units[x].hp, 12, "heal_max");
+        // Gold and green are banked; the other pools reset.
+        s.sides[0].resources = Resources([5, 1, 1, 1, 2, 3]);
+        next_own_turn(&mut s);
+        assert_eq!(s.sides[0].resources.get(Resource::Gold), 5);
+        assert_eq!(s.sides[0].resources.get(Resource::Green), 2);
+    }
+}
