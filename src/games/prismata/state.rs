@@ -91,6 +91,8 @@ pub struct State {
     pub ply: u32,
     /// The id the next unit gets.
     pub next_id: u32,
+    /// The active player's unit whose click waits for its target.
+    pub armed: Option<u16>,
 }
 
 /// Drones of the player who moves first (the second gets one more).
@@ -115,6 +117,7 @@ impl State {
             phase: Phase::Action,
             ply: 0,
             next_id: 0,
+            armed: None,
         };
         let drone = library.id("Drone").expect("the base set has Drone");
         let engineer = library.id("Engineer").expect("the base set has Engineer");
