@@ -1,8 +1,8 @@
 //! Prismata actions (spec §8) and those of the action phase (spec §4, §5): clicking abilities,
-//! choosing a click's target, buying, and spending attack on enemy frontline units. The
-//! defense, breach and confirm steps and the end of a phase come with the rest of the phase
-//! machine; selling and undoing are not offered (spec §15.2: our searches decide before they
-//! act instead of trying and taking back).
+//! choosing a click's target, buying, and spending attack on enemy frontline units. Defense,
+//! breach and the end of a phase are in [`super::combat`], and [`super::rules`] answers for
+//! every phase. Selling and undoing are not offered (spec §15.2: our searches decide before
+//! they act instead of trying and taking back).
 
 use super::library::{Destroy, Library, Target, UnitType};
 use super::resources::Resource;
@@ -20,6 +20,13 @@ pub enum Action {
     Buy(u16),
     /// Spend attack on enemy frontline unit `i`.
     Frontline(u16),
+    /// Block the opponent's pending attack with own unit `i` (defense phase).
+    Block(u16),
+    /// Spend attack left after a wipeout on enemy unit `i` (breach phase).
+    Breach(u16),
+    /// End the phase: the defense once the attack is absorbed, the action phase (wiping out
+    /// the opponent's blockers if the attack suffices), the breach.
+    EndPhase,
 }
 
 /// True if `u` (of type `t`) can block now (spec §2): alive, active, not frozen, and blocking
@@ -87,8 +94,8 @@ fn destroy_targets(library: &Library, s: &State, p: usize, d: &Destroy) -> Vec<u
     v
 }
 
-/// True if `a` is legal in `s` (the action phase; `false` in any other phase).
-pub fn is_legal(library: &Library, s: &State, a: Action) -> bool {
+/// True if `a`, other than [`Action::EndPhase`], is legal in the action phase of `s`.
+pub(super) fn legal_in_action_phase(library: &Library, s: &State, a: Action) -> bool {
     if s.phase != Phase::Action {
         return false;
     }
@@ -127,7 +134,7 @@ pub fn is_legal(library: &Library, s: &State, a: Action) -> bool {
                     (0..s.sides[o].units.len()).any(|j| valid_target(library, s, o, j, target))
                 })
         }
-        Action::Target(_) => false,
+        Action::Target(_) | Action::Block(_) | Action::Breach(_) | Action::EndPhase => false,
         Action::Buy(k) => {
             let Some(&kind) = s.buyable.get(k as usize) else {
                 return false;
@@ -172,11 +179,10 @@ fn valid_target(library: &Library, s: &State, o: usize, j: usize, target: Target
     }
 }
 
-/// Lists the legal actions of the action phase of `s` into `out` (cleared first): a pending
-/// target first, else clicks (own units in order), buys (buyable order), frontline attacks
-/// (enemy units in order).
-pub fn action_phase_actions(library: &Library, s: &State, out: &mut Vec<Action>) {
-    out.clear();
+/// Appends the legal actions of the action phase of `s` but [`Action::EndPhase`] to `out`:
+/// the targets of an armed click, else clicks (own units in order), buys (buyable order),
+/// frontline attacks (enemy units in order).
+pub(super) fn action_phase_actions(library: &Library, s: &State, out: &mut Vec<Action>) {
     if s.phase != Phase::Action {
         return;
     }
@@ -186,7 +192,7 @@ pub fn action_phase_actions(library: &Library, s: &State, out: &mut Vec<Action>)
         out.extend(
             (0..s.sides[o].units.len() as u16)
                 .map(Action::Target)
-                .filter(|&a| is_legal(library, s, a)),
+                .filter(|&a| legal_in_action_phase(library, s, a)),
         );
         return;
     }
@@ -194,7 +200,7 @@ pub fn action_phase_actions(library: &Library, s: &State, out: &mut Vec<Action>)
         .map(Action::Click)
         .chain((0..s.buyable.len() as u16).map(Action::Buy))
         .chain((0..s.sides[o].units.len() as u16).map(Action::Frontline));
-    out.extend(candidates.filter(|&a| is_legal(library, s, a)));
+    out.extend(candidates.filter(|&a| legal_in_action_phase(library, s, a)));
 }
 
 /// A unit takes `min(attack, HP)` of `attack`; returns the attack left. It dies if that is all
@@ -209,13 +215,8 @@ pub fn absorb(u: &mut Unit, fragile: bool, attack: u16) -> u16 {
     attack - taken
 }
 
-/// Applies the legal action-phase action `a` to `s`.
-///
-/// # Panics
-///
-/// If `a` is not legal ([`is_legal`]).
-pub fn apply(library: &Library, s: &mut State, a: Action) {
-    assert!(is_legal(library, s, a), "illegal Prismata action {a:?}");
+/// Applies `a`, an action-phase action [`legal_in_action_phase`] accepts, to `s`.
+pub(super) fn apply_in_action_phase(library: &Library, s: &mut State, a: Action) {
     let p = s.active as usize;
     let o = 1 - p;
     match a {
@@ -318,6 +319,9 @@ pub fn apply(library: &Library, s: &mut State, a: Action) {
             let left = absorb(&mut s.sides[o].units[j as usize], fragile, attack);
             s.sides[p].resources.0[Resource::Attack as usize] = left;
         }
+        Action::Block(_) | Action::Breach(_) | Action::EndPhase => {
+            unreachable!("not an action-phase action: {a:?}")
+        }
     }
 }
 
@@ -325,6 +329,7 @@ pub fn apply(library: &Library, s: &mut State, a: Action) {
 mod tests {
     use super::*;
     use crate::games::prismata::level::Level;
+    use crate::games::prismata::rules::{apply, is_legal, legal_actions};
 
     fn lib() -> &'static Library {
         Library::builtin()
@@ -359,8 +364,10 @@ mod tests {
     fn the_opening_offers_six_drone_clicks_and_nothing_to_buy() {
         let s = game("Apollo");
         let mut out = Vec::new();
-        action_phase_actions(lib(), &s, &mut out);
-        assert_eq!(out, (0..6).map(Action::Click).collect::<Vec<_>>());
+        legal_actions(lib(), &s, &mut out);
+        let mut expected: Vec<Action> = (0..6).map(Action::Click).collect();
+        expected.push(Action::EndPhase);
+        assert_eq!(out, expected);
     }
 
     #[test]
@@ -440,8 +447,8 @@ mod tests {
         let yeti = s.add_unit(lib(), 0, id("Shiver Yeti"), 0, 0) as u16;
         apply(lib(), &mut s, Action::Click(yeti));
         let mut out = Vec::new();
-        action_phase_actions(lib(), &s, &mut out);
-        // Any of the 9 enemy starting units can block.
+        legal_actions(lib(), &s, &mut out);
+        // Any of the 9 enemy starting units can block; the phase cannot end before a target.
         assert_eq!(out, (0..9).map(Action::Target).collect::<Vec<_>>());
         apply(lib(), &mut s, Action::Target(3));
         let chilled = s.sides[1].units[3];

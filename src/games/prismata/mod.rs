@@ -1,13 +1,16 @@
 //! Prismata (spec `prismata.md`): so far its unit library — the base set and the random pool as
 //! typed unit data ([`library`]) —, its levels, the buy pools of games ([`level`]), and the game
-//! state with its starting position and automatic turn start ([`state`]), and the actions of the
-//! action phase ([`action`]). The end of a phase, defense, breach and game end, the registry
-//! line and the HPS agents are still to come (issue 12).
+//! state with its starting position and automatic turn start ([`state`]), and the actions of
+//! every phase ([`rules`]: the action phase in [`action`]; defense, wipeout, breach, the steps
+//! between turns and game end in [`combat`]). The game's `Game` implementation, its registry
+//! line, the open-engine rule switch and the HPS agents are still to come (issue 12).
 
 pub mod action;
+pub mod combat;
 pub mod level;
 pub mod library;
 pub mod resources;
+pub mod rules;
 pub mod state;
 
 pub use action::Action;

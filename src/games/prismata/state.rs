@@ -93,6 +93,13 @@ pub struct State {
     pub next_id: u32,
     /// The active player's unit whose click waits for its target.
     pub armed: Option<u16>,
+    /// In this breach, a frozen unit may be breached (a blocker absorbed in the wipeout, or a
+    /// non-frontline unit was breached).
+    pub can_breach_frozen: bool,
+    /// The game is over.
+    pub over: bool,
+    /// The winner of a game that is over (`None`: a draw).
+    pub winner: Option<u8>,
 }
 
 /// Drones of the player who moves first (the second gets one more).
@@ -118,6 +125,9 @@ impl State {
             ply: 0,
             next_id: 0,
             armed: None,
+            can_breach_frozen: false,
+            over: false,
+            winner: None,
         };
         let drone = library.id("Drone").expect("the base set has Drone");
         let engineer = library.id("Engineer").expect("the base set has Engineer");
@@ -184,7 +194,9 @@ impl State {
             side.resources.0[r as usize] = 0;
         }
         side.units.retain(|u| u.alive);
-        let snapshot = side.units.len();
+        self.can_breach_frozen = false;
+        let snapshot = self.sides[p].units.len();
+        let side = &mut self.sides[p];
         for u in &mut side.units {
             let t = library.get(u.kind);
             u.bought = false;

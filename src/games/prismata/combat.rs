@@ -1,0 +1,388 @@
+//! Defense, wipeout, breach and the steps between turns (spec §3, §5, §7), as the open engine
+//! does them (`source/engine/GameState.cpp` of davechurchill/PrismataAI: `endPhase`,
+//! `isLegal`, `blockWithAllBlockers`, `breachCard`), with the retail game-end rules of spec §9.
+//!
+//! - Ending the action phase with attack at least the opponent's *total available defense*
+//!   (the HP of its units that can block) makes every blocker absorb in turn (the wipeout) and
+//!   opens the breach; otherwise the attack stays pending.
+//! - The confirm step between turns is automatic: the turn counter advances, dead units go,
+//!   the game-end check runs, then the opponent either defends against the pending attack or,
+//!   with none, starts its turn.
+//! - In the breach, a unit under construction can be hit only when every enemy unit is under
+//!   construction ("overkill"), a frozen unit only after a blocker absorbed in the wipeout or a
+//!   non-frontline unit was breached. The breach may end when the enemy has no unit, no attack
+//!   is left, or no breachable unit can be killed with what is left (the leftover is lost); and,
+//!   since undoing a chill is not offered, whenever no breach action is legal.
+//! - Game end (retail, spec §9): a player without units loses at a confirm, both without units
+//!   is a draw, and a player whose every live unit is active with a lifespan of 1 (all doomed)
+//!   loses at the opponent's confirm. The 200-ply cap is the game driver's.
+
+use super::action::{Action, absorb, can_block};
+use super::library::Library;
+use super::resources::Resource;
+use super::state::{Phase, State, Unit};
+
+/// The total available defense of player `p`: the HP of its units that can block.
+pub fn total_defense(library: &Library, s: &State, p: usize) -> u32 {
+    s.sides[p]
+        .units
+        .iter()
+        .filter(|u| can_block(u, library.get(u.kind)))
+        .map(|u| u32::from(u.hp))
+        .sum()
+}
+
+fn attack(s: &State, p: usize) -> u16 {
+    s.sides[p].resources.get(Resource::Attack)
+}
+
+fn set_attack(s: &mut State, p: usize, v: u16) {
+    s.sides[p].resources.0[Resource::Attack as usize] = v;
+}
+
+/// Under construction and alive: breachable only by overkill.
+fn overkillable(u: &Unit) -> bool {
+    u.alive && u.construction > 0
+}
+
+fn breachable(u: &Unit) -> bool {
+    u.alive && u.construction == 0
+}
+
+/// `damage` can be spent on `u` (fragile units take part of it; others need all their HP).
+fn can_take(u: &Unit, fragile: bool, damage: u16) -> bool {
+    damage > 0 && (fragile || damage >= u.hp)
+}
+
+/// Every live enemy unit is under construction (overkill is allowed).
+fn all_overkillable(s: &State, o: usize) -> bool {
+    s.sides[o]
+        .units
+        .iter()
+        .filter(|u| u.alive)
+        .all(overkillable)
+}
+
+/// True if `a` (a defense or breach action, or ending a phase) is legal in `s`.
+pub(super) fn legal_in_combat(library: &Library, s: &State, a: Action) -> bool {
+    let p = s.active as usize;
+    let o = 1 - p;
+    match (s.phase, a) {
+        (Phase::Defense, Action::Block(i)) => {
+            attack(s, o) > 0
+                && s.sides[p]
+                    .units
+                    .get(i as usize)
+                    .is_some_and(|u| can_block(u, library.get(u.kind)))
+        }
+        (Phase::Defense, Action::EndPhase) => attack(s, o) == 0,
+        (Phase::Action, Action::EndPhase) => s.armed.is_none(),
+        (Phase::Breach, Action::Breach(j)) => breach_legal(library, s, j as usize),
+        (Phase::Breach, Action::EndPhase) => {
+            let damage = attack(s, p);
+            let units = &s.sides[o].units;
+            let fragile = |u: &Unit| library.get(u.kind).fragile;
+            let live = units.iter().any(|u| u.alive);
+            let has_breachable = units.iter().any(breachable);
+            let can_breach = units
+                .iter()
+                .any(|u| breachable(u) && can_take(u, fragile(u), damage));
+            let has_overkillable = live && all_overkillable(s, o);
+            let can_overkill = has_overkillable
+                && units
+                    .iter()
+                    .any(|u| overkillable(u) && can_take(u, fragile(u), damage));
+            !live
+                || damage == 0
+                || (has_breachable && !can_breach)
+                || (has_overkillable && !can_overkill)
+                || !(0..units.len()).any(|j| breach_legal(library, s, j))
+        }
+        _ => false,
+    }
+}
+
+fn breach_legal(library: &Library, s: &State, j: usize) -> bool {
+    let p = s.active as usize;
+    let o = 1 - p;
+    let damage = attack(s, p);
+    let Some(u) = s.sides[o].units.get(j) else {
+        return false;
+    };
+    let fragile = library.get(u.kind).fragile;
+    if !u.alive || damage == 0 {
+        return false;
+    }
+    if overkillable(u) {
+        all_overkillable(s, o) && can_take(u, fragile, damage)
+    } else {
+        can_take(u, fragile, damage) && (u.chill < u.hp || s.can_breach_frozen)
+    }
+}
+
+/// Applies a defense or breach action, or the end of a phase, [`legal_in_combat`] accepts.
+pub(super) fn apply_in_combat(library: &Library, s: &mut State, a: Action) {
+    let p = s.active as usize;
+    let o = 1 - p;
+    match (s.phase, a) {
+        (Phase::Defense, Action::Block(i)) => {
+            let fragile = library.get(s.sides[p].units[i as usize].kind).fragile;
+            let damage = attack(s, o);
+            let left = absorb(&mut s.sides[p].units[i as usize], fragile, damage);
+            set_attack(s, o, left);
+        }
+        (Phase::Defense, Action::EndPhase) => s.begin_turn(library),
+        (Phase::Action, Action::EndPhase) => {
+            let damage = attack(s, p);
+            let enemy_units = s.sides[o].units.iter().any(|u| u.alive);
+            if damage > 0 && enemy_units && u32::from(damage) >= total_defense(library, s, o) {
+                wipeout(library, s, o);
+                s.phase = Phase::Breach;
+            } else {
+                confirm(library, s);
+            }
+        }
+        (Phase::Breach, Action::Breach(j)) => {
+            let damage = attack(s, p);
+            let u = &mut s.sides[o].units[j as usize];
+            let t = library.get(u.kind);
+            let left = absorb(u, t.fragile, damage);
+            set_attack(s, p, left);
+            if !t.frontline {
+                s.can_breach_frozen = true;
+            }
+        }
+        (Phase::Breach, Action::EndPhase) => {
+            // Whatever cannot be spent is lost.
+            set_attack(s, p, 0);
+            confirm(library, s);
+        }
+        _ => unreachable!("not a legal combat action: {a:?} in {:?}", s.phase),
+    }
+}
+
+/// Every blocker of player `o` absorbs the active player's attack in turn (lowest index
+/// first, as long as one can block).
+fn wipeout(library: &Library, s: &mut State, o: usize) {
+    let p = 1 - o;
+    while let Some(i) = s.sides[o]
+        .units
+        .iter()
+        .position(|u| can_block(u, library.get(u.kind)))
+    {
+        let fragile = library.get(s.sides[o].units[i].kind).fragile;
+        let damage = attack(s, p);
+        let left = absorb(&mut s.sides[o].units[i], fragile, damage);
+        set_attack(s, p, left);
+        s.can_breach_frozen = true;
+    }
+}
+
+/// The confirm step: the turn counter advances, dead units go, the game-end check runs; then
+/// the opponent defends against a pending attack or starts its turn.
+fn confirm(library: &Library, s: &mut State) {
+    let p = s.active as usize;
+    let o = 1 - p;
+    s.ply += 1;
+    s.armed = None;
+    for side in &mut s.sides {
+        side.units.retain(|u| u.alive);
+    }
+    let mine = s.sides[p].units.len();
+    let theirs = s.sides[o].units.len();
+    let doomed = theirs > 0
+        && s.sides[o]
+            .units
+            .iter()
+            .all(|u| u.is_active() && u.lifespan == 1);
+    if mine == 0 || theirs == 0 || doomed {
+        s.over = true;
+        s.winner = match (mine, theirs) {
+            (0, 0) => None,
+            (0, _) => Some(o as u8),
+            _ => Some(p as u8),
+        };
+        set_attack(s, p, 0);
+        return;
+    }
+    s.active = o as u8;
+    if attack(s, p) > 0 {
+        s.phase = Phase::Defense;
+    } else {
+        s.begin_turn(library);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::prismata::level::Level;
+    use crate::games::prismata::rules::{apply, is_legal, legal_actions};
+
+    fn lib() -> &'static Library {
+        Library::builtin()
+    }
+
+    fn id(name: &str) -> u16 {
+        lib().id(name).unwrap()
+    }
+
+    fn game() -> State {
+        State::new(lib(), &Level::load(lib(), "units:Shiver Yeti").unwrap())
+    }
+
+    fn live(s: &State, p: usize) -> usize {
+        s.sides[p].units.iter().filter(|u| u.alive).count()
+    }
+
+    fn click_drones(s: &mut State) {
+        let p = s.active as usize;
+        for i in 0..s.sides[p].units.len() as u16 {
+            if s.sides[p].units[i as usize].kind == id("Drone")
+                && is_legal(lib(), s, Action::Click(i))
+            {
+                apply(lib(), s, Action::Click(i));
+            }
+        }
+    }
+
+    #[test]
+    fn attack_below_the_defense_is_pending_and_the_defender_must_absorb_it_all() {
+        let mut s = game();
+        // Player 0: 3 attack against player 1's 9 one-HP blockers.
+        set_attack(&mut s, 0, 3);
+        apply(lib(), &mut s, Action::EndPhase);
+        assert_eq!((s.active, s.phase, s.ply), (1, Phase::Defense, 1));
+        let mut out = Vec::new();
+        legal_actions(lib(), &s, &mut out);
+        assert_eq!(
+            out,
+            (0..9).map(Action::Block).collect::<Vec<_>>(),
+            "no EndPhase yet"
+        );
+        for i in [0, 1, 2] {
+            apply(lib(), &mut s, Action::Block(i));
+        }
+        assert_eq!(attack(&s, 0), 0);
+        assert!(is_legal(lib(), &s, Action::EndPhase));
+        apply(lib(), &mut s, Action::EndPhase);
+        // Player 1's turn starts; its 3 dead Drones are gone.
+        assert_eq!((s.active, s.phase), (1, Phase::Action));
+        assert_eq!(live(&s, 1), 6);
+        assert_eq!(s.sides[1].resources.to_string(), "2E");
+    }
+
+    #[test]
+    fn a_drone_clicked_on_turn_t_cannot_absorb_the_following_attack() {
+        let mut s = game();
+        click_drones(&mut s);
+        assert_eq!(total_defense(lib(), &s, 0), 2, "only the Engineers");
+        apply(lib(), &mut s, Action::EndPhase);
+        // Player 1 attacks with 2: exactly player 0's defense, so it wipes out and breaches.
+        set_attack(&mut s, 1, 2);
+        apply(lib(), &mut s, Action::EndPhase);
+        assert_eq!(s.phase, Phase::Breach);
+        assert_eq!(
+            s.sides[0]
+                .units
+                .iter()
+                .filter(|u| u.alive && u.kind == id("Engineer"))
+                .count(),
+            0,
+            "both Engineers absorbed"
+        );
+        assert_eq!(attack(&s, 1), 0);
+        assert!(is_legal(lib(), &s, Action::EndPhase));
+    }
+
+    #[test]
+    fn a_wall_bought_on_turn_t_blocks_the_opponents_next_attack() {
+        let mut s = game();
+        click_drones(&mut s);
+        s.sides[0].resources.0[Resource::Blue as usize] = 1;
+        let wall = s.buyable.iter().position(|&k| k == id("Wall")).unwrap() as u16;
+        apply(lib(), &mut s, Action::Buy(wall));
+        assert_eq!(total_defense(lib(), &s, 0), 2 + 3);
+        apply(lib(), &mut s, Action::EndPhase);
+        set_attack(&mut s, 1, 4);
+        apply(lib(), &mut s, Action::EndPhase);
+        assert_eq!((s.active, s.phase), (0, Phase::Defense), "4 < 5: pending");
+        let w = s.sides[0]
+            .units
+            .iter()
+            .position(|u| u.kind == id("Wall"))
+            .unwrap() as u16;
+        apply(lib(), &mut s, Action::Block(w));
+        assert!(!s.sides[0].units[w as usize].alive, "3 HP absorbed 3");
+        assert_eq!(attack(&s, 1), 1);
+    }
+
+    #[test]
+    fn frozen_blockers_do_not_count_and_breach_kills_what_the_attack_can() {
+        let mut s = game();
+        // Player 0 chills 8 of player 1's 9 blockers (1 HP each), then attacks with 3.
+        for j in 0..8 {
+            s.sides[1].units[j].chill = 1;
+        }
+        assert_eq!(total_defense(lib(), &s, 1), 1);
+        set_attack(&mut s, 0, 3);
+        apply(lib(), &mut s, Action::EndPhase);
+        assert_eq!(s.phase, Phase::Breach);
+        assert!(s.can_breach_frozen, "a blocker absorbed");
+        let mut out = Vec::new();
+        legal_actions(lib(), &s, &mut out);
+        assert_eq!(
+            out.len(),
+            8,
+            "the 8 frozen units, no EndPhase while one can die"
+        );
+        apply(lib(), &mut s, Action::Breach(0));
+        apply(lib(), &mut s, Action::Breach(1));
+        assert!(is_legal(lib(), &s, Action::EndPhase));
+        apply(lib(), &mut s, Action::EndPhase);
+        assert_eq!(live(&s, 1), 6);
+        assert_eq!((s.active, s.phase), (1, Phase::Action));
+    }
+
+    #[test]
+    fn a_player_left_without_units_loses_at_the_confirm() {
+        let mut s = game();
+        set_attack(&mut s, 0, 9);
+        apply(lib(), &mut s, Action::EndPhase);
+        assert_eq!(live(&s, 1), 0, "9 blockers of 1 HP wiped out");
+        apply(lib(), &mut s, Action::EndPhase);
+        assert!(s.over);
+        assert_eq!(s.winner, Some(0));
+        let mut out = Vec::new();
+        legal_actions(lib(), &s, &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn a_player_whose_every_unit_is_doomed_loses_at_the_opponents_confirm() {
+        let mut s = game();
+        for u in &mut s.sides[1].units {
+            u.lifespan = 1;
+        }
+        apply(lib(), &mut s, Action::EndPhase);
+        assert!(s.over);
+        assert_eq!(s.winner, Some(0));
+    }
+
+    #[test]
+    fn fragile_damage_persists_across_turns() {
+        let mut s = game();
+        let ff = s.add_unit(lib(), 1, id("Forcefield"), 0, 0);
+        // Player 1 defends 1 attack with the Forcefield (2 HP, fragile).
+        set_attack(&mut s, 0, 1);
+        apply(lib(), &mut s, Action::EndPhase);
+        apply(lib(), &mut s, Action::Block(ff as u16));
+        apply(lib(), &mut s, Action::EndPhase);
+        let f = s.sides[1]
+            .units
+            .iter()
+            .find(|u| u.kind == id("Forcefield"))
+            .unwrap();
+        assert_eq!((f.hp, f.alive), (1, true));
+    }
+}

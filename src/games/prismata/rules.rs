@@ -1,0 +1,54 @@
+//! The legal actions of any Prismata state and their effect, whatever the phase: the action
+//! phase's clicks, targets, buys and frontline attacks ([`super::action`]), defense, breach
+//! and the end of a phase ([`super::combat`]).
+
+use super::action::{Action, action_phase_actions, apply_in_action_phase, legal_in_action_phase};
+use super::combat::{apply_in_combat, legal_in_combat};
+use super::library::Library;
+use super::state::{Phase, State};
+
+/// True if `a` is legal in `s` (nothing is once the game is over).
+pub fn is_legal(library: &Library, s: &State, a: Action) -> bool {
+    !s.over && (legal_in_action_phase(library, s, a) || legal_in_combat(library, s, a))
+}
+
+/// Fills `out` (cleared first) with the legal actions of `s`, in a fixed order: the phase's
+/// own actions (see [`super::action`] for the action phase; blockers, or breach targets, in
+/// unit order), then [`Action::EndPhase`] if legal.
+pub fn legal_actions(library: &Library, s: &State, out: &mut Vec<Action>) {
+    out.clear();
+    if s.over {
+        return;
+    }
+    let p = s.active as usize;
+    match s.phase {
+        Phase::Action => action_phase_actions(library, s, out),
+        Phase::Defense => out.extend(
+            (0..s.sides[p].units.len() as u16)
+                .map(Action::Block)
+                .filter(|&a| legal_in_combat(library, s, a)),
+        ),
+        Phase::Breach => out.extend(
+            (0..s.sides[1 - p].units.len() as u16)
+                .map(Action::Breach)
+                .filter(|&a| legal_in_combat(library, s, a)),
+        ),
+    }
+    if legal_in_combat(library, s, Action::EndPhase) {
+        out.push(Action::EndPhase);
+    }
+}
+
+/// Applies the legal action `a` to `s`.
+///
+/// # Panics
+///
+/// If `a` is not legal in `s` ([`is_legal`]).
+pub fn apply(library: &Library, s: &mut State, a: Action) {
+    assert!(is_legal(library, s, a), "illegal Prismata action {a:?}");
+    if legal_in_action_phase(library, s, a) {
+        apply_in_action_phase(library, s, a);
+    } else {
+        apply_in_combat(library, s, a);
+    }
+}
