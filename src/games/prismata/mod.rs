@@ -2,18 +2,23 @@
 //! typed unit data ([`library`]) —, its levels, the buy pools of games ([`level`]), and the game
 //! state with its starting position and automatic turn start ([`state`]), and the actions of
 //! every phase ([`rules`]: the action phase in [`action`]; defense, wipeout, breach, the steps
-//! between turns and game end in [`combat`]). The game's `Game` implementation, its registry
-//! line, the open-engine rule switch and the HPS agents are still to come (issue 12).
+//! between turns and game end in [`combat`]), played through [`crate::game::Game`] by
+//! [`PrismataGame`] ([`game`]) with a text picture of a state ([`render`]). Its registry line
+//! (which needs the search support of `src/agents/prismata/`), the open-engine rule switch and
+//! the HPS agents are still to come (issue 12).
 
 pub mod action;
 pub mod combat;
+pub mod game;
 pub mod level;
 pub mod library;
+pub mod render;
 pub mod resources;
 pub mod rules;
 pub mod state;
 
 pub use action::Action;
+pub use game::PrismataGame;
 pub use level::Level;
 pub use library::{Library, Rarity, UnitSet, UnitType};
 pub use resources::{Resource, Resources};

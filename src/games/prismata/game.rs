@@ -1,0 +1,249 @@
+//! Prismata as a [`Game`]: the built-in unit library, a level's buy pool, the phase machine of
+//! [`super::rules`], and the game driver's ply cap (spec §7: 200 plies, then a draw).
+//!
+//! Actors: the player (ending a phase, choosing targets, frontline and breach attacks), a unit
+//! (its click, its block) or a buyable unit (buying it). A player's score is the number of its
+//! units in play: the game itself keeps none, and the search agents' evaluations (spec §11.5)
+//! come with them.
+
+use super::action::Action;
+use super::level::Level;
+use super::library::Library;
+use super::rules;
+use super::state::{Phase, State};
+use crate::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
+
+/// Plies after which a game is drawn (the C++ driver's turn limit).
+pub const DEFAULT_PLY_CAP: u32 = 200;
+
+/// Actor classes.
+const PLAYER: u8 = 0;
+const UNIT: u8 = 1;
+const BUYABLE: u8 = 2;
+
+static INFO: GameInfo = GameInfo {
+    name: "prismata",
+    min_players: 2,
+    max_players: 2,
+    actor_classes: &["player", "unit", "buyable"],
+    action_kinds: &[
+        "click",
+        "target",
+        "buy",
+        "frontline",
+        "block",
+        "breach",
+        "end_phase",
+    ],
+    phases: &["defense", "action", "breach"],
+    stats: &[],
+    action_labels: &[],
+    chance: false,
+    hidden_information: false,
+};
+
+/// The Prismata rules engine.
+#[derive(Clone, Debug)]
+pub struct PrismataGame {
+    library: &'static Library,
+    /// Plies after which the game is a draw.
+    pub ply_cap: u32,
+}
+
+impl Default for PrismataGame {
+    fn default() -> Self {
+        PrismataGame {
+            library: Library::builtin(),
+            ply_cap: DEFAULT_PLY_CAP,
+        }
+    }
+}
+
+impl PrismataGame {
+    /// The unit library the game plays with.
+    pub fn library(&self) -> &'static Library {
+        self.library
+    }
+}
+
+impl Game for PrismataGame {
+    type Level = Level;
+    type State = State;
+    type Action = Action;
+
+    fn info(&self) -> &GameInfo {
+        &INFO
+    }
+
+    /// The starting state (the game has no chance: `seed` is not used).
+    fn new_initial_state(&self, level: &Level, _seed: u64) -> State {
+        State::new(self.library, level)
+    }
+
+    fn num_players(&self, _state: &State) -> usize {
+        2
+    }
+
+    fn turn(&self, state: &State) -> Turn {
+        if state.over || state.ply >= self.ply_cap {
+            Turn::Terminal
+        } else {
+            Turn::Player(state.active as usize)
+        }
+    }
+
+    fn phase(&self, state: &State) -> u8 {
+        match state.phase {
+            Phase::Defense => 0,
+            Phase::Action => 1,
+            Phase::Breach => 2,
+        }
+    }
+
+    /// Full rounds: plies / 2.
+    fn round(&self, state: &State) -> u32 {
+        state.ply / 2
+    }
+
+    fn max_rounds(&self) -> Option<u32> {
+        Some(self.ply_cap.div_ceil(2))
+    }
+
+    fn legal_actions(&self, state: &State, out: &mut Vec<Action>) {
+        if self.turn(state) == Turn::Terminal {
+            out.clear();
+            return;
+        }
+        rules::legal_actions(self.library, state, out);
+    }
+
+    fn actor(&self, state: &State, action: Action) -> Actor {
+        let p = state.active as usize;
+        let (class, id) = match action {
+            Action::Click(i) | Action::Block(i) => (UNIT, state.sides[p].units[i as usize].id),
+            Action::Buy(k) => (BUYABLE, u32::from(k)),
+            Action::Target(_) | Action::Frontline(_) | Action::Breach(_) | Action::EndPhase => {
+                (PLAYER, p as u32)
+            }
+        };
+        Actor { class, id }
+    }
+
+    fn action_kind(&self, action: Action) -> u8 {
+        match action {
+            Action::Click(_) => 0,
+            Action::Target(_) => 1,
+            Action::Buy(_) => 2,
+            Action::Frontline(_) => 3,
+            Action::Block(_) => 4,
+            Action::Breach(_) => 5,
+            Action::EndPhase => 6,
+        }
+    }
+
+    /// Ending a phase (it ends the turn after the action or breach phase).
+    fn ends_turn(&self, action: Action) -> bool {
+        action == Action::EndPhase
+    }
+
+    fn apply(&self, state: &mut State, action: Action) {
+        rules::apply(self.library, state, action);
+    }
+
+    fn outcome(&self, state: &State) -> Option<Outcome> {
+        if state.over {
+            Some(match state.winner {
+                Some(w) => Outcome::win(w as usize, 2),
+                None => Outcome::draw(2),
+            })
+        } else if state.ply >= self.ply_cap {
+            Some(Outcome::draw(2))
+        } else {
+            None
+        }
+    }
+
+    /// Units in play.
+    fn score(&self, state: &State, player: Player) -> f64 {
+        state.sides[player].units.iter().filter(|u| u.alive).count() as f64
+    }
+
+    fn is_legal(&self, state: &State, action: Action) -> bool {
+        self.turn(state) != Turn::Terminal && rules::is_legal(self.library, state, action)
+    }
+
+    fn render(&self, state: &State) -> String {
+        super::render::render(self.library, state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::rng_from_seed;
+    use rand::RngExt;
+
+    /// Random games on random sets end (elimination or the cap), with every listed action
+    /// legal, every listing empty only at the end, and the game-end bookkeeping consistent.
+    #[test]
+    fn random_games_on_random_sets_play_to_an_end() {
+        let game = PrismataGame::default();
+        let mut rng = rng_from_seed(11);
+        let mut actions = Vec::new();
+        let mut ended = [0u32; 3];
+        for g in 0..60u64 {
+            let level = Level::random(game.library(), 8, g).unwrap();
+            let mut s = game.new_initial_state(&level, 0);
+            let mut steps = 0;
+            while game.turn(&s) != Turn::Terminal {
+                game.legal_actions(&s, &mut actions);
+                assert!(!actions.is_empty(), "game {g}: no action in {s:?}");
+                // Prefer ending the phase now and then, so games move on.
+                let a = if rng.random_range(0..4) == 0 && actions.contains(&Action::EndPhase) {
+                    Action::EndPhase
+                } else {
+                    actions[rng.random_range(0..actions.len())]
+                };
+                assert!(game.is_legal(&s, a));
+                let before = s.ply;
+                game.apply(&mut s, a);
+                assert!(s.ply == before || s.ply == before + 1);
+                steps += 1;
+                assert!(steps < 200_000, "game {g} does not end");
+            }
+            game.legal_actions(&s, &mut actions);
+            assert!(actions.is_empty());
+            let outcome = game.outcome(&s).expect("an outcome at the end");
+            match (s.over, outcome.winner()) {
+                (true, Some(w)) => {
+                    ended[w] += 1;
+                    assert_eq!(s.winner, Some(w as u8));
+                }
+                _ => ended[2] += 1,
+            }
+        }
+        // Random play ends some games by elimination, not only by the cap.
+        assert!(ended[0] + ended[1] > 0, "{ended:?}");
+    }
+
+    #[test]
+    fn the_cap_draws_and_actors_group_by_kind() {
+        let game = PrismataGame {
+            ply_cap: 2,
+            ..PrismataGame::default()
+        };
+        let level = Level::load(game.library(), "1").unwrap();
+        let mut s = game.new_initial_state(&level, 0);
+        game.apply(&mut s, Action::EndPhase);
+        assert_eq!(game.turn(&s), Turn::Player(1));
+        assert_eq!(
+            game.actor(&s, Action::Click(0)).class,
+            UNIT,
+            "a click is its unit's"
+        );
+        game.apply(&mut s, Action::EndPhase);
+        assert_eq!(game.turn(&s), Turn::Terminal);
+        assert_eq!(game.outcome(&s), Some(Outcome::draw(2)));
+        assert!(!game.is_legal(&s, Action::EndPhase));
+    }
+}
