@@ -247,3 +247,146 @@ mod tests {
         assert!(!game.is_legal(&s, Action::EndPhase));
     }
 }
+
+#[cfg(test)]
+mod every_unit {
+    use super::*;
+    use crate::games::prismata::library::UnitSet;
+    use crate::games::prismata::resources::Resources;
+
+    /// Tops player `p` up with plenty of every resource but attack.
+    fn rich(s: &mut State, p: usize) {
+        let attack = s.sides[p].resources.0[5];
+        s.sides[p].resources = Resources([60, 20, 20, 20, 20, attack]);
+    }
+
+    /// Clicks every unit of player `p` whose click needs no target and sacrifices nothing,
+    /// except `keep` (so they can be sacrificed, and pay for things).
+    fn click_helpers(game: &PrismataGame, s: &mut State, keep: u16) {
+        let p = s.active as usize;
+        for i in 0..s.sides[p].units.len() as u16 {
+            let u = s.sides[p].units[i as usize];
+            let t = game.library().get(u.kind);
+            let plain = t
+                .click
+                .as_ref()
+                .is_some_and(|c| c.target.is_none() && c.sacrifice.is_empty());
+            if u.kind != keep && plain && game.is_legal(s, Action::Click(i)) {
+                game.apply(s, Action::Click(i));
+            }
+        }
+    }
+
+    /// Both players end their turns (player 1 absorbing any attack) until player 0 acts again.
+    fn pass_round(game: &PrismataGame, s: &mut State) {
+        s.sides[0].resources.0[5] = 0;
+        game.apply(s, Action::EndPhase);
+        while s.active == 1 || s.phase != Phase::Action {
+            let mut out = Vec::new();
+            game.legal_actions(s, &mut out);
+            let a = if out.contains(&Action::EndPhase) {
+                Action::EndPhase
+            } else {
+                out[0]
+            };
+            game.apply(s, a);
+        }
+    }
+
+    /// Every unit of the random pool is bought (its buy script run, its sacrifices made) and
+    /// used in a game of its own: once active, its ability clicked (a target chosen where it
+    /// has one), or, without an ability, active (its turn-start script run).
+    #[test]
+    fn every_pool_unit_is_bought_and_used() {
+        let game = PrismataGame::default();
+        let lib = game.library();
+        let mut unused = Vec::new();
+        for kind in lib.set(UnitSet::Pool) {
+            let t = lib.get(kind);
+            let level = Level::named(lib, &[t.name.as_str()]).unwrap();
+            let mut s = game.new_initial_state(&level, 0);
+            // Units the buy or the click sacrifices, ready to be sacrificed.
+            let needs: Vec<(u16, u16)> = t
+                .buy
+                .iter()
+                .chain(&t.click)
+                .flat_map(|sc| sc.sacrifice.iter().copied())
+                .collect();
+            for &(need, n) in &needs {
+                for _ in 0..n + 1 {
+                    s.add_unit(lib, 0, need, 0, 0);
+                }
+            }
+            rich(&mut s, 0);
+            s.sides[0].resources.0[5] = t.cost.0[5]; // Arka Sodara costs attack
+            click_helpers(&game, &mut s, kind);
+            let k = s.buyable.iter().position(|&b| b == kind).unwrap() as u16;
+            assert!(game.is_legal(&s, Action::Buy(k)), "{}: cannot buy", t.name);
+            game.apply(&mut s, Action::Buy(k));
+            if t.spell {
+                continue;
+            }
+            // Wait for it to be active, then click it (a unit without an ability is used once
+            // it is active: its turn-start script runs, it blocks).
+            let mut used = false;
+            for _ in 0..12 {
+                pass_round(&game, &mut s);
+                for &(need, n) in &needs {
+                    for _ in 0..n {
+                        s.add_unit(lib, 0, need, 0, 0);
+                    }
+                }
+                rich(&mut s, 0);
+                let i = s.sides[0]
+                    .units
+                    .iter()
+                    .position(|u| u.kind == kind && u.alive);
+                // Gone without anyone attacking it: its lifespan ran out or it sacrificed
+                // itself at a turn start, both of which need it active.
+                let Some(i) = i else {
+                    used = true;
+                    break;
+                };
+                let Some(click) = &t.click else {
+                    // Built by a turn start: it was active then and ran its script (which may
+                    // have exhausted it since).
+                    if s.sides[0].units[i].construction == 0 {
+                        used = true;
+                        break;
+                    }
+                    continue;
+                };
+                s.sides[0].resources.0[5] = click.cost.0[5];
+                click_helpers(&game, &mut s, kind);
+                // Something for the click to hit: a Drone of player 1 that has clicked (cannot
+                // block) and a tech building.
+                let drone = lib.id("Drone").unwrap();
+                if let Some(d) = s.sides[1].units.iter_mut().find(|u| u.kind == drone) {
+                    d.status = crate::games::prismata::state::Status::Assigned;
+                }
+                if click.target == Some(crate::games::prismata::library::Target::SnipeTech) {
+                    s.add_unit(lib, 1, lib.id("Conduit").unwrap(), 0, 0);
+                }
+                let i = s.sides[0]
+                    .units
+                    .iter()
+                    .position(|u| u.kind == kind && u.alive);
+                let Some(i) = i else { break };
+                if game.is_legal(&s, Action::Click(i as u16)) {
+                    game.apply(&mut s, Action::Click(i as u16));
+                    if click.target.is_some() {
+                        let mut out = Vec::new();
+                        game.legal_actions(&s, &mut out);
+                        game.apply(&mut s, out[0]);
+                    }
+                    used = true;
+                    break;
+                }
+            }
+            if !used {
+                unused.push(t.name.as_str());
+            }
+        }
+        assert!(unused.is_empty(), "never used: {unused:?}");
+    }
+}
