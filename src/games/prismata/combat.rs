@@ -15,7 +15,9 @@
 //!   since undoing a chill is not offered, whenever no breach action is legal.
 //! - Game end (retail, spec §9): a player without units loses at a confirm, both without units
 //!   is a draw, and a player whose every live unit is active with a lifespan of 1 (all doomed)
-//!   loses at the opponent's confirm. The 200-ply cap is the game driver's.
+//!   loses at the opponent's confirm. With [`State::open_engine`] the open engine's rule: no
+//!   doomed win, and player 0 without units loses even if player 1 has none either. The
+//!   200-ply cap is the game driver's.
 
 use super::action::{Action, absorb, can_block};
 use super::library::Library;
@@ -190,16 +192,20 @@ fn confirm(library: &Library, s: &mut State) {
     }
     let mine = s.sides[p].units.len();
     let theirs = s.sides[o].units.len();
-    let doomed = theirs > 0
+    let doomed = !s.open_engine
+        && theirs > 0
         && s.sides[o]
             .units
             .iter()
             .all(|u| u.is_active() && u.lifespan == 1);
     if mine == 0 || theirs == 0 || doomed {
         s.over = true;
-        s.winner = match (mine, theirs) {
-            (0, 0) => None,
-            (0, _) => Some(o as u8),
+        let sizes = [s.sides[0].units.len(), s.sides[1].units.len()];
+        s.winner = match (sizes, s.open_engine) {
+            // The open engine looks at player 0 first.
+            ([0, _], true) => Some(1),
+            ([0, 0], false) => None,
+            _ if mine == 0 => Some(o as u8),
             _ => Some(p as u8),
         };
         set_attack(s, p, 0);
@@ -367,6 +373,30 @@ mod tests {
         apply(lib(), &mut s, Action::EndPhase);
         assert!(s.over);
         assert_eq!(s.winner, Some(0));
+    }
+
+    #[test]
+    fn the_open_engine_has_no_doomed_win_and_favours_player_1_in_mutual_elimination() {
+        let mut s = game();
+        s.open_engine = true;
+        for u in &mut s.sides[1].units {
+            u.lifespan = 1;
+        }
+        apply(lib(), &mut s, Action::EndPhase);
+        assert!(!s.over, "no doomed win");
+        for mode in [false, true] {
+            let mut s = game();
+            s.open_engine = mode;
+            // Both sides lose every unit in player 0's turn (its own by hand).
+            set_attack(&mut s, 0, 9);
+            for u in &mut s.sides[0].units {
+                u.alive = false;
+            }
+            apply(lib(), &mut s, Action::EndPhase);
+            apply(lib(), &mut s, Action::EndPhase);
+            assert!(s.over);
+            assert_eq!(s.winner, mode.then_some(1), "open engine: {mode}");
+        }
     }
 
     #[test]

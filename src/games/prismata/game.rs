@@ -48,6 +48,9 @@ pub struct PrismataGame {
     library: &'static Library,
     /// Plies after which the game is a draw.
     pub ply_cap: u32,
+    /// End games as the open-source engine does instead of the retail game
+    /// ([`State::open_engine`]), to compare with the C++ bots.
+    pub open_engine: bool,
 }
 
 impl Default for PrismataGame {
@@ -55,6 +58,7 @@ impl Default for PrismataGame {
         PrismataGame {
             library: Library::builtin(),
             ply_cap: DEFAULT_PLY_CAP,
+            open_engine: false,
         }
     }
 }
@@ -77,7 +81,9 @@ impl Game for PrismataGame {
 
     /// The starting state (the game has no chance: `seed` is not used).
     fn new_initial_state(&self, level: &Level, _seed: u64) -> State {
-        State::new(self.library, level)
+        let mut s = State::new(self.library, level);
+        s.open_engine = self.open_engine;
+        s
     }
 
     fn num_players(&self, _state: &State) -> usize {

@@ -100,6 +100,9 @@ pub struct State {
     pub over: bool,
     /// The winner of a game that is over (`None`: a draw).
     pub winner: Option<u8>,
+    /// The game ends as in the open-source engine instead of the retail game (spec §9): no
+    /// "all doomed" win, and when both sides are eliminated player 1 wins.
+    pub open_engine: bool,
 }
 
 /// Drones of the player who moves first (the second gets one more).
@@ -128,6 +131,7 @@ impl State {
             can_breach_frozen: false,
             over: false,
             winner: None,
+            open_engine: false,
         };
         let drone = library.id("Drone").expect("the base set has Drone");
         let engineer = library.id("Engineer").expect("the base set has Engineer");
