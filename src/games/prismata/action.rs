@@ -329,6 +329,7 @@ pub(super) fn apply_in_action_phase(library: &Library, s: &mut State, a: Action)
 mod tests {
     use super::*;
     use crate::games::prismata::level::Level;
+    use crate::games::prismata::resources::Resources;
     use crate::games::prismata::rules::{apply, is_legal, legal_actions};
 
     fn lib() -> &'static Library {
@@ -344,6 +345,14 @@ mod tests {
             lib(),
             &Level::load(lib(), &format!("units:{units}")).unwrap(),
         )
+    }
+
+    /// Adds a unit of `name` to player `p`, active and ready to click, as if it had been
+    /// there since before this turn started.
+    fn ready(s: &mut State, p: u8, name: &str) -> u16 {
+        let i = s.add_unit(lib(), p, id(name), 0, 0);
+        s.sides[p as usize].units[i].status = Status::Default;
+        i as u16
     }
 
     fn buy_index(s: &State, name: &str) -> u16 {
@@ -426,7 +435,16 @@ mod tests {
     #[test]
     fn rhino_charges_run_out() {
         let mut s = game("Apollo");
-        let r = s.add_unit(lib(), 0, id("Rhino"), 0, 0) as u16;
+        let rhino = buy_index(&s, "Rhino");
+        s.sides[0].resources = Resources::parse("5$ 1R", "test").unwrap();
+        apply(lib(), &mut s, Action::Buy(rhino));
+        let r = (s.sides[0].units.len() - 1) as u16;
+        assert!(
+            !is_legal(lib(), &s, Action::Click(r)),
+            "not on the turn it is bought"
+        );
+        s.ply += 2;
+        s.begin_turn(lib());
         for turn in 0..3 {
             let legal = is_legal(lib(), &s, Action::Click(r));
             assert_eq!(legal, turn < 2, "turn {turn}");
@@ -444,7 +462,7 @@ mod tests {
     #[test]
     fn targeted_clicks_arm_then_chill_or_snipe() {
         let mut s = game("Shiver Yeti,Apollo");
-        let yeti = s.add_unit(lib(), 0, id("Shiver Yeti"), 0, 0) as u16;
+        let yeti = ready(&mut s, 0, "Shiver Yeti");
         apply(lib(), &mut s, Action::Click(yeti));
         let mut out = Vec::new();
         legal_actions(lib(), &s, &mut out);
@@ -455,7 +473,7 @@ mod tests {
         assert_eq!(chilled.chill, 2);
         assert!(!can_block(&chilled, lib().get(chilled.kind)), "frozen");
         // Apollo snipes a unit with at most 3 HP.
-        let apollo = s.add_unit(lib(), 0, id("Apollo"), 0, 0) as u16;
+        let apollo = ready(&mut s, 0, "Apollo");
         apply(lib(), &mut s, Action::Click(apollo));
         apply(lib(), &mut s, Action::Target(0));
         assert!(!s.sides[1].units[0].alive);
@@ -504,7 +522,7 @@ mod tests {
     #[test]
     fn deadeye_destroys_a_drone_that_cannot_block() {
         let mut s = game("Deadeye Operative");
-        let d = s.add_unit(lib(), 0, id("Deadeye Operative"), 0, 0) as u16;
+        let d = ready(&mut s, 0, "Deadeye Operative");
         s.sides[0].resources.0[Resource::Attack as usize] = 2;
         assert!(
             !is_legal(lib(), &s, Action::Click(d)),

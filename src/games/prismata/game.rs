@@ -283,6 +283,15 @@ mod every_unit {
         }
     }
 
+    /// Gives player 0 a unit of type `kind` that is ready, as if it had been there since
+    /// before the turn started.
+    fn add_ready(s: &mut State, kind: u16) {
+        let i = s.add_unit(Library::builtin(), 0, kind, 0, 0);
+        if Library::builtin().get(kind).click.is_some() {
+            s.sides[0].units[i].status = crate::games::prismata::state::Status::Default;
+        }
+    }
+
     /// Both players end their turns (player 1 absorbing any attack) until player 0 acts again.
     fn pass_round(game: &PrismataGame, s: &mut State) {
         s.sides[0].resources.0[5] = 0;
@@ -320,7 +329,7 @@ mod every_unit {
                 .collect();
             for &(need, n) in &needs {
                 for _ in 0..n + 1 {
-                    s.add_unit(lib, 0, need, 0, 0);
+                    add_ready(&mut s, need);
                 }
             }
             rich(&mut s, 0);
@@ -339,7 +348,7 @@ mod every_unit {
                 pass_round(&game, &mut s);
                 for &(need, n) in &needs {
                     for _ in 0..n {
-                        s.add_unit(lib, 0, need, 0, 0);
+                        add_ready(&mut s, need);
                     }
                 }
                 rich(&mut s, 0);

@@ -149,7 +149,8 @@ impl State {
 
     /// Adds a unit of type `kind` to player `p`, under construction for `construction` own
     /// turns and exhausted for `delay`, with its type's HP, lifespan and charges; returns its
-    /// index in the player's list.
+    /// index in the player's list. Like every bought or created unit (the open engine's
+    /// `Card` constructor), it is not ready to click before its owner's next turn start.
     pub fn add_unit(
         &mut self,
         library: &Library,
@@ -159,7 +160,7 @@ impl State {
         delay: u16,
     ) -> usize {
         let t = library.get(kind);
-        let mut u = Unit {
+        let u = Unit {
             id: self.next_id,
             kind,
             hp: t.hp,
@@ -172,9 +173,6 @@ impl State {
             bought: false,
             alive: true,
         };
-        if u.is_active() && t.click.is_some() {
-            u.status = Status::Default;
-        }
         self.next_id += 1;
         let units = &mut self.sides[p as usize].units;
         units.push(u);
