@@ -426,10 +426,18 @@ impl ArgMax {
     /// Considers `item` with score `v`.
     #[inline]
     pub fn offer(&mut self, v: f64, item: u32, rng: &mut Rng) {
-        if v > self.best || self.item == NONE {
-            self.best = v;
-            self.ties = 1;
-            self.item = item;
+        if self.item == NONE {
+            (self.best, self.ties, self.item) = (v, 1, item);
+        } else {
+            self.step(v, item, rng);
+        }
+    }
+
+    /// Considers `item` with score `v` once something was offered.
+    #[inline(always)]
+    fn step(&mut self, v: f64, item: u32, rng: &mut Rng) {
+        if v > self.best {
+            (self.best, self.ties, self.item) = (v, 1, item);
         } else if v == self.best {
             self.ties += 1;
             if rng.random_range(0..self.ties) == 0 {
@@ -440,24 +448,21 @@ impl ArgMax {
 }
 
 /// The item of the highest score, ties broken as [`ArgMax`] breaks them (the same random
-/// draws), `u32::MAX` if there is none.
+/// draws), `u32::MAX` if there is none; the first item needs no test in the loop.
 #[inline(always)]
 pub fn arg_max(mut scored: impl Iterator<Item = (f64, u32)>, rng: &mut Rng) -> u32 {
-    let Some((mut best, mut item)) = scored.next() else {
+    let Some((best, item)) = scored.next() else {
         return NONE;
     };
-    let mut ties = 1u32;
+    let mut max = ArgMax {
+        best,
+        ties: 1,
+        item,
+    };
     for (v, i) in scored {
-        if v > best {
-            (best, item, ties) = (v, i, 1);
-        } else if v == best {
-            ties += 1;
-            if rng.random_range(0..ties) == 0 {
-                item = i;
-            }
-        }
+        max.step(v, i, rng);
     }
-    item
+    max.item
 }
 
 /// `(n as f64).ln().sqrt()`, from a table made once per process for the counts a search

@@ -147,8 +147,7 @@ fn upgrade(rules: &TribesRules, s: &mut State, slot: usize, to: UnitKind) {
     s.tribes[tribe].stars -= to.stats().cost;
     s.units[slot].kind = to;
     if rules.java() {
-        s.units[slot].id = s.next_unit_id;
-        s.next_unit_id += 1;
+        s.units[slot].id = s.new_unit_id();
     }
 }
 

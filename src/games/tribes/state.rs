@@ -235,6 +235,12 @@ impl Clone for State {
 }
 
 impl State {
+    /// A fresh unit id: every unit made gets the next one.
+    pub fn new_unit_id(&mut self) -> u32 {
+        self.next_unit_id += 1;
+        self.next_unit_id - 1
+    }
+
     /// Board side length as usize.
     #[inline]
     pub fn n(&self) -> usize {

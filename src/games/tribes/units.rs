@@ -39,7 +39,7 @@ pub fn create_unit(
     };
     let max_hp = kind.stats().max_hp as u8;
     s.units[slot] = Unit {
-        id: s.next_unit_id,
+        id: s.new_unit_id(),
         kind,
         base: kind,
         tribe,
@@ -53,7 +53,6 @@ pub fn create_unit(
         alive: true,
         points,
     };
-    s.next_unit_id += 1;
     s.tiles[t].unit = slot as u8;
     s.tribes[tribe as usize].score += points as i32;
     Some(slot)
@@ -91,10 +90,9 @@ pub fn embark_or_disembark(rules: &TribesRules, s: &mut State, slot: usize) {
         return;
     }
     if rules.java() {
-        u.id = s.next_unit_id;
         u.status = UnitStatus::Finished;
         u.points = u.kind.stats().points as u8;
-        s.next_unit_id += 1;
+        s.units[slot].id = s.new_unit_id();
     }
 }
 
