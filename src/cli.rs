@@ -128,22 +128,9 @@ pub struct ValidateArgs {
     /// indices `C1,C2,...`.
     #[arg(long, default_value = "corners", value_name = "corners|all|LIST")]
     pub cells: String,
-    /// Worker threads [default: one per core].
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Replace the validation.csv and validation_summary.csv of an earlier validation, or
-    /// start an interrupted one over.
-    #[arg(long)]
-    pub force: bool,
-    /// Continue an interrupted validation: play only the elites missing from its journal.
-    #[arg(long, conflicts_with = "force")]
-    pub resume: bool,
-    /// Stop after K elites, as if killed (for tests of --resume).
-    #[arg(long, value_name = "K", hide = true)]
-    pub stop_after_elites: Option<u64>,
+    /// Threads, progress bar, --force, --resume.
+    #[command(flatten)]
+    pub replay: ReplayArgs,
 }
 
 /// Flags of `playstyles reevaluate`.
@@ -160,17 +147,24 @@ pub struct ReevaluateArgs {
     /// [default: the run's seed].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+    /// Threads, progress bar, --force, --resume.
+    #[command(flatten)]
+    pub replay: ReplayArgs,
+}
+
+/// Flags shared by the commands that re-play a run's elites (`validate`, `reevaluate`).
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Replace the reevaluated.csv and reevaluated_summary.csv of an earlier re-evaluation,
-    /// or start an interrupted one over.
+    /// Replace the tables of an earlier run of the command, or start an interrupted one over.
     #[arg(long)]
     pub force: bool,
-    /// Continue an interrupted re-evaluation: play only the elites missing from its journal.
+    /// Continue an interrupted run: play only the elites missing from its journal.
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
     /// Stop after K elites, as if killed (for tests of --resume).
@@ -347,24 +341,22 @@ impl Cli {
                 // Flag syntax first, so a bad flag is reported even for a bad run directory.
                 let levels: LevelChoice = a.levels.parse()?;
                 let cells: CellChoice = a.cells.parse()?;
+                let r = a.replay;
                 let mut cfg = ValidateConfig::new(a.run_dir)?
                     .with_repetitions(a.repetitions)?
-                    .with_threads(a.threads)?;
+                    .with_threads(r.threads)?;
                 cfg.levels = levels;
                 cfg.cells = cells;
-                cfg.quiet = a.quiet;
-                cfg.force = a.force;
-                cfg.resume = a.resume;
-                cfg.stop_after_elites = a.stop_after_elites;
+                (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
+                cfg.stop_after_elites = r.stop_after_elites;
                 Command::Validate(cfg)
             }
             CliCommand::Reevaluate(a) => {
-                let mut cfg = ReevaluateConfig::new(a.run_dir, a.games, a.threads)?;
+                let r = a.replay;
+                let mut cfg = ReevaluateConfig::new(a.run_dir, a.games, r.threads)?;
                 cfg.seed = a.seed;
-                cfg.quiet = a.quiet;
-                cfg.force = a.force;
-                cfg.resume = a.resume;
-                cfg.stop_after_elites = a.stop_after_elites;
+                (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
+                cfg.stop_after_elites = r.stop_after_elites;
                 Command::Reevaluate(cfg)
             }
             CliCommand::Tiers(a) => Command::Tiers(TiersConfig::new(a.run_dir, a.count)?),

@@ -214,10 +214,7 @@ pub fn evolve<G: SearchSupport>(
     let me_config = run.map_elites(&scripts).map_err(|e| cfg.located(e))?;
     let baseline = run.baseline.to_string();
     preflight(game, &levels, &scripts, run, &baseline).map_err(|e| cfg.located(e))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Error::config("threads", e.to_string()))?;
+    let pool = super::thread_pool(cfg.threads, "threads")?;
 
     let dir = &cfg.out;
     let checkpoint_path = dir.join(CHECKPOINT_JSON);

@@ -5,12 +5,15 @@
 //! refused, naming the setting. It is deleted once the command's tables are written.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::run_dir::RunDir;
+use super::{output_error, thread_pool};
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::Evaluation;
@@ -171,62 +174,107 @@ impl Journal {
     }
 }
 
-/// Plays the elites of `jobs` (an archive row and the agent spec to play it with) that
-/// `journal` does not hold yet, in parallel on `pool` with `play`, recording each as it
-/// finishes; with `limit`, only the first `limit` of them in job order (to stop as if killed,
-/// for tests). Returns every job's evaluation in job order, `None` for those left unplayed.
-/// `progress` counts `per_elite` games per elite, those of the journal's at once.
+/// How a command plays its elites ([`play_elites`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Plays {
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Play at most this many elites, then stop as if killed (for tests of `--resume`).
+    pub stop_after: Option<u64>,
+    /// Games per elite, for the progress bar.
+    pub games_per_elite: u64,
+}
+
+/// The jobs of `rows`: each elite with the run's player spec carrying its weights.
 ///
 /// # Errors
 ///
-/// As [`Journal::done`] and [`Journal::record`], or the first error of `play`.
+/// As [`RunDir::agent_spec`].
+pub fn elite_jobs<'a>(
+    run: &RunDir,
+    rows: impl IntoIterator<Item = &'a ArchiveRow>,
+) -> Result<Vec<(ArchiveRow, String)>> {
+    rows.into_iter()
+        .map(|row| Ok((row.clone(), run.agent_spec(row)?)))
+        .collect()
+}
+
+/// Plays the elites of `jobs` (an archive row and the agent spec to play it with) that
+/// `journal` does not hold yet, in parallel with `play`, recording each as it finishes, with
+/// a progress bar; says on `out` how many the journal already held. Returns every job's
+/// evaluation in job order.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--threads` if the pool cannot be built, or `--stop-after-elites`
+/// when `plays.stop_after` left elites unplayed; as [`Journal::done`] and [`Journal::record`];
+/// the first error of `play`.
 pub fn play_elites(
-    pool: &rayon::ThreadPool,
     jobs: &[(ArchiveRow, String)],
     journal: &Journal,
-    limit: Option<u64>,
-    progress: &Progress,
-    per_elite: u64,
+    plays: Plays,
+    out: &mut impl Write,
     play: impl Fn(&ArchiveRow, &str) -> Result<Evaluation> + Sync,
-) -> Result<Vec<Option<Evaluation>>> {
+) -> Result<Vec<Evaluation>> {
+    let pool = thread_pool(plays.threads, "--threads")?;
     let mut known = Vec::with_capacity(jobs.len());
     for (row, spec) in jobs {
         known.push(journal.done(row.cell, spec)?);
     }
-    let held = known.iter().filter(|e| e.is_some()).count() as u64;
-    progress.set_position(held * per_elite);
+    let held = known.iter().filter(|e| e.is_some()).count();
+    if held > 0 {
+        writeln!(
+            out,
+            "resuming: {held} of {} elites already played",
+            jobs.len()
+        )
+        .map_err(output_error)?;
+    }
+    let per_elite = plays.games_per_elite;
+    let progress = Progress::new(per_elite * jobs.len() as u64, !plays.quiet);
+    progress.set_position(held as u64 * per_elite);
     let mut todo: Vec<usize> = (0..jobs.len()).filter(|&i| known[i].is_none()).collect();
-    todo.truncate(limit.map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)));
+    todo.truncate(
+        plays
+            .stop_after
+            .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)),
+    );
     let played = pool.install(|| {
         todo.par_iter()
             .map(|&i| {
                 let (row, spec) = &jobs[i];
                 let ev = play(row, spec)?;
                 journal.record(row.cell, spec, &ev)?;
-                (0..per_elite).for_each(|_| progress.inc());
+                progress.add(per_elite);
                 Ok((i, ev))
             })
             .collect::<Result<Vec<_>>>()
     })?;
+    progress.finish();
     for (i, ev) in played {
         known[i] = Some(ev);
     }
-    Ok(known)
+    known
+        .into_iter()
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| {
+            Error::config(
+                "--stop-after-elites",
+                format!(
+                    "stopped with {} of {} elites played, as asked; continue with --resume",
+                    journal.len(),
+                    jobs.len()
+                ),
+            )
+        })
 }
 
 /// The level names, comma-separated (a journal setting).
 pub fn level_names<L>(levels: &[(String, L)]) -> String {
     let names: Vec<&str> = levels.iter().map(|(n, _)| n.as_str()).collect();
     names.join(",")
-}
-
-/// The error of a command stopped by its test flag `--stop-after-elites` with `held` of
-/// `total` elites in its journal.
-pub fn stopped(held: usize, total: usize) -> Error {
-    Error::config(
-        "--stop-after-elites",
-        format!("stopped with {held} of {total} elites played, as asked; continue with --resume"),
-    )
 }
 
 fn read(path: &Path) -> Result<JournalFile> {

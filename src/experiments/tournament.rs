@@ -146,10 +146,7 @@ where
         prepare_out_dir(&cfg.out, "out", &RESULT_FILES, cfg.force, true)?;
         TournamentRows::new(&spec.pairings, series.len(), columns)
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Error::config("threads", e.to_string()))?;
+    let pool = super::thread_pool(cfg.threads, "threads")?;
     if !cfg.resume {
         write_atomic(&cfg.out.join(CONFIG_TOML), config_toml.as_bytes())?;
     }

@@ -49,6 +49,11 @@ impl Progress {
         self.bar.inc(1);
     }
 
+    /// Counts `n` more finished games (or items).
+    pub fn add(&self, n: u64) {
+        self.bar.inc(n);
+    }
+
     /// Sets the count (e.g. the evaluations a resumed run had done), restarting the ETA.
     pub fn set_position(&self, done: u64) {
         self.bar.set_position(done);

@@ -8,14 +8,13 @@ use super::tables::{REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluation};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
 use crate::experiments::evaluate::evaluate_player;
-use crate::experiments::journal::{Journal, level_names, play_elites, stopped};
+use crate::experiments::journal::{Journal, Plays, elite_jobs, level_names, play_elites};
 use crate::experiments::output_error;
 use crate::experiments::run_dir::{RunDir, prepare_out_dir};
 use crate::features::Feature;
 use crate::qd::Evaluation;
 use crate::qd::checkpoint::invalid;
 use crate::report::archive::{ARCHIVE_CSV, ArchiveRow};
-use crate::report::progress::Progress;
 use crate::rng::derive_seed;
 
 /// The journal of a re-evaluation under way ([`crate::experiments::journal`]).
@@ -73,16 +72,7 @@ pub fn reevaluate<G: SearchSupport>(
     let rc = &run.config;
     let seed = cfg.seed.unwrap_or(rc.seed);
     let baseline = rc.baseline.to_string();
-    let jobs: Vec<(ArchiveRow, String)> = run
-        .archive
-        .rows
-        .iter()
-        .map(|row| Ok((row.clone(), run.agent_spec(row)?)))
-        .collect::<Result<_>>()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Error::config("--threads", e.to_string()))?;
+    let jobs = elite_jobs(run, &run.archive.rows)?;
     let rounded = if per_elite == cfg.games {
         String::new()
     } else {
@@ -112,39 +102,23 @@ pub fn reevaluate<G: SearchSupport>(
         cfg.resume,
         cfg.force,
     )?;
-    if !journal.is_empty() {
-        writeln!(
-            out,
-            "resuming: {} of {} elites already played",
-            journal.len(),
-            jobs.len()
-        )
-        .map_err(output_error)?;
-    }
-    let progress = Progress::new(u64::from(per_elite) * jobs.len() as u64, !cfg.quiet);
-    let evaluations = play_elites(
-        &pool,
-        &jobs,
-        &journal,
-        cfg.stop_after_elites,
-        &progress,
-        u64::from(per_elite),
-        |row, spec| {
-            evaluate_player(
-                game,
-                &levels,
-                repetitions,
-                elite_seed(seed, row.cell),
-                spec,
-                &baseline,
-                features,
-            )
-        },
-    )?;
-    progress.finish();
-    let Some(evaluations) = evaluations.into_iter().collect::<Option<Vec<Evaluation>>>() else {
-        return Err(stopped(journal.len(), jobs.len()));
+    let plays = Plays {
+        threads: cfg.threads,
+        quiet: cfg.quiet,
+        stop_after: cfg.stop_after_elites,
+        games_per_elite: u64::from(per_elite),
     };
+    let evaluations = play_elites(&jobs, &journal, plays, out, |row, spec| {
+        evaluate_player(
+            game,
+            &levels,
+            repetitions,
+            elite_seed(seed, row.cell),
+            spec,
+            &baseline,
+            features,
+        )
+    })?;
     let played: Vec<(ArchiveRow, Evaluation)> = jobs
         .into_iter()
         .map(|(row, _)| row)

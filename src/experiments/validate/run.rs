@@ -12,13 +12,12 @@ use super::tables::{
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
 use crate::experiments::evaluate::evaluate_player;
-use crate::experiments::journal::{Journal, level_names, play_elites, stopped};
+use crate::experiments::journal::{Journal, Plays, elite_jobs, level_names, play_elites};
 use crate::experiments::output_error;
 use crate::experiments::run_dir::{RunDir, prepare_out_dir};
 use crate::features::Feature;
 use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
-use crate::report::progress::Progress;
 use crate::rng::derive_seed;
 
 /// The journal of a validation under way ([`crate::experiments::journal`]).
@@ -68,15 +67,7 @@ pub fn validate<G: SearchSupport>(
     )?;
     let rc = &run.config;
     let baseline = rc.baseline.to_string();
-    let jobs: Vec<(ArchiveRow, String)> = cells
-        .iter()
-        .filter_map(|&c| run.row(c))
-        .map(|row| Ok((row.clone(), run.agent_spec(row)?)))
-        .collect::<Result<_>>()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Error::config("--threads", e.to_string()))?;
+    let jobs = elite_jobs(run, cells.iter().filter_map(|&c| run.row(c)))?;
     let per_elite = levels.len() as u64 * u64::from(cfg.repetitions);
     writeln!(
         out,
@@ -101,40 +92,24 @@ pub fn validate<G: SearchSupport>(
         cfg.resume,
         cfg.force,
     )?;
-    if !journal.is_empty() {
-        writeln!(
-            out,
-            "resuming: {} of {} elites already played",
-            journal.len(),
-            jobs.len()
-        )
-        .map_err(output_error)?;
-    }
-    let progress = Progress::new(per_elite * jobs.len() as u64, !cfg.quiet);
-    let evaluations = play_elites(
-        &pool,
-        &jobs,
-        &journal,
-        cfg.stop_after_elites,
-        &progress,
-        per_elite,
-        |row, spec| {
-            let seed = derive_seed(rc.seed, &[VALIDATION_TAG, row.cell as u64]);
-            evaluate_player(
-                game,
-                &levels,
-                cfg.repetitions,
-                seed,
-                spec,
-                &baseline,
-                features,
-            )
-        },
-    )?;
-    progress.finish();
-    let Some(evaluations) = evaluations.into_iter().collect::<Option<Vec<_>>>() else {
-        return Err(stopped(journal.len(), jobs.len()));
+    let plays = Plays {
+        threads: cfg.threads,
+        quiet: cfg.quiet,
+        stop_after: cfg.stop_after_elites,
+        games_per_elite: per_elite,
     };
+    let evaluations = play_elites(&jobs, &journal, plays, out, |row, spec| {
+        let seed = derive_seed(rc.seed, &[VALIDATION_TAG, row.cell as u64]);
+        evaluate_player(
+            game,
+            &levels,
+            cfg.repetitions,
+            seed,
+            spec,
+            &baseline,
+            features,
+        )
+    })?;
     let validated: Vec<Validated> = jobs
         .into_iter()
         .zip(evaluations)
