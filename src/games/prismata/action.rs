@@ -152,11 +152,7 @@ pub(super) fn legal_in_action_phase(library: &Library, s: &State, a: Action) -> 
             };
             let t = library.get(u.kind);
             let attack = s.sides[p].resources.get(Resource::Attack);
-            u.alive
-                && t.frontline
-                && u.construction == 0
-                && attack > 0
-                && (t.fragile || attack >= u.hp)
+            u.alive && t.frontline && u.construction == 0 && can_take(u, t.fragile, attack)
         }
     }
 }
@@ -173,9 +169,7 @@ fn valid_target(library: &Library, s: &State, o: usize, j: usize, target: Target
     match target {
         Target::Chill(_) => can_block(u, t),
         Target::SnipeHealthAtMost(hp) => u.hp <= hp,
-        Target::SnipeTech => ["Animus", "Blastforge", "Conduit"]
-            .iter()
-            .any(|n| library.id(n) == Some(u.kind)),
+        Target::SnipeTech => t.tech,
     }
 }
 
@@ -215,6 +209,20 @@ pub fn absorb(u: &mut Unit, fragile: bool, attack: u16) -> u16 {
     attack - taken
 }
 
+/// `damage` can be spent on `u` (fragile units take part of it; others need all their HP).
+pub(super) fn can_take(u: &Unit, fragile: bool, damage: u16) -> bool {
+    damage > 0 && (fragile || damage >= u.hp)
+}
+
+/// Unit `i` of the opponent of player `p` absorbs `p`'s attack ([`absorb`]), as a blocker, a
+/// frontline unit or a breached unit does.
+pub(super) fn hit(library: &Library, s: &mut State, p: usize, i: usize) {
+    let unit = &mut s.sides[1 - p].units[i];
+    let fragile = library.get(unit.kind).fragile;
+    let left = absorb(unit, fragile, s.sides[p].resources.get(Resource::Attack));
+    s.sides[p].resources.set(Resource::Attack, left);
+}
+
 /// Applies `a`, an action-phase action [`legal_in_action_phase`] accepts, to `s`.
 pub(super) fn apply_in_action_phase(library: &Library, s: &mut State, a: Action) {
     let p = s.active as usize;
@@ -236,23 +244,11 @@ pub(super) fn apply_in_action_phase(library: &Library, s: &mut State, a: Action)
                     u.alive = false;
                 }
             }
-            let side = &mut s.sides[p];
-            for (have, pay) in side.resources.0.iter_mut().zip(click.cost.0) {
-                *have -= pay;
-            }
+            s.sides[p].resources.spend(&click.cost);
             sacrifice(library, s, p, &click.sacrifice);
-            let side = &mut s.sides[p];
-            for (have, add) in side.resources.0.iter_mut().zip(click.receive.0) {
-                *have = have.saturating_add(add);
-            }
+            s.sides[p].resources.gain(&click.receive);
             for c in &click.create {
-                let owner = if c.opponent { o } else { p } as u8;
-                for _ in 0..c.count {
-                    let j = s.add_unit(library, owner, c.unit, 0, c.build);
-                    if let Some(l) = c.lifespan {
-                        s.sides[owner as usize].units[j].lifespan = l;
-                    }
-                }
+                s.create(library, p, c, false);
             }
             for d in &click.destroy {
                 let side = if d.opponent { o } else { p };
@@ -289,9 +285,7 @@ pub(super) fn apply_in_action_phase(library: &Library, s: &mut State, a: Action)
             let kind = s.buyable[k as usize];
             let t = library.get(kind);
             let side = &mut s.sides[p];
-            for (have, pay) in side.resources.0.iter_mut().zip(t.cost.0) {
-                *have -= pay;
-            }
+            side.resources.spend(&t.cost);
             side.bought[k as usize] += 1;
             if let Some(b) = &t.buy {
                 sacrifice(library, s, p, &b.sacrifice);
@@ -300,25 +294,14 @@ pub(super) fn apply_in_action_phase(library: &Library, s: &mut State, a: Action)
             s.sides[p].units[j].bought = true;
             if let Some(b) = &t.buy {
                 for c in &b.create {
-                    let owner = if c.opponent { o } else { p } as u8;
-                    for _ in 0..c.count {
-                        let n = s.add_unit(library, owner, c.unit, c.build, 0);
-                        if let Some(l) = c.lifespan {
-                            s.sides[owner as usize].units[n].lifespan = l;
-                        }
-                    }
+                    s.create(library, p, c, true);
                 }
             }
             if t.spell {
                 s.sides[p].units[j].alive = false;
             }
         }
-        Action::Frontline(j) => {
-            let attack = s.sides[p].resources.get(Resource::Attack);
-            let fragile = library.get(s.sides[o].units[j as usize].kind).fragile;
-            let left = absorb(&mut s.sides[o].units[j as usize], fragile, attack);
-            s.sides[p].resources.0[Resource::Attack as usize] = left;
-        }
+        Action::Frontline(j) => hit(library, s, p, j as usize),
         Action::Block(_) | Action::Breach(_) | Action::EndPhase => {
             unreachable!("not an action-phase action: {a:?}")
         }
@@ -331,14 +314,7 @@ mod tests {
     use crate::games::prismata::level::Level;
     use crate::games::prismata::resources::Resources;
     use crate::games::prismata::rules::{apply, is_legal, legal_actions};
-
-    fn lib() -> &'static Library {
-        Library::builtin()
-    }
-
-    fn id(name: &str) -> u16 {
-        lib().id(name).unwrap()
-    }
+    use crate::games::prismata::test_support::{id, lib};
 
     fn game(units: &str) -> State {
         State::new(

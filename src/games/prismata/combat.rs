@@ -19,7 +19,7 @@
 //!   doomed win, and player 0 without units loses even if player 1 has none either. The
 //!   200-ply cap is the game driver's.
 
-use super::action::{Action, absorb, can_block};
+use super::action::{Action, can_block, can_take, hit};
 use super::library::Library;
 use super::resources::Resource;
 use super::state::{Phase, State, Unit};
@@ -39,21 +39,12 @@ fn attack(s: &State, p: usize) -> u16 {
 }
 
 fn set_attack(s: &mut State, p: usize, v: u16) {
-    s.sides[p].resources.0[Resource::Attack as usize] = v;
+    s.sides[p].resources.set(Resource::Attack, v);
 }
 
 /// Under construction and alive: breachable only by overkill.
 fn overkillable(u: &Unit) -> bool {
     u.alive && u.construction > 0
-}
-
-fn breachable(u: &Unit) -> bool {
-    u.alive && u.construction == 0
-}
-
-/// `damage` can be spent on `u` (fragile units take part of it; others need all their HP).
-fn can_take(u: &Unit, fragile: bool, damage: u16) -> bool {
-    damage > 0 && (fragile || damage >= u.hp)
 }
 
 /// Every live enemy unit is under construction (overkill is allowed).
@@ -80,25 +71,12 @@ pub(super) fn legal_in_combat(library: &Library, s: &State, a: Action) -> bool {
         (Phase::Defense, Action::EndPhase) => attack(s, o) == 0,
         (Phase::Action, Action::EndPhase) => s.armed.is_none(),
         (Phase::Breach, Action::Breach(j)) => breach_legal(library, s, j as usize),
+        // Each of the open engine's conditions for ending the breach (no enemy unit, no
+        // attack, no breachable or overkillable unit the attack can take) leaves no breach
+        // legal, and no breach legal is the one case it adds (a frozen target before the
+        // chill may be breached, where it would undo the chill).
         (Phase::Breach, Action::EndPhase) => {
-            let damage = attack(s, p);
-            let units = &s.sides[o].units;
-            let fragile = |u: &Unit| library.get(u.kind).fragile;
-            let live = units.iter().any(|u| u.alive);
-            let has_breachable = units.iter().any(breachable);
-            let can_breach = units
-                .iter()
-                .any(|u| breachable(u) && can_take(u, fragile(u), damage));
-            let has_overkillable = live && all_overkillable(s, o);
-            let can_overkill = has_overkillable
-                && units
-                    .iter()
-                    .any(|u| overkillable(u) && can_take(u, fragile(u), damage));
-            !live
-                || damage == 0
-                || (has_breachable && !can_breach)
-                || (has_overkillable && !can_overkill)
-                || !(0..units.len()).any(|j| breach_legal(library, s, j))
+            !(0..s.sides[o].units.len()).any(|j| breach_legal(library, s, j))
         }
         _ => false,
     }
@@ -127,12 +105,7 @@ pub(super) fn apply_in_combat(library: &Library, s: &mut State, a: Action) {
     let p = s.active as usize;
     let o = 1 - p;
     match (s.phase, a) {
-        (Phase::Defense, Action::Block(i)) => {
-            let fragile = library.get(s.sides[p].units[i as usize].kind).fragile;
-            let damage = attack(s, o);
-            let left = absorb(&mut s.sides[p].units[i as usize], fragile, damage);
-            set_attack(s, o, left);
-        }
+        (Phase::Defense, Action::Block(i)) => hit(library, s, o, i as usize),
         (Phase::Defense, Action::EndPhase) => s.begin_turn(library),
         (Phase::Action, Action::EndPhase) => {
             let damage = attack(s, p);
@@ -145,12 +118,8 @@ pub(super) fn apply_in_combat(library: &Library, s: &mut State, a: Action) {
             }
         }
         (Phase::Breach, Action::Breach(j)) => {
-            let damage = attack(s, p);
-            let u = &mut s.sides[o].units[j as usize];
-            let t = library.get(u.kind);
-            let left = absorb(u, t.fragile, damage);
-            set_attack(s, p, left);
-            if !t.frontline {
+            hit(library, s, p, j as usize);
+            if !library.get(s.sides[o].units[j as usize].kind).frontline {
                 s.can_breach_frozen = true;
             }
         }
@@ -172,10 +141,7 @@ fn wipeout(library: &Library, s: &mut State, o: usize) {
         .iter()
         .position(|u| can_block(u, library.get(u.kind)))
     {
-        let fragile = library.get(s.sides[o].units[i].kind).fragile;
-        let damage = attack(s, p);
-        let left = absorb(&mut s.sides[o].units[i], fragile, damage);
-        set_attack(s, p, left);
+        hit(library, s, p, i);
         s.can_breach_frozen = true;
     }
 }
@@ -224,14 +190,7 @@ mod tests {
     use super::*;
     use crate::games::prismata::level::Level;
     use crate::games::prismata::rules::{apply, is_legal, legal_actions};
-
-    fn lib() -> &'static Library {
-        Library::builtin()
-    }
-
-    fn id(name: &str) -> u16 {
-        lib().id(name).unwrap()
-    }
+    use crate::games::prismata::test_support::{id, lib};
 
     fn game() -> State {
         State::new(lib(), &Level::load(lib(), "units:Shiver Yeti").unwrap())

@@ -138,10 +138,7 @@ impl Level {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lib() -> &'static Library {
-        Library::builtin()
-    }
+    use crate::games::prismata::test_support::lib;
 
     #[test]
     fn a_seed_draws_eight_distinct_pool_units_the_same_way_every_time() {

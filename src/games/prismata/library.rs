@@ -168,6 +168,8 @@ pub struct UnitType {
     pub click: Option<Script>,
     /// Script run at each own turn start while active.
     pub turn_start: Option<Script>,
+    /// One of the tech buildings, Animus, Blastforge and Conduit (derived from the name).
+    pub tech: bool,
 }
 
 /// A unit library: unit types by index, looked up by display or internal name.
@@ -410,6 +412,7 @@ impl FileUnit {
                     "selfsac",
                 ],
             )?,
+            tech: matches!(self.name.as_str(), "Animus" | "Blastforge" | "Conduit"),
         })
     }
 }
@@ -573,10 +576,7 @@ impl FileScript {
 mod tests {
     use super::*;
     use crate::games::prismata::Resource;
-
-    fn lib() -> &'static Library {
-        Library::builtin()
-    }
+    use crate::games::prismata::test_support::lib;
 
     fn unit(name: &str) -> &'static UnitType {
         lib().get(lib().id(name).unwrap_or_else(|| panic!("no unit {name}")))

@@ -16,6 +16,8 @@ pub mod render;
 pub mod resources;
 pub mod rules;
 pub mod state;
+#[cfg(test)]
+mod test_support;
 
 pub use action::Action;
 pub use game::PrismataGame;

@@ -53,6 +53,25 @@ impl Resources {
         self.0[r as usize]
     }
 
+    /// Sets the amount of `r`.
+    pub fn set(&mut self, r: Resource, v: u16) {
+        self.0[r as usize] = v;
+    }
+
+    /// Takes `cost` away; `self` must cover it ([`Resources::covers`]).
+    pub fn spend(&mut self, cost: &Resources) {
+        for (have, pay) in self.0.iter_mut().zip(cost.0) {
+            *have -= pay;
+        }
+    }
+
+    /// Adds `gain` (saturating).
+    pub fn gain(&mut self, gain: &Resources) {
+        for (have, add) in self.0.iter_mut().zip(gain.0) {
+            *have = have.saturating_add(add);
+        }
+    }
+
     /// True if every amount is 0.
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 6]

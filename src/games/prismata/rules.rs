@@ -39,14 +39,11 @@ pub fn legal_actions(library: &Library, s: &State, out: &mut Vec<Action>) {
     }
 }
 
-/// Applies the legal action `a` to `s`.
-///
-/// # Panics
-///
-/// If `a` is not legal in `s` ([`is_legal`]).
+/// Applies the legal action `a` to `s`. As for [`crate::game::Game::apply`], the effect of an
+/// illegal action is unspecified; debug builds check legality ([`is_legal`]).
 pub fn apply(library: &Library, s: &mut State, a: Action) {
-    assert!(is_legal(library, s, a), "illegal Prismata action {a:?}");
-    if legal_in_action_phase(library, s, a) {
+    debug_assert!(is_legal(library, s, a), "illegal Prismata action {a:?}");
+    if s.phase == Phase::Action && a != Action::EndPhase {
         apply_in_action_phase(library, s, a);
     } else {
         apply_in_combat(library, s, a);

@@ -6,7 +6,7 @@
 //! index order); a unit dies by leaving its player's list at the next clean-up.
 
 use super::level::Level;
-use super::library::{Library, Script, UnitType};
+use super::library::{Create, Library, Script};
 use super::resources::{Resource, Resources};
 
 /// Whether a unit may use its ability (spec §2 status).
@@ -193,7 +193,7 @@ impl State {
             Resource::Red,
             Resource::Attack,
         ] {
-            side.resources.0[r as usize] = 0;
+            side.resources.set(r, 0);
         }
         side.units.retain(|u| u.alive);
         self.can_breach_frozen = false;
@@ -216,7 +216,7 @@ impl State {
             }
             if u.is_active() {
                 let cap = if t.heal_max > 0 { t.heal_max } else { t.hp };
-                u.hp = (u.hp + t.heal).min(cap.max(u.hp));
+                u.hp = (u.hp + t.heal).min(cap);
                 u.status = if t.click.is_some() {
                     Status::Default
                 } else {
@@ -253,18 +253,9 @@ impl State {
         if let Some(kind) = script.gold_resonate {
             gain.0[Resource::Gold as usize] += active(kind);
         }
-        let side = &mut self.sides[p];
-        for (have, add) in side.resources.0.iter_mut().zip(gain.0) {
-            *have = have.saturating_add(add);
-        }
+        self.sides[p].resources.gain(&gain);
         for c in &script.create {
-            let owner = if c.opponent { 1 - p } else { p } as u8;
-            for _ in 0..c.count {
-                let j = self.add_unit(library, owner, c.unit, 0, c.build);
-                if let Some(l) = c.lifespan {
-                    self.sides[owner as usize].units[j].lifespan = l;
-                }
-            }
+            self.create(library, p, c, false);
         }
         let u = &mut self.sides[p].units[i];
         u.delay = script.exhaust;
@@ -276,23 +267,25 @@ impl State {
         }
     }
 
-    /// The type of unit `i` of player `p`.
-    pub fn unit_type<'a>(&self, library: &'a Library, p: u8, i: usize) -> &'a UnitType {
-        library.get(self.sides[p as usize].units[i].kind)
+    /// Makes the units `c` of a script of player `p` asks for (for `p`, or its opponent if
+    /// `c` says so): under construction for `c.build` turns if a buy script made them
+    /// (`bought`), else exhausted for as long (spec §2), with `c`'s lifespan if it gives one.
+    pub fn create(&mut self, library: &Library, p: usize, c: &Create, bought: bool) {
+        let owner = if c.opponent { 1 - p } else { p };
+        let (construction, delay) = if bought { (c.build, 0) } else { (0, c.build) };
+        for _ in 0..c.count {
+            let j = self.add_unit(library, owner as u8, c.unit, construction, delay);
+            if let Some(l) = c.lifespan {
+                self.sides[owner].units[j].lifespan = l;
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn lib() -> &'static Library {
-        Library::builtin()
-    }
-
-    fn id(name: &str) -> u16 {
-        lib().id(name).unwrap()
-    }
+    use crate::games::prismata::test_support::{id, lib};
 
     fn count(s: &State, p: u8, name: &str) -> usize {
         s.sides[p as usize]
