@@ -10,6 +10,7 @@
 //! allows the undo.
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
 use crate::games::prismata::rules;
 use crate::games::prismata::{Action, Library, Phase, State};
@@ -49,6 +50,102 @@ pub trait PartialPlayer: Debug + Send + Sync {
     /// phase), applying each to the turn. Defense and breach players end their phase; ability
     /// and buy players leave the action phase open. All randomness comes from `rng`.
     fn play(&self, turn: &mut Turn, rng: &mut Rng);
+
+    /// A copy of this player with `limits` added to its buy limits (a limit in `limits`
+    /// replaces the player's own for that unit), as a portfolio's or a combination's limits
+    /// are pushed into its players (C++ `setBuyLimits`). Players that buy nothing return a
+    /// plain copy.
+    fn with_buy_limits(&self, limits: &BuyLimits) -> Arc<dyn PartialPlayer>;
+}
+
+/// The most copies of a unit type a player may own for a buying partial player to buy one
+/// more (C++ `BuyLimits`): (library id, limit) pairs, at most one per type.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuyLimits(Vec<(u16, u16)>);
+
+impl BuyLimits {
+    /// Limits from (library id, limit) pairs; a later pair for the same type wins.
+    pub fn new(pairs: impl IntoIterator<Item = (u16, u16)>) -> BuyLimits {
+        let mut limits = BuyLimits::default();
+        for (kind, max) in pairs {
+            limits.set(kind, max);
+        }
+        limits
+    }
+
+    /// Sets the limit of `kind`.
+    pub fn set(&mut self, kind: u16, max: u16) {
+        match self.0.iter_mut().find(|(k, _)| *k == kind) {
+            Some(pair) => pair.1 = max,
+            None => self.0.push((kind, max)),
+        }
+    }
+
+    /// The limit of `kind`, if it has one.
+    pub fn limit(&self, kind: u16) -> Option<u16> {
+        self.0.iter().find(|(k, _)| *k == kind).map(|&(_, max)| max)
+    }
+
+    /// These limits with `other`'s added (C++ `addLimits`: `other` wins where both limit a
+    /// type).
+    pub fn merged(&self, other: &BuyLimits) -> BuyLimits {
+        let mut limits = self.clone();
+        for &(kind, max) in &other.0 {
+            limits.set(kind, max);
+        }
+        limits
+    }
+
+    /// True if no type is limited.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A unit-type filter (C++ `CardFilter`): which types a partial player leaves alone (does not
+/// buy, does not click).
+pub trait UnitFilter: Debug + Send + Sync {
+    /// True if `kind` is excluded for `player` in `state`.
+    fn excludes(&self, library: &Library, state: &State, player: usize, kind: u16) -> bool;
+}
+
+/// Partial players run one after the other in the same phase (C++
+/// `ActionAbility_Combination`, `ActionBuy_Combination`). An ability or buy combination stops
+/// once the action phase is over.
+#[derive(Clone, Debug)]
+pub struct Combination {
+    /// The phase it plays (that of its first player, in configs).
+    pub phase: PpPhase,
+    /// Its players, in order.
+    pub players: Vec<Arc<dyn PartialPlayer>>,
+}
+
+impl PartialPlayer for Combination {
+    fn phase(&self) -> PpPhase {
+        self.phase
+    }
+
+    fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+        let action_phase = matches!(self.phase, PpPhase::Ability | PpPhase::Buy);
+        for player in &self.players {
+            if action_phase && !(turn.in_turn() && turn.state.phase == Phase::Action) {
+                return;
+            }
+            player.play(turn, rng);
+        }
+    }
+
+    /// Pushes `limits` into every player of the combination.
+    fn with_buy_limits(&self, limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
+        Arc::new(Combination {
+            phase: self.phase,
+            players: self
+                .players
+                .iter()
+                .map(|p| p.with_buy_limits(limits))
+                .collect(),
+        })
+    }
 }
 
 /// A turn under construction: the current state, the actions applied so far, and what is
@@ -237,6 +334,55 @@ mod tests {
         }
         assert!(turn.without(|a| a == Action::Click(0)).is_none());
         assert!(turn.without(|a| a == Action::Buy(k)).is_some());
+    }
+
+    #[test]
+    fn later_buy_limits_replace_earlier_ones() {
+        let a = BuyLimits::new([(1, 15), (2, 2)]);
+        let b = a.merged(&BuyLimits::new([(2, 3), (4, 0)]));
+        assert_eq!(
+            (b.limit(1), b.limit(2), b.limit(4), b.limit(3)),
+            (Some(15), Some(3), Some(0), None)
+        );
+        assert!(BuyLimits::default().is_empty() && !b.is_empty());
+    }
+
+    /// Clicks the first ready Drone, if any (a stand-in ability player).
+    #[derive(Clone, Debug)]
+    struct OneDrone;
+
+    impl PartialPlayer for OneDrone {
+        fn phase(&self) -> PpPhase {
+            PpPhase::Ability
+        }
+        fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+            if let Some(&a) = drone_clicks(turn).iter().find(|&&a| turn.is_legal(a)) {
+                turn.apply(a);
+            }
+        }
+        fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
+            Arc::new(self.clone())
+        }
+    }
+
+    #[test]
+    fn a_combination_runs_its_players_in_order_while_the_action_phase_lasts() {
+        let (lib, s) = start();
+        let combo = Combination {
+            phase: PpPhase::Ability,
+            players: vec![Arc::new(OneDrone), Arc::new(OneDrone)],
+        };
+        let mut rng = crate::rng::rng_from_seed(1);
+        let mut turn = Turn::new(lib, s);
+        combo.play(&mut turn, &mut rng);
+        assert_eq!(turn.actions, vec![Action::Click(0), Action::Click(1)]);
+        turn.end_phase();
+        combo.play(&mut turn, &mut rng);
+        assert_eq!(
+            turn.actions.len(),
+            3,
+            "nothing played once the turn is over"
+        );
     }
 
     #[test]
