@@ -3,3 +3,5 @@
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
 //!   and [`partial::Turn`], the turn under construction they act on.
 pub mod partial;
+pub mod portfolio;
+pub mod sequence;
