@@ -1,8 +1,12 @@
 //! Prismata's AI: Hierarchical Portfolio Search (spec §11) and the difficulty bots (§12).
 //!
+//! - [`defense`]: the defense partial players and the block solver.
 //! - [`heuristics`]: unit values, damage losses, attack produced, resonance and the will
 //!   score.
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
 //!   and [`partial::Turn`], the turn under construction they act on.
+pub mod defense;
 pub mod heuristics;
 pub mod partial;
+#[cfg(test)]
+mod testing;
