@@ -1,13 +1,21 @@
 //! Prismata's AI: Hierarchical Portfolio Search (spec §11) and the difficulty bots (§12).
 //!
+//! - [`ability`]: the ability partial players.
+//! - [`breach`]: the breach partial players.
+//! - [`defense`]: the defense partial players and the block solver.
 //! - [`heuristics`]: unit values, damage losses, attack produced, resonance and the will
 //!   score.
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
 //!   and [`partial::Turn`], the turn under construction they act on.
+pub mod ability;
 pub mod alpha_beta;
+pub mod breach;
+pub mod defense;
 pub mod eval;
 pub mod heuristics;
 pub mod partial;
 pub mod portfolio;
 pub mod sequence;
+#[cfg(test)]
+mod testing;
 pub mod uct;
