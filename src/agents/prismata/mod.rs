@@ -2,4 +2,6 @@
 //!
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
 //!   and [`partial::Turn`], the turn under construction they act on.
+//! - [`filter`]: unit filters ([`filter::CardFilter`]), the types a partial player leaves alone.
+pub mod filter;
 pub mod partial;
