@@ -433,15 +433,8 @@ fn parse_condition(library: &Library, spec: &ConditionSpec, field: &str) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::prismata::testing::{id, lib};
     use crate::games::prismata::Level;
-
-    fn lib() -> &'static Library {
-        Library::builtin()
-    }
-
-    fn id(name: &str) -> u16 {
-        lib().id(name).unwrap()
-    }
 
     fn spec(json: &str) -> FilterSpec {
         serde_json::from_str(json).unwrap()

@@ -108,7 +108,9 @@ impl PartialPlayer for BuyRandom {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::prismata::buy::test_support::{bought, id, lib, set_gold, start};
+    use crate::agents::prismata::buy::test_support::{
+        bought, buys_in_random_games, id, lib, set_gold, start,
+    };
     use crate::rng::rng_from_seed;
 
     #[test]
@@ -161,5 +163,18 @@ mod tests {
             !legal.iter().any(|a| matches!(a, Action::Buy(_))),
             "it stops only when no buy is legal"
         );
+    }
+
+    #[test]
+    fn they_play_legally_in_random_games() {
+        let limits = BuyLimits::new([(id("Drone"), 9)]);
+        let (runs, buys) = buys_in_random_games(&BuyDefault::default(), 4, 60);
+        assert!(runs > 0 && buys > 0);
+        let limited = BuyDefault::default().with_buy_limits(&limits);
+        let (runs, buys) = buys_in_random_games(limited.as_ref(), 4, 60);
+        assert!(runs > 0 && buys > 0);
+        assert_eq!(buys_in_random_games(&BuyNothing, 2, 40).1, 0);
+        let (runs, buys) = buys_in_random_games(&BuyRandom::default(), 4, 60);
+        assert!(runs > 0 && buys > 0);
     }
 }

@@ -84,7 +84,9 @@ impl PartialPlayer for BuyEngineerHeuristic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::prismata::buy::test_support::{bought, id, lib, set_gold, start};
+    use crate::agents::prismata::buy::test_support::{
+        bought, buys_in_random_games, id, lib, set_gold, start,
+    };
     use crate::rng::rng_from_seed;
 
     fn run(s: crate::games::prismata::State) -> Vec<String> {
@@ -125,5 +127,10 @@ mod tests {
             "the base set has no sturdy blocker"
         );
         assert!(run(s).is_empty());
+    }
+
+    #[test]
+    fn it_plays_legally_in_random_games() {
+        assert!(buys_in_random_games(&BuyEngineerHeuristic::default(), 6, 40).0 > 0);
     }
 }

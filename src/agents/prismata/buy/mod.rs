@@ -67,28 +67,14 @@ pub fn try_buy(turn: &mut Turn, limits: &BuyLimits, kind: u16) -> bool {
 #[cfg(test)]
 pub(crate) mod test_support {
     //! What the buying players' tests share.
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
     use super::*;
-    use crate::games::prismata::{Level, Library, Resource};
-
-    /// The built-in library.
-    pub(crate) fn lib() -> &'static Library {
-        Library::builtin()
-    }
-
-    /// The library index of the unit named `name`.
-    pub(crate) fn id(name: &str) -> u16 {
-        lib()
-            .id(name)
-            .unwrap_or_else(|| panic!("no unit named {name}"))
-    }
-
-    /// The starting state of the base set plus the named pool units (`"Amporilla,Apollo"`).
-    pub(crate) fn start(extra: &str) -> State {
-        State::new(
-            lib(),
-            &Level::load(lib(), &format!("units:{extra}")).unwrap(),
-        )
-    }
+    use crate::agents::prismata::partial::{PartialPlayer, PpPhase};
+    pub(crate) use crate::agents::prismata::testing::{id, lib, start};
+    use crate::games::prismata::Resource;
+    use crate::rng::Rng;
 
     /// Sets the gold of the player to act.
     pub(crate) fn set_gold(s: &mut State, gold: u16) {
@@ -107,5 +93,54 @@ pub(crate) mod test_support {
                 _ => None,
             })
             .collect()
+    }
+
+    /// Runs `player` in `games` random games (see [`testing::random_games`]) and returns
+    /// (how many times it played, how many units it bought).
+    ///
+    /// [`testing::random_games`]: crate::agents::prismata::testing::random_games
+    pub(crate) fn buys_in_random_games(
+        player: &dyn PartialPlayer,
+        games: u64,
+        max_plies: u32,
+    ) -> (usize, usize) {
+        let counting = Counting {
+            player,
+            buys: AtomicUsize::new(0),
+        };
+        let runs = crate::agents::prismata::testing::random_games(&counting, games, max_plies);
+        (runs, counting.buys.load(Ordering::Relaxed))
+    }
+
+    /// A partial player that counts the buys of the one it wraps.
+    struct Counting<'a> {
+        player: &'a dyn PartialPlayer,
+        buys: AtomicUsize,
+    }
+
+    impl std::fmt::Debug for Counting<'_> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            self.player.fmt(f)
+        }
+    }
+
+    impl PartialPlayer for Counting<'_> {
+        fn phase(&self) -> PpPhase {
+            self.player.phase()
+        }
+
+        fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+            let before = turn.actions.len();
+            self.player.play(turn, rng);
+            let n = turn.actions[before..]
+                .iter()
+                .filter(|a| matches!(a, Action::Buy(_)))
+                .count();
+            self.buys.fetch_add(n, Ordering::Relaxed);
+        }
+
+        fn with_buy_limits(&self, limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
+            self.player.with_buy_limits(limits)
+        }
     }
 }

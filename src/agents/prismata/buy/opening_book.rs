@@ -132,7 +132,9 @@ impl PartialPlayer for BuyOpeningBook {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::prismata::buy::test_support::{bought, lib, set_gold, start};
+    use crate::agents::prismata::buy::test_support::{
+        bought, buys_in_random_games, lib, set_gold, start,
+    };
     use crate::rng::rng_from_seed;
 
     /// The shipped `DefaultOpeningBook`, with one entry naming a unit we lack.
@@ -205,5 +207,10 @@ mod tests {
             turn.actions.is_empty(),
             "4 Drones and 2 Engineers are in no entry"
         );
+    }
+
+    #[test]
+    fn it_plays_legally_in_random_games() {
+        assert!(buys_in_random_games(&book(), 6, 30).0 > 0);
     }
 }

@@ -75,7 +75,9 @@ impl PartialPlayer for BuySequence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::prismata::buy::test_support::{bought, id, lib, set_gold, start};
+    use crate::agents::prismata::buy::test_support::{
+        bought, buys_in_random_games, id, lib, set_gold, start,
+    };
     use crate::rng::rng_from_seed;
 
     fn econ(lib: &Library) -> BuySequence {
@@ -111,5 +113,12 @@ mod tests {
             Err(Error::Config { field, .. }) => assert_eq!(field, "players.econ.buySequence[1]"),
             other => panic!("expected a config error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn it_plays_legally_in_random_games() {
+        let econ = econ(lib()).with_buy_limits(&BuyLimits::new([(id("Engineer"), 2)]));
+        let (runs, buys) = buys_in_random_games(econ.as_ref(), 6, 60);
+        assert!(runs > 0 && buys > 0);
     }
 }

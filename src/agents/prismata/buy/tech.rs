@@ -264,7 +264,9 @@ impl PartialPlayer for BuyTechHeuristic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::prismata::buy::test_support::{bought, id, lib, set_gold, start};
+    use crate::agents::prismata::buy::test_support::{
+        bought, buys_in_random_games, id, lib, set_gold, start,
+    };
     use crate::games::prismata::State;
     use crate::rng::rng_from_seed;
 
@@ -329,5 +331,21 @@ mod tests {
             buy_limits: BuyLimits::default(),
         };
         assert!(run(&d, s).is_empty());
+    }
+
+    #[test]
+    fn it_plays_legally_in_random_games() {
+        for heuristic in [
+            TechHeuristic::ElyotFormula,
+            TechHeuristic::ElyotFormulaBalanced,
+            TechHeuristic::ElyotFormulaPlayout,
+        ] {
+            let player = BuyTechHeuristic {
+                heuristic,
+                buy_limits: BuyLimits::default(),
+            };
+            let (runs, buys) = buys_in_random_games(&player, 10, 80);
+            assert!(runs > 0 && buys > 0, "{heuristic:?}");
+        }
     }
 }
