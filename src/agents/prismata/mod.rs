@@ -2,7 +2,9 @@
 //!
 //! - [`ability`]: the ability partial players.
 //! - [`breach`]: the breach partial players.
+//! - [`buy`]: the buying partial players.
 //! - [`defense`]: the defense partial players and the block solver.
+//! - [`filter`]: unit filters ([`filter::CardFilter`]), the types a partial player leaves alone.
 //! - [`heuristics`]: unit values, damage losses, attack produced, resonance and the will
 //!   score.
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
@@ -10,8 +12,10 @@
 pub mod ability;
 pub mod alpha_beta;
 pub mod breach;
+pub mod buy;
 pub mod defense;
 pub mod eval;
+pub mod filter;
 pub mod heuristics;
 pub mod partial;
 pub mod portfolio;
