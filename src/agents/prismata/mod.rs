@@ -5,6 +5,7 @@
 //! - [`defense`]: the defense partial players and the block solver.
 //! - [`heuristics`]: unit values, damage losses, attack produced, resonance and the will
 //!   score.
+//! - [`predict`]: the opponent's predicted next turn and the losses it means.
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
 //!   and [`partial::Turn`], the turn under construction they act on.
 pub mod ability;
@@ -12,5 +13,6 @@ pub mod breach;
 pub mod defense;
 pub mod heuristics;
 pub mod partial;
+pub mod predict;
 #[cfg(test)]
 mod testing;
