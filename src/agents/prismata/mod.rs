@@ -7,6 +7,7 @@
 //! - [`filter`]: unit filters ([`filter::CardFilter`]), the types a partial player leaves alone.
 //! - [`heuristics`]: unit values, damage losses, attack produced, resonance and the will
 //!   score.
+//! - [`predict`]: the opponent's predicted next turn and the losses it means.
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
 //!   and [`partial::Turn`], the turn under construction they act on.
 pub mod ability;
@@ -19,6 +20,7 @@ pub mod filter;
 pub mod heuristics;
 pub mod partial;
 pub mod portfolio;
+pub mod predict;
 pub mod sequence;
 #[cfg(test)]
 mod testing;
