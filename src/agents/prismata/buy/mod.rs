@@ -2,6 +2,8 @@
 //! action phase. Each buys for the player to act and leaves the action phase open.
 //!
 //! - [`value`] — the scores the greedy knapsack buys by (`Buy*` of `Heuristics.cpp`).
+//! - [`greedy_knapsack`] — `ActionBuy_GreedyKnapsack`.
+//! - [`avoid_breach`] — `ActionBuy_AvoidBreach`.
 //! - [`basic`] — `ActionBuy_Default`, `ActionBuy_Nothing`, `ActionBuy_Random`.
 //! - [`sequence`] — `ActionBuy_Sequence`.
 //! - [`opening_book`] — `ActionBuy_OpeningBook`.
@@ -15,17 +17,22 @@
 
 use super::filter::count_owned;
 use super::partial::{BuyLimits, Turn};
-use crate::games::prismata::{Action, Phase, State};
+use crate::games::prismata::library::Target;
+use crate::games::prismata::{Action, Library, Phase, State};
 
+pub mod avoid_breach;
 pub mod basic;
 pub mod engineer;
+pub mod greedy_knapsack;
 pub mod opening_book;
 pub mod sequence;
 pub mod tech;
 pub mod value;
 
+pub use avoid_breach::BuyAvoidBreach;
 pub use basic::{BuyDefault, BuyNothing, BuyRandom};
 pub use engineer::BuyEngineerHeuristic;
+pub use greedy_knapsack::BuyGreedyKnapsack;
 pub use opening_book::{BuyOpeningBook, OpeningBookEntry, OpeningBookEntrySpec};
 pub use sequence::BuySequence;
 pub use tech::{BuyTechHeuristic, TechHeuristic};
@@ -62,6 +69,20 @@ pub fn try_buy(turn: &mut Turn, limits: &BuyLimits, kind: u16) -> bool {
     }
     turn.apply(a);
     true
+}
+
+/// The chill player `o`'s ready units can apply (C++ `calculateStateData`): the amounts of
+/// the chill clicks of its live units that are neither under construction nor exhausted.
+pub fn enemy_chill_potential(lib: &Library, s: &State, o: usize) -> u32 {
+    s.sides[o]
+        .units
+        .iter()
+        .filter(|u| u.alive && u.construction == 0 && u.delay == 0)
+        .filter_map(|u| match lib.get(u.kind).click.as_ref()?.target? {
+            Target::Chill(amount) => Some(u32::from(amount)),
+            _ => None,
+        })
+        .sum()
 }
 
 #[cfg(test)]
