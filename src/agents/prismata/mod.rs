@@ -2,4 +2,6 @@
 //!
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
 //!   and [`partial::Turn`], the turn under construction they act on.
+//! - [`chill`]: how much chill can freeze blockers (chill scenarios and their solver).
+pub mod chill;
 pub mod partial;
