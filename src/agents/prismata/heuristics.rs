@@ -490,6 +490,17 @@ pub fn type_attack(t: &UnitType) -> u16 {
     of(&t.click).saturating_add(of(&t.turn_start))
 }
 
+/// True if a type is an economy unit, clicked every turn for gold (C++ `isEconCard`): its
+/// click gives gold, costs nothing, sacrifices nothing, and the type makes no attack.
+pub fn is_econ(t: &UnitType) -> bool {
+    t.click.as_ref().is_some_and(|c| {
+        c.receive.get(Resource::Gold) > 0
+            && c.cost.is_empty()
+            && c.sacrifice.is_empty()
+            && type_attack(t) == 0
+    })
+}
+
 /// The order in which the C++ clicks player `p`'s units (C++
 /// `CardActivateOrderComparator`): lower type index first; then, for a type whose click costs
 /// HP, the healthiest, otherwise the least healthy; then most charges; then creation order.
@@ -752,6 +763,13 @@ mod tests {
         assert_eq!(activate_order(l, &s, 0, 0, r1), Ordering::Less);
         assert_eq!(activate_order(l, &s, 0, 0, 1), Ordering::Less);
         assert_eq!(activate_order(l, &s, 0, 1, 0), Ordering::Greater);
+    }
+
+    #[test]
+    fn drones_are_economy_units() {
+        assert!(is_econ(lib().get(id("Drone"))));
+        assert!(!is_econ(lib().get(id("Rhino"))));
+        assert!(!is_econ(lib().get(id("Engineer"))));
     }
 
     #[test]

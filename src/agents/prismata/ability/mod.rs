@@ -1,9 +1,38 @@
-//! Ability partial players (spec §11.2, "Action — abilities"): the clicks, targets and
-//! frontline attacks of the first part of the action phase.
+//! Ability partial players (spec §11.2): the first part of the action phase, clicking
+//! abilities, choosing their targets and attacking frontline units. None ends the action
+//! phase.
 //!
+//! - [`basic`]: the scripted ones (`ActionAbility_EconomyDefault`, `AttackDefault`,
+//!   `ActivateUtility`, `FrontlineGreedyKnapsack`, `SnipeGreedyKnapsack`, `DontAttack`,
+//!   `Default`, `ActivateAll`, `Random`).
 //! - `ActionAbility_ChillGreedyKnapsack`: [`chill_knapsack`].
 //! - `ActionAbility_AvoidEconomyWaste`: [`economy_waste`].
+
+pub mod basic;
 pub mod chill_knapsack;
 pub mod economy_waste;
 #[cfg(test)]
 pub(crate) mod sample;
+
+use super::partial::Turn;
+use crate::games::prismata::{Action, Phase};
+
+/// True if `turn` is in its player's action phase with no click waiting for a target.
+pub fn acting(turn: &Turn) -> bool {
+    turn.in_turn() && turn.state.phase == Phase::Action && turn.state.armed.is_none()
+}
+
+/// If a click waits for its target, targets the first enemy unit it may (players that do
+/// not choose targets themselves end up here after clicking a targeted ability).
+pub fn target_first(turn: &mut Turn) {
+    if turn.state.armed.is_none() || !turn.in_turn() {
+        return;
+    }
+    let o = 1 - turn.player as usize;
+    if let Some(a) = (0..turn.state.sides[o].units.len() as u16)
+        .map(Action::Target)
+        .find(|&a| turn.is_legal(a))
+    {
+        turn.apply(a);
+    }
+}
