@@ -6,6 +6,7 @@
 //! - [`defense`]: the defense partial players and the block solver.
 //! - [`heuristics`]: unit values, damage losses, attack produced, resonance and the will
 //!   score.
+//! - [`predict`]: the opponent's predicted next turn and the losses it means.
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
 //!   and [`partial::Turn`], the turn under construction they act on.
 pub mod ability;
@@ -14,5 +15,6 @@ pub mod chill;
 pub mod defense;
 pub mod heuristics;
 pub mod partial;
+pub mod predict;
 #[cfg(test)]
 mod testing;
