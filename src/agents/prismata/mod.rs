@@ -1,6 +1,7 @@
 //! Prismata's AI: Hierarchical Portfolio Search (spec §11) and the difficulty bots (§12).
 //!
 //! - [`ability`]: the ability partial players.
+//! - [`attack_scenario`]: the loss an attack inflicts, per attack amount.
 //! - [`breach`]: the breach partial players.
 //! - [`chill`]: how much chill can freeze blockers (chill scenarios and their solver).
 //! - [`defense`]: the defense partial players and the block solver.
@@ -10,6 +11,7 @@
 //! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
 //!   and [`partial::Turn`], the turn under construction they act on.
 pub mod ability;
+pub mod attack_scenario;
 pub mod breach;
 pub mod chill;
 pub mod defense;
