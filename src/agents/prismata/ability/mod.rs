@@ -5,9 +5,11 @@
 //! - [`basic`]: the scripted ones (`ActionAbility_EconomyDefault`, `AttackDefault`,
 //!   `ActivateUtility`, `FrontlineGreedyKnapsack`, `SnipeGreedyKnapsack`, `DontAttack`,
 //!   `Default`, `ActivateAll`, `Random`).
+//! - `ActionAbility_AvoidBreachSolver`: [`avoid_breach`].
 //! - `ActionAbility_ChillGreedyKnapsack`: [`chill_knapsack`].
 //! - `ActionAbility_AvoidEconomyWaste`: [`economy_waste`].
 
+pub mod avoid_breach;
 pub mod basic;
 pub mod chill_knapsack;
 pub mod economy_waste;
