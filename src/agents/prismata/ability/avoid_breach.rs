@@ -85,18 +85,23 @@ fn drone_types(lib: &Library) -> [Option<u16>; 2] {
     [lib.id("Drone"), lib.id("Doomed Drone")]
 }
 
-/// The player's clicked Drones (and Doomed Drones) whose click is in this turn's action phase.
+/// True if the player's unit `i` was clicked in this turn's action phase, so that the click
+/// may be taken back (the C++ `UNDO_USE_ABILITY` candidates; [`Turn::without`] decides).
+pub fn clicked_this_phase(turn: &Turn, i: u16) -> bool {
+    turn.state.sides[turn.player as usize]
+        .units
+        .get(i as usize)
+        .is_some_and(|u| u.status == Status::Assigned)
+        && turn.action_phase_actions().contains(&Action::Click(i))
+}
+
+/// The player's live Drones (and Doomed Drones) clicked in this turn's action phase.
 fn tapped_drones(turn: &Turn, drones: [Option<u16>; 2]) -> Vec<u16> {
-    let p = turn.player as usize;
-    let units = &turn.state.sides[p].units;
-    let clicked = turn.action_phase_actions();
+    let units = &turn.state.sides[turn.player as usize].units;
     (0..units.len() as u16)
         .filter(|&i| {
             let u = &units[i as usize];
-            u.alive
-                && u.status == Status::Assigned
-                && drones.contains(&Some(u.kind))
-                && clicked.contains(&Action::Click(i))
+            u.alive && drones.contains(&Some(u.kind)) && clicked_this_phase(turn, i)
         })
         .collect()
 }
