@@ -12,14 +12,19 @@
 //! and when no chiller covers a blocker's remaining HP it skips the largest chiller size; we
 //! keep all three so that predictions match the reference bots.
 //!
+//! [`StateChillIterator`] (C++ `StateChillIterator.cpp`) searches chill actions on a state
+//! itself, scoring each freeze combination by the enemy's predicted blocking loss.
+//!
 //! Where we differ from the C++: its top-down waste heuristic reads the histogram at index −1
 //! once every blocker is matched (undefined behaviour); ours stops there. Its twos heuristic's
 //! "odd blockers left" is an unsigned difference that wraps when chillers outnumber them (and
 //! then adds no waste); ours says so directly.
 
+use crate::agents::prismata::heuristics::will_score_sum;
+use crate::agents::prismata::predict::enemy_next_turn_defense_loss;
 use crate::games::prismata::action::can_block;
 use crate::games::prismata::library::Target;
-use crate::games::prismata::{Library, State, UnitType};
+use crate::games::prismata::{Action, Library, State, Status, Unit, UnitType, rules};
 
 /// The chill a unit type's click applies, if its click chills.
 pub fn chill_amount(t: &UnitType) -> Option<u16> {
@@ -538,6 +543,255 @@ impl<'s> ChillIterator<'s> {
             defense[d as usize] -= 1;
         }
         applied_total
+    }
+}
+
+/// A unit of player `p` and what makes it interchangeable with others (C++
+/// `Card::isIsomorphic`).
+fn iso_key(u: &Unit) -> (u16, u16, u16, u16, bool, u16, u16, u16, Status) {
+    (
+        u.kind,
+        u.hp,
+        u.chill,
+        u.charges,
+        u.alive,
+        u.delay,
+        u.construction,
+        u.lifespan,
+        u.status,
+    )
+}
+
+/// Interchangeable units (C++ `IsomorphicCardSet`): used in order.
+#[derive(Clone, Debug)]
+struct IsoSet {
+    units: Vec<u16>,
+    used: usize,
+}
+
+impl IsoSet {
+    fn all_used(&self) -> bool {
+        self.used >= self.units.len()
+    }
+
+    fn current(&self) -> u16 {
+        self.units[self.used]
+    }
+}
+
+/// Groups units `ids` of side `p` of `s` into sets of interchangeable units, in first-seen
+/// order.
+fn iso_sets(s: &State, p: usize, ids: impl Iterator<Item = u16>) -> Vec<IsoSet> {
+    let mut sets: Vec<IsoSet> = Vec::new();
+    for i in ids {
+        let key = iso_key(&s.sides[p].units[i as usize]);
+        match sets
+            .iter_mut()
+            .find(|set| iso_key(&s.sides[p].units[set.units[0] as usize]) == key)
+        {
+            Some(set) => set.units.push(i),
+            None => sets.push(IsoSet {
+                units: vec![i],
+                used: 0,
+            }),
+        }
+    }
+    sets
+}
+
+/// Search over which of the player to act's chillers freeze which enemy blockers, on the
+/// state itself (C++ `StateChillIterator`, its `recurseIsomorphic` search): interchangeable
+/// chillers and blockers are grouped, each distinct combination of frozen blockers is scored
+/// once (a combination using more chillers of every group than one seen before is skipped),
+/// and the best is the one with the highest (enemy's blocking loss − will score given up),
+/// then the fewest actions.
+///
+/// Where we differ from the C++: its per-state group counts are fixed arrays of 10 (more
+/// groups overflow them); ours grow. It undoes each chill; we restore a copy of the state.
+#[derive(Clone, Debug)]
+pub struct StateChillIterator<'a> {
+    lib: &'a Library,
+    state: State,
+    player: usize,
+    initial_eval: f64,
+    chillers: Vec<IsoSet>,
+    blockers: Vec<IsoSet>,
+    chiller_counts: Vec<u32>,
+    blocker_counts: Vec<u32>,
+    seen: Vec<(Vec<u32>, Vec<u32>)>,
+    stack: Vec<Action>,
+    best: (f64, usize),
+    best_move: Vec<Action>,
+    max_frozen: usize,
+    frozen: usize,
+    nodes: usize,
+    solved: bool,
+}
+
+impl<'a> StateChillIterator<'a> {
+    /// A search from `state`, for its player to act.
+    pub fn new(lib: &'a Library, state: &State) -> StateChillIterator<'a> {
+        let p = state.active as usize;
+        let o = 1 - p;
+        let chiller_ids = (0..state.sides[p].units.len() as u16).filter(|&i| {
+            let u = &state.sides[p].units[i as usize];
+            u.alive && u.construction == 0 && chill_amount(lib.get(u.kind)).is_some()
+        });
+        let mut chillers = iso_sets(state, p, chiller_ids);
+        let blocker_ids = (0..state.sides[o].units.len() as u16).filter(|&j| {
+            let u = &state.sides[o].units[j as usize];
+            can_block(u, lib.get(u.kind))
+        });
+        let mut blockers = iso_sets(state, o, blocker_ids);
+        let amount = |set: &IsoSet| {
+            chill_amount(lib.get(state.sides[p].units[set.units[0] as usize].kind)).unwrap_or(0)
+        };
+        chillers.sort_by_key(|set| std::cmp::Reverse(amount(set)));
+        blockers
+            .sort_by_key(|set| std::cmp::Reverse(state.sides[o].units[set.units[0] as usize].hp));
+        StateChillIterator {
+            lib,
+            state: state.clone(),
+            player: p,
+            initial_eval: will_score_sum(lib, state, p),
+            chiller_counts: vec![0; chillers.len()],
+            blocker_counts: vec![0; blockers.len()],
+            chillers,
+            blockers,
+            seen: Vec::new(),
+            stack: Vec::new(),
+            best: (f64::NEG_INFINITY, 0),
+            best_move: Vec::new(),
+            max_frozen: 0,
+            frozen: 0,
+            nodes: 0,
+            solved: false,
+        }
+    }
+
+    /// Searches, stopping once `max_iterations` freeze combinations were scored (0 = no
+    /// limit).
+    pub fn solve(&mut self, max_iterations: usize) {
+        self.max_frozen = max_iterations;
+        let initial = self.state.clone();
+        self.evaluate(&initial, 0);
+        self.solved = self.recurse(0, 0, false);
+    }
+
+    /// True if the last solve finished within its limit.
+    pub fn is_solved(&self) -> bool {
+        self.solved
+    }
+
+    /// Nodes searched.
+    pub fn nodes_searched(&self) -> usize {
+        self.nodes
+    }
+
+    /// The best chill actions found (clicks each followed by its target).
+    pub fn best_move(&self) -> &[Action] {
+        &self.best_move
+    }
+
+    /// Scores `s`, reached by the actions on the stack (the first `len`).
+    fn evaluate(&mut self, s: &State, len: usize) {
+        let will = will_score_sum(self.lib, s, self.player);
+        let loss = enemy_next_turn_defense_loss(self.lib, &mut s.clone());
+        let delta = loss - (self.initial_eval - will);
+        let (best_delta, best_len) = self.best;
+        if delta > best_delta || (delta == best_delta && len < best_len) {
+            self.best = (delta, len);
+            self.best_move.clear();
+            self.best_move.extend_from_slice(&self.stack[..len]);
+        }
+    }
+
+    fn frozen_blocker(&self, j: u16) -> bool {
+        let u = &self.state.sides[1 - self.player].units[j as usize];
+        u.chill >= u.hp
+    }
+
+    /// Returns false once the limit is reached.
+    fn recurse(&mut self, blocker_from: usize, chiller_from: usize, partial: bool) -> bool {
+        self.nodes += 1;
+        if self.max_frozen > 0 && self.frozen >= self.max_frozen {
+            return false;
+        }
+        if blocker_from >= self.blockers.len() {
+            return true;
+        }
+        let blocker_end = if partial {
+            blocker_from + 1
+        } else {
+            self.blockers.len()
+        };
+        for b in blocker_from..blocker_end {
+            if self.blockers[b].all_used() {
+                continue;
+            }
+            let j = self.blockers[b].current();
+            for c in chiller_from..self.chillers.len() {
+                if self.chillers[c].all_used() {
+                    continue;
+                }
+                let i = self.chillers[c].current();
+                let saved = self.state.clone();
+                if !rules::is_legal(self.lib, &self.state, Action::Click(i)) {
+                    continue;
+                }
+                rules::apply(self.lib, &mut self.state, Action::Click(i));
+                if !rules::is_legal(self.lib, &self.state, Action::Target(j)) {
+                    self.state = saved;
+                    continue;
+                }
+                rules::apply(self.lib, &mut self.state, Action::Target(j));
+                self.stack.push(Action::Click(i));
+                self.stack.push(Action::Target(j));
+                self.chillers[c].used += 1;
+                self.chiller_counts[c] += 1;
+                let frozen = self.frozen_blocker(j);
+                let mut go_on = true;
+                if frozen {
+                    self.blockers[b].used += 1;
+                    self.blocker_counts[b] += 1;
+                    if self.check_unique() {
+                        self.frozen += 1;
+                        let s = self.state.clone();
+                        self.evaluate(&s, self.stack.len());
+                        go_on = self.recurse(b, 0, false);
+                    }
+                    self.blockers[b].used -= 1;
+                    self.blocker_counts[b] -= 1;
+                } else {
+                    go_on = self.recurse(b, c, true);
+                }
+                self.chillers[c].used -= 1;
+                self.chiller_counts[c] -= 1;
+                self.stack.truncate(self.stack.len() - 2);
+                self.state = saved;
+                if !go_on {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// False if a combination seen before froze the same blockers with no more chillers of
+    /// any group; else remembers this one.
+    fn check_unique(&mut self) -> bool {
+        let dominated = self.seen.iter().any(|(blockers, chillers)| {
+            *blockers == self.blocker_counts
+                && chillers
+                    .iter()
+                    .zip(&self.chiller_counts)
+                    .all(|(seen, now)| seen <= now)
+        });
+        if !dominated {
+            self.seen
+                .push((self.blocker_counts.clone(), self.chiller_counts.clone()));
+        }
+        !dominated
     }
 }
 

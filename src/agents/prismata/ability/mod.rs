@@ -8,6 +8,7 @@
 //! - `ActionAbility_AvoidAttackWaste`: [`attack_waste`].
 //! - `ActionAbility_AvoidBreachSolver`: [`avoid_breach`].
 //! - `ActionAbility_ChillGreedyKnapsack`: [`chill_knapsack`].
+//! - `ActionAbility_ChillSolver`: [`chill_solver`].
 //! - `ActionAbility_AvoidEconomyWaste`: [`economy_waste`].
 //! - `ActionAbility_UntapAvoidBreach`: [`untap_avoid_breach`].
 
@@ -15,6 +16,7 @@ pub mod attack_waste;
 pub mod avoid_breach;
 pub mod basic;
 pub mod chill_knapsack;
+pub mod chill_solver;
 pub mod economy_waste;
 #[cfg(test)]
 pub(crate) mod sample;
