@@ -5,8 +5,22 @@
 //! - [`basic`]: the scripted ones (`ActionAbility_EconomyDefault`, `AttackDefault`,
 //!   `ActivateUtility`, `FrontlineGreedyKnapsack`, `SnipeGreedyKnapsack`, `DontAttack`,
 //!   `Default`, `ActivateAll`, `Random`).
+//! - `ActionAbility_AvoidAttackWaste`: [`attack_waste`].
+//! - `ActionAbility_AvoidBreachSolver`: [`avoid_breach`].
+//! - `ActionAbility_ChillGreedyKnapsack`: [`chill_knapsack`].
+//! - `ActionAbility_ChillSolver`: [`chill_solver`].
+//! - `ActionAbility_AvoidEconomyWaste`: [`economy_waste`].
+//! - `ActionAbility_UntapAvoidBreach`: [`untap_avoid_breach`].
 
+pub mod attack_waste;
+pub mod avoid_breach;
 pub mod basic;
+pub mod chill_knapsack;
+pub mod chill_solver;
+pub mod economy_waste;
+#[cfg(test)]
+pub(crate) mod sample;
+pub mod untap_avoid_breach;
 
 use super::partial::Turn;
 use crate::games::prismata::{Action, Phase};
