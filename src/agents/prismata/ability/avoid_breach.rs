@@ -120,6 +120,7 @@ struct Search<'a> {
     damage: AttackDamageScenario<'a>,
     tapped: u16,
     drone: Option<u16>,
+    drone_hp: u16,
     drone_loss: f64,
     stack: Vec<u16>,
     best: Vec<u16>,
@@ -174,7 +175,7 @@ impl<'a> Search<'a> {
             };
             for untap in 0..=max_untap {
                 if untap > 0 {
-                    self.chill.add_defender(1, 1);
+                    self.chill.add_defender(self.drone_hp, 1);
                 }
                 let chill = self.enemy_chill_used();
                 let total = u32::from(self.our_defense) + defense_bought + u32::from(untap);
@@ -200,7 +201,8 @@ impl<'a> Search<'a> {
                     self.best_untap = untap;
                 }
             }
-            self.chill.remove_defender(1, u32::from(max_untap));
+            self.chill
+                .remove_defender(self.drone_hp, u32::from(max_untap));
         }
         let Some(&k) = self.prompt.get(index) else {
             return;
@@ -287,6 +289,9 @@ impl AvoidBreachSolver {
 
         let mut predicted = s.clone();
         predict_enemy_next_turn(lib, &mut predicted, true);
+        if predicted.over || predicted.active as usize != o {
+            return (Vec::new(), 0); // the game ends first
+        }
         let predicted_attack = predicted.sides[o].resources.get(Resource::Attack);
         let enemy_chill: u16 = predicted.sides[o]
             .units
@@ -367,6 +372,7 @@ impl AvoidBreachSolver {
             damage: AttackDamageScenario::new(lib, predicted),
             tapped: tapped_drones(turn, drones).len() as u16,
             drone: drones[0],
+            drone_hp: drones[0].map_or(1, |d| lib.get(d).hp),
             drone_loss: drones[0].map_or(0.0, |d| buy_total_cost(lib, d)),
             stack: Vec::new(),
             best: Vec::new(),
