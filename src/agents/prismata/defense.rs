@@ -402,6 +402,30 @@ mod tests {
     }
 
     #[test]
+    fn a_forcefield_takes_partial_damage_for_part_of_its_value() {
+        // 1 attack: half a Forcefield (3.75 / 2, less the survivor's epsilon) is cheaper than
+        // an Engineer (2); 2 attack: a whole Forcefield (3.75) is cheaper than two Engineers
+        // (4).
+        let s = defense(1, &["Engineer", "Engineer", "Forcefield"]);
+        let best = solve_blocks(lib(), &s, damage_loss_will_cost).unwrap();
+        assert_eq!(best.blockers, vec![2]);
+        assert!((best.loss - (3.75 / 2.0 - 0.001)).abs() < 1e-9);
+        let s = defense(2, &["Engineer", "Engineer", "Forcefield"]);
+        let best = solve_blocks(lib(), &s, damage_loss_will_cost).unwrap();
+        assert_eq!(best.blockers, vec![2]);
+        assert!((best.loss - 3.75).abs() < 1e-9);
+        // Damaged to 1 HP it is a 1-HP blocker worth 1.875: with 2 attack, it and one
+        // Engineer die (3.875) rather than both Engineers (4).
+        let mut s = defense(2, &["Engineer", "Engineer", "Forcefield"]);
+        s.sides[1].units[2].hp = 1;
+        let best = solve_blocks(lib(), &s, damage_loss_will_cost).unwrap();
+        let mut set = best.blockers.clone();
+        set.sort_unstable();
+        assert_eq!(set, vec![0, 2]);
+        assert!((best.loss - 3.875).abs() < 1e-9);
+    }
+
+    #[test]
     fn identical_blockers_are_one_group() {
         // 2 attack against five Drones and two Engineers: two Engineers die (4 < 7).
         let s = defense(

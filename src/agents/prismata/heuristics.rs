@@ -68,6 +68,8 @@ struct TypeValues {
     inflated_mana: f64,
     inflated_total: f64,
     given_to_enemy: f64,
+    /// Some type of the library resonates from this one.
+    resonated: bool,
 }
 
 /// The build-time inflation multiplier: ÷1.13 for a prompt unit, ×1.28 per turn beyond the
@@ -136,6 +138,10 @@ fn compute(lib: &Library, kind: u16) -> TypeValues {
         inflated_mana: compute_inflated_mana(lib, kind),
         inflated_total,
         given_to_enemy,
+        resonated: lib
+            .units()
+            .iter()
+            .any(|u| resonance_links(u).any(|(k, _)| k == kind)),
     }
 }
 
@@ -211,6 +217,12 @@ fn count_ready(s: &State, p: usize, kind: u16, max_construction: u16) -> usize {
         .count()
 }
 
+/// False if no type resonates from `kind` (known for the built-in library only; the others
+/// are scanned).
+fn may_have_resonators(lib: &Library, kind: u16) -> bool {
+    !std::ptr::eq(lib, Library::builtin()) || values(lib, kind).resonated
+}
+
 /// Player `p`'s live units (at most `max_construction` turns from finished) whose turn-start
 /// script resonates from `kind` (C++ `NumResonatorsReady`).
 pub fn num_resonators_ready(
@@ -220,6 +232,9 @@ pub fn num_resonators_ready(
     kind: u16,
     max_construction: u16,
 ) -> usize {
+    if !may_have_resonators(lib, kind) {
+        return 0;
+    }
     s.sides[p]
         .units
         .iter()
@@ -242,6 +257,9 @@ pub fn receive_from_resonators(
     max_construction: u16,
 ) -> Resources {
     let mut gain = Resources::NONE;
+    if !may_have_resonators(lib, kind) {
+        return gain;
+    }
     for u in &s.sides[p].units {
         if u.alive && u.construction <= max_construction {
             for (k, r) in resonance_links(lib.get(u.kind)) {
@@ -705,6 +723,9 @@ mod tests {
         let _far = s.add_unit(l, 0, id("Tarsier"), 2, 0);
         assert_eq!(num_resonatees_ready(l, &s, 0, id("Amporilla"), 1), 2);
         assert_eq!(num_resonators_ready(l, &s, 0, id("Tarsier"), 1), 1);
+        // Another library (no cached table) finds the same.
+        assert_eq!(num_resonators_ready(&l.clone(), &s, 0, id("Tarsier"), 1), 1);
+        assert_eq!(num_resonators_ready(l, &s, 0, id("Wall"), 1), 0);
         assert_eq!(
             receive_from_resonatees(l, &s, 0, id("Amporilla"), 1).get(Resource::Attack),
             2
