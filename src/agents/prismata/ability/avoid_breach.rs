@@ -422,6 +422,18 @@ impl PartialPlayer for AvoidBreachSolver {
             0 => 100,
             l => l,
         });
+        // All at once (one replay of the phase), else one at a time.
+        let chosen: Vec<Action> = drones
+            .iter()
+            .take(untap as usize)
+            .map(|&i| Action::Click(i))
+            .collect();
+        if chosen.len() == untap as usize
+            && let Some(back) = turn.without(|a| chosen.contains(&a))
+        {
+            *turn = back;
+            return;
+        }
         let mut left = untap;
         for i in drones {
             if left == 0 {
