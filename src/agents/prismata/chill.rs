@@ -937,4 +937,44 @@ mod tests {
         // Player 1 has 7 Drones (1 HP) and 2 Engineers (1 HP); one Drone is clicked.
         assert_eq!((sc.num_defenders(), sc.total_defense()), (8, 8));
     }
+
+    #[test]
+    fn the_state_search_scores_distinct_freezes_within_its_limit() {
+        let lib = Library::builtin();
+        let mut s = State::new(lib, &Level::load(lib, "units:Shiver Yeti").unwrap());
+        let yeti = lib.id("Shiver Yeti").unwrap();
+        for _ in 0..3 {
+            let i = s.add_unit(lib, 0, yeti, 0, 0);
+            s.sides[0].units[i].status = Status::Default;
+        }
+        s.sides[0]
+            .resources
+            .set(crate::games::prismata::Resource::Attack, 2);
+        // Nine 1-HP blockers in two interchangeable groups (Drones, Engineers).
+        let mut it = StateChillIterator::new(lib, &s);
+        it.solve(2);
+        assert!(!it.is_solved());
+        let mut it = StateChillIterator::new(lib, &s);
+        it.solve(0);
+        assert!(it.is_solved());
+        let mut replay = s.clone();
+        for &a in it.best_move() {
+            assert!(rules::is_legal(lib, &replay, a), "{a:?}");
+            rules::apply(lib, &mut replay, a);
+        }
+        assert!(replay.armed.is_none());
+        // 2 attack kills the two cheapest blockers, the Engineers; with both frozen, two
+        // Drones die instead. Freezing a Drone as well changes nothing, so the search keeps
+        // the two freezes.
+        let engineer = lib.id("Engineer").unwrap();
+        let targets: Vec<u16> = it
+            .best_move()
+            .iter()
+            .filter_map(|&a| match a {
+                Action::Target(j) => Some(s.sides[1].units[j as usize].kind),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(targets, [engineer, engineer]);
+    }
 }

@@ -120,6 +120,7 @@ struct Search<'a> {
     damage: AttackDamageScenario<'a>,
     tapped: u16,
     drone: Option<u16>,
+    drone_hp: u16,
     drone_loss: f64,
     stack: Vec<u16>,
     best: Vec<u16>,
@@ -174,7 +175,7 @@ impl<'a> Search<'a> {
             };
             for untap in 0..=max_untap {
                 if untap > 0 {
-                    self.chill.add_defender(1, 1);
+                    self.chill.add_defender(self.drone_hp, 1);
                 }
                 let chill = self.enemy_chill_used();
                 let total = u32::from(self.our_defense) + defense_bought + u32::from(untap);
@@ -200,7 +201,8 @@ impl<'a> Search<'a> {
                     self.best_untap = untap;
                 }
             }
-            self.chill.remove_defender(1, u32::from(max_untap));
+            self.chill
+                .remove_defender(self.drone_hp, u32::from(max_untap));
         }
         let Some(&k) = self.prompt.get(index) else {
             return;
@@ -287,6 +289,9 @@ impl AvoidBreachSolver {
 
         let mut predicted = s.clone();
         predict_enemy_next_turn(lib, &mut predicted, true);
+        if predicted.over || predicted.active as usize != o {
+            return (Vec::new(), 0); // the game ends first
+        }
         let predicted_attack = predicted.sides[o].resources.get(Resource::Attack);
         let enemy_chill: u16 = predicted.sides[o]
             .units
@@ -367,6 +372,7 @@ impl AvoidBreachSolver {
             damage: AttackDamageScenario::new(lib, predicted),
             tapped: tapped_drones(turn, drones).len() as u16,
             drone: drones[0],
+            drone_hp: drones[0].map_or(1, |d| lib.get(d).hp),
             drone_loss: drones[0].map_or(0.0, |d| buy_total_cost(lib, d)),
             stack: Vec::new(),
             best: Vec::new(),
@@ -416,6 +422,18 @@ impl PartialPlayer for AvoidBreachSolver {
             0 => 100,
             l => l,
         });
+        // All at once (one replay of the phase), else one at a time.
+        let chosen: Vec<Action> = drones
+            .iter()
+            .take(untap as usize)
+            .map(|&i| Action::Click(i))
+            .collect();
+        if chosen.len() == untap as usize
+            && let Some(back) = turn.without(|a| chosen.contains(&a))
+        {
+            *turn = back;
+            return;
+        }
         let mut left = untap;
         for i in drones {
             if left == 0 {
@@ -531,33 +549,10 @@ mod tests {
     fn it_plays_legally_in_random_games() {
         let positions = sample::positions(13, 10, 40);
         // As in the shipped playouts: economy and attack clicks first, then breach avoidance.
-        let clicks_then = |p: Arc<dyn PartialPlayer>| -> Arc<dyn PartialPlayer> {
-            Arc::new(crate::agents::prismata::partial::Combination {
-                phase: PpPhase::Ability,
-                players: vec![
-                    Arc::new(EconomyDefault),
-                    Arc::new(AttackDefault::default()),
-                    p,
-                ],
-            })
-        };
-        let with = sample::plays_legally(clicks_then(Arc::new(solver())), &positions);
-        let without = sample::plays_legally(clicks_then(Arc::new(NoOp)), &positions);
-        assert!(with > 0 && without > 0);
+        let clicks: [Arc<dyn PartialPlayer>; 2] =
+            [Arc::new(EconomyDefault), Arc::new(AttackDefault::default())];
+        let acted = sample::plays_legally_after(&clicks, Arc::new(solver()), &positions);
+        assert!(acted > 0, "it bought or left Drones home somewhere");
         sample::plays_legally(Arc::new(AvoidBreachSolver::default()), &positions);
-    }
-
-    /// Does nothing (to compare against).
-    #[derive(Debug)]
-    struct NoOp;
-
-    impl PartialPlayer for NoOp {
-        fn phase(&self) -> PpPhase {
-            PpPhase::Ability
-        }
-        fn play(&self, _turn: &mut Turn, _rng: &mut Rng) {}
-        fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-            Arc::new(NoOp)
-        }
     }
 }

@@ -42,20 +42,43 @@ pub(crate) fn positions(seed: u64, games: usize, plies: u32) -> Vec<State> {
     out
 }
 
-/// Runs `player` on every position (its actions are checked legal as [`Turn::apply`] applies
-/// them in debug builds); asserts it leaves the action phase open with no click waiting for
-/// a target, and returns how many positions it acted in.
+/// Runs `player` on every position; asserts that its actions replay legally from the position
+/// to the state it reached, and that it leaves the action phase open with no click waiting
+/// for a target. Returns how many positions it acted in.
 pub(crate) fn plays_legally(player: Arc<dyn PartialPlayer>, positions: &[State]) -> usize {
+    plays_legally_after(&[], player, positions)
+}
+
+/// As [`plays_legally`], with the players `before` run first on each position (as in a
+/// combination); returns how many positions `player` changed the turn's actions in.
+pub(crate) fn plays_legally_after(
+    before: &[Arc<dyn PartialPlayer>],
+    player: Arc<dyn PartialPlayer>,
+    positions: &[State],
+) -> usize {
     let lib = Library::builtin();
     let mut rng = rng_from_seed(5);
     let mut acted = 0;
     for s in positions {
         let mut turn = Turn::new(lib, s.clone());
+        for b in before {
+            b.play(&mut turn, &mut rng);
+        }
+        let earlier = turn.actions.clone();
         player.play(&mut turn, &mut rng);
+        let mut replay = s.clone();
+        for &a in &turn.actions {
+            assert!(
+                rules::is_legal(lib, &replay, a),
+                "{player:?}: illegal {a:?}"
+            );
+            rules::apply(lib, &mut replay, a);
+        }
+        assert_eq!(replay, turn.state, "{player:?}: the actions do not replay");
         assert!(turn.in_turn(), "{player:?} ended the turn");
         assert_eq!(turn.state.phase, Phase::Action, "{player:?} left the phase");
         assert!(turn.state.armed.is_none(), "{player:?} left a click armed");
-        acted += usize::from(!turn.actions.is_empty());
+        acted += usize::from(turn.actions != earlier);
     }
     acted
 }
