@@ -6,6 +6,7 @@
 //! one per [`Game::apply`] they make (the Java-compatible tree searches also count each
 //! tree-descent step), and have no wall-clock limit, so a decision is the same on every machine.
 
+use crate::error::Result;
 use crate::game::{Game, Player};
 use crate::rng::Rng;
 
@@ -129,5 +130,21 @@ pub trait SearchSupport: Game + Sized + 'static {
     /// The game's hand-written rule-based agent, if it has one.
     fn rule_agent(&self) -> Option<Box<dyn Agent<Self>>> {
         None
+    }
+
+    /// The game's own agents (Prismata: its difficulty bots), by the names the generic agent
+    /// factory does not know: `None` if the game has no agent called `spec`'s name, else the
+    /// agent built from the fields it takes out of `spec`.
+    fn game_agent(
+        &self,
+        spec: &mut crate::agents::AgentSpec,
+    ) -> Option<Result<Box<dyn Agent<Self>>>> {
+        let _ = spec;
+        None
+    }
+
+    /// The names of the game's own agents ([`SearchSupport::game_agent`]), for error messages.
+    fn game_agent_names(&self) -> Vec<String> {
+        Vec::new()
     }
 }

@@ -21,6 +21,8 @@ fn specs_round_trip_through_their_text() {
         "rhea(horizon=20,mutation=0.1,shift=false)",
         "x(mode=greedy,w=[],n=-3,f=1e-7,g=12345678901234567890)",
         "osla(weights=[a=-1.5,b_2=1000000])",
+        "ExpertAI(config=/tmp/bots.toml)",
+        "ExpertAI(config=../bots/mine.toml,evaluations=30)",
     ] {
         let spec = AgentSpec::parse(text).unwrap();
         assert_eq!(spec.to_string(), text, "canonical text");

@@ -86,7 +86,8 @@ fn rule_agent<G: SearchSupport>(
 /// `osla(budget)`, `mcts(budget,k,depth,rollouts,prioritize_root)`,
 /// `rhea(budget,length,mutation)`,
 /// `pmcts(budget,bias,pruning,weights=[script=w,...],c,depth,rollouts,rollout=sampled|exact,
-/// k_init_mult,t_mult,a_mult,b)`. Budgets default to 2000 FM calls; the game's
+/// k_init_mult,t_mult,a_mult,b)`, or a name of the game's own agents ([`SearchSupport::game_agent`]).
+/// Budgets default to 2000 FM calls; the game's
 /// [`SearchSupport::java_compat`] switches the search agents' Java quirks ([`compat`]).
 ///
 /// # Errors
@@ -107,18 +108,25 @@ pub fn build_agent_from<G: SearchSupport>(
     mut spec: AgentSpec,
 ) -> Result<Box<dyn Agent<G>>> {
     let table = builders::<G>();
-    let Some(&(_, build)) = table.iter().find(|(name, _)| *name == spec.name()) else {
-        let names: Vec<&str> = table.iter().map(|(name, _)| *name).collect();
-        return Err(Error::config(
-            "agents",
-            format!(
-                "unknown agent `{}` (known agents: {})",
-                spec.name(),
-                names.join(", ")
-            ),
-        ));
+    let agent = match table.iter().find(|(name, _)| *name == spec.name()) {
+        Some(&(_, build)) => build(game, &mut spec, SearchCompat::of(game))?,
+        None => match game.game_agent(&mut spec) {
+            Some(agent) => agent?,
+            None => {
+                let mut names: Vec<String> =
+                    table.iter().map(|(name, _)| name.to_string()).collect();
+                names.extend(game.game_agent_names());
+                return Err(Error::config(
+                    "agents",
+                    format!(
+                        "unknown agent `{}` (known agents: {})",
+                        spec.name(),
+                        names.join(", ")
+                    ),
+                ));
+            }
+        },
     };
-    let agent = build(game, &mut spec, SearchCompat::of(game))?;
     spec.finish()?;
     Ok(agent)
 }

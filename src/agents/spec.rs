@@ -8,9 +8,11 @@
 //! pmcts(bias=true,pruning=true,budget=2000,weights=[spawn.defensive=1,research.naval=0.25])
 //! ```
 //!
-//! A value is a number (`2000`, `-1.5`, `1e3`), `true`/`false`, a bare word (`greedy`) or a
-//! bracketed list of `key=number` pairs. Names, keys and words start with a letter or `_` and
-//! continue with letters, digits, `_`, `.` or `-`. Whitespace between tokens is ignored.
+//! A value is a number (`2000`, `-1.5`, `1e3`), `true`/`false`, a bare word (`greedy`), a file
+//! path (`bots/mine.toml`, `/tmp/bots.toml`: letters, digits, `_`, `.`, `-` and `/`, with a
+//! `/` or a `.`) or a bracketed list of `key=number` pairs. Names, keys and words start with a
+//! letter or `_` and continue with letters, digits, `_`, `.` or `-`. Whitespace between tokens
+//! is ignored.
 //! [`AgentSpec`]'s `Display` writes the canonical form, which parses back to an equal spec.
 //!
 //! Builders read fields with the typed `take_*` helpers, then call [`AgentSpec::finish`], which
@@ -33,7 +35,7 @@ pub enum Value {
     Float(f64),
     /// `true` or `false`.
     Bool(bool),
-    /// A bare word (`greedy`).
+    /// A bare word (`greedy`) or a file path (`bots/mine.toml`).
     Word(String),
     /// A bracketed list of `key=number` pairs, in the order given.
     Weights(Vec<(String, f64)>),
@@ -379,7 +381,16 @@ fn list_error(s: &str, reason: String) -> Error {
 /// True for characters that end an atom (name, key, word or number): all but letters, digits,
 /// `_`, `.`, `-` and `+`.
 fn is_delimiter(c: char) -> bool {
-    !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '+'))
+    !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '+' | '/'))
+}
+
+/// True for a file path written as a word (`bots.toml`, `../x/bots.toml`, `/tmp/bots.toml`):
+/// letters, digits, `_`, `.`, `-` and `/`, with at least one `/` or `.` and a letter.
+fn is_path(s: &str) -> bool {
+    s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '/'))
+        && s.contains(['/', '.'])
+        && s.chars().any(|c| c.is_ascii_alphabetic())
 }
 
 /// True for a name, key or word: a letter or `_`, then letters, digits, `_`, `.` or `-`.
@@ -508,7 +519,13 @@ impl<'a> Parser<'a> {
             "true" => Ok(Value::Bool(true)),
             "false" => Ok(Value::Bool(false)),
             w if is_identifier(w) => Ok(Value::Word(w.to_string())),
-            n => number(key, n),
+            n => number(key, n).or_else(|e| {
+                if is_path(n) {
+                    Ok(Value::Word(n.to_string()))
+                } else {
+                    Err(e)
+                }
+            }),
         }
     }
 
