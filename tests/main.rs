@@ -26,6 +26,8 @@ mod invariants;
 mod levels;
 /// Tribes random-playout invariants, determinism and replay.
 mod playouts;
+/// Prismata's bots: every built-in bot finishes games, replays, spec and config errors.
+mod prismata;
 /// The MAP-Elites engine: cells, insertion, schedule, determinism, resume, CSV, heatmaps.
 mod qd;
 /// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.

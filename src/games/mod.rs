@@ -22,6 +22,7 @@ pub trait GameVisitor {
 pub fn visit_all<V: GameVisitor>(visitor: &mut V) {
     let _ = (|| {
         visitor.visit::<tribes::TribesGame>()?;
+        visitor.visit::<prismata::PrismataGame>()?;
         ControlFlow::Continue(())
     })();
 }

@@ -224,13 +224,13 @@ pub struct FilterSpec {
     #[serde(default)]
     pub cards: Vec<String>,
     /// Buying players may still buy an excluded type that resonates with a unit they own.
-    #[serde(default, rename = "allowResonate")]
+    #[serde(default, alias = "allowResonate")]
     pub allow_resonate: bool,
     /// Type conditions: a type is excluded if every condition of one inner list holds.
     #[serde(default)]
     pub conditions: Vec<Vec<ConditionSpec>>,
     /// State conditions, evaluated when asked.
-    #[serde(default, rename = "stateConditions")]
+    #[serde(default, alias = "stateConditions")]
     pub state_conditions: Vec<Vec<ConditionSpec>>,
     /// Another filter whose exclusions are added to this one's; resolved by the config layer
     /// ([`CardFilter::add`]), ignored by [`CardFilter::new`].

@@ -15,9 +15,11 @@
 pub mod ability;
 pub mod alpha_beta;
 pub mod attack_scenario;
+pub mod bot;
 pub mod breach;
 pub mod buy;
 pub mod chill;
+pub mod config;
 pub mod defense;
 pub mod eval;
 pub mod filter;
@@ -26,6 +28,7 @@ pub mod partial;
 pub mod portfolio;
 pub mod predict;
 pub mod sequence;
+pub mod support;
 #[cfg(test)]
 mod testing;
 pub mod uct;

@@ -246,7 +246,7 @@ pub(super) fn apply_in_action_phase(library: &Library, s: &mut State, a: Action)
             }
             s.sides[p].resources.spend(&click.cost);
             sacrifice(library, s, p, &click.sacrifice);
-            s.sides[p].resources.gain(&click.receive);
+            s.sides[p].gain(&click.receive);
             for c in &click.create {
                 s.create(library, p, c, false);
             }

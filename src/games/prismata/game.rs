@@ -36,7 +36,7 @@ static INFO: GameInfo = GameInfo {
         "end_phase",
     ],
     phases: &["defense", "action", "breach"],
-    stats: &[],
+    stats: &super::features::STATS,
     action_labels: &[],
     chance: false,
     hidden_information: false,
@@ -176,6 +176,11 @@ impl Game for PrismataGame {
 
     fn is_legal(&self, state: &State, action: Action) -> bool {
         self.turn(state) != Turn::Terminal && rules::is_legal(self.library, state, action)
+    }
+
+    /// The statistics of [`super::features::STATS`].
+    fn player_stats(&self, state: &State, player: Player, out: &mut Vec<f64>) {
+        super::features::player_stats(self.library, state, player, out);
     }
 
     fn render(&self, state: &State) -> String {

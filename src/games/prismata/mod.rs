@@ -9,7 +9,9 @@
 
 pub mod action;
 pub mod combat;
+pub mod features;
 pub mod game;
+pub mod kit;
 pub mod level;
 pub mod library;
 pub mod render;

@@ -63,6 +63,16 @@ pub struct Side {
     pub resources: Resources,
     /// Copies bought of each buyable unit (indexed like [`State::buyable`]).
     pub bought: Vec<u16>,
+    /// Attack produced so far in the game (a play-style statistic; no rule reads it).
+    pub attack_made: u32,
+}
+
+impl Side {
+    /// Adds `gain` to the pools (saturating), counting the attack produced.
+    pub fn gain(&mut self, gain: &Resources) {
+        self.resources.gain(gain);
+        self.attack_made += u32::from(gain.get(Resource::Attack));
+    }
 }
 
 /// The phase of the active player's turn (spec §3; the swoosh is not a phase a player acts in).
@@ -253,7 +263,7 @@ impl State {
         if let Some(kind) = script.gold_resonate {
             gain.0[Resource::Gold as usize] += active(kind);
         }
-        self.sides[p].resources.gain(&gain);
+        self.sides[p].gain(&gain);
         for c in &script.create {
             self.create(library, p, c, false);
         }

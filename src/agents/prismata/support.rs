@@ -1,0 +1,222 @@
+//! What the generic search agents and the agent factory get from Prismata: [`SearchSupport`]
+//! for [`PrismataGame`] — the will-score evaluation, the partial players as a portfolio of
+//! scripts, and the difficulty bots of a bot configuration by name.
+
+use std::sync::{Arc, OnceLock};
+
+use super::bot::{Bot, Planner};
+use super::config::BotConfig;
+use super::heuristics::will_score;
+use super::partial::{PartialPlayer, PpPhase, Turn};
+use super::sequence::{acts_now, play_phase};
+use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
+use crate::agents::AgentSpec;
+use crate::error::{Error, Result};
+use crate::game::{Game, Player};
+use crate::games::prismata::{Action, Phase, PrismataGame, State};
+use crate::rng::Rng;
+
+/// The scripts of Prismata's portfolio for the generic Portfolio MCTS: partial players of the
+/// built-in bot configuration, each proposing the next action of its phase.
+pub const SCRIPTS: [&str; 12] = [
+    "DefenseSolver",
+    "DefenseSaveAttackers",
+    "ACAvoidBreach_ChillSolver",
+    "ACEasy",
+    "AbilityDontAttackCombo",
+    "BuyEconTech",
+    "BuyTechEcon",
+    "BCGAttack_Root",
+    "BCGWill_Root",
+    "BCGDef_Root",
+    "BreachGreedyKnapsack",
+    "BreachAttackValue",
+];
+
+/// The scripts MAP-Elites evolves by default: the buy partial players of the shipped search
+/// bots' root portfolio (`HardIterator_Root`).
+pub const DEFAULT_GENOME: [&str; 5] = [
+    "BuyEconTech",
+    "BuyTechEcon",
+    "BCGAttack_Root",
+    "BCGWill_Root",
+    "BCGDef_Root",
+];
+
+/// The value of a finished game for its winner (and its negative for the loser), beyond any
+/// will score.
+const WIN_VALUE: f64 = 1000.0;
+
+/// Prismata knowledge: the will score (spec §11.5), a finished game worth ±[`WIN_VALUE`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrismataKnowledge;
+
+impl Knowledge<PrismataGame> for PrismataKnowledge {
+    fn evaluate(&self, game: &PrismataGame, _root: &State, s: &State, player: Player) -> f64 {
+        if s.over {
+            return match s.winner {
+                Some(w) if w as usize == player => WIN_VALUE,
+                Some(_) => -WIN_VALUE,
+                None => 0.0,
+            };
+        }
+        will_score(game.library(), s, player)
+    }
+}
+
+/// The partial players of [`SCRIPTS`] as a portfolio: each script whose phase is being played
+/// proposes the first action it would take (the buy scripts, the end of the action phase once
+/// they would buy nothing more).
+#[derive(Debug)]
+pub struct PrismataScripts {
+    players: Vec<(PpPhase, Arc<dyn PartialPlayer>)>,
+}
+
+impl PrismataScripts {
+    /// The scripts of the built-in bot configuration.
+    pub fn new() -> PrismataScripts {
+        let config = BotConfig::builtin();
+        PrismataScripts {
+            players: SCRIPTS
+                .iter()
+                .map(|name| {
+                    let p = config
+                        .partial_player(name)
+                        .unwrap_or_else(|| panic!("bots.toml defines {name} (tested)"))
+                        .clone();
+                    (p.phase(), p)
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Default for PrismataScripts {
+    fn default() -> Self {
+        PrismataScripts::new()
+    }
+}
+
+impl Portfolio<PrismataGame> for PrismataScripts {
+    fn script_names(&self) -> &[&'static str] {
+        &SCRIPTS
+    }
+
+    fn assignments(
+        &self,
+        game: &PrismataGame,
+        state: &State,
+        rng: &mut Rng,
+        out: &mut Vec<Assignment<Action>>,
+    ) {
+        out.clear();
+        if game.turn(state) == crate::game::Turn::Terminal {
+            return;
+        }
+        let start = Turn::new(game.library(), state.clone());
+        for (script, (phase, player)) in self.players.iter().enumerate() {
+            // A click waiting for its target belongs to the ability players.
+            if state.armed.is_some() && *phase != PpPhase::Ability {
+                continue;
+            }
+            if !acts_now(&start, *phase) {
+                continue;
+            }
+            let mut turn = start.clone();
+            play_phase(player.as_ref(), *phase, &mut turn, rng);
+            let Some(&action) = turn.actions.first() else {
+                continue;
+            };
+            if !out.iter().any(|a| a.action == action) {
+                out.push(Assignment {
+                    action,
+                    script: script as u16,
+                    value: 1.0,
+                });
+            }
+        }
+        if out.is_empty() {
+            // Only ability scripts act and none would click: the action phase ends.
+            let end = Action::EndPhase;
+            if state.phase == Phase::Action && game.is_legal(state, end) {
+                let script = self
+                    .players
+                    .iter()
+                    .position(|(phase, _)| *phase == PpPhase::Buy)
+                    .unwrap_or(0);
+                out.push(Assignment {
+                    action: end,
+                    script: script as u16,
+                    value: 1.0,
+                });
+            }
+        }
+    }
+}
+
+impl SearchSupport for PrismataGame {
+    fn knowledge(&self) -> Arc<dyn Knowledge<Self>> {
+        Arc::new(PrismataKnowledge)
+    }
+
+    fn portfolio(&self) -> Arc<dyn Portfolio<Self>> {
+        static SCRIPTS_PORTFOLIO: OnceLock<Arc<PrismataScripts>> = OnceLock::new();
+        SCRIPTS_PORTFOLIO
+            .get_or_init(|| Arc::new(PrismataScripts::new()))
+            .clone()
+    }
+
+    /// The players of the built-in bot configuration (or of the file in the spec's `config`
+    /// field), by name; `evaluations` (Alpha-Beta) and `traversals` (UCT) override their
+    /// budgets.
+    fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
+        let name = spec.name().to_string();
+        let config_path = match spec.take_word("config", "") {
+            Ok(path) => path,
+            Err(e) => return Some(Err(e)),
+        };
+        if config_path.is_empty() {
+            let planner = BotConfig::builtin().player(&name)?;
+            return Some(bot(&name, planner.clone(), spec));
+        }
+        Some((|| {
+            let text =
+                std::fs::read_to_string(&config_path).map_err(|e| Error::io(&config_path, e))?;
+            let config = BotConfig::parse(self.library(), &text, &config_path)?;
+            let planner = config.player(&name).ok_or_else(|| {
+                Error::config(
+                    "agents",
+                    format!(
+                        "no player `{name}` in {config_path} (players: {})",
+                        config.player_names().join(", ")
+                    ),
+                )
+            })?;
+            bot(&name, planner.clone(), spec)
+        })())
+    }
+
+    fn game_agent_names(&self) -> Vec<String> {
+        BotConfig::builtin()
+            .player_names()
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// A bot from its planner, with the spec's budget overrides.
+fn bot(
+    name: &str,
+    mut planner: Planner,
+    spec: &mut AgentSpec,
+) -> Result<Box<dyn Agent<PrismataGame>>> {
+    match &mut planner {
+        Planner::AlphaBeta(ab) => {
+            ab.evaluations = spec.take_u64("evaluations", ab.evaluations)?.max(1)
+        }
+        Planner::Uct(uct) => uct.traversals = spec.take_u64("traversals", uct.traversals)?.max(1),
+        Planner::Sequence(_) | Planner::RandomFromPortfolio(_) => {}
+    }
+    Ok(Box::new(Bot::new(name, planner)))
+}

@@ -1,0 +1,102 @@
+//! What the workflows need of Prismata: [`GameKit`] for [`PrismataGame`].
+
+use serde::{Deserialize, Serialize};
+
+use super::features::{FEATURES, STATS};
+use super::game::DEFAULT_PLY_CAP;
+use super::level::DEFAULT_RANDOM_UNITS;
+use super::{Level, Library, PrismataGame};
+use crate::error::Result;
+use crate::features::Composite;
+use crate::kit::GameKit;
+
+/// Prismata's rules options: the `[rules]` table of a config.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PrismataRules {
+    /// Plies after which a game is a draw (the C++ driver's 200).
+    pub ply_cap: u32,
+    /// End games as the open-source engine does (no "all doomed" win; player 1 wins when
+    /// both sides are eliminated) instead of the retail game (spec §9), to compare with the
+    /// C++ bots.
+    pub open_engine: bool,
+}
+
+impl Default for PrismataRules {
+    fn default() -> Self {
+        PrismataRules {
+            ply_cap: DEFAULT_PLY_CAP,
+            open_engine: false,
+        }
+    }
+}
+
+/// Seeds of the built-in levels: "Base + 8" sets drawn from 1 to this.
+pub const BUILTIN_LEVELS: u64 = 100;
+
+impl GameKit for PrismataGame {
+    type Rules = PrismataRules;
+
+    fn with_rules(rules: PrismataRules) -> Self {
+        let mut game = PrismataGame::default();
+        game.ply_cap = rules.ply_cap;
+        game.open_engine = rules.open_engine;
+        game
+    }
+
+    /// `SEED`, `N:SEED` or `units:NAME,...` ([`Level::load`]).
+    fn load_level(name: &str) -> Result<Level> {
+        Level::load(Library::builtin(), name)
+    }
+
+    /// The "Base + 8" sets of seeds 1 to [`BUILTIN_LEVELS`].
+    fn builtin_levels() -> Vec<String> {
+        (1..=BUILTIN_LEVELS).map(|s| s.to_string()).collect()
+    }
+
+    /// The "Base + 8" set of `seed`.
+    fn generate_level(seed: u64) -> Result<Level> {
+        Level::random(Library::builtin(), DEFAULT_RANDOM_UNITS, seed)
+    }
+
+    fn level_facts(level: &Level) -> Vec<(&'static str, String)> {
+        let lib = Library::builtin();
+        let names: Vec<&str> = level
+            .drawn
+            .iter()
+            .map(|&k| lib.get(k).name.as_str())
+            .collect();
+        vec![
+            ("random units", level.drawn.len().to_string()),
+            ("set", names.join(", ")),
+        ]
+    }
+
+    fn describe_level(level: &Level) -> String {
+        let lib = Library::builtin();
+        let mut out = format!("Prismata level {}: the base set and\n", level.name);
+        for &k in &level.drawn {
+            let t = lib.get(k);
+            out.push_str(&format!(
+                "  {:<18} cost {:<8} hp {}\n",
+                t.name,
+                t.cost.to_string(),
+                t.hp
+            ));
+        }
+        out
+    }
+
+    fn features() -> &'static [Composite] {
+        &FEATURES
+    }
+
+    fn game_columns() -> &'static [&'static str] {
+        &STATS
+    }
+
+    /// The buy partial players of the shipped search bots' root portfolio.
+    fn default_genome() -> Vec<&'static str> {
+        crate::agents::prismata::support::DEFAULT_GENOME.to_vec()
+    }
+}

@@ -1,0 +1,108 @@
+//! Prismata's bots through the public API: every built-in bot finishes games with legal
+//! actions, bots replay from their seed, and bad bot specs and configs are errors naming the
+//! field.
+
+use playstyles::agent::Agent;
+use playstyles::agents::build_agent;
+use playstyles::agents::prismata::config::BotConfig;
+use playstyles::arena::play_match;
+use playstyles::games::prismata::{Level, PrismataGame};
+use playstyles::kit::GameKit;
+
+/// A bot with its search budget cut to a few evaluations, so that games are quick.
+fn quick(name: &str) -> String {
+    let config = BotConfig::builtin();
+    match config.player(name) {
+        Some(playstyles::agents::prismata::bot::Planner::AlphaBeta(_)) => {
+            format!("{name}(evaluations=3)")
+        }
+        Some(playstyles::agents::prismata::bot::Planner::Uct(_)) => format!("{name}(traversals=3)"),
+        _ => name.to_string(),
+    }
+}
+
+#[test]
+fn every_builtin_bot_finishes_a_game_against_the_playout_bot() {
+    let game = PrismataGame::default();
+    let level = PrismataGame::load_level("1").unwrap();
+    for name in BotConfig::builtin().player_names() {
+        let mut agents: Vec<Box<dyn Agent<PrismataGame>>> = vec![
+            build_agent(&game, &quick(name)).unwrap(),
+            build_agent(&game, "Playout").unwrap(),
+        ];
+        let record = play_match(&game, &level, &mut agents, 3, |_, _| {});
+        let outcome = record
+            .outcome
+            .unwrap_or_else(|| panic!("{name}: no outcome"));
+        assert_eq!(outcome.seats(), 2, "{name}");
+        assert!(!record.actions.is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn a_bot_game_replays_from_its_seed() {
+    let game = PrismataGame::default();
+    let level = Level::load(game.library(), "2").unwrap();
+    let play = || {
+        let mut agents: Vec<Box<dyn Agent<PrismataGame>>> = vec![
+            build_agent(&game, "MediumAI").unwrap(),
+            build_agent(&game, "AB100(evaluations=5)").unwrap(),
+        ];
+        play_match(&game, &level, &mut agents, 11, |_, _| {}).actions
+    };
+    assert_eq!(play(), play());
+}
+
+#[test]
+fn bad_bot_specs_name_the_field() {
+    let game = PrismataGame::default();
+    let err = |spec: &str| match build_agent(&game, spec) {
+        Ok(_) => panic!("{spec} should fail"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        err("NoSuchBot").contains("ExpertAI"),
+        "the error lists the bots"
+    );
+    assert!(err("ExpertAI(depth=3)").contains("depth"));
+    assert!(err("ExpertAI(evaluations=x)").contains("evaluations"));
+    assert!(err("ExpertAI(config=/no/such/file.toml)").contains("/no/such/file.toml"));
+}
+
+#[test]
+fn a_bot_from_a_config_file_plays() {
+    let dir = std::env::temp_dir().join(format!("playstyles-bots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bots.toml");
+    std::fs::write(
+        &path,
+        r#"
+        [partial_players]
+        Defend = { type = "Defense_Solver" }
+        Econ = { type = "ActionAbility_EconomyDefault" }
+        Attack = { type = "ActionAbility_AttackDefault" }
+        Clicks = { type = "ActionAbility_Combination", combination = ["Econ", "Attack"] }
+        BuyAll = { type = "ActionBuy_Default" }
+        Breach = { type = "Breach_GreedyKnapsack" }
+        [players]
+        Greedy = { type = "Player_PPSequence", partial_players = ["Defend", "Clicks", "BuyAll", "Breach"] }
+        "#,
+    )
+    .unwrap();
+    let game = PrismataGame::default();
+    let spec = format!("Greedy(config={})", path.display());
+    let mut agents: Vec<Box<dyn Agent<PrismataGame>>> = vec![
+        build_agent(&game, &spec).unwrap(),
+        build_agent(&game, "RandomAI").unwrap(),
+    ];
+    let level = Level::load(game.library(), "3").unwrap();
+    let record = play_match(&game, &level, &mut agents, 1, |_, _| {});
+    assert!(record.outcome.is_some());
+    let bad = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("Econ\", \"Attack", "Econ\", \"Atack");
+    std::fs::write(&path, bad).unwrap();
+    let e = build_agent(&game, &spec).err().unwrap().to_string();
+    assert!(e.contains("combination[1]"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
