@@ -1,17 +1,21 @@
 //! Prismata's AI: Hierarchical Portfolio Search (spec §11) and the difficulty bots (§12).
 //!
-//! - [`ability`]: the ability partial players.
-//! - [`attack_scenario`]: the loss an attack inflicts, per attack amount.
-//! - [`breach`]: the breach partial players.
-//! - [`buy`]: the buying partial players.
-//! - [`chill`]: how much chill can freeze blockers (chill scenarios and their solver).
-//! - [`defense`]: the defense partial players and the block solver.
-//! - [`filter`]: unit filters ([`filter::CardFilter`]), the types a partial player leaves alone.
-//! - [`heuristics`]: unit values, damage losses, attack produced, resonance and the will
-//!   score.
-//! - [`predict`]: the opponent's predicted next turn and the losses it means.
-//! - [`partial`]: partial players, the per-phase policies a whole-turn move is built from,
-//!   and [`partial::Turn`], the turn under construction they act on.
+//! Partial players, each playing one phase of a turn:
+//! - [`partial`]: the contract ([`partial::PartialPlayer`]), the turn under construction they
+//!   act on ([`partial::Turn`], with take-backs by replay), buy limits, filters, combinations;
+//! - [`defense`], [`ability`], [`buy`], [`breach`]: the partial players of each phase;
+//! - what they reason with: [`heuristics`] (unit values, damage losses, the will score),
+//!   [`filter`] (unit filters), [`predict`] (the opponent's predicted next turn),
+//!   [`attack_scenario`] (loss per attack amount), [`chill`] (how chill freezes blockers).
+//!
+//! Whole turns and the searches over them:
+//! - [`sequence`]: one partial player per phase, a scripted whole turn;
+//! - [`portfolio`]: the cross product of per-phase lists, the moves a search considers;
+//! - [`eval`], [`alpha_beta`], [`uct`]: playout evaluation and the two searches;
+//! - [`bot`]: a whole-turn planner as an [`crate::agent::Agent`];
+//! - [`config`]: bots defined in TOML (the built-in `bots.toml`, or a user's file);
+//! - [`support`]: [`crate::agent::SearchSupport`] for Prismata (bots by name, the partial
+//!   players as P-MCTS scripts, the will score as evaluation).
 pub mod ability;
 pub mod alpha_beta;
 pub mod attack_scenario;

@@ -47,7 +47,7 @@ pub const DEFAULT_GENOME: [&str; 5] = [
 /// will score.
 const WIN_VALUE: f64 = 1000.0;
 
-/// Prismata knowledge: the will score (spec §11.5), a finished game worth ±[`WIN_VALUE`].
+/// Prismata knowledge: the will score (spec §11.5); a finished game is worth ±1000.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PrismataKnowledge;
 

@@ -1,11 +1,11 @@
-//! Prismata (spec `prismata.md`): so far its unit library — the base set and the random pool as
-//! typed unit data ([`library`]) —, its levels, the buy pools of games ([`level`]), and the game
-//! state with its starting position and automatic turn start ([`state`]), and the actions of
-//! every phase ([`rules`]: the action phase in [`action`]; defense, wipeout, breach, the steps
-//! between turns and game end in [`combat`]), played through [`crate::game::Game`] by
-//! [`PrismataGame`] ([`game`]) with a text picture of a state ([`render`]). Its registry line
-//! (which needs the search support of `src/agents/prismata/`), the open-engine rule switch and
-//! the HPS agents are still to come (issue 12).
+//! Prismata (spec `prismata.md`): its unit library — the base set and the random pool as typed
+//! unit data ([`library`]) —, its levels, the buy pools of games ([`level`]), the game state
+//! with its starting position and automatic turn start ([`state`]), and the actions of every
+//! phase ([`rules`]: the action phase in [`action`]; defense, wipeout, breach, the steps between
+//! turns and game end in [`combat`]), played through [`crate::game::Game`] by [`PrismataGame`]
+//! ([`game`]) with a text picture of a state ([`render`]); its play-style statistics and
+//! features ([`features`]) and what the workflows need of it ([`kit`]). Its bots (Hierarchical
+//! Portfolio Search) are in `crate::agents::prismata`.
 
 pub mod action;
 pub mod combat;
