@@ -12,12 +12,10 @@
 //! be breached as soon as a blocker absorbed in the wipeout or a non-frontline unit was
 //! breached, so this only matters when the opponent had no unit left to block.
 
-use std::sync::Arc;
-
 use rand::RngExt;
 
 use super::heuristics::{DamageLoss, damage_loss_will_cost};
-use super::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use super::partial::{PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::{Action, Phase, Resource};
 use crate::rng::Rng;
 
@@ -96,10 +94,6 @@ impl PartialPlayer for BreachGreedyKnapsack {
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
         self.breach(turn);
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
-    }
 }
 
 /// `Breach_Default`: the first legal target, repeatedly, then the end of the breach.
@@ -126,10 +120,6 @@ impl PartialPlayer for BreachDefault {
             turn.end_phase();
         }
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
-    }
 }
 
 /// `Breach_Random`: a uniformly random legal action (a target, or the end when it is legal),
@@ -152,10 +142,6 @@ impl PartialPlayer for BreachRandom {
             let a = legal[rng.random_range(0..legal.len())];
             turn.apply(a);
         }
-    }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
     }
 }
 

@@ -14,12 +14,10 @@
 //! (such an assignment never beats the shortcut's, so the choice is the same); the greedy
 //! knapsack's sort is stable (ties keep unit order; `std::sort` leaves them unspecified).
 
-use std::sync::Arc;
-
 use rand::RngExt;
 
 use super::heuristics::{DamageLoss, UnitHeuristic, current_value, damage_loss_will_cost};
-use super::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use super::partial::{PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::action::can_block;
 use crate::games::prismata::{Action, Library, Phase, Resource, State, Unit};
 use crate::rng::Rng;
@@ -247,10 +245,6 @@ impl PartialPlayer for DefenseSolver {
             .unwrap_or_default();
         block_in_order(turn, blockers);
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
-    }
 }
 
 /// `Defense_GreedyKnapsack`: the legal blockers sorted by a score, lowest first, block in
@@ -292,10 +286,6 @@ impl PartialPlayer for DefenseGreedyKnapsack {
         scored.sort_by(|a, b| a.0.total_cmp(&b.0));
         block_in_order(turn, scored.into_iter().map(|(_, i)| i));
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
-    }
 }
 
 /// `Defense_Default`: the first legal blocker, repeatedly.
@@ -311,10 +301,6 @@ impl PartialPlayer for DefenseDefault {
         if defending(turn) {
             finish_default(turn);
         }
-    }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
     }
 }
 
@@ -338,10 +324,6 @@ impl PartialPlayer for DefenseRandom {
             let a = legal[rng.random_range(0..legal.len())];
             turn.apply(a);
         }
-    }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
     }
 }
 

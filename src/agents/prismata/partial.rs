@@ -42,7 +42,7 @@ impl PpPhase {
 }
 
 /// A policy for one phase of a turn.
-pub trait PartialPlayer: Debug + Send + Sync {
+pub trait PartialPlayer: CloneArc + Debug + Send + Sync {
     /// The phase it plays.
     fn phase(&self) -> PpPhase;
 
@@ -53,9 +53,24 @@ pub trait PartialPlayer: Debug + Send + Sync {
 
     /// A copy of this player with `limits` added to its buy limits (a limit in `limits`
     /// replaces the player's own for that unit), as a portfolio's or a combination's limits
-    /// are pushed into its players (C++ `setBuyLimits`). Players that buy nothing return a
-    /// plain copy.
-    fn with_buy_limits(&self, limits: &BuyLimits) -> Arc<dyn PartialPlayer>;
+    /// are pushed into its players (C++ `setBuyLimits`). By default (players that buy
+    /// nothing) a plain copy.
+    fn with_buy_limits(&self, limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
+        let _ = limits;
+        self.clone_arc()
+    }
+}
+
+/// A shared copy of a partial player (implemented for every `Clone` partial player).
+pub trait CloneArc {
+    /// The player, copied into a new `Arc`.
+    fn clone_arc(&self) -> Arc<dyn PartialPlayer>;
+}
+
+impl<T: PartialPlayer + Clone + 'static> CloneArc for T {
+    fn clone_arc(&self) -> Arc<dyn PartialPlayer> {
+        Arc::new(self.clone())
+    }
 }
 
 /// The most copies of a unit type a player may own for a buying partial player to buy one
@@ -359,9 +374,6 @@ mod tests {
             if let Some(&a) = drone_clicks(turn).iter().find(|&&a| turn.is_legal(a)) {
                 turn.apply(a);
             }
-        }
-        fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-            Arc::new(self.clone())
         }
     }
 

@@ -65,7 +65,7 @@ impl Sequence {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::agents::prismata::partial::BuyLimits;
+
     use crate::games::prismata::{Level, rules};
     use crate::rng::rng_from_seed;
     use rand::RngExt;
@@ -97,9 +97,6 @@ pub(crate) mod tests {
                 }
             }
         }
-        fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-            Arc::new(self.clone())
-        }
     }
 
     /// A test partial player: random legal actions of its phase, stopping with probability
@@ -122,9 +119,6 @@ pub(crate) mod tests {
                 }
                 turn.apply(legal[rng.random_range(0..legal.len())]);
             }
-        }
-        fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-            Arc::new(self.clone())
         }
     }
 

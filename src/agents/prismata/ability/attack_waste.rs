@@ -10,12 +10,10 @@
 //! per attack. The C++ undoes and redoes; we take clicks back with [`Turn::without`] and keep
 //! the result only if the attack stays at or above the threshold.
 
-use std::sync::Arc;
-
 use crate::agents::prismata::ability::avoid_breach::clicked_this_phase;
 use crate::agents::prismata::attack_scenario::AttackDamageScenario;
 use crate::agents::prismata::heuristics::current_value;
-use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::agents::prismata::predict::predict_enemy_next_turn;
 use crate::games::prismata::action::can_block;
 use crate::games::prismata::{Action, Phase, Resource};
@@ -196,10 +194,6 @@ impl PartialPlayer for AvoidAttackWaste {
             }
         }
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(self.clone())
-    }
 }
 
 #[cfg(test)]
@@ -209,6 +203,7 @@ mod tests {
     use crate::agents::prismata::ability::sample;
     use crate::games::prismata::{Level, Library, State, Status};
     use crate::rng::rng_from_seed;
+    use std::sync::Arc;
 
     fn lib() -> &'static Library {
         Library::builtin()

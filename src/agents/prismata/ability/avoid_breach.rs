@@ -18,14 +18,12 @@
 //! gives the enemy add no attack to the prediction, as in the C++ (whose per-type "attack
 //! given to enemy" is never set).
 
-use std::sync::Arc;
-
 use crate::agents::prismata::attack_scenario::AttackDamageScenario;
 use crate::agents::prismata::chill::{ChillScenario, chill_amount, is_prompt_blocker};
 use crate::agents::prismata::heuristics::{
     buy_mana_cost, buy_sac_cost, buy_total_cost, inflated_mana_value_given_to_enemy,
 };
-use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::agents::prismata::predict::predict_enemy_next_turn;
 use crate::games::prismata::action::can_block;
 use crate::games::prismata::{Action, Library, Phase, Resource, State, Status};
@@ -445,10 +443,6 @@ impl PartialPlayer for AvoidBreachSolver {
             }
         }
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(self.clone())
-    }
 }
 
 #[cfg(test)]
@@ -458,6 +452,7 @@ mod tests {
     use crate::agents::prismata::ability::sample;
     use crate::games::prismata::{Level, Resources};
     use crate::rng::rng_from_seed;
+    use std::sync::Arc;
 
     fn lib() -> &'static Library {
         Library::builtin()

@@ -22,7 +22,7 @@ use super::{acting, target_first};
 use crate::agents::prismata::heuristics::{
     UnitHeuristic, activate_order, current_value, is_econ, type_attack,
 };
-use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn, UnitFilter};
+use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn, UnitFilter};
 use crate::games::prismata::library::Target;
 use crate::games::prismata::{Action, Phase, Resource, rules};
 use crate::rng::Rng;
@@ -92,10 +92,6 @@ impl PartialPlayer for EconomyDefault {
             }
         }
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
-    }
 }
 
 /// `ActionAbility_AttackDefault` [Attack All]: clicks every unit whose click makes attack,
@@ -129,10 +125,6 @@ impl PartialPlayer for AttackDefault {
             let hp_cost = lib.get(u.kind).click.as_ref().map_or(0, |c| c.hp_cost);
             filtered(&self.filter, turn, i) || (hp_cost > 0 && u.hp == hp_cost)
         });
-    }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(self.clone())
     }
 }
 
@@ -181,10 +173,6 @@ impl PartialPlayer for ActivateUtility {
                 || (hp_cost > 0 && u.hp > bound && u.hp.saturating_sub(hp_cost) <= bound)
         });
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(self.clone())
-    }
 }
 
 /// `ActionAbility_FrontlineGreedyKnapsack`: the enemy's frontline units sorted by a score,
@@ -232,10 +220,6 @@ impl PartialPlayer for FrontlineGreedyKnapsack {
             };
             turn.apply(Action::Frontline(left.remove(k)));
         }
-    }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
     }
 }
 
@@ -315,10 +299,6 @@ impl PartialPlayer for SnipeGreedyKnapsack {
             }
         }
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
-    }
 }
 
 /// `ActionAbility_DontAttack` [Do Not Attack]: one pass over its units, clicking those whose
@@ -343,10 +323,6 @@ impl PartialPlayer for DontAttack {
                 target_first(turn);
             }
         }
-    }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
     }
 }
 
@@ -377,10 +353,6 @@ impl PartialPlayer for AbilityDefault {
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
         click_first_repeatedly(turn);
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
-    }
 }
 
 /// `ActionAbility_ActivateAll`: clicks the first legal unit with an ability, repeatedly,
@@ -395,10 +367,6 @@ impl PartialPlayer for ActivateAll {
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
         click_first_repeatedly(turn);
-    }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
     }
 }
 
@@ -426,10 +394,6 @@ impl PartialPlayer for AbilityRandom {
             }
             turn.apply(a);
         }
-    }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(*self)
     }
 }
 

@@ -3,11 +3,9 @@
 //! our chill froze the enemy's largest blockers, freeze them greedily, largest first, each
 //! with the chillers closest to what it still needs; otherwise chill nothing.
 
-use std::sync::Arc;
-
 use crate::agents::prismata::chill::chill_amount;
 use crate::agents::prismata::heuristics::{UnitHeuristic, current_value};
-use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::action::can_block;
 use crate::games::prismata::{Action, Phase, Resource, Status};
 use crate::rng::Rng;
@@ -153,10 +151,6 @@ impl PartialPlayer for ChillGreedyKnapsack {
             }
         }
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(self.clone())
-    }
 }
 
 #[cfg(test)]
@@ -165,6 +159,7 @@ mod tests {
     use crate::agents::prismata::ability::sample;
     use crate::games::prismata::{Level, Library, State};
     use crate::rng::rng_from_seed;
+    use std::sync::Arc;
 
     fn lib() -> &'static Library {
         Library::builtin()

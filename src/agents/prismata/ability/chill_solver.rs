@@ -1,10 +1,8 @@
 //! `ActionAbility_ChillSolver` (C++ `PartialPlayer_ActionAbility_ChillSolver.cpp`): with
 //! attack to send, search the chill actions ([`StateChillIterator`]) and play the best found.
 
-use std::sync::Arc;
-
 use crate::agents::prismata::chill::StateChillIterator;
-use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::{Phase, Resource};
 use crate::rng::Rng;
 
@@ -37,10 +35,6 @@ impl PartialPlayer for ChillSolver {
             turn.apply(a);
         }
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(self.clone())
-    }
 }
 
 #[cfg(test)]
@@ -50,6 +44,7 @@ mod tests {
     use crate::agents::prismata::ability::sample;
     use crate::games::prismata::{Level, Library, State, Status};
     use crate::rng::rng_from_seed;
+    use std::sync::Arc;
 
     fn lib() -> &'static Library {
         Library::builtin()

@@ -7,9 +7,7 @@
 //! The C++ undoes those clicks; we take them back with [`Turn::without`], one at a time, and
 //! skip one whose take-back would strand a later action (the C++ undo is illegal then too).
 
-use std::sync::Arc;
-
-use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::{Action, Library, Phase, Resource, Status, UnitType};
 use crate::rng::Rng;
 
@@ -107,10 +105,6 @@ impl PartialPlayer for AvoidEconomyWaste {
             }
         }
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(self.clone())
-    }
 }
 
 #[cfg(test)]
@@ -118,6 +112,7 @@ mod tests {
     use super::*;
     use crate::agents::prismata::ability::sample;
     use crate::games::prismata::{Level, Resources, State};
+    use std::sync::Arc;
 
     fn lib() -> &'static Library {
         Library::builtin()

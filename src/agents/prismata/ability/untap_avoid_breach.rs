@@ -6,10 +6,8 @@
 //! The C++ undoes the clicks; we take them back with [`Turn::without`], skipping one whose
 //! take-back would strand a later action.
 
-use std::sync::Arc;
-
 use crate::agents::prismata::ability::avoid_breach::clicked_this_phase;
-use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::agents::prismata::predict::predict_enemy_next_turn;
 use crate::games::prismata::combat::total_defense;
 use crate::games::prismata::{Action, Phase, Resource};
@@ -61,10 +59,6 @@ impl PartialPlayer for UntapAvoidBreach {
             }
         }
     }
-
-    fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
-        Arc::new(self.clone())
-    }
 }
 
 #[cfg(test)]
@@ -74,6 +68,7 @@ mod tests {
     use crate::agents::prismata::ability::sample;
     use crate::games::prismata::{Level, Library, State, Status};
     use crate::rng::rng_from_seed;
+    use std::sync::Arc;
 
     fn lib() -> &'static Library {
         Library::builtin()

@@ -126,26 +126,27 @@ pub(crate) mod test_support {
         max_plies: u32,
     ) -> (usize, usize) {
         let counting = Counting {
-            player,
-            buys: AtomicUsize::new(0),
+            player: player.clone_arc(),
+            buys: Arc::new(AtomicUsize::new(0)),
         };
         let runs = crate::agents::prismata::testing::random_games(&counting, games, max_plies);
         (runs, counting.buys.load(Ordering::Relaxed))
     }
 
     /// A partial player that counts the buys of the one it wraps.
-    struct Counting<'a> {
-        player: &'a dyn PartialPlayer,
-        buys: AtomicUsize,
+    #[derive(Clone)]
+    struct Counting {
+        player: Arc<dyn PartialPlayer>,
+        buys: Arc<AtomicUsize>,
     }
 
-    impl std::fmt::Debug for Counting<'_> {
+    impl std::fmt::Debug for Counting {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             self.player.fmt(f)
         }
     }
 
-    impl PartialPlayer for Counting<'_> {
+    impl PartialPlayer for Counting {
         fn phase(&self) -> PpPhase {
             self.player.phase()
         }
