@@ -210,6 +210,21 @@ fn random_games_of_prismata_on_more_sets_keep_the_invariants() {
     }
 }
 
+/// Issue 12's acceptance: 10,000 random Prismata games on 1,000 random sets, every step
+/// checked (201 s on a busy 2-core machine); `cargo test --test main -- --ignored at_scale`.
+#[test]
+#[ignore = "10,000 games: run on demand"]
+fn random_games_of_prismata_at_scale_keep_the_invariants() {
+    use playstyles::games::prismata::{Level, PrismataGame};
+    let game = PrismataGame::default();
+    for l in 0..1000u64 {
+        let level = Level::random(game.library(), 8, 5000 + l).unwrap();
+        for seed in 0..10 {
+            check_game(&game, &level, &level.name, seed);
+        }
+    }
+}
+
 /// Tribes levels with 3 and 4 tribes (the built-in ones have 2).
 fn tribes_levels() -> Vec<(String, playstyles::games::tribes::Level)> {
     use TribeKind::*;
