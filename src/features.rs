@@ -26,6 +26,36 @@ pub struct Composite {
     pub value: fn(&GameView<'_>) -> f64,
 }
 
+impl Composite {
+    /// A feature defined on every game.
+    pub const fn every(
+        name: &'static str,
+        doc: &'static str,
+        value: fn(&GameView<'_>) -> f64,
+    ) -> Composite {
+        Composite {
+            name,
+            doc,
+            won_only: false,
+            value,
+        }
+    }
+
+    /// A feature defined on won games only.
+    pub const fn won(
+        name: &'static str,
+        doc: &'static str,
+        value: fn(&GameView<'_>) -> f64,
+    ) -> Composite {
+        Composite {
+            name,
+            doc,
+            won_only: true,
+            value,
+        }
+    }
+}
+
 impl std::fmt::Debug for Composite {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Composite")

@@ -12,8 +12,6 @@
 //! be breached as soon as a blocker absorbed in the wipeout or a non-frontline unit was
 //! breached, so this only matters when the opponent had no unit left to block.
 
-use rand::RngExt;
-
 use super::heuristics::{DamageLoss, damage_loss_will_cost};
 use super::partial::{PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::{Action, Phase, Resource};
@@ -133,15 +131,7 @@ impl PartialPlayer for BreachRandom {
     }
 
     fn play(&self, turn: &mut Turn, rng: &mut Rng) {
-        let mut legal = Vec::new();
-        while breaching(turn) {
-            turn.legal_actions(&mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            let a = legal[rng.random_range(0..legal.len())];
-            turn.apply(a);
-        }
+        turn.play_randomly(rng, breaching);
     }
 }
 

@@ -14,8 +14,6 @@
 //! (such an assignment never beats the shortcut's, so the choice is the same); the greedy
 //! knapsack's sort is stable (ties keep unit order; `std::sort` leaves them unspecified).
 
-use rand::RngExt;
-
 use super::heuristics::{DamageLoss, UnitHeuristic, current_value, damage_loss_will_cost};
 use super::partial::{PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::action::can_block;
@@ -315,15 +313,7 @@ impl PartialPlayer for DefenseRandom {
     }
 
     fn play(&self, turn: &mut Turn, rng: &mut Rng) {
-        let mut legal = Vec::new();
-        while defending(turn) {
-            turn.legal_actions(&mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            let a = legal[rng.random_range(0..legal.len())];
-            turn.apply(a);
-        }
+        turn.play_randomly(rng, defending);
     }
 }
 

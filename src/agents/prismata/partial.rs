@@ -207,6 +207,26 @@ impl<'a> Turn<'a> {
         !self.state.over && self.state.active == self.player
     }
 
+    /// True if the player may click or buy now: its action phase, with no click waiting for
+    /// its target.
+    pub fn acting(&self) -> bool {
+        self.in_turn() && self.state.phase == Phase::Action && self.state.armed.is_none()
+    }
+
+    /// Applies uniformly random legal actions while `go` holds and one is legal (the
+    /// `*_Random` defense and breach players).
+    pub fn play_randomly(&mut self, rng: &mut Rng, go: impl Fn(&Turn) -> bool) {
+        use rand::RngExt;
+        let mut legal = Vec::new();
+        while go(self) {
+            self.legal_actions(&mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            self.apply(legal[rng.random_range(0..legal.len())]);
+        }
+    }
+
     /// True if `a` is legal now.
     pub fn is_legal(&self, a: Action) -> bool {
         self.in_turn() && rules::is_legal(self.library, &self.state, a)

@@ -103,27 +103,14 @@ fn turns(g: &GameView<'_>) -> f64 {
     g.record.turns.len() as f64
 }
 
-const fn every(
-    name: &'static str,
-    doc: &'static str,
-    value: fn(&GameView<'_>) -> f64,
-) -> Composite {
-    Composite {
-        name,
-        doc,
-        won_only: false,
-        value,
-    }
-}
-
 /// The Prismata features.
 pub static FEATURES: [Composite; 7] = [
-    every(
+    Composite::every(
         "economy",
         "econ units bought (Drones, Engineers, tech buildings, …)",
         |g| g.final_stat("econ_bought"),
     ),
-    every("aggression", "attack produced per own turn", |g| {
+    Composite::every("aggression", "attack produced per own turn", |g| {
         let t = turns(g);
         if t > 0.0 {
             g.final_stat("attack_made") / t
@@ -131,27 +118,27 @@ pub static FEATURES: [Composite; 7] = [
             0.0
         }
     }),
-    every(
+    Composite::every(
         "defence",
         "pure blockers bought (no attack, no resource)",
         |g| g.final_stat("blockers_bought"),
     ),
-    every(
+    Composite::every(
         "green_share",
         "share of green in the green, blue and red spent",
         |g| share(g, "green_spent"),
     ),
-    every(
+    Composite::every(
         "blue_share",
         "share of blue in the green, blue and red spent",
         |g| share(g, "blue_spent"),
     ),
-    every(
+    Composite::every(
         "red_share",
         "share of red in the green, blue and red spent",
         |g| share(g, "red_spent"),
     ),
-    every("length", "own turns played", turns),
+    Composite::every("length", "own turns played", turns),
 ];
 
 #[cfg(test)]

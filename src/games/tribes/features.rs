@@ -13,75 +13,51 @@ fn balance(g: &GameView<'_>) -> f64 {
     spawns(g, "archer") + spawns(g, "catapult") - spawns(g, "knight") - spawns(g, "swordsman")
 }
 
-/// A feature defined on every game.
-const fn every(
-    name: &'static str,
-    doc: &'static str,
-    value: fn(&GameView<'_>) -> f64,
-) -> Composite {
-    Composite {
-        name,
-        doc,
-        won_only: false,
-        value,
-    }
-}
-
-/// A feature defined on won games only.
-const fn won(name: &'static str, doc: &'static str, value: fn(&GameView<'_>) -> f64) -> Composite {
-    Composite {
-        name,
-        doc,
-        won_only: true,
-        value,
-    }
-}
-
 /// The Tribes features, under the reference's names.
 pub static FEATURES: [Composite; 13] = [
-    every("score", "final score", |g| g.final_stat("score")),
-    every("attacks", "ATTACK actions played", |g| {
+    Composite::every("score", "final score", |g| g.final_stat("score")),
+    Composite::every("attacks", "ATTACK actions played", |g| {
         g.actions_of("attack")
     }),
-    every(
+    Composite::every(
         "perc_range",
         "5 + (archers + catapults) − (knights + swordsmen) spawned",
         |g| 5.0 + balance(g),
     ),
-    every("production", "final production", |g| {
+    Composite::every("production", "final production", |g| {
         g.final_stat("production")
     }),
-    every("num_spawn_archers", "archers spawned", |g| {
+    Composite::every("num_spawn_archers", "archers spawned", |g| {
         spawns(g, "archer")
     }),
-    every("num_spawn_catapults", "catapults spawned", |g| {
+    Composite::every("num_spawn_catapults", "catapults spawned", |g| {
         spawns(g, "catapult")
     }),
-    every("num_spawn_knights", "knights spawned", |g| {
+    Composite::every("num_spawn_knights", "knights spawned", |g| {
         spawns(g, "knight")
     }),
-    every(
+    Composite::every(
         "num_spawn_swordman",
         "swordsmen spawned (the reference's spelling)",
         |g| spawns(g, "swordsman"),
     ),
-    every("num_spawn_defender", "defenders spawned", |g| {
+    Composite::every("num_spawn_defender", "defenders spawned", |g| {
         spawns(g, "defender")
     }),
-    won("speed_win", "round of the player's last action", |g| {
+    Composite::won("speed_win", "round of the player's last action", |g| {
         g.record.last_action_round as f64
     }),
-    won(
+    Composite::won(
         "research_progress",
         "10 × least-squares slope of techs per turn",
         |g| 10.0 * g.slope("techs"),
     ),
-    won(
+    Composite::won(
         "owned_tiles_progress",
         "10 × least-squares slope of tiles owned per turn",
         |g| 10.0 * g.slope("tiles"),
     ),
-    every(
+    Composite::every(
         "support_balance",
         "(archers + catapults) − (knights + swordsmen) spawned: the paper's ranged-minus-melee balance",
         balance,

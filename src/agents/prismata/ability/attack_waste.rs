@@ -16,7 +16,7 @@ use crate::agents::prismata::heuristics::current_value;
 use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::agents::prismata::predict::predict_enemy_next_turn;
 use crate::games::prismata::action::can_block;
-use crate::games::prismata::{Action, Phase, Resource};
+use crate::games::prismata::{Action, Resource};
 use crate::rng::Rng;
 
 /// Takes back attack clicks that would be wasted.
@@ -142,7 +142,7 @@ impl PartialPlayer for AvoidAttackWaste {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.in_turn() || turn.state.phase != Phase::Action || turn.state.armed.is_some() {
+        if !turn.acting() {
             return;
         }
         let current = attack(turn);

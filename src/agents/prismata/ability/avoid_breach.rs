@@ -26,7 +26,7 @@ use crate::agents::prismata::heuristics::{
 use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::agents::prismata::predict::predict_enemy_next_turn;
 use crate::games::prismata::action::can_block;
-use crate::games::prismata::{Action, Library, Phase, Resource, State, Status};
+use crate::games::prismata::{Action, Library, Resource, State, Status};
 use crate::rng::Rng;
 
 /// How the enemy's usable chill is estimated (C++ `ChillCalculationMethod`).
@@ -403,7 +403,7 @@ impl PartialPlayer for AvoidBreachSolver {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.in_turn() || turn.state.phase != Phase::Action || turn.state.armed.is_some() {
+        if !turn.acting() {
             return;
         }
         let (buys, untap) = self.solve(turn);

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::{acting, target_first};
+use super::target_first;
 use crate::agents::prismata::heuristics::{
     UnitHeuristic, activate_order, current_value, is_econ, type_attack,
 };
@@ -57,7 +57,7 @@ fn click_repeatedly(turn: &mut Turn, units: &[usize], skip: impl Fn(&Turn, usize
     loop {
         let mut clicked = false;
         for &i in units {
-            if !acting(turn) {
+            if !turn.acting() {
                 return;
             }
             if !skip(turn, i) && turn.try_apply(Action::Click(i as u16)) {
@@ -81,7 +81,7 @@ impl PartialPlayer for EconomyDefault {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !acting(turn) {
+        if !turn.acting() {
             return;
         }
         let p = turn.player as usize;
@@ -109,7 +109,7 @@ impl PartialPlayer for AttackDefault {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !acting(turn) {
+        if !turn.acting() {
             return;
         }
         let p = turn.player as usize;
@@ -147,7 +147,7 @@ impl PartialPlayer for ActivateUtility {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !acting(turn) {
+        if !turn.acting() {
             return;
         }
         let p = turn.player as usize;
@@ -197,7 +197,7 @@ impl PartialPlayer for FrontlineGreedyKnapsack {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !acting(turn) {
+        if !turn.acting() {
             return;
         }
         let o = 1 - turn.player as usize;
@@ -211,7 +211,7 @@ impl PartialPlayer for FrontlineGreedyKnapsack {
             .collect();
         targets.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut left: Vec<u16> = targets.into_iter().map(|(_, j)| j).collect();
-        while acting(turn) {
+        while turn.acting() {
             let Some(k) = left
                 .iter()
                 .position(|&j| turn.is_legal(Action::Frontline(j)))
@@ -247,7 +247,7 @@ impl PartialPlayer for SnipeGreedyKnapsack {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !acting(turn) {
+        if !turn.acting() {
             return;
         }
         let lib = turn.library;
@@ -286,7 +286,7 @@ impl PartialPlayer for SnipeGreedyKnapsack {
                 .collect();
             targets.sort_by(|a, b| b.0.total_cmp(&a.0));
             for &i in &snipers {
-                if !acting(turn) || !turn.try_apply(Action::Click(i)) {
+                if !turn.acting() || !turn.try_apply(Action::Click(i)) {
                     continue;
                 }
                 match targets
@@ -314,7 +314,7 @@ impl PartialPlayer for DontAttack {
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
         let p = turn.player as usize;
         for i in 0..turn.state.sides[p].units.len() {
-            if !acting(turn) {
+            if !turn.acting() {
                 return;
             }
             let u = &turn.state.sides[p].units[i];
@@ -329,7 +329,7 @@ impl PartialPlayer for DontAttack {
 /// Clicks the first legal unit, from the start each time, until none is legal.
 fn click_first_repeatedly(turn: &mut Turn) {
     let p = turn.player as usize;
-    while acting(turn) {
+    while turn.acting() {
         let Some(a) = (0..turn.state.sides[p].units.len() as u16)
             .map(Action::Click)
             .find(|&a| turn.is_legal(a))
@@ -418,7 +418,7 @@ mod tests {
     fn play(player: &dyn PartialPlayer, s: &State) -> Turn<'static> {
         let mut turn = Turn::new(lib(), s.clone());
         player.play(&mut turn, &mut rng_from_seed(0));
-        assert!(acting(&turn), "the action phase stays open");
+        assert!(turn.acting(), "the action phase stays open");
         turn
     }
 

@@ -7,7 +7,7 @@ use crate::agents::prismata::chill::chill_amount;
 use crate::agents::prismata::heuristics::{UnitHeuristic, current_value};
 use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::action::can_block;
-use crate::games::prismata::{Action, Phase, Resource, Status};
+use crate::games::prismata::{Action, Resource, Status};
 use crate::rng::Rng;
 
 /// Freezes the enemy's largest blockers when that lets our attack through.
@@ -78,7 +78,7 @@ impl PartialPlayer for ChillGreedyKnapsack {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.in_turn() || turn.state.phase != Phase::Action || turn.state.armed.is_some() {
+        if !turn.acting() {
             return;
         }
         let lib = turn.library;

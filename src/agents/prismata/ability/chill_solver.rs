@@ -3,7 +3,7 @@
 
 use crate::agents::prismata::chill::StateChillIterator;
 use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
-use crate::games::prismata::{Phase, Resource};
+use crate::games::prismata::Resource;
 use crate::rng::Rng;
 
 /// Plays the chill actions a [`StateChillIterator`] finds best.
@@ -19,7 +19,7 @@ impl PartialPlayer for ChillSolver {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.in_turn() || turn.state.phase != Phase::Action || turn.state.armed.is_some() {
+        if !turn.acting() {
             return;
         }
         if turn.state.sides[turn.player as usize]

@@ -8,7 +8,7 @@
 //! skip one whose take-back would strand a later action (the C++ undo is illegal then too).
 
 use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
-use crate::games::prismata::{Action, Library, Phase, Resource, Status, UnitType};
+use crate::games::prismata::{Action, Library, Resource, Status, UnitType};
 use crate::rng::Rng;
 
 /// Clicks resource converters whose output is kept; takes back clicks whose output expires.
@@ -82,7 +82,7 @@ impl PartialPlayer for AvoidEconomyWaste {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.in_turn() || turn.state.phase != Phase::Action || turn.state.armed.is_some() {
+        if !turn.acting() {
             return;
         }
         let lib = turn.library;
@@ -111,7 +111,7 @@ impl PartialPlayer for AvoidEconomyWaste {
 mod tests {
     use super::*;
     use crate::agents::prismata::ability::sample;
-    use crate::games::prismata::{Level, Resources, State};
+    use crate::games::prismata::{Level, Phase, Resources, State};
     use std::sync::Arc;
 
     fn lib() -> &'static Library {

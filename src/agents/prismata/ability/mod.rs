@@ -23,12 +23,7 @@ pub(crate) mod sample;
 pub mod untap_avoid_breach;
 
 use super::partial::Turn;
-use crate::games::prismata::{Action, Phase};
-
-/// True if `turn` is in its player's action phase with no click waiting for a target.
-pub fn acting(turn: &Turn) -> bool {
-    turn.in_turn() && turn.state.phase == Phase::Action && turn.state.armed.is_none()
-}
+use crate::games::prismata::Action;
 
 /// If a click waits for its target, targets the first enemy unit it may (players that do
 /// not choose targets themselves end up here after clicking a targeted ability).

@@ -10,7 +10,7 @@ use crate::agents::prismata::ability::avoid_breach::clicked_this_phase;
 use crate::agents::prismata::partial::{PartialPlayer, PpPhase, Turn};
 use crate::agents::prismata::predict::predict_enemy_next_turn;
 use crate::games::prismata::combat::total_defense;
-use crate::games::prismata::{Action, Phase, Resource};
+use crate::games::prismata::{Action, Resource};
 use crate::rng::Rng;
 
 /// Takes Drone clicks back until the predicted enemy attack no longer breaches.
@@ -23,7 +23,7 @@ impl PartialPlayer for UntapAvoidBreach {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.in_turn() || turn.state.phase != Phase::Action || turn.state.armed.is_some() {
+        if !turn.acting() {
             return;
         }
         let lib = turn.library;

@@ -12,7 +12,7 @@
 use std::cmp::{Ordering, Reverse};
 use std::sync::Arc;
 
-use super::{buy_action, can_buy_now, enemy_chill_potential, try_buy, within_limit};
+use super::{buy_action, enemy_chill_potential, try_buy, within_limit};
 use crate::agents::prismata::heuristics::{buy_total_cost, type_attack};
 use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
 use crate::agents::prismata::predict::predict_enemy_next_turn;
@@ -45,7 +45,7 @@ impl PartialPlayer for BuyAvoidBreach {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !can_buy_now(turn) {
+        if !turn.acting() {
             return;
         }
         let lib = turn.library;

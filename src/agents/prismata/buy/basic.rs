@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::{can_buy_now, try_buy, within_limit};
+use super::{try_buy, within_limit};
 use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::{Action, UnitSet};
 use crate::rng::Rng;
@@ -26,7 +26,7 @@ impl PartialPlayer for BuyDefault {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !can_buy_now(turn) {
+        if !turn.acting() {
             return;
         }
         for k in 0..turn.state.buyable.len() {
@@ -79,7 +79,7 @@ impl PartialPlayer for BuyRandom {
 
     fn play(&self, turn: &mut Turn, rng: &mut Rng) {
         let mut buys = Vec::new();
-        while can_buy_now(turn) && turn.actions.len() < MAX_MOVE_ACTIONS {
+        while turn.acting() && turn.actions.len() < MAX_MOVE_ACTIONS {
             let p = turn.player as usize;
             buys.clear();
             buys.extend(
@@ -122,7 +122,7 @@ mod tests {
         // Drones cost 3 gold and 1 energy (two Engineers make 2 energy), Engineers 2 gold:
         // 1 gold is left, too little for anything else.
         assert_eq!(bought(&turn), ["Drone", "Drone", "Engineer"]);
-        assert!(can_buy_now(&turn), "the action phase stays open");
+        assert!(turn.acting(), "the action phase stays open");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::{can_buy_now, try_buy, within_limit};
+use super::{try_buy, within_limit};
 use crate::agents::prismata::heuristics::type_attack;
 use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::{Resource, UnitType};
@@ -35,7 +35,7 @@ impl PartialPlayer for BuyEngineerHeuristic {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !can_buy_now(turn) {
+        if !turn.acting() {
             return;
         }
         let lib = turn.library;

@@ -23,7 +23,7 @@
 use std::cmp::Ordering;
 use std::sync::Arc;
 
-use super::{BuyValue, buy_action, can_buy_now, enemy_chill_potential};
+use super::{BuyValue, buy_action, enemy_chill_potential};
 use crate::agents::prismata::filter::{CardFilter, count_owned};
 use crate::agents::prismata::heuristics::{num_resonators_ready, type_attack};
 use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
@@ -210,7 +210,7 @@ impl PartialPlayer for BuyGreedyKnapsack {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !can_buy_now(turn)
+        if !turn.acting()
             || !(0..turn.state.buyable.len() as u16).any(|k| turn.is_legal(Action::Buy(k)))
         {
             return;
@@ -239,7 +239,7 @@ impl PartialPlayer for BuyGreedyKnapsack {
         // Stable: equal scores keep buy-pool order.
         ranked.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal));
 
-        while can_buy_now(turn) {
+        while turn.acting() {
             let s = &turn.state;
             let pick = ranked.iter().find_map(|&(kind, _)| {
                 if self.skip(lib, s, p, kind, &outlook) {

@@ -18,7 +18,7 @@
 use super::filter::count_owned;
 use super::partial::{BuyLimits, Turn};
 use crate::games::prismata::library::Target;
-use crate::games::prismata::{Action, Library, Phase, State};
+use crate::games::prismata::{Action, Library, State};
 
 pub mod avoid_breach;
 pub mod basic;
@@ -37,12 +37,6 @@ pub use opening_book::{BuyOpeningBook, OpeningBookEntry, OpeningBookEntrySpec};
 pub use sequence::BuySequence;
 pub use tech::{BuyTechHeuristic, TechHeuristic};
 pub use value::BuyValue;
-
-/// True while `turn`'s player is in the action phase with no click waiting for its target:
-/// when a buying player may buy.
-pub fn can_buy_now(turn: &Turn) -> bool {
-    turn.in_turn() && turn.state.phase == Phase::Action && turn.state.armed.is_none()
-}
 
 /// The action buying a unit of type `kind` (library id), if `kind` is buyable in this game.
 pub fn buy_action(s: &State, kind: u16) -> Option<Action> {

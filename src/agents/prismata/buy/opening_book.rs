@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{can_buy_now, try_buy};
+use super::try_buy;
 use crate::agents::prismata::filter::count_owned;
 use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::{Library, State};
@@ -110,7 +110,7 @@ impl PartialPlayer for BuyOpeningBook {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !can_buy_now(turn) {
+        if !turn.acting() {
             return;
         }
         let p = turn.player as usize;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{can_buy_now, try_buy};
+use super::try_buy;
 use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
 use crate::error::{Error, Result};
 use crate::games::prismata::Library;
@@ -53,7 +53,7 @@ impl PartialPlayer for BuySequence {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !can_buy_now(turn) {
+        if !turn.acting() {
             return;
         }
         for &(kind, most) in &self.sequence {

@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 
-use super::can_buy_now;
 use crate::agents::prismata::heuristics::type_attack;
 use crate::agents::prismata::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::{Action, Resource, Resources, UnitSet};
@@ -237,7 +236,7 @@ impl PartialPlayer for BuyTechHeuristic {
     }
 
     fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !can_buy_now(turn)
+        if !turn.acting()
             || turn.state.sides[turn.player as usize]
                 .resources
                 .get(Resource::Gold)
