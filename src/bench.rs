@@ -228,73 +228,112 @@ mod tests {
     }
 }
 
-/// Speed of the search agents at their experiment budget (see [`bench_agents`]).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+/// What [`bench_agents`] times: a game's agents at their experiment budgets
+/// ([`crate::kit::GameKit::bench_agents`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgentBenchSet {
+    /// The agent of both seats in the games that provide the timed states.
+    pub warmup: &'static str,
+    /// Time only states where a turn starts (the player to move is not the previous
+    /// state's), for agents that plan a whole turn at its first decision.
+    pub turn_starts: bool,
+    /// The timed decisions: (measure name, agent spec).
+    pub decisions: &'static [(&'static str, &'static str)],
+    /// The whole games: (label, agent spec) per seat, seats alternated game by game.
+    pub game: [(&'static str, &'static str); 2],
+}
+
+impl AgentBenchSet {
+    /// The generic search agents at budget 2000 (the Tribes paper's experiment): one decision
+    /// of MCTS, RHEA and P-MCTS(PU), and whole P-MCTS(PU)-vs-MCTS games, on states of
+    /// `mcts(budget=100)` self-play.
+    pub const SEARCH: AgentBenchSet = AgentBenchSet {
+        warmup: "mcts(budget=100)",
+        turn_starts: false,
+        decisions: &[
+            ("mcts_ms", "mcts(budget=2000)"),
+            ("rhea_ms", "rhea(budget=2000)"),
+            ("pmcts_pu_ms", "pmcts(bias=true,pruning=true,budget=2000)"),
+        ],
+        game: [
+            ("pmcts", "pmcts(bias=true,pruning=true,budget=2000)"),
+            ("mcts", "mcts(budget=2000)"),
+        ],
+    };
+}
+
+/// Speed of a game's agents (see [`bench_agents`]): named medians, in order.
+#[derive(Clone, Debug, PartialEq)]
 pub struct AgentsBench {
-    /// Median milliseconds of one MCTS decision (budget 2000).
-    pub mcts_ms: f64,
-    /// Median milliseconds of one RHEA decision (budget 2000).
-    pub rhea_ms: f64,
-    /// Median milliseconds of one P-MCTS(PU) decision (bias and unpruning, budget 2000).
-    pub pmcts_pu_ms: f64,
-    /// Median seconds of a whole P-MCTS(PU)-vs-MCTS game.
-    pub pmcts_vs_mcts_game_s: f64,
-    /// Median decisions (actions, END_TURN included) of P-MCTS(PU) in those games: a game
-    /// costs about this many decisions of each agent.
-    pub pmcts_game_decisions: f64,
-    /// Median decisions of MCTS in those games.
-    pub mcts_game_decisions: f64,
-    /// Median rounds of those games.
-    pub game_rounds: f64,
-    /// Mid-game states the decisions were timed on.
+    /// (name, median, unit): each timed decision (`…_ms`, milliseconds), the whole game
+    /// (`A_vs_B_game_s`, seconds), the decisions (actions, ends of turn included) each agent
+    /// made in those games (`A_game_decisions`; both seats pooled when the labels are equal)
+    /// and the rounds (`game_rounds`).
+    pub measures: Vec<(String, f64, &'static str)>,
+    /// States the decisions were timed on.
     pub states: usize,
     /// Whole games timed.
     pub games: usize,
 }
 
 impl AgentsBench {
+    /// The median called `name`, if measured.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.measures
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|&(_, v, _)| v)
+    }
+
     /// The result as an aligned two-column table.
     pub fn to_table(&self) -> String {
-        format!(
-            "{:<22} {:>10}\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} ms\n{:<22} {:>10.3} s\n\
-             {:<22} {:>10.1}\n{:<22} {:>10.1}\n{:<22} {:>10.1}\n",
-            "measure",
-            "median",
-            "mcts_ms",
-            self.mcts_ms,
-            "rhea_ms",
-            self.rhea_ms,
-            "pmcts_pu_ms",
-            self.pmcts_pu_ms,
-            "pmcts_vs_mcts_game_s",
-            self.pmcts_vs_mcts_game_s,
-            "pmcts_game_decisions",
-            self.pmcts_game_decisions,
-            "mcts_game_decisions",
-            self.mcts_game_decisions,
-            "game_rounds",
-            self.game_rounds
-        )
+        let width = self
+            .measures
+            .iter()
+            .map(|(n, _, _)| n.len())
+            .max()
+            .unwrap_or(0)
+            .max(7);
+        let mut s = format!("{:<width$} {:>10}\n", "measure", "median");
+        for (name, value, unit) in &self.measures {
+            let digits = match *unit {
+                "" => 1,
+                "s" => 4,
+                _ => 3,
+            };
+            s += format!("{name:<width$} {value:>10.digits$} {unit}").trim_end();
+            s += "\n";
+        }
+        s
     }
 }
 
-/// The agent specs [`bench_agents`] times, at the experiments' budget.
-pub const BENCH_AGENT_SPECS: [&str; 3] = [
-    "mcts(budget=2000)",
-    "rhea(budget=2000)",
-    "pmcts(bias=true,pruning=true,budget=2000)",
-];
+/// One JSON object: every measure by name, then `states` and `games`.
+impl serde::Serialize for AgentsBench {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.measures.len() + 2))?;
+        for (name, value, _) in &self.measures {
+            map.serialize_entry(name, value)?;
+        }
+        map.serialize_entry("states", &self.states)?;
+        map.serialize_entry("games", &self.games)?;
+        map.end()
+    }
+}
 
-/// Times the search agents: one decision each on mid-game states (rounds 5–30 of games between
-/// two cheap MCTS agents, budget 100, on the given levels), and whole P-MCTS(PU)-vs-MCTS games
-/// (seats alternated, one per level up to `games`). Decisions where only one action is legal
-/// are skipped (the agents return at once there).
+/// Times `set`'s agents: one decision each on states of games between two `set.warmup`
+/// agents on the given levels (rounds 5–30, every 25th action, or with `set.turn_starts`
+/// every 10th turn start), and whole games of `set.game` (seats alternated, one per level up
+/// to `games`). States where only one action is legal are skipped (the agents return at once
+/// there).
 ///
 /// # Errors
 ///
-/// Agent construction errors (none for games that support the search agents).
+/// Agent construction errors (none for a game's own [`AgentBenchSet`]).
 pub fn bench_agents<G: crate::agent::SearchSupport>(
     game: &G,
+    set: &AgentBenchSet,
     levels: &[G::Level],
     games: usize,
     seed: u64,
@@ -302,16 +341,30 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
     use crate::agents::build_agent;
     let build = |s: &str| build_agent(game, s);
 
-    // Mid-game states from cheap MCTS self-play.
+    // Mid-game states from cheap self-play.
     let mut states = Vec::new();
     let mut buf = Vec::new();
     for (i, level) in levels.iter().enumerate() {
-        let mut agents = vec![build("mcts(budget=100)")?, build("mcts(budget=100)")?];
-        let mut k = 0usize;
+        let mut agents = vec![build(set.warmup)?, build(set.warmup)?];
+        let (mut k, mut last_player) = (0usize, None);
         crate::arena::play_match(game, level, &mut agents, seed ^ i as u64, |s, _| {
             let r = game.round(s);
-            k += 1;
-            if (5..=30).contains(&r) && k.is_multiple_of(25) {
+            let player = match game.turn(s) {
+                crate::game::Turn::Player(p) => Some(p),
+                _ => None,
+            };
+            let take = if set.turn_starts {
+                let starts = player != last_player;
+                last_player = player;
+                starts && {
+                    k += 1;
+                    k.is_multiple_of(10)
+                }
+            } else {
+                k += 1;
+                k.is_multiple_of(25)
+            };
+            if take && (5..=30).contains(&r) {
                 game.legal_actions(s, &mut buf);
                 if buf.len() > 1 {
                     states.push(s.clone());
@@ -320,8 +373,8 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
         });
     }
     let mut rng = crate::rng::derive_rng(seed, &[0xbe7c]);
-    let mut per_agent = Vec::new();
-    for spec in BENCH_AGENT_SPECS {
+    let mut measures = Vec::new();
+    for &(name, spec) in set.decisions {
         let mut ms = Vec::with_capacity(states.len());
         for s in &states {
             let mut agent = build(spec)?;
@@ -329,13 +382,14 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
             std::hint::black_box(agent.act(game, s, &mut rng));
             ms.push(t.elapsed_ns() / 1e6);
         }
-        per_agent.push(median(&mut ms));
+        measures.push((name.to_string(), median(&mut ms), "ms"));
     }
     // Whole games.
+    let [(a_label, a_spec), (b_label, b_spec)] = set.game;
     let (mut secs, mut rounds) = (Vec::new(), Vec::new());
-    let (mut pmcts_decisions, mut mcts_decisions) = (Vec::new(), Vec::new());
+    let (mut a_decisions, mut b_decisions) = (Vec::new(), Vec::new());
     for (i, level) in levels.iter().cycle().take(games).enumerate() {
-        let (a, b) = (build(BENCH_AGENT_SPECS[2])?, build(BENCH_AGENT_SPECS[0])?);
+        let (a, b) = (build(a_spec)?, build(b_spec)?);
         let mut agents = if i % 2 == 0 { vec![a, b] } else { vec![b, a] };
         let t = Timer::start();
         let record = crate::arena::play_match(
@@ -347,18 +401,37 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
         );
         secs.push(t.elapsed_ns() / 1e9);
         rounds.push(f64::from(record.rounds));
-        let pmcts_seat = i % 2;
-        pmcts_decisions.push(record.players[pmcts_seat].actions() as f64);
-        mcts_decisions.push(record.players[1 - pmcts_seat].actions() as f64);
+        let a_seat = i % 2;
+        a_decisions.push(record.players[a_seat].actions() as f64);
+        b_decisions.push(record.players[1 - a_seat].actions() as f64);
     }
+    measures.push((
+        format!("{a_label}_vs_{b_label}_game_s"),
+        median(&mut secs),
+        "s",
+    ));
+    if a_label == b_label {
+        a_decisions.append(&mut b_decisions);
+        measures.push((
+            format!("{a_label}_game_decisions"),
+            median(&mut a_decisions),
+            "",
+        ));
+    } else {
+        measures.push((
+            format!("{a_label}_game_decisions"),
+            median(&mut a_decisions),
+            "",
+        ));
+        measures.push((
+            format!("{b_label}_game_decisions"),
+            median(&mut b_decisions),
+            "",
+        ));
+    }
+    measures.push(("game_rounds".to_string(), median(&mut rounds), ""));
     Ok(AgentsBench {
-        mcts_ms: per_agent[0],
-        rhea_ms: per_agent[1],
-        pmcts_pu_ms: per_agent[2],
-        pmcts_vs_mcts_game_s: median(&mut secs),
-        pmcts_game_decisions: median(&mut pmcts_decisions),
-        mcts_game_decisions: median(&mut mcts_decisions),
-        game_rounds: median(&mut rounds),
+        measures,
         states: states.len(),
         games: secs.len(),
     })

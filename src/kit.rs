@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 
 use crate::agent::SearchSupport;
 use crate::arena::summary::SummaryColumn;
+use crate::bench::AgentBenchSet;
 use crate::error::Result;
 use crate::features::Composite;
 
@@ -70,5 +71,11 @@ pub trait GameKit: SearchSupport {
     /// The columns of `summary.csv` after the generic ones: means of final statistics.
     fn summary_columns() -> &'static [SummaryColumn] {
         &[]
+    }
+
+    /// The agents `playstyles bench agents` times (default: the generic search agents,
+    /// [`AgentBenchSet::SEARCH`]).
+    fn bench_agents() -> AgentBenchSet {
+        AgentBenchSet::SEARCH
     }
 }

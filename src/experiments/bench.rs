@@ -12,8 +12,8 @@ use crate::game::Game;
 pub enum BenchTarget {
     /// The forward model: whole random games, clone, apply ([`bench_fm`]).
     Fm,
-    /// The search agents: one decision at budget 2000, whole games
-    /// ([`crate::bench::bench_agents`]).
+    /// The game's agents: one decision each, whole games ([`crate::bench::bench_agents`] with
+    /// [`crate::kit::GameKit::bench_agents`]).
     Agents,
 }
 
@@ -26,7 +26,7 @@ pub struct BenchConfig {
     pub target: BenchTarget,
     /// Random games per level (`bench fm`).
     pub games_per_level: usize,
-    /// Whole P-MCTS(PU)-vs-MCTS games (`bench agents`).
+    /// Whole games (`bench agents`).
     pub agent_games: usize,
     /// Seed of the benchmark games.
     pub seed: u64,
@@ -55,21 +55,23 @@ impl BenchConfig {
     }
 }
 
-/// Runs `bench agents` on `levels` and writes its result to `out`: a table, or with
-/// `cfg.json` one JSON object (`mcts_ms`, `rhea_ms`, `pmcts_pu_ms`, `pmcts_vs_mcts_game_s`, …).
+/// Runs `bench agents` with `set` on `levels` and writes its result to `out`: a table, or with
+/// `cfg.json` one JSON object (Tribes: `mcts_ms`, `rhea_ms`, `pmcts_pu_ms`,
+/// `pmcts_vs_mcts_game_s`, …).
 ///
 /// # Errors
 ///
 /// [`crate::Error::Io`] if writing to `out` fails.
 pub fn bench_agents<G: crate::agent::SearchSupport>(
     game: &G,
+    set: &crate::bench::AgentBenchSet,
     levels: &[G::Level],
     cfg: &BenchConfig,
     out: &mut impl Write,
 ) -> Result<crate::bench::AgentsBench> {
-    let result = crate::bench::bench_agents(game, levels, cfg.agent_games, cfg.seed)?;
+    let result = crate::bench::bench_agents(game, set, levels, cfg.agent_games, cfg.seed)?;
     let title = format!(
-        "search agents on {}: {} mid-game states from {} levels, {} whole games",
+        "agents of {}: {} mid-game states from {} levels, {} whole games",
         game.info().name,
         result.states,
         levels.len(),

@@ -67,7 +67,9 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<()> {
                 .collect::<Result<_>>()?;
             match cfg.target {
                 BenchTarget::Fm => bench::bench(&game, &levels, &cfg, out).map(|_| ()),
-                BenchTarget::Agents => bench::bench_agents(&game, &levels, &cfg, out).map(|_| ()),
+                BenchTarget::Agents => {
+                    bench::bench_agents(&game, &G::bench_agents(), &levels, &cfg, out).map(|_| ())
+                }
             }
         }
     }

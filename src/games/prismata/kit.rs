@@ -6,6 +6,7 @@ use super::features::{FEATURES, STATS};
 use super::game::DEFAULT_PLY_CAP;
 use super::level::DEFAULT_RANDOM_UNITS;
 use super::{Level, Library, PrismataGame};
+use crate::bench::AgentBenchSet;
 use crate::error::Result;
 use crate::features::Composite;
 use crate::kit::GameKit;
@@ -98,5 +99,24 @@ impl GameKit for PrismataGame {
     /// The buy partial players of the shipped search bots' root portfolio.
     fn default_genome() -> Vec<&'static str> {
         crate::agents::prismata::support::DEFAULT_GENOME.to_vec()
+    }
+
+    /// The searching bots at their budgets, one decision each at the start of a turn (where
+    /// they plan the whole turn) of MediumAI self-play: ExpertAI (Alpha-Beta, 400 playouts,
+    /// "1 s" in the C++), UCT at the same budget, the "100 ms" searches and our Portfolio
+    /// MCTS; whole Playout-vs-Playout games (the C++ engine's benchmark).
+    fn bench_agents() -> AgentBenchSet {
+        AgentBenchSet {
+            warmup: "MediumAI",
+            turn_starts: true,
+            decisions: &[
+                ("expert_ms", "ExpertAI"),
+                ("uct400_ms", "UCT100(traversals=400)"),
+                ("ab100_ms", "AB100"),
+                ("uct100_ms", "UCT100"),
+                ("pmcts100_ms", "PMCTS100"),
+            ],
+            game: [("playout", "Playout"), ("playout", "Playout")],
+        }
     }
 }
