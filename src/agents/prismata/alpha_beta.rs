@@ -156,19 +156,12 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::prismata::partial::{PartialPlayer, PpPhase};
-    use crate::agents::prismata::sequence::tests::{First, Wander, firsts};
+    use crate::agents::prismata::sequence::tests::{first_or_wander, firsts};
     use crate::games::prismata::{Level, rules};
     use crate::rng::rng_from_seed;
-    use std::sync::Arc;
 
     fn portfolio() -> Portfolio {
-        let two = |p: PpPhase| -> Vec<Arc<dyn PartialPlayer>> {
-            vec![Arc::new(First(p)), Arc::new(Wander(p))]
-        };
-        Portfolio {
-            phases: PpPhase::ALL.map(two),
-        }
+        first_or_wander()
     }
 
     fn ab(max_depth: u32, evaluations: u64) -> AlphaBeta {

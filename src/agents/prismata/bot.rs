@@ -1,10 +1,11 @@
 //! Prismata's whole-turn bots as [`Agent`]s: a bot plans its whole turn at the turn's first
 //! decision (spec §12: a scripted sequence, a random portfolio move, Alpha-Beta or UCT over
-//! portfolio moves) and then plays the plan one action per call.
+//! portfolio moves; and our Portfolio MCTS) and then plays the plan one action per call.
 
 use std::collections::VecDeque;
 
 use super::alpha_beta::AlphaBeta;
+use super::pmcts::TurnPmcts;
 use super::portfolio::Portfolio;
 use super::sequence::Sequence;
 use super::uct::Uct;
@@ -24,6 +25,8 @@ pub enum Planner {
     AlphaBeta(AlphaBeta),
     /// UCT over portfolio moves (C++ `Player_UCT`).
     Uct(Uct),
+    /// Portfolio MCTS over portfolio moves, partial players weighted (ours).
+    Pmcts(TurnPmcts),
 }
 
 impl Planner {
@@ -34,6 +37,7 @@ impl Planner {
             Planner::RandomFromPortfolio(p) => p.random_sequence(rng).actions(library, state, rng),
             Planner::AlphaBeta(ab) => ab.search(library, state, rng),
             Planner::Uct(uct) => uct.search(library, state, rng),
+            Planner::Pmcts(pmcts) => pmcts.search(library, state, rng),
         }
     }
 }

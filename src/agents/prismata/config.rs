@@ -20,7 +20,7 @@
 //!
 //! Types keep their C++ names (`Defense_Solver`, `Player_UCT`, …); options are the C++ ones in
 //! snake case, except that search time limits become budgets (`evaluations` for Alpha-Beta,
-//! `traversals` for UCT). Everything is resolved when the file is loaded, so an unknown name,
+//! `traversals` for UCT). One type is ours: `Player_PortfolioMCTS` ([`super::pmcts`]). Everything is resolved when the file is loaded, so an unknown name,
 //! option or type, a wrong list length or a reference cycle is an error naming the entry and
 //! field.
 
@@ -52,9 +52,11 @@ use super::heuristics::{
     defense_heuristic_save_attackers, snipe_highest_defense,
 };
 use super::partial::{BuyLimits, Combination, PartialPlayer, PpPhase, UnitFilter};
+use super::pmcts::TurnPmcts;
 use super::portfolio::Portfolio;
 use super::sequence::Sequence;
 use super::uct::Uct;
+use crate::agents::portfolio_mcts::PmctsParams;
 use crate::error::{Error, Result};
 use crate::games::prismata::Library;
 
@@ -203,6 +205,15 @@ impl<'t> Entry<'t> {
             Some(toml::Value::Float(f)) if f.is_finite() => Ok(*f),
             Some(toml::Value::Integer(i)) => Ok(*i as f64),
             Some(_) => Err(Error::config(self.field(key), "must be a number")),
+        }
+    }
+
+    fn positive_float(&mut self, key: &'static str, default: f64) -> Result<f64> {
+        let x = self.float(key, default)?;
+        if x > 0.0 {
+            Ok(x)
+        } else {
+            Err(Error::config(self.field(key), "must be a number > 0"))
         }
     }
 
@@ -431,8 +442,10 @@ impl<'t> Resolver<'t> {
             ));
         }
         let mut phases: [Vec<Arc<dyn PartialPlayer>>; 4] = Default::default();
+        let mut names: [Vec<String>; 4] = Default::default();
         if let Some(include) = entry.string("include")? {
-            phases = self.portfolio(include, &entry.field("include"))?.phases;
+            let included = self.portfolio(include, &entry.field("include"))?;
+            (phases, names) = (included.phases, included.names);
         }
         let lists_field = entry.field("partial_players");
         if let Some(lists) = entry.get("partial_players") {
@@ -447,10 +460,11 @@ impl<'t> Resolver<'t> {
                 for (i, pp) in string_list(list, &at)?.into_iter().enumerate() {
                     let player = self.partial(pp, &format!("{at}[{i}]"))?;
                     phases[phase].push(player);
+                    names[phase].push(pp.to_string());
                 }
             }
         }
-        let mut portfolio = Portfolio { phases };
+        let mut portfolio = Portfolio { phases, names };
         if let Some(limits) = entry.string("buy_limits")? {
             let limits = self.buy_limits(limits, &entry.field("buy_limits"))?;
             portfolio = portfolio.with_buy_limits(&limits);
@@ -505,14 +519,13 @@ impl<'t> Resolver<'t> {
                 let it = entry.required_string("iterator")?;
                 Planner::RandomFromPortfolio(self.full_portfolio(it, &entry.field("iterator"))?)
             }
-            "Player_StackAlphaBeta" | "Player_UCT" => {
+            "Player_StackAlphaBeta" | "Player_UCT" | "Player_PortfolioMCTS" => {
                 let inner_name = entry.required_string("iterator")?;
                 let inner = self.full_portfolio(inner_name, &entry.field("iterator"))?;
                 let root = match entry.string("root_iterator")? {
                     Some(r) => self.full_portfolio(r, &entry.field("root_iterator"))?,
                     None => inner.clone(),
                 };
-                let max_children = entry.integer("max_children", 0)? as usize;
                 let playout_name = entry.required_string("playout_player")?;
                 let playout = self.playout_player(playout_name, &entry.field("playout_player"))?;
                 if let Some(eval) = entry.string("eval")?
@@ -523,24 +536,24 @@ impl<'t> Resolver<'t> {
                         format!("unknown evaluation `{eval}` (known: Playout)"),
                     ));
                 }
-                if kind == "Player_UCT" {
-                    Planner::Uct(Uct {
+                match kind {
+                    "Player_UCT" => Planner::Uct(Uct {
                         root,
                         inner,
-                        max_children,
+                        max_children: entry.integer("max_children", 0)? as usize,
                         c: entry.float("uct_constant", 2.0)?,
                         traversals: positive(&mut entry, "traversals")?,
                         playout,
-                    })
-                } else {
-                    Planner::AlphaBeta(AlphaBeta {
+                    }),
+                    "Player_StackAlphaBeta" => Planner::AlphaBeta(AlphaBeta {
                         root,
                         inner,
                         max_depth: entry.integer("max_depth", 20)?.clamp(1, 50) as u32,
-                        max_children,
+                        max_children: entry.integer("max_children", 0)? as usize,
                         eval: Evaluation::Playout(playout),
                         evaluations: positive(&mut entry, "evaluations")?,
-                    })
+                    }),
+                    _ => Planner::Pmcts(pmcts(&mut entry, root, inner, playout)?),
                 }
             }
             _ => {
@@ -548,7 +561,8 @@ impl<'t> Resolver<'t> {
                     entry.field("type"),
                     format!(
                         "unknown type `{kind}` (known: Player_PPSequence, \
-                         Player_RandomFromIterator, Player_StackAlphaBeta, Player_UCT)"
+                         Player_RandomFromIterator, Player_StackAlphaBeta, Player_UCT, \
+                         Player_PortfolioMCTS)"
                     ),
                 ));
             }
@@ -568,6 +582,53 @@ impl<'t> Resolver<'t> {
         }
         self.sequence(&mut entry, "partial_players")
     }
+}
+
+/// A `Player_PortfolioMCTS` over `root` and `inner`: `traversals`, `uct_constant` (2),
+/// `bias` and `pruning` (on), the unpruning schedule (`k_init_mult`, `t_mult`, `a_mult`, `b`;
+/// [`PmctsParams::default`]'s) and `weights`, a table of partial-player weights.
+fn pmcts(
+    entry: &mut Entry,
+    root: Portfolio,
+    inner: Portfolio,
+    playout: Sequence,
+) -> Result<TurnPmcts> {
+    let d = PmctsParams::default();
+    let params = PmctsParams {
+        c: entry.positive_float("uct_constant", 2.0)?,
+        bias: entry.boolean("bias", true)?,
+        pruning: entry.boolean("pruning", true)?,
+        k_init_mult: entry.positive_float("k_init_mult", d.k_init_mult)?,
+        t_mult: entry.positive_float("t_mult", d.t_mult)?,
+        a_mult: entry.positive_float("a_mult", d.a_mult)?,
+        b: entry.positive_float("b", d.b)?,
+        ..d
+    };
+    let mut search = TurnPmcts {
+        root,
+        inner,
+        traversals: positive(entry, "traversals")?,
+        playout,
+        params,
+        weights: Vec::new(),
+    };
+    let field = entry.field("weights");
+    if let Some(table) = entry.get("weights") {
+        let table = table
+            .as_table()
+            .ok_or_else(|| Error::config(&field, "must be a table of partial player = weight"))?;
+        let mut weights = Vec::new();
+        for (name, w) in table {
+            let w = w.as_float().or_else(|| w.as_integer().map(|i| i as f64));
+            let w =
+                w.ok_or_else(|| Error::config(format!("{field}.{name}"), "must be a number"))?;
+            weights.push((name.clone(), w));
+        }
+        search
+            .set_weights(weights)
+            .map_err(|e| Error::config(&field, e))?;
+    }
+    Ok(search)
 }
 
 fn positive(entry: &mut Entry, key: &'static str) -> Result<u64> {
@@ -852,6 +913,7 @@ mod tests {
         AB = { type = "Player_StackAlphaBeta", evaluations = 10, root_iterator = "Root", iterator = "Root", playout_player = "Seq" }
         UCT = { type = "Player_UCT", traversals = 10, iterator = "Root", playout_player = "Seq" }
         Rand = { type = "Player_RandomFromIterator", iterator = "Root" }
+        PM = { type = "Player_PortfolioMCTS", traversals = 10, iterator = "Root", playout_player = "Seq", t_mult = 0.5, weights = { BuyEcon = 0.9 } }
     "#;
 
     #[test]
@@ -893,13 +955,30 @@ mod tests {
     #[test]
     fn a_small_configuration_resolves_its_names() {
         let config = parse(SMALL).unwrap();
-        assert_eq!(config.player_names(), ["AB", "Rand", "Seq", "UCT"]);
+        assert_eq!(config.player_names(), ["AB", "PM", "Rand", "Seq", "UCT"]);
         assert!(
             matches!(config.player("AB"), Some(Planner::AlphaBeta(ab)) if ab.evaluations == 10 && ab.max_depth == 20)
         );
         assert!(
             matches!(config.player("UCT"), Some(Planner::Uct(u)) if u.c == 2.0 && u.root.combinations() == 2)
         );
+        let Some(Planner::Pmcts(pm)) = config.player("PM") else {
+            panic!("PM is a Portfolio MCTS player");
+        };
+        assert_eq!((pm.traversals, pm.params.t_mult), (10, 0.5));
+        assert!(pm.params.bias && pm.params.pruning);
+        assert_eq!((pm.weight("BuyEcon"), pm.weight("BuyNone")), (0.9, 0.5));
+        assert_eq!(pm.root.names[2], ["BuyEcon", "BuyNone"]);
+    }
+
+    #[test]
+    fn the_portfolio_mcts_root_holds_the_p_mcts_scripts() {
+        let config = BotConfig::builtin();
+        let Some(Planner::Pmcts(pm)) = config.player("PMCTS100") else {
+            panic!("PMCTS100 is a Portfolio MCTS player");
+        };
+        let names: Vec<&str> = pm.root.all_names().collect();
+        assert_eq!(names, crate::agents::prismata::support::SCRIPTS);
     }
 
     #[test]
@@ -936,6 +1015,18 @@ mod tests {
             (
                 SMALL.replace(r#"iterator = "Root" }"#, r#"iterator = "Nope" }"#),
                 "players.Rand.iterator",
+            ),
+            (
+                SMALL.replace("BuyEcon = 0.9", "BuyEcn = 0.9"),
+                "players.PM.weights",
+            ),
+            (
+                SMALL.replace("BuyEcon = 0.9", "BuyEcon = \"high\""),
+                "players.PM.weights.BuyEcon",
+            ),
+            (
+                SMALL.replace("t_mult = 0.5", "t_mult = -1"),
+                "players.PM.t_mult",
             ),
             (format!("{SMALL}\n[extra]\n"), "extra"),
         ];

@@ -11,7 +11,9 @@
 //! Whole turns and the searches over them:
 //! - [`sequence`]: one partial player per phase, a scripted whole turn;
 //! - [`portfolio`]: the cross product of per-phase lists, the moves a search considers;
-//! - [`eval`], [`alpha_beta`], [`uct`]: playout evaluation and the two searches;
+//! - [`eval`], [`alpha_beta`], [`uct`]: playout evaluation and the C++ bots' two searches;
+//! - [`pmcts`]: Portfolio MCTS over whole-turn moves, partial players weighted as scripts
+//!   (the evolved Prismata personalities);
 //! - [`bot`]: a whole-turn planner as an [`crate::agent::Agent`];
 //! - [`config`]: bots defined in TOML (the built-in `bots.toml`, or a user's file);
 //! - [`support`]: [`crate::agent::SearchSupport`] for Prismata (bots by name, the partial
@@ -29,6 +31,7 @@ pub mod eval;
 pub mod filter;
 pub mod heuristics;
 pub mod partial;
+pub mod pmcts;
 pub mod portfolio;
 pub mod predict;
 pub mod sequence;

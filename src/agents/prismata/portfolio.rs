@@ -16,9 +16,27 @@ use rand::RngExt;
 pub struct Portfolio {
     /// The lists of defense, ability, buy and breach players.
     pub phases: [Vec<Arc<dyn PartialPlayer>>; 4],
+    /// The players' names (as in the bot configuration), parallel to `phases`.
+    pub names: [Vec<String>; 4],
 }
 
 impl Portfolio {
+    /// A portfolio of unnamed players (each called `phase#i`, as `buy#2`).
+    pub fn unnamed(phases: [Vec<Arc<dyn PartialPlayer>>; 4]) -> Portfolio {
+        let names = std::array::from_fn(|p| {
+            let phase = format!("{:?}", PpPhase::ALL[p]).to_lowercase();
+            (0..phases[p].len())
+                .map(|i| format!("{phase}#{i}"))
+                .collect()
+        });
+        Portfolio { phases, names }
+    }
+
+    /// The name of every player, phase by phase.
+    pub fn all_names(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().flatten().map(String::as_str)
+    }
+
     /// The number of index combinations (an upper bound on the distinct moves).
     pub fn combinations(&self) -> usize {
         self.phases.iter().map(Vec::len).product()
@@ -31,6 +49,7 @@ impl Portfolio {
                 .phases
                 .clone()
                 .map(|list| list.iter().map(|p| p.with_buy_limits(limits)).collect()),
+            names: self.names.clone(),
         }
     }
 
@@ -70,33 +89,58 @@ pub struct Children<'a> {
     done: bool,
 }
 
+/// One combination of a [`Children`] enumeration: its players' indices, and the move it
+/// makes — new, or the same action list as an earlier move.
+#[derive(Debug)]
+pub enum Combination<'a> {
+    /// A move not generated before: the finished turn.
+    New(Box<Turn<'a>>, [usize; 4]),
+    /// The same actions as the `usize`-th move generated.
+    Repeat(usize, [usize; 4]),
+}
+
 impl<'a> Children<'a> {
     /// The next move not generated before, as the finished turn (its state is the opponent's
     /// to act, or the game is over); `None` once the combinations are exhausted.
     pub fn next_move(&mut self, rng: &mut Rng) -> Option<Turn<'a>> {
-        while !self.done {
-            for phase in 0..4 {
-                if self.after[phase].is_some() {
-                    continue;
-                }
-                let mut turn = match phase {
-                    0 => self.start.clone(),
-                    _ => self.after[phase - 1]
-                        .clone()
-                        .expect("earlier phases are played"),
-                };
-                let player = &self.portfolio.phases[phase][self.indices[phase]];
-                play_phase(player.as_ref(), PpPhase::ALL[phase], &mut turn, rng);
-                self.after[phase] = Some(turn);
-            }
-            let turn = self.after[3].clone().expect("every phase is played");
-            self.advance();
-            if !self.seen.contains(&turn.actions) {
-                self.seen.push(turn.actions.clone());
-                return Some(turn);
+        loop {
+            match self.next_combination(rng)? {
+                Combination::New(turn, _) => return Some(*turn),
+                Combination::Repeat(..) => {}
             }
         }
-        None
+    }
+
+    /// The next combination of players (odometer order) and the move it makes; `None` once
+    /// they are exhausted.
+    pub fn next_combination(&mut self, rng: &mut Rng) -> Option<Combination<'a>> {
+        if self.done {
+            return None;
+        }
+        for phase in 0..4 {
+            if self.after[phase].is_some() {
+                continue;
+            }
+            let mut turn = match phase {
+                0 => self.start.clone(),
+                _ => self.after[phase - 1]
+                    .clone()
+                    .expect("earlier phases are played"),
+            };
+            let player = &self.portfolio.phases[phase][self.indices[phase]];
+            play_phase(player.as_ref(), PpPhase::ALL[phase], &mut turn, rng);
+            self.after[phase] = Some(turn);
+        }
+        let turn = self.after[3].clone().expect("every phase is played");
+        let indices = self.indices;
+        self.advance();
+        Some(match self.seen.iter().position(|a| *a == turn.actions) {
+            Some(i) => Combination::Repeat(i, indices),
+            None => {
+                self.seen.push(turn.actions.clone());
+                Combination::New(Box::new(turn), indices)
+            }
+        })
     }
 
     /// Moves the odometer on (last phase fastest), forgetting the turns it invalidates.
@@ -118,23 +162,14 @@ impl<'a> Children<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::prismata::sequence::tests::{First, Wander};
+    use crate::agents::prismata::sequence::tests::{First, first_or_wander};
     use crate::games::prismata::{Level, rules};
     use crate::rng::rng_from_seed;
-
-    fn portfolio() -> Portfolio {
-        let two = |p: PpPhase| -> Vec<Arc<dyn PartialPlayer>> {
-            vec![Arc::new(First(p)), Arc::new(Wander(p))]
-        };
-        Portfolio {
-            phases: PpPhase::ALL.map(two),
-        }
-    }
 
     #[test]
     fn children_are_distinct_whole_turns_at_most_one_per_combination() {
         let lib = Library::builtin();
-        let p = portfolio();
+        let p = first_or_wander();
         assert_eq!(p.combinations(), 16);
         let mut rng = rng_from_seed(5);
         let s = State::new(lib, &Level::random(lib, 8, 4).unwrap());
@@ -162,9 +197,7 @@ mod tests {
         let twice = |p: PpPhase| -> Vec<Arc<dyn PartialPlayer>> {
             vec![Arc::new(First(p)), Arc::new(First(p))]
         };
-        let p = Portfolio {
-            phases: PpPhase::ALL.map(twice),
-        };
+        let p = Portfolio::unnamed(PpPhase::ALL.map(twice));
         let mut rng = rng_from_seed(5);
         let s = State::new(lib, &Level::random(lib, 8, 4).unwrap());
         let mut children = p.children(lib, &s);

@@ -127,6 +127,14 @@ pub(crate) mod tests {
         PpPhase::ALL.map(|p| Arc::new(First(p)) as Arc<dyn PartialPlayer>)
     }
 
+    /// A test portfolio: [`First`] and [`Wander`] in every phase (16 combinations).
+    pub(crate) fn first_or_wander() -> crate::agents::prismata::portfolio::Portfolio {
+        let two = |p: PpPhase| -> Vec<Arc<dyn PartialPlayer>> {
+            vec![Arc::new(First(p)), Arc::new(Wander(p))]
+        };
+        crate::agents::prismata::portfolio::Portfolio::unnamed(PpPhase::ALL.map(two))
+    }
+
     #[test]
     fn a_sequence_plays_whole_turns_until_the_game_ends() {
         let lib = Library::builtin();

@@ -167,8 +167,9 @@ impl SearchSupport for PrismataGame {
     }
 
     /// The players of the built-in bot configuration (or of the file in the spec's `config`
-    /// field), by name; `evaluations` (Alpha-Beta) and `traversals` (UCT) override their
-    /// budgets.
+    /// field), by name; `evaluations` (Alpha-Beta) and `traversals` (UCT, Portfolio MCTS)
+    /// override their budgets, and a Portfolio MCTS player takes `weights=[name=w,...]` (by
+    /// partial player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult` and `b`.
     fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
         let name = spec.name().to_string();
         let config_path = match spec.take_word("config", "") {
@@ -205,7 +206,7 @@ impl SearchSupport for PrismataGame {
     }
 }
 
-/// A bot from its planner, with the spec's budget overrides.
+/// A bot from its planner, with the spec's overrides.
 fn bot(
     name: &str,
     mut planner: Planner,
@@ -216,6 +217,21 @@ fn bot(
             ab.evaluations = spec.take_u64("evaluations", ab.evaluations)?.max(1)
         }
         Planner::Uct(uct) => uct.traversals = spec.take_u64("traversals", uct.traversals)?.max(1),
+        Planner::Pmcts(search) => {
+            search.traversals = spec.take_u64("traversals", search.traversals)?.max(1);
+            let p = &mut search.params;
+            p.c = spec.take_positive("c", p.c)?;
+            p.bias = spec.take_bool("bias", p.bias)?;
+            p.pruning = spec.take_bool("pruning", p.pruning)?;
+            p.k_init_mult = spec.take_positive("k_init_mult", p.k_init_mult)?;
+            p.t_mult = spec.take_positive("t_mult", p.t_mult)?;
+            p.a_mult = spec.take_positive("a_mult", p.a_mult)?;
+            p.b = spec.take_positive("b", p.b)?;
+            let weights = spec.take_weights("weights")?;
+            search
+                .set_weights(weights)
+                .map_err(|e| Error::config("weights", e))?;
+        }
         Planner::Sequence(_) | Planner::RandomFromPortfolio(_) => {}
     }
     Ok(Box::new(Bot::new(name, planner)))

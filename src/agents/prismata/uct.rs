@@ -152,19 +152,12 @@ impl Uct {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::prismata::partial::{PartialPlayer, PpPhase};
-    use crate::agents::prismata::sequence::tests::{First, Wander, firsts};
+    use crate::agents::prismata::sequence::tests::{first_or_wander, firsts};
     use crate::games::prismata::{Level, rules};
     use crate::rng::rng_from_seed;
-    use std::sync::Arc;
 
     fn uct(traversals: u64) -> Uct {
-        let two = |p: PpPhase| -> Vec<Arc<dyn PartialPlayer>> {
-            vec![Arc::new(First(p)), Arc::new(Wander(p))]
-        };
-        let portfolio = Portfolio {
-            phases: PpPhase::ALL.map(two),
-        };
+        let portfolio = first_or_wander();
         Uct {
             root: portfolio.clone(),
             inner: portfolio,
