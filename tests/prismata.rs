@@ -16,7 +16,10 @@ fn quick(name: &str) -> String {
         Some(playstyles::agents::prismata::bot::Planner::AlphaBeta(_)) => {
             format!("{name}(evaluations=3)")
         }
-        Some(playstyles::agents::prismata::bot::Planner::Uct(_)) => format!("{name}(traversals=3)"),
+        Some(
+            playstyles::agents::prismata::bot::Planner::Uct(_)
+            | playstyles::agents::prismata::bot::Planner::Pmcts(_),
+        ) => format!("{name}(traversals=3)"),
         _ => name.to_string(),
     }
 }
@@ -104,5 +107,76 @@ fn a_bot_from_a_config_file_plays() {
     std::fs::write(&path, bad).unwrap();
     let e = build_agent(&game, &spec).err().unwrap().to_string();
     assert!(e.contains("combination[1]"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_prismata_inputs_exit_with_code_2_naming_the_field() {
+    use crate::support::cli::{playstyles, stderr};
+    let play = |level: &str, agents: &str| {
+        let o = playstyles(&[
+            "play", "--game", "prismata", "--level", level, "--agents", agents,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{level} {agents}");
+        stderr(&o)
+    };
+    // Level specs: an unknown unit, a repeated unit, a bad count, a bad seed, too many units.
+    for (level, says) in [
+        ("units:Shiver Yeti,Nope", "`Nope` is not a Prismata unit"),
+        (
+            "units:Shiver Yeti,Shiver Yeti",
+            "`Shiver Yeti` is named twice",
+        ),
+        ("units:Tarsier", "`Tarsier` is in the base set"),
+        ("x:5", "the unit count `x`"),
+        ("8:five", "the seed `five`"),
+        ("500:1", "level"),
+    ] {
+        let err = play(level, "Playout,Playout");
+        assert!(
+            err.starts_with("error: invalid `level`") && err.contains(says),
+            "{level}: {err}"
+        );
+    }
+    // Player specs: an unknown bot, a bad budget, weights of an unknown partial player.
+    for (agents, says) in [
+        ("Playout,Nobody", "agents"),
+        ("UCT100(traversals=-1),Playout", "traversals"),
+        ("PMCTS100(weights=[BuyNope=1]),Playout", "BuyNope"),
+        ("PMCTS100(t_mult=0),Playout", "t_mult"),
+    ] {
+        let err = play("1", agents);
+        assert!(err.starts_with("error: invalid `"), "{agents}: {err}");
+        assert!(err.contains(says), "{agents}: {err}");
+    }
+}
+
+#[test]
+fn a_malformed_bot_config_file_exits_with_code_2_naming_the_entry() {
+    use crate::support::cli::{playstyles, stderr};
+    let dir = std::env::temp_dir().join(format!("playstyles-badbots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bots.toml");
+    for (text, says) in [
+        (
+            "[players]\nX = { type = \"Player_PPSequence\", partial_players = [\"A\"] }\n",
+            "players.X.partial_players",
+        ),
+        ("[players\n", "bots.toml"),
+        (
+            "[partial_players]\nA = { type = \"ActionBuy_Sequence\", buy_sequence = [[\"Nope\", 0]] }\n[players]\nX = { type = \"Player_PPSequence\", partial_players = [\"A\", \"A\", \"A\", \"A\"] }\n",
+            "partial_players.A",
+        ),
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let spec = format!("X(config={}),Playout", path.display());
+        let o = playstyles(&[
+            "play", "--game", "prismata", "--level", "1", "--agents", &spec,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        let err = stderr(&o);
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(err.contains(says), "`{err}` should name {says}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
