@@ -67,7 +67,8 @@ pub struct PlayerRecord {
     /// without a label are not counted here.
     pub labels: BTreeMap<String, u32>,
     /// [`Game::player_stats`] right after each action of this player that ends its turn
-    /// ([`Game::ends_turn`]), in order: one entry per completed turn.
+    /// ([`Game::ends_turn`], with another player or nobody to move next), in order: one entry
+    /// per completed turn.
     pub turns: Vec<Vec<f64>>,
     /// [`Game::player_stats`] of the final state (also when the match was capped).
     pub final_stats: Vec<f64>,
@@ -206,7 +207,9 @@ pub fn play_match<G: Game>(
         log.last_action_round = game.round(&state);
         game.apply(&mut state, action);
         actions.push(action);
-        if game.ends_turn(action) {
+        // A turn ends with a turn-ending action after which another player (or nobody) is to
+        // move: a game whose turns have phases ends several of them with the same action.
+        if game.ends_turn(action) && game.turn(&state) != Turn::Player(p) {
             let mut stats = Vec::new();
             game.player_stats(&state, p, &mut stats);
             logs[p].turns.push(stats);

@@ -415,7 +415,8 @@ pub trait Game: Sync {
     /// The kind of `action` (index into [`GameInfo::action_kinds`]).
     fn action_kind(&self, action: Self::Action) -> u8;
 
-    /// True if `action` ends the current player's turn.
+    /// True if `action` ends the current player's turn, or in a game whose turns have
+    /// phases, one of its phases (the turn is over once another player is to move).
     fn ends_turn(&self, action: Self::Action) -> bool;
 
     /// Applies a legal action. Behaviour for an illegal action is unspecified (it may corrupt

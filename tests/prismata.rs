@@ -180,3 +180,30 @@ fn a_malformed_bot_config_file_exits_with_code_2_naming_the_entry() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_match_record_has_one_entry_per_own_turn_not_per_phase() {
+    use playstyles::game::{Game, Turn};
+    let game = PrismataGame::default();
+    let level = Level::load(game.library(), "4").unwrap();
+    let mut agents: Vec<Box<dyn Agent<PrismataGame>>> = vec![
+        build_agent(&game, "MediumAI").unwrap(),
+        build_agent(&game, "Playout").unwrap(),
+    ];
+    // Count each seat's turns: the plies at which the player to move changes away from it.
+    let mut turns = [0usize; 2];
+    let record = play_match(&game, &level, &mut agents, 5, |s, a| {
+        let Turn::Player(p) = game.turn(s) else {
+            return;
+        };
+        let mut next = s.clone();
+        game.apply(&mut next, a);
+        if game.turn(&next) != Turn::Player(p) {
+            turns[p] += 1;
+        }
+    });
+    assert!(turns[0] > 3, "{turns:?}");
+    for (p, &n) in turns.iter().enumerate() {
+        assert_eq!(record.players[p].turns.len(), n, "seat {p}");
+    }
+}

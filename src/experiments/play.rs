@@ -122,7 +122,10 @@ where
         }
         let mut next = state.clone();
         game.apply(&mut next, action);
-        if game.ends_turn(action) && !game.is_terminal(&next) {
+        if game.ends_turn(action)
+            && !game.is_terminal(&next)
+            && game.turn(&next) != game.turn(state)
+        {
             let who = match game.turn(state) {
                 Turn::Player(p) => format!("seat {p} ({})", names[p]),
                 Turn::Terminal => "nobody".to_string(),
