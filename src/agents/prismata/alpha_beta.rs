@@ -12,16 +12,21 @@
 //! evaluations checked at the same place, so a decision does not depend on the machine.
 
 use super::eval::{PlayoutResult, playout, playout_score};
+use super::heuristics::{will_score, will_score_inflation};
 use super::portfolio::Portfolio;
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
 use crate::rng::Rng;
 
-/// How leaves are scored.
+/// How leaves are scored (C++ `Eval`, spec §11.5).
 #[derive(Clone, Debug)]
 pub enum Evaluation {
     /// A playout by this scripted player for both sides ([`playout_score`]).
     Playout(Sequence),
+    /// The searching player's [`will_score`] (a finished game: ±[`super::eval::WIN_SCORE`]).
+    WillScore,
+    /// [`will_score_inflation`] (a finished game: ±[`super::eval::WIN_SCORE`]).
+    WillScoreInflation,
 }
 
 /// The search's settings.
@@ -144,11 +149,21 @@ impl Search<'_> {
 
     fn evaluate(&mut self, state: &State, rng: &mut Rng) -> f64 {
         self.evaluations += 1;
+        let me = usize::from(self.max_player);
         match &self.params.eval {
             Evaluation::Playout(player) => {
                 let result: PlayoutResult = playout(self.library, state, player, rng);
                 playout_score(result, self.max_player)
             }
+            _ if state.over => playout_score(
+                PlayoutResult {
+                    winner: state.winner,
+                    turns: 0,
+                },
+                self.max_player,
+            ),
+            Evaluation::WillScore => will_score(self.library, state, me),
+            Evaluation::WillScoreInflation => will_score_inflation(self.library, state, me),
         }
     }
 }

@@ -1,10 +1,12 @@
 //! Prismata's whole-turn bots as [`Agent`]s: a bot plans its whole turn at the turn's first
-//! decision (spec §12: a scripted sequence, a random portfolio move, Alpha-Beta or UCT over
-//! portfolio moves; and our Portfolio MCTS) and then plays the plan one action per call.
+//! decision (spec §12: a scripted sequence, a random portfolio move, Alpha-Beta, UCT or
+//! Portfolio Greedy Search over portfolio moves; and our Portfolio MCTS) and then plays the
+//! plan one action per call.
 
 use std::collections::VecDeque;
 
 use super::alpha_beta::AlphaBeta;
+use super::pgs::PortfolioGreedy;
 use super::pmcts::TurnPmcts;
 use super::portfolio::Portfolio;
 use super::sequence::Sequence;
@@ -27,6 +29,8 @@ pub enum Planner {
     Uct(Uct),
     /// Portfolio MCTS over portfolio moves, partial players weighted (ours).
     Pmcts(TurnPmcts),
+    /// Portfolio Greedy Search (C++ `Player_PortfolioGreedySearch`).
+    Pgs(PortfolioGreedy),
 }
 
 impl Planner {
@@ -38,6 +42,7 @@ impl Planner {
             Planner::AlphaBeta(ab) => ab.search(library, state, rng),
             Planner::Uct(uct) => uct.search(library, state, rng),
             Planner::Pmcts(pmcts) => pmcts.search(library, state, rng),
+            Planner::Pgs(pgs) => pgs.search(library, state, rng),
         }
     }
 }

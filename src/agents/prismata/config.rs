@@ -20,7 +20,8 @@
 //!
 //! Types keep their C++ names (`Defense_Solver`, `Player_UCT`, …); options are the C++ ones in
 //! snake case, except that search time limits become budgets (`evaluations` for Alpha-Beta,
-//! `traversals` for UCT). One type is ours: `Player_PortfolioMCTS` ([`super::pmcts`]). Everything is resolved when the file is loaded, so an unknown name,
+//! `traversals` for UCT; Portfolio Greedy Search has a fixed number of playouts). One type is
+//! ours: `Player_PortfolioMCTS` ([`super::pmcts`]). Everything is resolved when the file is loaded, so an unknown name,
 //! option or type, a wrong list length or a reference cycle is an error naming the entry and
 //! field.
 
@@ -52,6 +53,7 @@ use super::heuristics::{
     defense_heuristic_save_attackers, snipe_highest_defense,
 };
 use super::partial::{BuyLimits, Combination, PartialPlayer, PpPhase, UnitFilter};
+use super::pgs::PortfolioGreedy;
 use super::pmcts::TurnPmcts;
 use super::portfolio::Portfolio;
 use super::sequence::Sequence;
@@ -515,6 +517,14 @@ impl<'t> Resolver<'t> {
         let kind = entry.required_string("type")?;
         let planner = match kind {
             "Player_PPSequence" => Planner::Sequence(self.sequence(&mut entry, "partial_players")?),
+            "Player_PortfolioGreedySearch" => {
+                let it = entry.required_string("portfolio")?;
+                Planner::Pgs(PortfolioGreedy {
+                    portfolio: self.full_portfolio(it, &entry.field("portfolio"))?,
+                    iterations: entry.integer("improvement_iterations", 1)?.min(100) as u32,
+                    responses: entry.integer("responses", 1)?.min(100) as u32,
+                })
+            }
             "Player_RandomFromIterator" => {
                 let it = entry.required_string("iterator")?;
                 Planner::RandomFromPortfolio(self.full_portfolio(it, &entry.field("iterator"))?)
@@ -526,16 +536,37 @@ impl<'t> Resolver<'t> {
                     Some(r) => self.full_portfolio(r, &entry.field("root_iterator"))?,
                     None => inner.clone(),
                 };
-                let playout_name = entry.required_string("playout_player")?;
-                let playout = self.playout_player(playout_name, &entry.field("playout_player"))?;
-                if let Some(eval) = entry.string("eval")?
-                    && eval != "Playout"
-                {
-                    return Err(Error::config(
-                        entry.field("eval"),
-                        format!("unknown evaluation `{eval}` (known: Playout)"),
-                    ));
-                }
+                let eval = entry.string("eval")?.unwrap_or("Playout");
+                let by_playout = eval == "Playout" || kind != "Player_StackAlphaBeta";
+                // The playout player: needed by every playout evaluation, refused elsewhere.
+                let playout = match entry.string("playout_player")? {
+                    Some(name) => Some(self.playout_player(name, &entry.field("playout_player"))?),
+                    None if by_playout => {
+                        return Err(Error::config(entry.field("playout_player"), "missing"));
+                    }
+                    None => None,
+                };
+                let eval = match (eval, playout.clone()) {
+                    ("Playout", Some(p)) => Evaluation::Playout(p),
+                    ("WillScore", _) if !by_playout => Evaluation::WillScore,
+                    ("WillScoreInflation", _) if !by_playout => Evaluation::WillScoreInflation,
+                    _ => {
+                        let known = if kind == "Player_StackAlphaBeta" {
+                            "Playout, WillScore, WillScoreInflation"
+                        } else {
+                            "Playout"
+                        };
+                        return Err(Error::config(
+                            entry.field("eval"),
+                            format!("unknown evaluation `{eval}` for {kind} (known: {known})"),
+                        ));
+                    }
+                };
+                let playout = || {
+                    playout
+                        .clone()
+                        .expect("a playout search has a playout player")
+                };
                 match kind {
                     "Player_UCT" => Planner::Uct(Uct {
                         root,
@@ -543,17 +574,17 @@ impl<'t> Resolver<'t> {
                         max_children: entry.integer("max_children", 0)? as usize,
                         c: entry.float("uct_constant", 2.0)?,
                         traversals: positive(&mut entry, "traversals")?,
-                        playout,
+                        playout: playout(),
                     }),
                     "Player_StackAlphaBeta" => Planner::AlphaBeta(AlphaBeta {
                         root,
                         inner,
                         max_depth: entry.integer("max_depth", 20)?.clamp(1, 50) as u32,
                         max_children: entry.integer("max_children", 0)? as usize,
-                        eval: Evaluation::Playout(playout),
+                        eval,
                         evaluations: positive(&mut entry, "evaluations")?,
                     }),
-                    _ => Planner::Pmcts(pmcts(&mut entry, root, inner, playout)?),
+                    _ => Planner::Pmcts(pmcts(&mut entry, root, inner, playout())?),
                 }
             }
             _ => {
@@ -562,7 +593,7 @@ impl<'t> Resolver<'t> {
                     format!(
                         "unknown type `{kind}` (known: Player_PPSequence, \
                          Player_RandomFromIterator, Player_StackAlphaBeta, Player_UCT, \
-                         Player_PortfolioMCTS)"
+                         Player_PortfolioGreedySearch, Player_PortfolioMCTS)"
                     ),
                 ));
             }
@@ -913,6 +944,8 @@ mod tests {
         AB = { type = "Player_StackAlphaBeta", evaluations = 10, root_iterator = "Root", iterator = "Root", playout_player = "Seq" }
         UCT = { type = "Player_UCT", traversals = 10, iterator = "Root", playout_player = "Seq" }
         Rand = { type = "Player_RandomFromIterator", iterator = "Root" }
+        PGS = { type = "Player_PortfolioGreedySearch", portfolio = "Root", responses = 2 }
+        ABW = { type = "Player_StackAlphaBeta", evaluations = 10, iterator = "Root", eval = "WillScore" }
         PM = { type = "Player_PortfolioMCTS", traversals = 10, iterator = "Root", playout_player = "Seq", t_mult = 0.5, weights = { BuyEcon = 0.9 } }
     "#;
 
@@ -934,6 +967,8 @@ mod tests {
             "UCT100",
             "AB100_Paper",
             "UCT100_Paper",
+            "PGSAI",
+            "PMCTS100",
         ] {
             assert!(config.player(name).is_some(), "{name}");
         }
@@ -955,7 +990,16 @@ mod tests {
     #[test]
     fn a_small_configuration_resolves_its_names() {
         let config = parse(SMALL).unwrap();
-        assert_eq!(config.player_names(), ["AB", "PM", "Rand", "Seq", "UCT"]);
+        assert_eq!(
+            config.player_names(),
+            ["AB", "ABW", "PGS", "PM", "Rand", "Seq", "UCT"]
+        );
+        assert!(
+            matches!(config.player("PGS"), Some(Planner::Pgs(p)) if p.iterations == 1 && p.responses == 2)
+        );
+        assert!(
+            matches!(config.player("ABW"), Some(Planner::AlphaBeta(ab)) if matches!(ab.eval, Evaluation::WillScore))
+        );
         assert!(
             matches!(config.player("AB"), Some(Planner::AlphaBeta(ab)) if ab.evaluations == 10 && ab.max_depth == 20)
         );

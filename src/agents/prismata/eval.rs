@@ -30,10 +30,20 @@ pub fn playout(
     player: &Sequence,
     rng: &mut Rng,
 ) -> PlayoutResult {
+    playout_with(library, state, [player, player], rng)
+}
+
+/// Plays `state` on with `players[p]` for player `p` until the game ends or the turn limit.
+pub fn playout_with(
+    library: &Library,
+    state: &State,
+    players: [&Sequence; 2],
+    rng: &mut Rng,
+) -> PlayoutResult {
     let mut s = state.clone();
     let mut turns = 0;
     while !s.over && turns < PLAYOUT_TURN_LIMIT {
-        s = player.turn(library, s, rng).state;
+        s = players[usize::from(s.active)].turn(library, s, rng).state;
         turns += 1;
     }
     PlayoutResult {

@@ -11,7 +11,8 @@
 //! Whole turns and the searches over them:
 //! - [`sequence`]: one partial player per phase, a scripted whole turn;
 //! - [`portfolio`]: the cross product of per-phase lists, the moves a search considers;
-//! - [`eval`], [`alpha_beta`], [`uct`]: playout evaluation and the C++ bots' two searches;
+//! - [`eval`], [`alpha_beta`], [`uct`], [`pgs`]: playout evaluation and the C++ bots'
+//!   searches (Alpha-Beta, UCT, Portfolio Greedy Search);
 //! - [`pmcts`]: Portfolio MCTS over whole-turn moves, partial players weighted as scripts
 //!   (the evolved Prismata personalities);
 //! - [`bot`]: a whole-turn planner as an [`crate::agent::Agent`];
@@ -31,6 +32,7 @@ pub mod eval;
 pub mod filter;
 pub mod heuristics;
 pub mod partial;
+pub mod pgs;
 pub mod pmcts;
 pub mod portfolio;
 pub mod predict;

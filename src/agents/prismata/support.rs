@@ -169,7 +169,8 @@ impl SearchSupport for PrismataGame {
     /// The players of the built-in bot configuration (or of the file in the spec's `config`
     /// field), by name; `evaluations` (Alpha-Beta) and `traversals` (UCT, Portfolio MCTS)
     /// override their budgets, and a Portfolio MCTS player takes `weights=[name=w,...]` (by
-    /// partial player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult` and `b`.
+    /// partial player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult` and `b`;
+    /// Portfolio Greedy Search takes `iterations` and `responses`.
     fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
         let name = spec.name().to_string();
         let config_path = match spec.take_word("config", "") {
@@ -231,6 +232,10 @@ fn bot(
             search
                 .set_weights(weights)
                 .map_err(|e| Error::config("weights", e))?;
+        }
+        Planner::Pgs(pgs) => {
+            pgs.iterations = spec.take_u32("iterations", pgs.iterations)?;
+            pgs.responses = spec.take_u32("responses", pgs.responses)?;
         }
         Planner::Sequence(_) | Planner::RandomFromPortfolio(_) => {}
     }
