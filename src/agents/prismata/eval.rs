@@ -52,6 +52,16 @@ pub fn playout_with(
     }
 }
 
+/// What a game's `winner` is worth to `player` in a UCT-style tree: 1 for a win, ½ for a draw,
+/// 0 for a loss.
+pub fn win_credit(winner: Option<u8>, player: u8) -> f64 {
+    match winner {
+        Some(w) if w == player => 1.0,
+        None => 0.5,
+        Some(_) => 0.0,
+    }
+}
+
 /// The alpha-beta playout score for `max_player` (C++ `ABPlayoutScore`): a win is worth
 /// [`WIN_SCORE`] less the turns it took, a loss the negative of that, a draw 0, so shorter
 /// wins and longer losses are preferred.

@@ -16,7 +16,7 @@
 //! rate, then the best prior: at small budgets many root children have one visit). The budget
 //! is `traversals`.
 
-use super::eval::playout;
+use super::eval::{playout, win_credit};
 use super::portfolio::{Combination, Portfolio};
 use super::sequence::Sequence;
 use crate::agents::portfolio_mcts::PmctsParams;
@@ -171,11 +171,7 @@ impl TurnPmcts {
             self.traverse(library, child, false, max_player, rng)
         };
         node.visits += 1;
-        match winner {
-            Some(w) if w == max_player => node.wins += 1.0,
-            None => node.wins += 0.5,
-            Some(_) => {}
-        }
+        node.wins += win_credit(winner, max_player);
         winner
     }
 

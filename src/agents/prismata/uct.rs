@@ -8,7 +8,7 @@
 //! child is played. The budget is `traversals` (the C++ `MaxTraversals`; we have no time
 //! limit). `max_children` 0 means no limit (the C++ would then add no child at all).
 
-use super::eval::playout;
+use super::eval::{playout, win_credit};
 use super::portfolio::{Children, Portfolio};
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
@@ -95,11 +95,7 @@ impl Uct {
             self.traverse(library, &mut node.children[i], false, max_player, rng)
         };
         node.visits += 1;
-        match winner {
-            Some(w) if w == max_player => node.wins += 1.0,
-            None => node.wins += 0.5,
-            Some(_) => {}
-        }
+        node.wins += win_credit(winner, max_player);
         winner
     }
 
