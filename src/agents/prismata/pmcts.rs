@@ -2,8 +2,9 @@
 //! (progressive bias and progressive unpruning by script weights) with Prismata's partial
 //! players as the scripts and [`super::uct`]'s turn-level tree.
 //!
-//! A node is opened on its second visit: every distinct move of its portfolio (the root one at
-//! the root, the inner one below) becomes a child, and each child gets a prior `v`, the mean
+//! The root is opened on the first traversal, another node on its second visit (its first is a
+//! playout): every distinct move of its portfolio (the root one at the root, the inner one
+//! below) becomes a child, and each child gets a prior `v`, the mean
 //! weight of the four partial players that make it (the best such mean when several
 //! combinations make the same move; a player the weights do not name weighs 0.5). Selection
 //! over the unpruned children takes an unvisited child first (the highest prior, then
