@@ -18,7 +18,7 @@
 //! is `traversals`.
 
 use super::eval::{playout, win_credit};
-use super::portfolio::{Combination, Portfolio};
+use super::portfolio::{Generated, Portfolio};
 use super::sequence::Sequence;
 use crate::agents::portfolio_mcts::PmctsParams;
 use crate::games::prismata::{Action, Library, State};
@@ -193,10 +193,10 @@ impl TurnPmcts {
         let mut moves = portfolio.children(library, &node.state);
         while let Some(combination) = moves.next_combination(rng) {
             match combination {
-                Combination::New(turn, indices) => {
+                Generated::New(turn, indices) => {
                     children.push(Node::new(turn.state, mover, turn.actions, prior(indices)));
                 }
-                Combination::Repeat(i, indices) => {
+                Generated::Repeat(i, indices) => {
                     let child: &mut Node = &mut children[i];
                     child.prior = child.prior.max(prior(indices));
                 }
@@ -337,14 +337,14 @@ mod tests {
         let (mut made, mut expected) = (Vec::new(), None);
         while let Some(c) = moves.next_combination(&mut rng) {
             match c {
-                Combination::New(turn, indices) => {
+                Generated::New(turn, indices) => {
                     if indices == [1; 4] {
                         expected = Some(turn.actions.clone());
                     }
                     made.push(turn.actions);
                 }
-                Combination::Repeat(i, [1, 1, 1, 1]) => expected = Some(made[i].clone()),
-                Combination::Repeat(..) => {}
+                Generated::Repeat(i, [1, 1, 1, 1]) => expected = Some(made[i].clone()),
+                Generated::Repeat(..) => {}
             }
         }
         let played = search.search(lib, &s, &mut rng_from_seed(3));

@@ -92,7 +92,7 @@ pub struct Children<'a> {
 /// One combination of a [`Children`] enumeration: its players' indices, and the move it
 /// makes — new, or the same action list as an earlier move.
 #[derive(Debug)]
-pub enum Combination<'a> {
+pub enum Generated<'a> {
     /// A move not generated before: the finished turn.
     New(Box<Turn<'a>>, [usize; 4]),
     /// The same actions as the `usize`-th move generated.
@@ -105,15 +105,15 @@ impl<'a> Children<'a> {
     pub fn next_move(&mut self, rng: &mut Rng) -> Option<Turn<'a>> {
         loop {
             match self.next_combination(rng)? {
-                Combination::New(turn, _) => return Some(*turn),
-                Combination::Repeat(..) => {}
+                Generated::New(turn, _) => return Some(*turn),
+                Generated::Repeat(..) => {}
             }
         }
     }
 
     /// The next combination of players (odometer order) and the move it makes; `None` once
     /// they are exhausted.
-    pub fn next_combination(&mut self, rng: &mut Rng) -> Option<Combination<'a>> {
+    pub fn next_combination(&mut self, rng: &mut Rng) -> Option<Generated<'a>> {
         if self.done {
             return None;
         }
@@ -135,10 +135,10 @@ impl<'a> Children<'a> {
         let indices = self.indices;
         self.advance();
         Some(match self.seen.iter().position(|a| *a == turn.actions) {
-            Some(i) => Combination::Repeat(i, indices),
+            Some(i) => Generated::Repeat(i, indices),
             None => {
                 self.seen.push(turn.actions.clone());
-                Combination::New(Box::new(turn), indices)
+                Generated::New(Box::new(turn), indices)
             }
         })
     }
