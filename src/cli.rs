@@ -9,7 +9,7 @@
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
 //! playstyles plot RUN_DIR|TOURNAMENT_DIR
-//! playstyles validate RUN_DIR [--levels held-out|paper|SEEDS|generated:N] [--repetitions N]
+//! playstyles validate RUN_DIR [--levels held-out|paper|builtin|SEEDS|generated:N] [--repetitions N]
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--force]
 //! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--force]
 //! playstyles tiers RUN_DIR [--count N]
@@ -112,9 +112,9 @@ pub struct ValidateArgs {
     /// The run directory (written by `playstyles evolve`).
     #[arg(value_name = "RUN_DIR")]
     pub run_dir: PathBuf,
-    /// The levels: `held-out` (the built-in levels the run did not train on), `paper` (all
-    /// built-in levels), level seeds `S1,S2,...`, or `generated:N` (N generated levels, seeds
-    /// derived from the run seed).
+    /// The levels: `held-out` (the built-in levels the run did not train on), `paper` or
+    /// `builtin` (all built-in levels), level seeds `S1,S2,...`, or `generated:N` (N generated
+    /// levels, seeds derived from the run seed).
     #[arg(
         long,
         default_value = "held-out",

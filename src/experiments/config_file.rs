@@ -11,11 +11,15 @@ use crate::error::{Error, Result};
 /// the paper for Tribes).
 pub const PAPER_LEVELS: &str = "paper";
 
+/// A synonym of [`PAPER_LEVELS`] that reads better for games without a paper (Prismata's 100
+/// built-in sets).
+pub const BUILTIN_LEVELS: &str = "builtin";
+
 /// The `levels` field: a word or a list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum LevelsField {
-    /// A word naming a level set (only `"paper"`).
+    /// A word naming a level set (only `"paper"`, or its synonym `"builtin"`).
     Word(String),
     /// Level seeds and level files.
     List(Vec<LevelEntry>),
@@ -151,7 +155,7 @@ fn field_at(text: &str, span: &Range<usize>) -> Option<String> {
     in_table(table.get_ref(), span, "")
 }
 
-/// A validated level set from a `levels` field: `"paper"` or a non-empty list of level seeds
+/// A validated level set from a `levels` field: `"paper"` (or `"builtin"`) or a non-empty list of level seeds
 /// and files; errors name `field` (or `field[i]`).
 ///
 /// # Errors
@@ -159,12 +163,12 @@ fn field_at(text: &str, span: &Range<usize>) -> Option<String> {
 /// [`Error::Config`] for an unknown word, an empty list or an empty entry.
 pub fn level_set(levels: LevelsField, field: &str) -> Result<LevelSet> {
     Ok(match levels {
-        LevelsField::Word(w) if w == PAPER_LEVELS => LevelSet::Paper,
+        LevelsField::Word(w) if w == PAPER_LEVELS || w == BUILTIN_LEVELS => LevelSet::Paper,
         LevelsField::Word(w) => {
             return Err(Error::config(
                 field,
                 format!(
-                    "unknown level set `{w}` (give \"paper\" or a list of level seeds and files)"
+                    "unknown level set `{w}` (give \"paper\", \"builtin\" or a list of level seeds and files)"
                 ),
             ));
         }
@@ -186,4 +190,18 @@ pub fn level_set(levels: LevelsField, field: &str) -> Result<LevelSet> {
                 .collect::<Result<_>>()?,
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_is_a_synonym_of_paper_and_other_words_are_errors_naming_the_field() {
+        let word = |w: &str| level_set(LevelsField::Word(w.to_string()), "levels");
+        assert_eq!(word("paper").unwrap(), LevelSet::Paper);
+        assert_eq!(word("builtin").unwrap(), LevelSet::Paper);
+        let e = word("all").unwrap_err().to_string();
+        assert!(e.contains("levels") && e.contains("`all`"), "{e}");
+    }
 }

@@ -27,14 +27,14 @@ pub enum LevelChoice {
 impl FromStr for LevelChoice {
     type Err = Error;
 
-    /// Parses `held-out`, `paper`, `generated:N` (N ≥ 1) or a comma-separated list of distinct
+    /// Parses `held-out`, `paper` (or `builtin`), `generated:N` (N ≥ 1) or a comma-separated list of distinct
     /// level seeds; errors name `--levels`.
     fn from_str(s: &str) -> Result<Self> {
         let s = s.trim();
         let bad = |reason: String| Error::config("--levels", reason);
         Ok(match s {
             "held-out" => LevelChoice::HeldOut,
-            "paper" => LevelChoice::Paper,
+            "paper" | "builtin" => LevelChoice::Paper,
             _ => {
                 if let Some(n) = s.strip_prefix("generated:") {
                     match n.trim().parse::<usize>() {
