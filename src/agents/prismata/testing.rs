@@ -38,6 +38,21 @@ pub(crate) fn add(s: &mut State, p: u8, name: &str) -> usize {
     i
 }
 
+/// The start of the base set plus `extra` (as [`start`]), with player 0's `own` units added,
+/// ready, and player 1 holding only `enemy`.
+pub(crate) fn facing(extra: &str, own: &[&str], enemy: &[&str]) -> State {
+    let mut s = start(extra);
+    for n in own {
+        let i = s.add_unit(lib(), 0, id(n), 0, 0);
+        s.sides[0].units[i].status = Status::Default;
+    }
+    clear(&mut s, 1);
+    for n in enemy {
+        s.add_unit(lib(), 1, id(n), 0, 0);
+    }
+    s
+}
+
 /// Removes every unit of player `p`.
 pub(crate) fn clear(s: &mut State, p: usize) {
     s.sides[p].units.clear();

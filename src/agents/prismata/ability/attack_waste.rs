@@ -201,7 +201,8 @@ mod tests {
     use super::*;
     use crate::agents::prismata::ability::basic::{AttackDefault, EconomyDefault};
     use crate::agents::prismata::ability::sample;
-    use crate::games::prismata::{Level, Library, State, Status};
+    use crate::agents::prismata::testing::facing;
+    use crate::games::prismata::Library;
     use crate::rng::rng_from_seed;
     use std::sync::Arc;
 
@@ -211,16 +212,7 @@ mod tests {
 
     /// Player 0 with `own` ready units, facing player 1 holding only `enemy`.
     fn position(own: &[&str], enemy: &[&str]) -> Turn<'static> {
-        let mut s = State::new(lib(), &Level::load(lib(), "units:Shiver Yeti").unwrap());
-        for n in own {
-            let i = s.add_unit(lib(), 0, lib().id(n).unwrap(), 0, 0);
-            s.sides[0].units[i].status = Status::Default;
-        }
-        s.sides[1].units.clear();
-        for n in enemy {
-            s.add_unit(lib(), 1, lib().id(n).unwrap(), 0, 0);
-        }
-        Turn::new(lib(), s)
+        Turn::new(lib(), facing("Shiver Yeti", own, enemy))
     }
 
     #[test]

@@ -157,7 +157,8 @@ impl PartialPlayer for ChillGreedyKnapsack {
 mod tests {
     use super::*;
     use crate::agents::prismata::ability::sample;
-    use crate::games::prismata::{Level, Library, State};
+    use crate::agents::prismata::testing::facing;
+    use crate::games::prismata::{Library, State};
     use crate::rng::rng_from_seed;
     use std::sync::Arc;
 
@@ -168,18 +169,7 @@ mod tests {
     /// Player 0 with `chillers` ready and `attack`; player 1 with `blockers` instead of its
     /// starting units.
     fn position(chillers: &[&str], blockers: &[&str], attack: u16) -> State {
-        let mut s = State::new(
-            lib(),
-            &Level::load(lib(), "units:Shiver Yeti,Frost Brooder").unwrap(),
-        );
-        for n in chillers {
-            let i = s.add_unit(lib(), 0, lib().id(n).unwrap(), 0, 0);
-            s.sides[0].units[i].status = Status::Default;
-        }
-        s.sides[1].units.clear();
-        for n in blockers {
-            s.add_unit(lib(), 1, lib().id(n).unwrap(), 0, 0);
-        }
+        let mut s = facing("Shiver Yeti,Frost Brooder", chillers, blockers);
         s.sides[0].resources.set(Resource::Attack, attack);
         s
     }

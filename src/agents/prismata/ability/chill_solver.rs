@@ -42,7 +42,8 @@ mod tests {
     use super::*;
     use crate::agents::prismata::ability::basic::{AttackDefault, EconomyDefault};
     use crate::agents::prismata::ability::sample;
-    use crate::games::prismata::{Level, Library, State, Status};
+    use crate::agents::prismata::testing::facing;
+    use crate::games::prismata::{Library, State};
     use crate::rng::rng_from_seed;
     use std::sync::Arc;
 
@@ -51,15 +52,7 @@ mod tests {
     }
 
     fn position(chillers: &[&str], blockers: &[&str], attack: u16) -> State {
-        let mut s = State::new(lib(), &Level::load(lib(), "units:Shiver Yeti").unwrap());
-        for n in chillers {
-            let i = s.add_unit(lib(), 0, lib().id(n).unwrap(), 0, 0);
-            s.sides[0].units[i].status = Status::Default;
-        }
-        s.sides[1].units.clear();
-        for n in blockers {
-            s.add_unit(lib(), 1, lib().id(n).unwrap(), 0, 0);
-        }
+        let mut s = facing("Shiver Yeti", chillers, blockers);
         s.sides[0].resources.set(Resource::Attack, attack);
         s
     }
