@@ -48,10 +48,8 @@ impl Composite {
         value: fn(&GameView<'_>) -> f64,
     ) -> Composite {
         Composite {
-            name,
-            doc,
             won_only: true,
-            value,
+            ..Composite::every(name, doc, value)
         }
     }
 }

@@ -63,6 +63,26 @@ fn bump(h: &mut Vec<u32>, i: u32, n: u32) {
     h[i as usize] += n;
 }
 
+/// Adds `n` of size `i` to a histogram and updates its count, total and extremes.
+fn add_to(
+    h: &mut Vec<u32>,
+    i: u32,
+    n: u32,
+    count: &mut u32,
+    total: &mut u32,
+    smallest: &mut u32,
+    largest: &mut u32,
+) {
+    if n == 0 {
+        return;
+    }
+    bump(h, i, n);
+    *total += n * i;
+    *smallest = if *count == 0 { i } else { (*smallest).min(i) };
+    *count += n;
+    *largest = (*largest).max(i);
+}
+
 /// Removes `n` of size `i` from a histogram and updates its count, total and extremes.
 fn remove_from(
     h: &mut [u32],
@@ -169,19 +189,15 @@ impl ChillScenario {
 
     /// Adds `n` chillers of `chill`.
     pub fn add_chiller(&mut self, chill: u16, n: u32) {
-        if n == 0 {
-            return;
-        }
-        let c = chill as u32;
-        bump(&mut self.chill, c, n);
-        self.total_chill += n * c;
-        self.smallest_chiller = if self.num_chillers == 0 {
-            c
-        } else {
-            self.smallest_chiller.min(c)
-        };
-        self.num_chillers += n;
-        self.largest_chiller = self.largest_chiller.max(c);
+        add_to(
+            &mut self.chill,
+            chill as u32,
+            n,
+            &mut self.num_chillers,
+            &mut self.total_chill,
+            &mut self.smallest_chiller,
+            &mut self.largest_chiller,
+        );
     }
 
     /// Removes `n` chillers of `chill` (they must be there).
@@ -199,19 +215,15 @@ impl ChillScenario {
 
     /// Adds `n` blockers of `hp`.
     pub fn add_defender(&mut self, hp: u16, n: u32) {
-        if n == 0 {
-            return;
-        }
-        let h = hp as u32;
-        bump(&mut self.defense, h, n);
-        self.total_defense += n * h;
-        self.smallest_defender = if self.num_defenders == 0 {
-            h
-        } else {
-            self.smallest_defender.min(h)
-        };
-        self.num_defenders += n;
-        self.largest_defender = self.largest_defender.max(h);
+        add_to(
+            &mut self.defense,
+            hp as u32,
+            n,
+            &mut self.num_defenders,
+            &mut self.total_defense,
+            &mut self.smallest_defender,
+            &mut self.largest_defender,
+        );
     }
 
     /// Removes `n` blockers of `hp` (they must be there).
