@@ -3,7 +3,7 @@
 
 use super::action::Action;
 use super::buildings::adjacent_own;
-use super::economy::{city_tiles, tech_cost};
+use super::economy::tech_cost;
 use super::listing::Bounds;
 use super::movement::{MoveScratch, can_attack, can_move, first_reachable, reachable_with};
 use super::rules::TribesRules;
@@ -277,28 +277,19 @@ pub(super) fn city_actions<const M: u8>(
     let centre = s.cities[c].tile as usize;
     o.reads.add_square(s, centre, 3);
     o.occupants.add_square(s, centre, 0);
-    // The city's worked tiles, and the buildings already standing on its territory.
-    let mut tiles = [0u16; 24];
-    let mut k = 0;
-    city_tiles(s, c, |t| {
-        tiles[k] = t as u16;
-        k += 1;
-    });
-    let tiles = &tiles[..k];
+    // The city's worked tiles, and the buildings already standing on its territory (none
+    // needed to list spawns alone).
+    let t = if M == ONLY && o.only == K::Spawn {
+        Territory::default()
+    } else {
+        Territory::of(s, c)
+    };
+    let tiles = &t.tiles[..t.len];
     if o.wants(K::Build) {
-        let mut has = 0u32;
-        s.neighbourhood(s.cities[c].tile as usize, 2, |t| {
-            let tile = &s.tiles[t];
-            if tile.owner as usize == c
-                && let Some(b) = tile.building
-            {
-                has |= 1 << b as u32;
-            }
-        });
         let buildable = cx.buildable(s);
-        'build: for &t in tiles {
-            let t = t as usize;
-            let tile = &s.tiles[t];
+        'build: for &t2 in tiles {
+            let t2 = t2 as usize;
+            let tile = &s.tiles[t2];
             if tile.building.is_some() {
                 continue;
             }
@@ -306,12 +297,14 @@ pub(super) fn city_actions<const M: u8>(
             // adjacency of support buildings is checked building by building.
             let mut mask = buildable[tile.terrain as usize]
                 & resource_allows(tile.resource)
-                & !(has & SUPPORT);
+                & !(t.buildings & SUPPORT);
             while mask != 0 {
                 let b = Building::ALL[mask.trailing_zeros() as usize];
                 mask &= mask - 1;
-                if (!b.is_support() || b.partner().is_some_and(|p| adjacent_own(s, t, p, cx.tribe)))
-                    && !o.push(Action::new(K::Build, c, b as u8, t))
+                if (!b.is_support()
+                    || b.partner()
+                        .is_some_and(|p| adjacent_own(s, t2, p, cx.tribe)))
+                    && !o.push(Action::new(K::Build, c, b as u8, t2))
                 {
                     break 'build;
                 }
@@ -322,32 +315,22 @@ pub(super) fn city_actions<const M: u8>(
     let forest_ok = |t: usize| {
         s.tiles[t].terrain == Terrain::Forest && (rules.java() || s.tiles[t].building.is_none())
     };
-    let mut each = |kind: K, ok: &dyn Fn(usize) -> bool| {
-        if !o.wants(kind) {
-            return;
-        }
-        for &t in tiles {
-            if ok(t as usize) && !o.push(Action::new(kind, c, 0, t as usize)) {
-                return;
-            }
-        }
-    };
     if techs.has(Tech::Chivalry) && stars >= 5 {
-        each(K::BurnForest, &forest_ok);
+        tile_actions(o, K::BurnForest, c, tiles, forest_ok);
     }
     if techs.has(Tech::Forestry) {
-        each(K::ClearForest, &forest_ok);
+        tile_actions(o, K::ClearForest, c, tiles, forest_ok);
     }
     if techs.has(Tech::Construction) {
-        each(K::Destroy, &|t| s.tiles[t].building.is_some());
+        tile_actions(o, K::Destroy, c, tiles, |t| s.tiles[t].building.is_some());
     }
     if techs.has(Tech::Spiritualism) && stars >= 5 {
-        each(K::GrowForest, &|t| {
+        tile_actions(o, K::GrowForest, c, tiles, |t| {
             let tile = &s.tiles[t];
             tile.terrain == Terrain::Plain && (rules.java() || tile.building.is_none())
         });
     }
-    each(K::ResourceGathering, &|t| {
+    tile_actions(o, K::ResourceGathering, c, tiles, |t| {
         s.tiles[t]
             .resource
             .and_then(gathering)
@@ -370,6 +353,69 @@ pub(super) fn city_actions<const M: u8>(
             {
                 break;
             }
+        }
+    }
+}
+
+/// A city's worked tiles ([`city_tiles`](super::economy::city_tiles), in its order) and the buildings standing on its
+/// territory within 2 of its centre, found in one pass over the rows.
+#[derive(Default)]
+struct Territory {
+    tiles: [u16; 24],
+    len: usize,
+    /// The buildings, as a mask over `Building`.
+    buildings: u32,
+}
+
+impl Territory {
+    fn of(s: &State, c: usize) -> Self {
+        let city = &s.cities[c];
+        let r = if city.level >= 4 { 2 } else { 1 };
+        let (x, y) = s.xy(city.tile as usize);
+        let n = s.size as i32;
+        let (j0, j1) = ((y - 2).max(0), (y + 2).min(n - 1));
+        let mut t = Territory::default();
+        for i in (x - 2).max(0)..=(x + 2).min(n - 1) {
+            let row = i * n;
+            let near_row = (i - x).abs() <= r;
+            let tiles = &s.tiles[(row + j0) as usize..=(row + j1) as usize];
+            for (j, tile) in (j0..).zip(tiles) {
+                if tile.owner as usize != c || (i == x && j == y) {
+                    continue;
+                }
+                if let Some(b) = tile.building {
+                    t.buildings |= 1 << b as u32;
+                }
+                if near_row && (j - y).abs() <= r {
+                    t.tiles[t.len] = (row + j) as u16;
+                    t.len += 1;
+                }
+            }
+        }
+        debug_assert!({
+            let mut worked = Vec::new();
+            super::economy::city_tiles(s, c, |v| worked.push(v as u16));
+            worked == t.tiles[..t.len]
+        });
+        t
+    }
+}
+
+/// The actions of `kind` of city `c` on the `tiles` that satisfy `ok`, in order, into `o`.
+#[inline(always)]
+fn tile_actions<const M: u8>(
+    o: &mut Out<'_, M>,
+    kind: K,
+    c: usize,
+    tiles: &[u16],
+    ok: impl Fn(usize) -> bool,
+) {
+    if !o.wants(kind) {
+        return;
+    }
+    for &t in tiles {
+        if ok(t as usize) && !o.push(Action::new(kind, c, 0, t as usize)) {
+            return;
         }
     }
 }
