@@ -23,8 +23,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::error::{Error, Result};
 use crate::experiments::{
     self, BenchConfig, BenchTarget, CellChoice, Command, EvolveConfig, GameKind, LevelChoice,
-    LevelsAction, LevelsConfig, PlayConfig, PlotConfig, ReevaluateConfig, TiersConfig,
-    TournamentConfig, ValidateConfig,
+    LevelsAction, LevelsConfig, PlayConfig, PlotConfig, ReevaluateConfig, ReplayConfig,
+    TiersConfig, TournamentConfig, ValidateConfig,
 };
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
@@ -43,6 +43,9 @@ pub enum CliCommand {
     Levels(LevelsArgs),
     /// Play one match between agents and print its outcome.
     Play(PlayArgs),
+    /// Play one match and write it as a self-contained HTML page: the board after every
+    /// turn, with a slider, the turn's actions and the scores.
+    Replay(ReplayGameArgs),
     /// Measure the speed of a game.
     Bench(BenchArgs),
     /// Play a tournament (pairings of agents over levels x repetitions, seats alternated) and
@@ -257,6 +260,26 @@ pub struct PlayArgs {
     pub json: bool,
 }
 
+/// Flags of `playstyles replay`.
+#[derive(Debug, Args)]
+pub struct ReplayGameArgs {
+    /// The game.
+    #[arg(long, default_value_t = GameKind::default(), value_parser = parse_game)]
+    pub game: GameKind,
+    /// The level: a level seed or a level file.
+    #[arg(long, value_name = "SEED|FILE")]
+    pub level: String,
+    /// One agent spec per seat, comma-separated, e.g. `random,mcts(budget=2000)`.
+    #[arg(long, value_name = "SPEC,SPEC")]
+    pub agents: String,
+    /// The match seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The page to write.
+    #[arg(long, value_name = "FILE.html")]
+    pub out: PathBuf,
+}
+
 /// Flags of `playstyles bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -310,6 +333,9 @@ impl Cli {
                 cfg.json = a.json;
                 Command::Play(cfg)
             }
+            CliCommand::Replay(a) => Command::Replay(ReplayConfig::new(
+                a.game, &a.level, &a.agents, a.seed, a.out,
+            )?),
             CliCommand::Bench(a) => {
                 let target = match a.target {
                     BenchTargetArg::Fm => BenchTarget::Fm,

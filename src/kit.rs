@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 use crate::agent::SearchSupport;
 use crate::arena::summary::SummaryColumn;
 use crate::bench::AgentBenchSet;
+use crate::board::{Drawing, LegendEntry, text_drawing};
 use crate::error::Result;
 use crate::features::Composite;
 
@@ -77,5 +78,23 @@ pub trait GameKit: SearchSupport {
     /// [`AgentBenchSet::SEARCH`]).
     fn bench_agents() -> AgentBenchSet {
         AgentBenchSet::SEARCH
+    }
+
+    /// `state` drawn for pages (replays); by default the text of
+    /// [`crate::game::Game::render`].
+    fn draw(&self, state: &Self::State) -> Drawing {
+        text_drawing(&self.render(state))
+    }
+
+    /// The symbols of [`GameKit::draw`]'s pictures and their meanings (none by default).
+    fn legend() -> Vec<LegendEntry> {
+        Vec::new()
+    }
+
+    /// `action`, taken in `state`, in words for a replay's list of actions; by default its
+    /// `Debug` form.
+    fn describe_action(&self, state: &Self::State, action: Self::Action) -> String {
+        let _ = state;
+        format!("{action:?}")
     }
 }

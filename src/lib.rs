@@ -13,12 +13,14 @@
 //!   series with seats rotated ([`arena::series::Series`]) and summarises them;
 //! - [`bench`](mod@bench): measurement helpers and the forward-model and search-agent
 //!   benchmarks ([`bench::bench_fm`], [`bench::bench_agents`]);
+//! - [`board`]: pictures of game states for pages (SVG parts a game draws, and a legend);
 //! - [`features`]: play-style features (behaviour descriptors) from game records;
 //! - [`qd`]: the MAP-Elites engine (grid archive, genomes, emitter, ask/tell, checkpoints),
 //!   knowing nothing of games;
 //! - [`experiments`]: the workflows behind the subcommands, generic over the game;
 //! - [`cli`]: the command line (the only clap user), turned into typed settings;
-//! - [`report`]: result files (CSV, written atomically), heatmaps and terminal output;
+//! - [`report`]: result files (CSV, written atomically), heatmaps, HTML pages (replays) and
+//!   terminal output;
 //! - [`stats`]: small statistics helpers ([`stats::wilson_interval`]);
 //! - [`files`]: reading user-supplied files with a size limit;
 //! - [`rng`]: the only place RNGs are made; every run is reproducible from its seed;
@@ -125,6 +127,7 @@ pub mod agent;
 pub mod agents;
 pub mod arena;
 pub mod bench;
+pub mod board;
 pub mod cli;
 pub mod error;
 pub mod experiments;

@@ -30,6 +30,8 @@ mod playouts;
 mod prismata;
 /// The MAP-Elites engine: cells, insertion, schedule, determinism, resume, CSV, heatmaps.
 mod qd;
+/// `replay`: a game as an HTML page of pictures, one frame per turn; errors naming the flag.
+mod replay;
 /// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.
 mod search_agents;
 /// Series: seats rotated, seeds derived, thread-count independence, any subset of games;

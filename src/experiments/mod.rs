@@ -3,7 +3,8 @@
 //! [`crate::cli`] turns flags into a typed, validated [`Command`]; [`run`] dispatches it to the
 //! game it names. Nothing here sees clap.
 //!
-//! - [`play`]: one match, printed as text or JSON;
+//! - [`play`]: one match, printed as text or JSON; [`replay`](mod@replay): one match as an HTML
+//!   page of pictures;
 //! - [`bench`](mod@bench): forward-model and search-agent speed;
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV
 //!   ([`tournament_spec`], [`games_csv`], [`tournament_rows`]), resumable;
@@ -27,6 +28,7 @@ pub mod levels;
 pub mod play;
 pub mod plot;
 pub mod reevaluate;
+pub mod replay;
 pub mod run_config;
 pub mod run_dir;
 pub mod run_game;
@@ -51,6 +53,7 @@ pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
 pub use plot::PlotConfig;
 pub use reevaluate::ReevaluateConfig;
+pub use replay::ReplayConfig;
 pub use run_game::run_game;
 pub use tiers::TiersConfig;
 pub use tournament_spec::{TournamentConfig, TournamentSpec};
@@ -114,6 +117,8 @@ pub enum Command {
     Levels(LevelsConfig),
     /// `playstyles play`.
     Play(PlayConfig),
+    /// `playstyles replay`.
+    Replay(ReplayConfig),
     /// `playstyles bench`.
     Bench(BenchConfig),
     /// `playstyles tournament`.
@@ -139,6 +144,7 @@ impl Command {
             Command::Games => GameKind::default(),
             Command::Levels(c) => c.game,
             Command::Play(c) => c.game,
+            Command::Replay(c) => c.game,
             Command::Bench(c) => c.game,
             Command::Tournament(c) => c.spec.game,
             Command::Plot(c) => c.game,

@@ -86,32 +86,10 @@ pub fn play<G: Game>(
 where
     G::Action: 'static,
 {
-    let mut agents = cfg
-        .agents
-        .iter()
-        .cloned()
-        .map(build)
-        .collect::<Result<Vec<Box<dyn Agent<G>>>>>()?;
-    let players = game.num_players(&initial_state(game, level, cfg.seed));
-    if agents.len() != players {
-        return Err(Error::config(
-            "agents",
-            format!(
-                "the level has {players} players but {} agents were given",
-                agents.len()
-            ),
-        ));
-    }
+    let mut agents = seats(game, level, &cfg.agents, cfg.seed, build)?;
 
     let start = initial_state(game, level, cfg.seed);
-    let names: Vec<String> = agents
-        .iter()
-        .enumerate()
-        .map(|(p, a)| match game.player_name(&start, p) {
-            Some(name) => format!("{name}, {}", a.name()),
-            None => a.name(),
-        })
-        .collect();
+    let names = seat_names(game, &start, &agents);
 
     // The observer cannot return errors: keep the first write error and stop writing.
     let mut written = Ok(());
@@ -159,16 +137,68 @@ where
     Ok(record)
 }
 
-/// The text report of a match: winner, rounds, scores and actions, one per line.
-fn text_report<A>(record: &MatchRecord<A>, names: &[String]) -> String {
-    let winner = match record.outcome {
+/// One agent per seat of `level` built from `specs`.
+///
+/// # Errors
+///
+/// [`Error::Config`] if an agent cannot be built or the number of agents differs from the
+/// level's number of players (field `agents`).
+pub(super) fn seats<G: Game>(
+    game: &G,
+    level: &G::Level,
+    specs: &[AgentSpec],
+    seed: u64,
+    build: &dyn Fn(AgentSpec) -> Result<Box<dyn Agent<G>>>,
+) -> Result<Vec<Box<dyn Agent<G>>>> {
+    let agents = specs
+        .iter()
+        .cloned()
+        .map(build)
+        .collect::<Result<Vec<Box<dyn Agent<G>>>>>()?;
+    let players = game.num_players(&initial_state(game, level, seed));
+    if agents.len() != players {
+        return Err(Error::config(
+            "agents",
+            format!(
+                "the level has {players} players but {} agents were given",
+                agents.len()
+            ),
+        ));
+    }
+    Ok(agents)
+}
+
+/// Each seat's name: the game's name for the player (if any) and the agent's.
+pub(super) fn seat_names<G: Game>(
+    game: &G,
+    start: &G::State,
+    agents: &[Box<dyn Agent<G>>],
+) -> Vec<String> {
+    agents
+        .iter()
+        .enumerate()
+        .map(|(p, a)| match game.player_name(start, p) {
+            Some(name) => format!("{name}, {}", a.name()),
+            None => a.name(),
+        })
+        .collect()
+}
+
+/// Who won a match, in words (`seat 0 (name)`, a draw, or the ranks).
+pub(super) fn winner_words<A>(record: &MatchRecord<A>, names: &[String]) -> String {
+    match record.outcome {
         Some(o) => match o.winner() {
             Some(p) => format!("seat {p} ({})", names[p]),
             None if o.all_tied() => "none (draw)".to_string(),
             None => format!("none (ranks {:?})", o.ranks()),
         },
         None => format!("none (stopped after {} actions)", record.actions.len()),
-    };
+    }
+}
+
+/// The text report of a match: winner, rounds, scores and actions, one per line.
+fn text_report<A>(record: &MatchRecord<A>, names: &[String]) -> String {
+    let winner = winner_words(record, names);
     let scores: Vec<String> = record.scores.iter().map(|s| s.to_string()).collect();
     format!(
         "winner: {winner}\nrounds: {}\nscores: {}\nactions: {}\n",

@@ -10,7 +10,9 @@ use super::run_config::RunConfig;
 use super::tournament::tournament;
 use super::tournament_spec::TournamentConfig;
 use super::validate::{LevelRef, level_refs, validate};
-use super::{BenchTarget, Command, LevelsAction, ValidateConfig, bench, output_error, play};
+use super::{
+    BenchTarget, Command, LevelsAction, ValidateConfig, bench, output_error, play, replay,
+};
 use crate::agents::{build_agent, build_agent_from};
 use crate::error::{Error, Result};
 use crate::features::{Feature, feature_names};
@@ -25,7 +27,8 @@ type NamedLevels<L> = Vec<(String, L)>;
 ///
 /// - `levels list`: the built-in levels with [`GameKit::level_facts`]; `levels show NAME`: the
 ///   level [`GameKit::load_level`] makes of `NAME`, drawn by [`GameKit::describe_level`];
-/// - `play`: loads `--level` and plays ([`super::play::play`]);
+/// - `play`: loads `--level` and plays ([`super::play::play`]); `replay` likewise, writing
+///   the game's pictures ([`super::replay::replay`]);
 /// - `bench`: on every built-in level ([`super::bench`]);
 /// - `tournament`, `evolve`: read `[rules]` as [`GameKit::Rules`], load the levels (`"paper"`:
 ///   [`GameKit::builtin_levels`]) and run ([`super::tournament::tournament`],
@@ -59,6 +62,11 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<()> {
             let level = G::load_level(&cfg.level)?;
             let build = |spec| build_agent_from(&game, spec);
             play::play(&game, &level, &cfg, &build, out).map(|_| ())
+        }
+        Command::Replay(cfg) => {
+            let level = G::load_level(&cfg.level)?;
+            let build = |spec| build_agent_from(&game, spec);
+            replay::replay(&game, &level, &cfg, &build, out)
         }
         Command::Bench(cfg) => {
             let levels: Vec<G::Level> = G::builtin_levels()

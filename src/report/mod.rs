@@ -8,6 +8,8 @@
 //! - [`heatmap`]: the archive drawn as `heatmap.png` and `heatmap.svg`;
 //! - [`progress_chart`]: `progress.csv` drawn as `progress.png`;
 //! - [`win_rate_chart`]: a tournament's `summary.csv` drawn as `summary.png` and `summary.svg`;
+//! - [`page`]: the shell of every HTML page (self-contained: inline CSS, SVG and script);
+//! - [`replay`]: a game as pictures, one frame per turn, on a page or embedded;
 //! - [`table`]: aligned plain-text tables for the terminal;
 //! - [`progress`]: a progress bar on standard error (done / total, elapsed, ETA).
 
@@ -15,8 +17,10 @@ pub mod archive;
 pub mod atomic;
 pub mod csv;
 pub mod heatmap;
+pub mod page;
 pub mod progress;
 pub mod progress_chart;
+pub mod replay;
 pub mod table;
 pub mod win_rate_chart;
 

@@ -1,9 +1,10 @@
 //! What the workflows need of Tribes: [`GameKit`] for [`TribesGame`].
 
 use super::features::FEATURES;
-use super::{Level, Tech, TribeKind, TribesGame, TribesRules, builtin, levelgen};
+use super::{Action, Level, State, Tech, TribeKind, TribesGame, TribesRules, builtin, levelgen};
 use crate::agents::tribes::EVOLVED_WEIGHTS;
 use crate::arena::summary::SummaryColumn;
+use crate::board::{Drawing, LegendEntry};
 use crate::error::Result;
 use crate::features::Composite;
 use crate::kit::GameKit;
@@ -84,5 +85,18 @@ impl GameKit for TribesGame {
 
     fn summary_columns() -> &'static [SummaryColumn] {
         &SUMMARY_COLUMNS
+    }
+
+    /// One part per tile, then the tribes' status lines ([`super::draw`]).
+    fn draw(&self, state: &State) -> Drawing {
+        super::draw::draw(state)
+    }
+
+    fn legend() -> Vec<LegendEntry> {
+        super::draw::legend()
+    }
+
+    fn describe_action(&self, state: &State, action: Action) -> String {
+        super::draw::describe(state, action)
     }
 }

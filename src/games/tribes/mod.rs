@@ -8,6 +8,7 @@ mod buildings;
 pub mod builtin;
 pub mod check;
 pub mod combat;
+mod draw;
 pub mod economy;
 pub mod features;
 mod init;

@@ -6,7 +6,7 @@ use super::state::{NONE, State};
 use super::types::{Building, UnitKind};
 
 /// One letter per unit type (upper case for tribe 0 and 2, lower case for 1 and 3).
-fn unit_letter(k: UnitKind) -> char {
+pub(super) fn unit_letter(k: UnitKind) -> char {
     use UnitKind::*;
     match k {
         Warrior => 'W',
@@ -24,7 +24,8 @@ fn unit_letter(k: UnitKind) -> char {
     }
 }
 
-fn building_char(b: Building) -> char {
+/// One letter per building (temples share `T`, monuments `M`).
+pub(super) fn building_char(b: Building) -> char {
     use Building::*;
     match b {
         Port => 'P',

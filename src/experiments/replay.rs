@@ -1,0 +1,148 @@
+//! `playstyles replay`: plays one match and writes it as a self-contained HTML page of
+//! pictures, one frame per turn ([`crate::report::replay`]). The page names the level, seed
+//! and agents, so the same command plays the same game again.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::play::{seat_names, seats, winner_words};
+use super::{GameKind, output_error};
+use crate::agent::Agent;
+use crate::agents::{AgentSpec, parse_agent_list};
+use crate::arena::{initial_state, play_match};
+use crate::error::{Error, Result};
+use crate::game::Turn;
+use crate::kit::GameKit;
+use crate::report::replay::{Replay, ReplaySource, page};
+use crate::report::write_atomic;
+
+/// Validated settings of `playstyles replay`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayConfig {
+    /// The game to play.
+    pub game: GameKind,
+    /// The level, as the game loads it.
+    pub level: String,
+    /// One agent per seat, in seat order.
+    pub agents: Vec<AgentSpec>,
+    /// The match seed.
+    pub seed: u64,
+    /// The page to write.
+    pub out: PathBuf,
+}
+
+impl ReplayConfig {
+    /// Settings for a replay of `game` on `level` between the comma-separated `agents`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `level` if it is empty, or `agents` (or an agent's field) if
+    /// the agent list does not parse.
+    pub fn new(game: GameKind, level: &str, agents: &str, seed: u64, out: PathBuf) -> Result<Self> {
+        let level = level.trim();
+        if level.is_empty() {
+            return Err(Error::config("level", "give a level seed or a level file"));
+        }
+        Ok(ReplayConfig {
+            game,
+            level: level.to_string(),
+            agents: parse_agent_list(agents)?,
+            seed,
+            out,
+        })
+    }
+}
+
+/// Plays `agents` (one per seat) against each other on `level` with `seed` and records the
+/// game: a frame at the start and after every turn (when another player, or nobody, is to
+/// move), each with the turn's actions in words and every seat's score.
+pub fn record<G: GameKit>(
+    game: &G,
+    level: &G::Level,
+    source: ReplaySource,
+    agents: &mut [Box<dyn Agent<G>>],
+) -> Replay {
+    let start = initial_state(game, level, source.seed);
+    let names = seat_names(game, &start, agents);
+    let seed = source.seed;
+    let mut replay = Replay::new(source, names.clone(), G::legend());
+    replay.push(
+        game.draw(&start),
+        "start".into(),
+        Vec::new(),
+        game.scores(&start),
+    );
+    let mut turn = Vec::new();
+    let mut last = start;
+    let record = play_match(game, level, agents, seed, |state, action| {
+        turn.push(game.describe_action(state, action));
+        last.clone_from(state);
+        game.apply(&mut last, action);
+        let mover = game.turn(state);
+        if game.is_terminal(&last) || game.turn(&last) != mover {
+            let who = match mover {
+                Turn::Player(p) => names[p].clone(),
+                Turn::Terminal => "nobody".into(),
+            };
+            let caption = format!("round {}, after the turn of {who}", game.round(state));
+            replay.push(
+                game.draw(&last),
+                caption,
+                std::mem::take(&mut turn),
+                game.scores(&last),
+            );
+        }
+    });
+    if !turn.is_empty() {
+        replay.push(
+            game.draw(&last),
+            "where the game stopped".into(),
+            turn,
+            game.scores(&last),
+        );
+    }
+    let scores: Vec<String> = record.scores.iter().map(|s| s.to_string()).collect();
+    replay.result = format!(
+        "winner {} after {} rounds; scores {}",
+        winner_words(&record, &replay.players),
+        record.rounds,
+        scores.join(", ")
+    );
+    replay
+}
+
+/// Plays the match `cfg` describes, writes its replay page to `cfg.out` (atomically) and
+/// reports the file on `out`.
+///
+/// # Errors
+///
+/// [`Error::Config`] for agents that cannot be built or do not match the level's seats
+/// (field `agents`); [`Error::Io`] naming the page if it cannot be written.
+pub fn replay<G: GameKit>(
+    game: &G,
+    level: &G::Level,
+    cfg: &ReplayConfig,
+    build: &dyn Fn(AgentSpec) -> Result<Box<dyn Agent<G>>>,
+    out: &mut impl Write,
+) -> Result<()> {
+    let mut agents = seats(game, level, &cfg.agents, cfg.seed, build)?;
+    let source = ReplaySource {
+        game: game.info().name.to_string(),
+        level: cfg.level.clone(),
+        seed: cfg.seed,
+        agents: cfg.agents.iter().map(ToString::to_string).collect(),
+    };
+    let replay = record(game, level, source, &mut agents);
+    let html = page(&replay);
+    write_atomic(&cfg.out, html.as_bytes())?;
+    writeln!(
+        out,
+        "wrote {} ({} frames, {} distinct parts, {:.0} KiB)\n{}",
+        cfg.out.display(),
+        replay.frames.len(),
+        replay.parts.len(),
+        html.len() as f64 / 1024.0,
+        replay.result
+    )
+    .map_err(output_error)
+}

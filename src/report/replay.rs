@@ -1,0 +1,346 @@
+//! A game as pictures: one frame per turn (the board as the game draws it,
+//! [`crate::board::Drawing`]), a slider with play and pause, the actions of each turn beside
+//! the board and the scores over time. [`widget`] is embeddable (the run explorer shows one
+//! per elite card); [`page`] is a replay on its own page. Frames share their parts: each
+//! distinct SVG part is stored once and a frame lists the parts it shows.
+
+use std::collections::HashMap;
+
+use maud::{Markup, html};
+use serde::Serialize;
+
+use super::page;
+use crate::board::{Drawing, LegendEntry};
+
+/// How a replayed game came about: enough to play it again.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReplaySource {
+    /// The game's registry name.
+    pub game: String,
+    /// The level, as `--level` takes it.
+    pub level: String,
+    /// The match seed.
+    pub seed: u64,
+    /// One agent spec per seat.
+    pub agents: Vec<String>,
+}
+
+impl ReplaySource {
+    /// The command that plays the game again and writes its replay.
+    pub fn command(&self) -> String {
+        format!(
+            "playstyles replay --game {} --level {} --agents '{}' --seed {} --out replay.html",
+            self.game,
+            self.level,
+            self.agents.join(","),
+            self.seed
+        )
+    }
+}
+
+/// One frame: the board after a turn (or at the start).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Frame {
+    /// Indices into [`Replay::parts`], in paint order.
+    #[serde(rename = "p")]
+    pub parts: Vec<u32>,
+    /// What the frame shows ("start", "round 3, Xin-Xi", …).
+    #[serde(rename = "c")]
+    pub caption: String,
+    /// The actions of the turn that led here, in words.
+    #[serde(rename = "a")]
+    pub actions: Vec<String>,
+    /// Every seat's score in this frame.
+    #[serde(rename = "s")]
+    pub scores: Vec<f64>,
+}
+
+/// A recorded game, ready to draw.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Replay {
+    /// How to play it again.
+    pub source: ReplaySource,
+    /// Seat names ("Xin-Xi, pmcts(...)").
+    pub players: Vec<String>,
+    /// The result in words.
+    pub result: String,
+    /// Picture size in SVG units (the largest frame's).
+    pub width: f64,
+    /// See [`Replay::width`].
+    pub height: f64,
+    /// Every distinct part of every frame.
+    pub parts: Vec<String>,
+    /// The frames in order.
+    pub frames: Vec<Frame>,
+    /// The symbols of the pictures.
+    #[serde(skip)]
+    pub legend: Vec<LegendEntry>,
+    #[serde(skip)]
+    index: HashMap<String, u32>,
+}
+
+impl Replay {
+    /// An empty replay of the game `source` describes between `players`.
+    pub fn new(source: ReplaySource, players: Vec<String>, legend: Vec<LegendEntry>) -> Self {
+        Replay {
+            source,
+            players,
+            result: String::new(),
+            width: 0.0,
+            height: 0.0,
+            parts: Vec::new(),
+            frames: Vec::new(),
+            legend,
+            index: HashMap::new(),
+        }
+    }
+
+    /// Adds a frame showing `drawing`, storing only the parts not seen before.
+    pub fn push(
+        &mut self,
+        drawing: Drawing,
+        caption: String,
+        actions: Vec<String>,
+        scores: Vec<f64>,
+    ) {
+        self.width = self.width.max(drawing.width);
+        self.height = self.height.max(drawing.height);
+        let parts = drawing
+            .parts
+            .into_iter()
+            .map(|p| {
+                let next = self.parts.len() as u32;
+                *self.index.entry(p).or_insert_with_key(|p| {
+                    self.parts.push(p.clone());
+                    next
+                })
+            })
+            .collect();
+        self.frames.push(Frame {
+            parts,
+            caption,
+            actions,
+            scores,
+        });
+    }
+}
+
+/// Colours of the seats' score lines.
+const SEAT_COLOURS: [&str; 5] = ["#c0392b", "#2162a8", "#e67e22", "#7d3c98", "#16a085"];
+
+/// The scores over the frames as a small line chart with a cursor at frame 0.
+fn score_chart(r: &Replay) -> Markup {
+    let (w, h, pad) = (360.0, 120.0, 44.0);
+    let n = r.frames.len().max(2) - 1;
+    let top = r
+        .frames
+        .iter()
+        .flat_map(|f| f.scores.iter().copied())
+        .fold(1.0f64, f64::max);
+    let x = |i: usize| pad + (w - pad - 8.0) * i as f64 / n as f64;
+    let y = |v: f64| h - 18.0 - (h - 28.0) * v.max(0.0) / top;
+    let seats = r.frames.first().map_or(0, |f| f.scores.len());
+    html! {
+        svg class="scores" width=(w) height=(h) viewBox={"0 0 " (w) " " (h)} {
+            line x1=(pad) y1=(y(0.0)) x2=(w - 8.0) y2=(y(0.0)) stroke="#999" {}
+            text x=(pad - 4.0) y=(y(top) + 4.0) font-size="10" text-anchor="end" { (top.round()) }
+            text x=(pad - 4.0) y=(y(0.0) + 4.0) font-size="10" text-anchor="end" { "0" }
+            text x=(w / 2.0) y=(h - 4.0) font-size="10" text-anchor="middle" { "turn" }
+            @for seat in 0..seats {
+                polyline fill="none" stroke=(SEAT_COLOURS[seat % SEAT_COLOURS.len()]) stroke-width="2"
+                    points=(r.frames.iter().enumerate()
+                        .map(|(i, f)| format!("{:.1},{:.1}", x(i), y(f.scores[seat])))
+                        .collect::<Vec<_>>().join(" ")) {}
+            }
+            line class="cursor" x1=(x(0)) y1="6" x2=(x(0)) y2=(y(0.0)) stroke="#333" stroke-dasharray="3 2"
+                data-x0=(x(0)) data-dx=(x(1) - x(0)) {}
+        }
+    }
+}
+
+/// A replay as an embeddable block: board, controls, actions, scores, legend and the command
+/// that plays the game again. [`SCRIPT`] brings every such block to life.
+pub fn widget(r: &Replay) -> Markup {
+    let data = serde_json::to_string(r).unwrap_or_default();
+    html! {
+        div class="replay" data-replay=(data) {
+            div class="controls" {
+                button class="play" type="button" { "Play" }
+                input class="slider" type="range" min="0" max=(r.frames.len().saturating_sub(1)) value="0";
+                span class="caption" {}
+            }
+            div class="replay-body" {
+                div class="board" {
+                    svg width=(r.width) height=(r.height) viewBox={"0 0 " (r.width) " " (r.height)}
+                        xmlns="http://www.w3.org/2000/svg" {}
+                }
+                div {
+                    strong { "Actions of this turn" }
+                    ol class="actions" {}
+                    strong { "Scores" }
+                    div {
+                        @for (seat, name) in r.players.iter().enumerate() {
+                            span style={"color:" (SEAT_COLOURS[seat % SEAT_COLOURS.len()])} { "■ " }
+                            (name) br;
+                        }
+                    }
+                    (score_chart(r))
+                }
+            }
+            p { strong { "Result: " } (r.result) }
+            p class="muted" { "Play it again: " code { (r.source.command()) } }
+        }
+    }
+}
+
+/// The legend of a replay's symbols.
+pub fn legend(entries: &[LegendEntry]) -> Markup {
+    html! {
+        @if !entries.is_empty() {
+            div class="legend" {
+                @for e in entries {
+                    div {
+                        svg width="24" height="24" viewBox="0 0 24 24" { (maud::PreEscaped(&e.symbol)) }
+                        span { (e.label) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Brings every `.replay` block of a page to life: draws the frame the slider points at,
+/// lists its actions, moves the score cursor, plays and pauses. A page address ending in
+/// `#frame=N` opens every replay at frame N (from 1). Sets `data-ready` on each block once
+/// drawn (for tests).
+pub const SCRIPT: &str = r#"
+document.querySelectorAll('.replay').forEach(function (root) {
+  var data = JSON.parse(root.dataset.replay);
+  var board = root.querySelector('.board svg');
+  var slider = root.querySelector('.slider');
+  var caption = root.querySelector('.caption');
+  var list = root.querySelector('.actions');
+  var cursor = root.querySelector('.cursor');
+  var button = root.querySelector('.play');
+  var timer = null;
+  function show(i) {
+    var f = data.frames[i];
+    board.innerHTML = f.p.map(function (k) { return data.parts[k]; }).join('');
+    caption.textContent = 'frame ' + (i + 1) + ' of ' + data.frames.length + ': ' + f.c;
+    list.innerHTML = '';
+    f.a.forEach(function (a) {
+      var li = document.createElement('li');
+      li.textContent = a;
+      list.appendChild(li);
+    });
+    if (cursor) {
+      var x = parseFloat(cursor.dataset.x0) + i * parseFloat(cursor.dataset.dx);
+      cursor.setAttribute('x1', x);
+      cursor.setAttribute('x2', x);
+    }
+  }
+  function stop() { clearInterval(timer); timer = null; button.textContent = 'Play'; }
+  slider.addEventListener('input', function () { show(+slider.value); });
+  button.addEventListener('click', function () {
+    if (timer) { stop(); return; }
+    if (+slider.value >= data.frames.length - 1) { slider.value = 0; }
+    button.textContent = 'Pause';
+    timer = setInterval(function () {
+      if (+slider.value >= data.frames.length - 1) { stop(); return; }
+      slider.value = +slider.value + 1;
+      show(+slider.value);
+    }, 500);
+  });
+  var start = /frame=(\d+)/.exec(location.hash);
+  slider.value = start ? Math.min(+start[1], data.frames.length) - 1 : 0;
+  show(+slider.value);
+  root.dataset.ready = data.frames.length;
+});
+"#;
+
+/// A replay on a page of its own.
+pub fn page(r: &Replay) -> String {
+    let title = format!("{} replay: {}", r.source.game, r.players.join(" vs "));
+    let subtitle = format!(
+        "level {}, seed {}, {} frames (one per turn)",
+        r.source.level,
+        r.source.seed,
+        r.frames.len()
+    );
+    let body = html! {
+        section {
+            (widget(r))
+        }
+        @if !r.legend.is_empty() {
+            section style="max-width: 900px" {
+                h2 { "Legend" }
+                (legend(&r.legend))
+            }
+        }
+    };
+    page::page(&title, &subtitle, body, SCRIPT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source() -> ReplaySource {
+        ReplaySource {
+            game: "toy".into(),
+            level: "1".into(),
+            seed: 7,
+            agents: vec!["random".into(), "mcts(budget=10)".into()],
+        }
+    }
+
+    fn drawing(parts: &[&str]) -> Drawing {
+        Drawing {
+            width: 10.0,
+            height: 20.0,
+            parts: parts.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn frames_share_parts_stored_once() {
+        let mut r = Replay::new(source(), vec!["a".into(), "b".into()], Vec::new());
+        r.push(
+            drawing(&["<a/>", "<b/>"]),
+            "start".into(),
+            vec![],
+            vec![0.0, 0.0],
+        );
+        r.push(
+            drawing(&["<a/>", "<c/>"]),
+            "round 1".into(),
+            vec!["x".into()],
+            vec![1.0, 2.0],
+        );
+        assert_eq!(r.parts, ["<a/>", "<b/>", "<c/>"]);
+        assert_eq!(r.frames[0].parts, [0, 1]);
+        assert_eq!(r.frames[1].parts, [0, 2]);
+        assert_eq!((r.width, r.height), (10.0, 20.0));
+    }
+
+    #[test]
+    fn a_page_names_the_command_that_plays_the_game_again_and_escapes_its_data() {
+        let mut r = Replay::new(source(), vec!["<a>".into(), "b".into()], Vec::new());
+        r.push(
+            drawing(&["<rect/>"]),
+            "start".into(),
+            vec![],
+            vec![0.0, 1.0],
+        );
+        r.result = "seat 1 won".into();
+        let html = page(&r);
+        assert!(html.contains(
+            "playstyles replay --game toy --level 1 --agents 'random,mcts(budget=10)' --seed 7"
+        ));
+        assert!(html.contains("&lt;a&gt;"));
+        // The frame data sits in an attribute, its markup escaped.
+        assert!(html.contains("data-replay=\"{"));
+        assert!(html.contains("&lt;rect/&gt;"));
+        assert!(!html.contains("<rect/>"));
+    }
+}
