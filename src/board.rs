@@ -6,7 +6,8 @@ use svg::Node;
 use svg::node::element::{Rectangle, Text};
 
 /// One state drawn as SVG: a `width` × `height` picture made of `parts`, each a
-/// self-contained fragment (its own position included) in paint order. A page stores every
+/// self-contained SVG element (its own position included; a group for several shapes) in
+/// paint order. A page stores every
 /// distinct part once, so a game should cut its picture where states differ (Tribes: one part
 /// per tile).
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::experiments::{
     self, BenchConfig, BenchTarget, CellChoice, Command, EvolveConfig, GameKind, LevelChoice,
     LevelsAction, LevelsConfig, PlayConfig, PlotConfig, ReevaluateConfig, ReplayConfig,
-    TiersConfig, TournamentConfig, ValidateConfig,
+    ReportConfig, TiersConfig, TournamentConfig, ValidateConfig,
 };
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
@@ -67,6 +67,9 @@ pub enum CliCommand {
     Reevaluate(ReevaluateArgs),
     /// Pick difficulty tiers from a run's elites, weakest to strongest (tiers.toml).
     Tiers(TiersArgs),
+    /// Write the run explorer, RUN_DIR/report.html: the map with a card per elite (weights,
+    /// features, win rate, validation, spec, tier, one of its games as pictures).
+    Report(ReportArgs),
     /// List the registered games with their facts (players, chance, hidden information,
     /// phases, statistics, play-style features).
     Games,
@@ -184,6 +187,20 @@ pub struct TiersArgs {
     /// Number of tiers.
     #[arg(long, default_value_t = experiments::tiers::DEFAULT_TIER_COUNT, value_name = "N")]
     pub count: usize,
+}
+
+/// Flags of `playstyles report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The run directory (written by `playstyles evolve`).
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: PathBuf,
+    /// Leave out the elites' games.
+    #[arg(long)]
+    pub no_replays: bool,
+    /// Worker threads for the elites' games [default: one per core].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 /// Flags of `playstyles tournament`.
@@ -386,6 +403,11 @@ impl Cli {
                 Command::Reevaluate(cfg)
             }
             CliCommand::Tiers(a) => Command::Tiers(TiersConfig::new(a.run_dir, a.count)?),
+            CliCommand::Report(a) => {
+                let mut cfg = ReportConfig::new(a.run_dir, a.threads)?;
+                cfg.replays = !a.no_replays;
+                Command::Report(cfg)
+            }
             CliCommand::Games => Command::Games,
         })
     }

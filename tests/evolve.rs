@@ -103,6 +103,11 @@ fn a_run_writes_every_file_and_prints_a_summary() {
         assert!(out.join(f).is_file(), "{f} is missing");
     }
     assert!(read(&out.join("heatmap.png")).starts_with(b"\x89PNG\r\n\x1a\n"));
+    let report = String::from_utf8(read(&out.join("report.html"))).unwrap();
+    assert!(
+        report.contains("class=\"card\""),
+        "the run explorer has elite cards"
+    );
     assert!(
         String::from_utf8(read(&out.join("heatmap.svg")))
             .unwrap()

@@ -8,6 +8,9 @@ mod support;
 mod agents;
 /// Matches are deterministic and replay; the action cap stops runaway games.
 mod arena;
+/// Pages in headless Chromium: replays and the run explorer load from disk, their scripts
+/// run without errors and draw a frame per turn and a card per elite; screenshots kept.
+mod browser;
 /// The command-line binary: exit codes and error messages.
 mod cli;
 /// The `evolve` command: run-directory files, thread-count and resume determinism, no

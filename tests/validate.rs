@@ -1,4 +1,4 @@
-//! `plot`, `validate`, `reevaluate` and `tiers` on a small synthetic run directory: a resolved
+//! `plot`, `validate`, `reevaluate`, `tiers` and `report` on a small synthetic run directory: a resolved
 //! `config.toml` with tiny budgets (`pmcts(budget=10)` against `mcts(budget=10)`, one training
 //! level), an `archive.csv` of five hand-placed elites and a `progress.csv`.
 
@@ -759,4 +759,86 @@ fn validate_and_reevaluate_stopped_then_resumed_write_the_tables_of_an_uninterru
         err.contains("--repetitions") && err.contains("1, not 2"),
         "{err}"
     );
+}
+
+#[test]
+fn report_writes_one_card_per_elite_with_a_replay_and_what_the_run_knows() {
+    let dir = synthetic_run("report");
+    let run = path_arg(&dir);
+    let o = playstyles(&["report", run, "--threads", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = read(&dir.join("report.html"));
+    assert_eq!(html.matches("class=\"card\"").count(), ELITES.len());
+    assert_eq!(html.matches("class=\"replay\"").count(), ELITES.len());
+    assert_eq!(html.matches("class=\"hit").count(), ELITES.len());
+    // The strongest elite (cell 4, 90 %) is shown first and marked on the map.
+    assert!(html.contains("class=\"hit chosen\" data-cell=\"4\""));
+    assert!(html.contains("class=\"card\" data-cell=\"4\">"));
+    assert!(
+        html.contains("spawn.defensive=1.0"),
+        "agent specs are on the cards"
+    );
+    assert!(!html.contains("Validation on held-out levels"));
+
+    // With a validation, a re-evaluation and tiers, the cards show them.
+    let ok = |args: &[&str]| {
+        let o = playstyles(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    };
+    ok(&[
+        "validate",
+        run,
+        "--levels",
+        VALIDATION_LEVEL,
+        "--repetitions",
+        "1",
+        "--quiet",
+    ]);
+    ok(&["reevaluate", run, "--games", "2", "--quiet"]);
+    ok(&["tiers", run, "--count", "2"]);
+    ok(&["report", run, "--no-replays", "--threads", "1"]);
+    let html = read(&dir.join("report.html"));
+    assert_eq!(html.matches("class=\"replay\"").count(), 0);
+    assert!(html.contains("Validation on held-out levels"));
+    assert!(html.contains("Re-evaluation on fresh games"));
+    assert!(html.contains("tier-1") && html.contains("tier-2"));
+}
+
+#[test]
+fn report_pages_are_the_same_whatever_the_thread_count() {
+    let one = synthetic_run("report-one");
+    let two = copy_run(&one, "report-two");
+    for (dir, threads) in [(&one, "1"), (&two, "2")] {
+        let o = playstyles(&["report", path_arg(dir), "--threads", threads]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    assert_eq!(
+        read(&one.join("report.html")),
+        read(&two.join("report.html"))
+    );
+}
+
+#[test]
+fn report_names_a_missing_or_truncated_archive_csv_and_its_line() {
+    let dir = synthetic_run("report-bad");
+    let path = dir.join(ARCHIVE_CSV);
+    let whole = read(&path);
+    let run = path_arg(&dir);
+    let cut = &whole[..whole.trim_end().len() - 12];
+    std::fs::write(&path, cut).unwrap();
+    let err = fails(&["report", run]);
+    assert!(
+        err.contains("archive.csv") && err.contains("line 6") && err.contains("truncated"),
+        "{err}"
+    );
+    std::fs::remove_file(&path).unwrap();
+    let err = fails(&["report", run]);
+    assert!(err.contains("archive.csv"), "{err}");
+    assert!(!dir.join("report.html").exists());
+    let err = fails(&["report", path_arg(&dir.join("nowhere"))]);
+    assert!(err.contains("nowhere"), "{err}");
 }

@@ -63,14 +63,16 @@ pub const CONFIG_TOML: &str = "config.toml";
 /// The checkpoint in a run directory.
 pub const CHECKPOINT_JSON: &str = "checkpoint.json";
 
-/// Every file a run writes into its run directory, in the order they are first written.
-pub const RUN_FILES: [&str; 6] = [
+/// Every file a run writes into its run directory, in the order they are first written (the
+/// explorer page last, once the run is finished).
+pub const RUN_FILES: [&str; 7] = [
     CONFIG_TOML,
     PROGRESS_CSV,
     ARCHIVE_CSV,
     HEATMAP_PNG,
     HEATMAP_SVG,
     CHECKPOINT_JSON,
+    super::report::REPORT_HTML,
 ];
 
 /// Validated settings of `playstyles evolve`.
@@ -430,7 +432,11 @@ pub fn summary_text(name: &str, dir: &Path, s: &EvolveSummary) -> String {
         s.games_run
     );
     t += &format!("wrote {}:\n", dir.display());
-    for f in RUN_FILES {
+    // The explorer page reports itself once written.
+    for f in RUN_FILES
+        .iter()
+        .filter(|&&f| f != super::report::REPORT_HTML)
+    {
         t += &format!("  {}\n", dir.join(f).display());
     }
     t

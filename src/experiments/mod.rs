@@ -12,7 +12,8 @@
 //! - [`levels`]: listing and showing a game's levels;
 //! - [`plot`], [`validate`], [`reevaluate`], [`tiers`]: read a run directory ([`run_dir`]) to
 //!   redraw its pictures, re-play its elites on held-out levels or on fresh games of its
-//!   training levels, and pick difficulty tiers;
+//!   training levels, and pick difficulty tiers; [`report`](mod@report) draws it all as the
+//!   run explorer page;
 //! - [`config_file`]: what every TOML config shares (errors naming the field, `levels`,
 //!   `[rules]`);
 //! - [`run_game()`]: every subcommand for one game `G: GameKit` ([`run`] finds `G` in the
@@ -29,6 +30,7 @@ pub mod play;
 pub mod plot;
 pub mod reevaluate;
 pub mod replay;
+pub mod report;
 pub mod run_config;
 pub mod run_dir;
 pub mod run_game;
@@ -54,6 +56,7 @@ pub use play::PlayConfig;
 pub use plot::PlotConfig;
 pub use reevaluate::ReevaluateConfig;
 pub use replay::ReplayConfig;
+pub use report::ReportConfig;
 pub use run_game::run_game;
 pub use tiers::TiersConfig;
 pub use tournament_spec::{TournamentConfig, TournamentSpec};
@@ -131,6 +134,8 @@ pub enum Command {
     Reevaluate(ReevaluateConfig),
     /// `playstyles tiers`.
     Tiers(TiersConfig),
+    /// `playstyles report`.
+    Report(ReportConfig),
     /// `playstyles evolve`.
     Evolve(Box<EvolveConfig>),
     /// `playstyles games`.
@@ -151,6 +156,7 @@ impl Command {
             Command::Validate(c) => c.game,
             Command::Reevaluate(c) => c.game,
             Command::Tiers(c) => c.game,
+            Command::Report(c) => c.game,
             Command::Evolve(c) => c.run.game,
         }
     }

@@ -6,6 +6,7 @@ use super::config_file::{LevelSet, read_rules};
 use super::evolve::{EvolveConfig, evolve};
 use super::games_csv::TableColumns;
 use super::reevaluate::{ReevaluateConfig, reevaluate};
+use super::report::ReportConfig;
 use super::run_config::RunConfig;
 use super::tournament::tournament;
 use super::tournament_spec::TournamentConfig;
@@ -33,9 +34,11 @@ type NamedLevels<L> = Vec<(String, L)>;
 /// - `tournament`, `evolve`: read `[rules]` as [`GameKit::Rules`], load the levels (`"paper"`:
 ///   [`GameKit::builtin_levels`]) and run ([`super::tournament::tournament`],
 ///   [`super::evolve::evolve`]; evolve's scripts default to [`GameKit::default_genome`] and
-///   its features are resolved against the game);
+///   its features are resolved against the game; a finished run gets its explorer page,
+///   [`super::report`]);
 /// - `validate`: the run's rules, features and the chosen levels ([`super::validate`]);
 /// - `reevaluate`: the run's rules, features and training levels ([`super::reevaluate`]);
+/// - `report`: the run's rules and training levels ([`super::report`]);
 /// - `plot`, `tiers`: game-independent ([`super::plot`], [`super::tiers`]).
 ///
 /// # Errors
@@ -49,6 +52,7 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<()> {
         Command::Plot(cfg) => super::plot::plot(&cfg, out),
         Command::Validate(cfg) => run_validate::<G, W>(&cfg, out),
         Command::Reevaluate(cfg) => run_reevaluate::<G, W>(&cfg, out),
+        Command::Report(cfg) => run_report::<G, W>(&cfg, out),
         Command::Tiers(cfg) => super::tiers::tiers(&cfg, out).map(|_| ()),
         Command::Evolve(cfg) => run_evolve::<G, W>(&cfg, out),
         Command::Levels(cfg) => match cfg.action {
@@ -175,6 +179,15 @@ fn run_reevaluate<G: GameKit, W: Write>(cfg: &ReevaluateConfig, out: &mut W) -> 
     reevaluate(&game, levels, &features, &run, cfg, out).map(|_| ())
 }
 
+/// Writes a run's explorer page.
+fn run_report<G: GameKit, W: Write>(cfg: &ReportConfig, out: &mut W) -> Result<()> {
+    let run = super::run_dir::RunDir::load(&cfg.run_dir)?;
+    let rules: G::Rules = read_rules(&run.config.rules)?;
+    let (_, levels) = load_levels::<G>(&run.config.levels)?;
+    let game = G::with_rules(rules);
+    super::report::report(&game, &levels, &run, cfg, out).map(|_| ())
+}
+
 /// Runs a MAP-Elites run.
 fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
     let run = &cfg.run;
@@ -192,7 +205,27 @@ fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<(
     let mut resolved = run.clone();
     resolved.file.rules = rules_table(&rules)?;
     let config_toml = resolved.resolved_toml(&names, &scripts)?;
-    evolve(&game, levels, &features, scripts, cfg, &config_toml, out).map(|_| ())
+    let summary = evolve(
+        &game,
+        levels.clone(),
+        &features,
+        scripts,
+        cfg,
+        &config_toml,
+        out,
+    )?;
+    if !summary.done {
+        return Ok(());
+    }
+    // The finished run's explorer page.
+    let dir = super::run_dir::RunDir::load(&cfg.out)?;
+    let report = ReportConfig {
+        run_dir: cfg.out.clone(),
+        game: cfg.run.game,
+        replays: true,
+        threads: cfg.threads,
+    };
+    super::report::report(&game, &levels, &dir, &report, out).map(|_| ())
 }
 
 /// `playstyles levels list`: one line per built-in level, its name and facts.

@@ -101,6 +101,49 @@ pub fn render_svg(rows: &[ArchiveRow], axes: &[FeatureAxis]) -> Result<String> {
     Ok(svg)
 }
 
+/// Where [`render_svg`] draws each row's cell: the picture's size and, per row of `rows` (in
+/// order), the top-left corner and side of its square, in the picture's pixels (for pages
+/// that lay clickable cells over the heatmap).
+///
+/// # Errors
+///
+/// As [`render_svg`].
+pub fn cell_boxes(rows: &[ArchiveRow], axes: &[FeatureAxis]) -> Result<CellBoxes> {
+    let plan = Plan::new(rows, axes)?;
+    let (pw, ph) = plan.panel_size();
+    let boxes = rows
+        .iter()
+        .map(|r| {
+            let (x, y, z) = (
+                r.coords[0],
+                r.coords.get(1).copied().unwrap_or(0),
+                r.coords.get(2).copied().unwrap_or(0),
+            );
+            let (c, row) = ((z % plan.cols) as i32, (z / plan.cols) as i32);
+            let gx = MARGIN + c * (pw + PANEL_GAP) + plan.left;
+            let gy = TITLE_H + row * (ph + PANEL_GAP) + plan.panel_title_h();
+            [
+                gx + x as i32 * plan.cell,
+                gy + (plan.ny - 1 - y) as i32 * plan.cell,
+                plan.cell,
+            ]
+        })
+        .collect();
+    Ok(CellBoxes {
+        size: plan.size(),
+        boxes,
+    })
+}
+
+/// See [`cell_boxes`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellBoxes {
+    /// Width and height of the picture.
+    pub size: (u32, u32),
+    /// Per row: left, top, side.
+    pub boxes: Vec<[i32; 3]>,
+}
+
 /// A drawing error as an I/O error naming `path`.
 pub(crate) fn draw_error<E: std::error::Error + Send + Sync + 'static>(path: &Path, e: E) -> Error {
     Error::io(path, std::io::Error::other(e.to_string()))

@@ -8,6 +8,7 @@
 //! - [`heatmap`]: the archive drawn as `heatmap.png` and `heatmap.svg`;
 //! - [`progress_chart`]: `progress.csv` drawn as `progress.png`;
 //! - [`win_rate_chart`]: a tournament's `summary.csv` drawn as `summary.png` and `summary.svg`;
+//! - [`explorer`]: the run explorer (`report.html`): the map, elite cards, replays;
 //! - [`page`]: the shell of every HTML page (self-contained: inline CSS, SVG and script);
 //! - [`replay`]: a game as pictures, one frame per turn, on a page or embedded;
 //! - [`table`]: aligned plain-text tables for the terminal;
@@ -16,6 +17,7 @@
 pub mod archive;
 pub mod atomic;
 pub mod csv;
+pub mod explorer;
 pub mod heatmap;
 pub mod page;
 pub mod progress;

@@ -1,13 +1,13 @@
 //! The progress of a MAP-Elites run drawn from `progress.csv` as `progress.png`: coverage,
 //! best and mean elite win rate (all in percent) against the number of evaluations, one point
-//! per batch.
+//! per batch (and the same chart as SVG for pages).
 
 use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::heatmap::{DrawResult, register_font, write_png};
+use super::heatmap::{DrawResult, draw_error, register_font, write_png};
 use crate::error::Result;
 use crate::qd::BatchReport;
 
@@ -29,6 +29,23 @@ const MEAN: RGBColor = RGBColor(44, 160, 44);
 pub fn write_progress_chart(reports: &[BatchReport], path: &Path) -> Result<()> {
     register_font()?;
     write_png(path, SIZE, |root| draw(root, reports))
+}
+
+/// The progress chart of `reports` as an SVG document (for pages).
+///
+/// # Errors
+///
+/// [`crate::Error::Io`] if drawing fails.
+pub fn render_progress_svg(reports: &[BatchReport]) -> Result<String> {
+    register_font()?;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        draw(&root, reports)
+            .and_then(|()| root.present())
+            .map_err(|e| draw_error(Path::new("progress.svg"), e))?;
+    }
+    Ok(svg)
 }
 
 /// The lines of the chart: (label, colour, points).

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use maud::{Markup, html};
+use maud::{Markup, PreEscaped, html};
 use serde::Serialize;
 
 use super::page;
@@ -39,24 +39,109 @@ impl ReplaySource {
 }
 
 /// One frame: the board after a turn (or at the start).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Frame {
-    /// Indices into [`Replay::parts`], in paint order.
-    #[serde(rename = "p")]
+    /// Indices into [`Replay::parts`] (or the page's shared parts, [`share_parts`]), in
+    /// paint order.
     pub parts: Vec<u32>,
     /// What the frame shows ("start", "round 3, Xin-Xi", …).
-    #[serde(rename = "c")]
     pub caption: String,
     /// The actions of the turn that led here, in words.
-    #[serde(rename = "a")]
     pub actions: Vec<String>,
     /// Every seat's score in this frame.
-    #[serde(rename = "s")]
     pub scores: Vec<f64>,
 }
 
+/// A frame as a page stores it: its parts in full when it is the first or their number
+/// changed (`p`), else only the (position, part) pairs that differ from the frame before (`d`).
+#[derive(Serialize)]
+struct WireFrame<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p: Option<&'a [u32]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    d: Option<Vec<[u32; 2]>>,
+    c: &'a str,
+    a: &'a [String],
+    s: &'a [f64],
+}
+
+/// A replay as a page stores it (the script's `data`); its parts are the page's
+/// ([`shared_parts`]).
+#[derive(Serialize)]
+struct Wire<'a> {
+    frames: Vec<WireFrame<'a>>,
+}
+
+impl Replay {
+    fn wire(&self) -> Wire<'_> {
+        let mut frames = Vec::with_capacity(self.frames.len());
+        let mut before: Option<&[u32]> = None;
+        for f in &self.frames {
+            let (p, d) = match before {
+                Some(b) if b.len() == f.parts.len() => {
+                    let d = (0u32..)
+                        .zip(b.iter().zip(&f.parts))
+                        .filter(|(_, (x, y))| x != y)
+                        .map(|(i, (_, &y))| [i, y])
+                        .collect();
+                    (None, Some(d))
+                }
+                _ => (Some(f.parts.as_slice()), None),
+            };
+            frames.push(WireFrame {
+                p,
+                d,
+                c: &f.caption,
+                a: &f.actions,
+                s: &f.scores,
+            });
+            before = Some(&f.parts);
+        }
+        Wire { frames }
+    }
+}
+
+/// Moves the parts of `replays` into one list that the page holds once ([`shared_parts`]),
+/// where [`widget`] finds them: replays of games on the same level share most of their
+/// pictures. Returns that list.
+pub fn share_parts<'a>(replays: impl Iterator<Item = &'a mut Replay>) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    let mut index: HashMap<String, u32> = HashMap::new();
+    for r in replays {
+        let map: Vec<u32> = std::mem::take(&mut r.parts)
+            .into_iter()
+            .map(|p| {
+                let next = all.len() as u32;
+                *index.entry(p).or_insert_with_key(|p| {
+                    all.push(p.clone());
+                    next
+                })
+            })
+            .collect();
+        for f in &mut r.frames {
+            for k in &mut f.parts {
+                *k = map[*k as usize];
+            }
+        }
+        r.index.clear();
+    }
+    all
+}
+
+/// The page's parts ([`share_parts`]) as SVG markup in a template (parsed once, never shown),
+/// which [`SCRIPT`] copies from. Each part is one element, so the `k`-th child is part `k`.
+pub fn shared_parts(parts: &[String]) -> Markup {
+    html! {
+        template class="part-pool" {
+            svg xmlns="http://www.w3.org/2000/svg" {
+                @for p in parts { (PreEscaped(p)) }
+            }
+        }
+    }
+}
+
 /// A recorded game, ready to draw.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Replay {
     /// How to play it again.
     pub source: ReplaySource,
@@ -73,9 +158,7 @@ pub struct Replay {
     /// The frames in order.
     pub frames: Vec<Frame>,
     /// The symbols of the pictures.
-    #[serde(skip)]
     pub legend: Vec<LegendEntry>,
-    #[serde(skip)]
     index: HashMap<String, u32>,
 }
 
@@ -161,7 +244,7 @@ fn score_chart(r: &Replay) -> Markup {
 /// A replay as an embeddable block: board, controls, actions, scores, legend and the command
 /// that plays the game again. [`SCRIPT`] brings every such block to life.
 pub fn widget(r: &Replay) -> Markup {
-    let data = serde_json::to_string(r).unwrap_or_default();
+    let data = serde_json::to_string(&r.wire()).unwrap_or_default();
     html! {
         div class="replay" data-replay=(data) {
             div class="controls" {
@@ -214,8 +297,18 @@ pub fn legend(entries: &[LegendEntry]) -> Markup {
 /// `#frame=N` opens every replay at frame N (from 1). Sets `data-ready` on each block once
 /// drawn (for tests).
 pub const SCRIPT: &str = r#"
+var pool = document.querySelector('template.part-pool');
+var parts = pool ? Array.prototype.slice.call(pool.content.firstElementChild.children) : [];
 document.querySelectorAll('.replay').forEach(function (root) {
   var data = JSON.parse(root.dataset.replay);
+  var shown = [];
+  var frames = data.frames.map(function (f) {
+    if (f.p) { shown = f.p.slice(); } else {
+      shown = shown.slice();
+      f.d.forEach(function (x) { shown[x[0]] = x[1]; });
+    }
+    return shown;
+  });
   var board = root.querySelector('.board svg');
   var slider = root.querySelector('.slider');
   var caption = root.querySelector('.caption');
@@ -225,7 +318,7 @@ document.querySelectorAll('.replay').forEach(function (root) {
   var timer = null;
   function show(i) {
     var f = data.frames[i];
-    board.innerHTML = f.p.map(function (k) { return data.parts[k]; }).join('');
+    board.replaceChildren.apply(board, frames[i].map(function (k) { return parts[k].cloneNode(true); }));
     caption.textContent = 'frame ' + (i + 1) + ' of ' + data.frames.length + ': ' + f.c;
     list.innerHTML = '';
     f.a.forEach(function (a) {
@@ -260,6 +353,9 @@ document.querySelectorAll('.replay').forEach(function (root) {
 
 /// A replay on a page of its own.
 pub fn page(r: &Replay) -> String {
+    let mut r = r.clone();
+    let parts = share_parts(std::iter::once(&mut r));
+    let r = &r;
     let title = format!("{} replay: {}", r.source.game, r.players.join(" vs "));
     let subtitle = format!(
         "level {}, seed {}, {} frames (one per turn)",
@@ -268,6 +364,7 @@ pub fn page(r: &Replay) -> String {
         r.frames.len()
     );
     let body = html! {
+        (shared_parts(&parts))
         section {
             (widget(r))
         }
@@ -338,9 +435,8 @@ mod tests {
             "playstyles replay --game toy --level 1 --agents 'random,mcts(budget=10)' --seed 7"
         ));
         assert!(html.contains("&lt;a&gt;"));
-        // The frame data sits in an attribute, its markup escaped.
+        // The frame data sits in an attribute; the parts in the page's template.
         assert!(html.contains("data-replay=\"{"));
-        assert!(html.contains("&lt;rect/&gt;"));
-        assert!(!html.contains("<rect/>"));
+        assert!(html.contains("<template class=\"part-pool\"><svg xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg></template>"));
     }
 }

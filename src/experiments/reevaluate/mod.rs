@@ -59,7 +59,7 @@ use super::run_dir::read_config;
 use crate::error::{Error, Result};
 
 mod run;
-mod tables;
+pub mod tables;
 
 pub use run::{REEVALUATION_JOURNAL, REEVALUATION_TAG, elite_seed, reevaluate};
 pub use tables::{

@@ -59,7 +59,7 @@ use crate::error::{Error, Result};
 mod cells;
 mod levels;
 mod run;
-mod tables;
+pub mod tables;
 
 pub use cells::{CellChoice, choose_cells, corner_cells};
 pub use levels::{GENERATED_LEVELS_TAG, LevelChoice, LevelRef, level_refs};

@@ -1,0 +1,396 @@
+//! `playstyles report RUN_DIR`: the run explorer, `RUN_DIR/report.html`
+//! ([`crate::report::explorer`]): the map, one card per elite with what the run knows of it
+//! (`archive.csv`; `validation.csv`, `reevaluated.csv` and `tiers.toml` when present) and a
+//! replay of one of its games, the progress chart and the configuration. `evolve` writes it at
+//! the end of a run.
+//!
+//! **Replays.** Each elite plays one game against the run's baseline on the run's first
+//! training level, the elite in seat 0, seeded `derive_seed(run seed, [REPLAY_TAG, cell])`;
+//! the card names the command that plays it again. Games are played in parallel and the page
+//! is the same whatever the thread count.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::replay::record;
+use super::run_dir::{RunDir, read_config};
+use super::tiers::{TIERS_TOML, TiersFile};
+use super::validate::tables::{VALIDATION_COLUMNS, VALIDATION_CSV};
+use super::{GameKind, output_error, thread_pool};
+use crate::agents::build_agent;
+use crate::error::{Error, Result};
+use crate::files::{TEXT_LIMIT, read_text};
+use crate::kit::GameKit;
+use crate::qd::BatchReport;
+use crate::report::archive::{ArchiveRow, read_progress_csv};
+use crate::report::csv::read_with_header;
+use crate::report::explorer::{Card, Explorer, FeatureRow, page};
+use crate::report::heatmap::{cell_boxes, render_svg};
+use crate::report::progress_chart::render_progress_svg;
+use crate::report::replay::{Replay, ReplaySource, share_parts};
+use crate::report::write_atomic;
+use crate::rng::derive_seed;
+use crate::stats::{Z_95, wilson_interval};
+
+/// File name of the run explorer in a run directory.
+pub const REPORT_HTML: &str = "report.html";
+
+/// Tag of the replay seeds ("replay" in ASCII).
+pub const REPLAY_TAG: u64 = 0x0000_7265_706c_6179;
+
+/// Validated settings of `playstyles report`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportConfig {
+    /// The run directory.
+    pub run_dir: PathBuf,
+    /// The run's game (from its `config.toml`).
+    pub game: GameKind,
+    /// Play and embed one game per elite.
+    pub replays: bool,
+    /// Worker threads for the replays (`None`: one per core).
+    pub threads: Option<usize>,
+}
+
+impl ReportConfig {
+    /// Settings for the report of `run_dir`, with replays.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `--threads` if it is 0; as [`read_config`] if the directory or
+    /// its `config.toml` is missing or invalid.
+    pub fn new(run_dir: PathBuf, threads: Option<usize>) -> Result<Self> {
+        if threads == Some(0) {
+            return Err(Error::config("--threads", "must be at least 1"));
+        }
+        let game = read_config(&run_dir)?.game;
+        Ok(ReportConfig {
+            run_dir,
+            game,
+            replays: true,
+            threads,
+        })
+    }
+}
+
+/// Writes `report.html` of `run` (atomically) and names it on `out`; `levels` are the run's
+/// training levels with their names.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming a file of the run that is malformed (and its line where it has one)
+/// or the page if it cannot be written; [`Error::Config`] if an agent spec of the run does
+/// not build.
+pub fn report<G: GameKit>(
+    game: &G,
+    levels: &[(String, G::Level)],
+    run: &RunDir,
+    cfg: &ReportConfig,
+    out: &mut impl Write,
+) -> Result<PathBuf> {
+    let explorer = explorer(game, levels, run, cfg)?;
+    let path = run.dir.join(REPORT_HTML);
+    let html = page(&explorer);
+    write_atomic(&path, html.as_bytes())?;
+    writeln!(
+        out,
+        "wrote {} ({} elite cards, {:.0} KiB)",
+        path.display(),
+        explorer.cards.len(),
+        html.len() as f64 / 1024.0
+    )
+    .map_err(output_error)?;
+    Ok(path)
+}
+
+/// What the page shows, read from the run directory (and the replays played).
+fn explorer<G: GameKit>(
+    game: &G,
+    levels: &[(String, G::Level)],
+    run: &RunDir,
+    cfg: &ReportConfig,
+) -> Result<Explorer> {
+    let dir = &run.dir;
+    let rows = &run.archive.rows;
+    let axes = &run.config.features;
+    let boxes = cell_boxes(rows, axes)?;
+    let heatmap_svg = render_svg(rows, axes)?;
+    let progress_path = dir.join("progress.csv");
+    let progress: Vec<BatchReport> = if progress_path.exists() {
+        read_progress_csv(&progress_path)?
+    } else {
+        Vec::new()
+    };
+    let validation = read_validation(dir)?;
+    let reevaluation = read_reevaluation(dir, run)?;
+    let tiers = read_tiers(dir)?;
+    let replays: Vec<Option<Replay>> = if cfg.replays && !levels.is_empty() {
+        let pool = thread_pool(cfg.threads, "--threads")?;
+        pool.install(|| {
+            rows.par_iter()
+                .map(|r| replay_of(game, levels, run, r).map(Some))
+                .collect::<Result<Vec<_>>>()
+        })?
+    } else {
+        vec![None; rows.len()]
+    };
+    let mut cards = Vec::with_capacity(rows.len());
+    for (r, replay) in rows.iter().zip(replays) {
+        let (lo, hi) = wilson_interval(u64::from(r.wins), u64::from(r.games), Z_95);
+        cards.push(Card {
+            cell: r.cell,
+            title: cell_title(run, r),
+            weights: run
+                .archive
+                .weights
+                .iter()
+                .cloned()
+                .zip(r.weights.iter().copied())
+                .collect(),
+            features: axes
+                .iter()
+                .enumerate()
+                .map(|(k, a)| FeatureRow {
+                    name: a.name.clone(),
+                    mean: r.means[k],
+                    sd: r.sds[k],
+                    cell: a.cell_label(r.coords[k]),
+                })
+                .collect(),
+            win_rate: r.win_rate,
+            interval: (lo, hi),
+            games: r.games,
+            wins: r.wins,
+            draws: r.draws,
+            validation: validation.get(&r.cell).cloned().unwrap_or_default(),
+            reevaluation: reevaluation.get(&r.cell).cloned().unwrap_or_default(),
+            spec: run.agent_spec(r)?,
+            tier: tiers.get(&r.cell).cloned(),
+            replay,
+        });
+    }
+    let parts = share_parts(cards.iter_mut().filter_map(|c| c.replay.as_mut()));
+    let first = rows
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.win_rate.total_cmp(&b.1.win_rate).then(b.0.cmp(&a.0)))
+        .map_or(0, |(i, _)| i);
+    let cells: usize = axes.iter().map(|a| a.cells()).product();
+    let qd: f64 = rows.iter().map(|r| r.win_rate).sum();
+    let c = &run.config;
+    Ok(Explorer {
+        name: c.name.clone(),
+        subtitle: format!(
+            "{}: {} elites in {} cells (coverage {:.1} %), QD score {:.2}, {} evaluations",
+            c.game.name(),
+            rows.len(),
+            cells,
+            100.0 * rows.len() as f64 / cells as f64,
+            qd,
+            progress.last().map_or(0, |p| p.evaluations)
+        ),
+        heatmap_svg,
+        heatmap_size: boxes.size,
+        boxes: boxes.boxes,
+        cards,
+        first,
+        progress_svg: render_progress_svg(&progress)?,
+        config: vec![
+            ("game".into(), c.game.name().into()),
+            ("seed".into(), c.seed.to_string()),
+            (
+                "training levels".into(),
+                levels
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            ("repetitions".into(), c.repetitions.to_string()),
+            ("player".into(), c.player.to_string()),
+            ("baseline".into(), c.baseline.to_string()),
+            ("genome".into(), run.archive.weights.join(", ")),
+            (
+                "features".into(),
+                axes.iter()
+                    .map(|a| format!("{} ({} cells)", a.name, a.cells()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            ("replacement".into(), format!("{:?}", c.replacement)),
+            ("batch size".into(), c.batch_size.to_string()),
+        ],
+        legend: G::legend(),
+        parts,
+    })
+}
+
+/// The cell of `r` in words: each feature's bounds.
+fn cell_title(run: &RunDir, r: &ArchiveRow) -> String {
+    run.config
+        .features
+        .iter()
+        .zip(&r.coords)
+        .map(|(a, &i)| format!("{} {}", a.name, a.cell_label(i)))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// One game of the elite `r` against the run's baseline on the first training level.
+fn replay_of<G: GameKit>(
+    game: &G,
+    levels: &[(String, G::Level)],
+    run: &RunDir,
+    r: &ArchiveRow,
+) -> Result<Replay> {
+    let (name, level) = &levels[0];
+    let spec = run.agent_spec(r)?;
+    let baseline = run.config.baseline.to_string();
+    let mut agents = vec![build_agent(game, &spec)?, build_agent(game, &baseline)?];
+    let source = ReplaySource {
+        game: game.info().name.to_string(),
+        level: name.clone(),
+        seed: derive_seed(run.config.seed, &[REPLAY_TAG, r.cell as u64]),
+        agents: vec![spec, baseline],
+    };
+    Ok(record(game, level, source, &mut agents))
+}
+
+/// Card rows per cell from `validation.csv`, if the run has one.
+fn read_validation(dir: &Path) -> Result<BTreeMap<usize, Vec<(String, String)>>> {
+    let path = dir.join(VALIDATION_CSV);
+    let mut out: BTreeMap<usize, Vec<(String, String)>> = BTreeMap::new();
+    if !path.exists() {
+        return Ok(out);
+    }
+    let mut reader = read_with_header(&path, &VALIDATION_COLUMNS)?;
+    for (i, rec) in reader.records().enumerate() {
+        let bad = |what: &str| {
+            Error::io(
+                &path,
+                std::io::Error::other(format!("line {}: {what}", i + 2)),
+            )
+        };
+        let rec = rec.map_err(|e| bad(&e.to_string()))?;
+        let get = |k: usize| rec.get(k).unwrap_or("");
+        let cell: usize = get(0)
+            .parse()
+            .map_err(|_| bad("`cell` is not a cell index"))?;
+        let num = |k: usize| {
+            get(k)
+                .parse::<f64>()
+                .map_err(|_| bad("a number is missing"))
+        };
+        let rows = out.entry(cell).or_default();
+        if rows.is_empty() {
+            rows.push((
+                "win rate".into(),
+                format!(
+                    "{:.1} % over {} held-out games (map {:.1} % over {})",
+                    100.0 * num(7)?,
+                    get(9),
+                    100.0 * num(6)?,
+                    get(8)
+                ),
+            ));
+        }
+        rows.push((
+            get(1).to_string(),
+            format!(
+                "{:.2} ± {:.2} (map {:.2} ± {:.2}){}",
+                num(4)?,
+                num(5)?,
+                num(2)?,
+                num(3)?,
+                if get(10) == "true" {
+                    ", stays in its cell"
+                } else {
+                    ", leaves its cell"
+                }
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// Card rows per cell from `reevaluated.csv`, if the run has one.
+fn read_reevaluation(dir: &Path, run: &RunDir) -> Result<BTreeMap<usize, Vec<(String, String)>>> {
+    use super::reevaluate::tables::{REEVALUATED_CSV, reevaluated_columns};
+    let path = dir.join(REEVALUATED_CSV);
+    let mut out = BTreeMap::new();
+    if !path.exists() {
+        return Ok(out);
+    }
+    let features = &run.archive.features;
+    let columns = reevaluated_columns(features);
+    let names: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let mut reader = read_with_header(&path, &names)?;
+    let at = |name: &str| columns.iter().position(|c| c == name).unwrap_or(0);
+    for (i, rec) in reader.records().enumerate() {
+        let bad = |what: &str| {
+            Error::io(
+                &path,
+                std::io::Error::other(format!("line {}: {what}", i + 2)),
+            )
+        };
+        let rec = rec.map_err(|e| bad(&e.to_string()))?;
+        let get = |name: &str| rec.get(at(name)).unwrap_or("");
+        let num = |name: &str| {
+            get(name)
+                .parse::<f64>()
+                .map_err(|_| bad(&format!("`{name}` is not a number")))
+        };
+        let cell: usize = get("cell")
+            .parse()
+            .map_err(|_| bad("`cell` is not a cell index"))?;
+        let mut rows = vec![(
+            "win rate".to_string(),
+            format!(
+                "{:.1} % (95 % interval {:.1} to {:.1} %) over {} fresh games (map {:.1} %)",
+                100.0 * num("new_win_rate")?,
+                100.0 * num("new_win_rate_lo")?,
+                100.0 * num("new_win_rate_hi")?,
+                get("new_games"),
+                100.0 * num("map_win_rate")?
+            ),
+        )];
+        for f in features {
+            rows.push((
+                f.clone(),
+                format!(
+                    "{:.2} ± {:.2}",
+                    num(&format!("new_{f}_mean"))?,
+                    num(&format!("new_{f}_sd"))?
+                ),
+            ));
+        }
+        rows.push((
+            "cell now".into(),
+            format!(
+                "{}{}",
+                get("new_cell"),
+                if get("kept_cell") == "true" {
+                    " (kept its cell)"
+                } else {
+                    " (moved)"
+                }
+            ),
+        ));
+        out.insert(cell, rows);
+    }
+    Ok(out)
+}
+
+/// Tier names per cell from `tiers.toml`, if the run has one.
+fn read_tiers(dir: &Path) -> Result<BTreeMap<usize, String>> {
+    let path = dir.join(TIERS_TOML);
+    if !path.exists() {
+        return Ok(BTreeMap::new());
+    }
+    let text = read_text(&path, TEXT_LIMIT)?;
+    let file: TiersFile = toml::from_str(&text)
+        .map_err(|e| Error::io(&path, std::io::Error::other(e.to_string())))?;
+    Ok(file.tier.into_iter().map(|t| (t.cell, t.name)).collect())
+}

@@ -1,0 +1,203 @@
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::support::cli::{path_arg, playstyles, read_text, scratch, stderr};
+
+/// The headless browser: `$CHROMIUM`, else `chromium`, `chromium-browser` or `google-chrome`
+/// on the path. `.ci/run` installs Debian's `chromium` when none is there.
+fn browser() -> PathBuf {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return PathBuf::from(p);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        for name in ["chromium", "chromium-browser", "google-chrome"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                return p;
+            }
+        }
+    }
+    panic!(
+        "the browser tests need headless Chromium: install it (Debian: apt-get install \
+         chromium, as .ci/run does) or set CHROMIUM to its path"
+    );
+}
+
+/// What the browser made of a page: the DOM after its scripts ran, and the console messages
+/// it logged.
+struct Loaded {
+    dom: String,
+    console: Vec<String>,
+}
+
+/// Loads `page` from disk in headless Chromium (a fresh profile, no network chatter) and
+/// dumps its DOM; with `screenshot`, also saves a picture of it there.
+fn load(page: &Path, profile: &Path, screenshot: Option<&Path>) -> Loaded {
+    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    let run = |extra: &[String]| {
+        let o = Command::new(browser())
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--enable-logging=stderr",
+                "--v=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .args(extra)
+            .arg(&url)
+            .output()
+            .expect("the browser starts");
+        assert!(o.status.success(), "chromium failed: {}", stderr(&o));
+        o
+    };
+    let o = run(&["--dump-dom".to_string()]);
+    if let Some(png) = screenshot {
+        run(&[
+            "--window-size=1400,1800".to_string(),
+            format!("--screenshot={}", png.display()),
+        ]);
+        let bytes = std::fs::read(png).expect("a screenshot");
+        assert!(
+            bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+            "empty screenshot"
+        );
+    }
+    Loaded {
+        dom: String::from_utf8_lossy(&o.stdout).into_owned(),
+        console: stderr(&o)
+            .lines()
+            .filter(|l| l.contains(":CONSOLE"))
+            .map(String::from)
+            .collect(),
+    }
+}
+
+/// The number in `attr="N"` of the first element that has it.
+fn number_attr(dom: &str, attr: &str) -> Option<usize> {
+    let start = dom.find(&format!("{attr}=\""))? + attr.len() + 2;
+    dom[start..].split('"').next()?.parse().ok()
+}
+
+#[test]
+fn the_browser_check_sees_script_errors() {
+    let dir = scratch("browser", "broken");
+    let page = dir.join("broken.html");
+    std::fs::write(
+        &page,
+        "<!DOCTYPE html><html><body><script>throw new Error('boom')</script></body></html>",
+    )
+    .unwrap();
+    let loaded = load(&page, &dir.join("profile"), None);
+    assert!(
+        loaded.console.iter().any(|l| l.contains("boom")),
+        "{:?}",
+        loaded.console
+    );
+}
+
+#[test]
+fn a_replay_page_draws_a_frame_per_turn_in_a_browser() {
+    let dir = scratch("browser", "replay");
+    let page = dir.join("replay.html");
+    let o = playstyles(&[
+        "replay",
+        "--level",
+        "1590191438878",
+        "--agents",
+        "random,osla",
+        "--seed",
+        "2",
+        "--out",
+        path_arg(&page),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // "wrote PAGE (N frames, …)"
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    let frames: usize = said
+        .split(" (")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    let loaded = load(&page, &dir.join("profile"), Some(&dir.join("replay.png")));
+    assert!(loaded.console.is_empty(), "{:?}", loaded.console);
+    assert_eq!(number_attr(&loaded.dom, "data-ready"), Some(frames));
+    // The board holds the first frame: one group per tile of the 11 × 11 level.
+    let board = loaded.dom.split("class=\"board\"").nth(1).unwrap();
+    let board = board.split("</svg>").next().unwrap();
+    assert!(
+        board.matches("<g transform=\"translate(").count() >= 121,
+        "{board}"
+    );
+    assert!(loaded.dom.contains("frame 1 of"));
+}
+
+#[test]
+fn a_run_explorer_shows_one_card_per_elite_in_a_browser() {
+    let dir = scratch("browser", "report");
+    let config = dir.join("tiny.toml");
+    std::fs::write(
+        &config,
+        r#"
+seed = 3
+batch_size = 4
+[evaluation]
+levels = [1590191438878]
+repetitions = 1
+player = "pmcts(bias=true,pruning=false,budget=10)"
+baseline = "mcts(budget=10)"
+[genome]
+scripts = ["spawn.strongest", "spawn.defensive", "research.roads"]
+[[features]]
+name = "attacks"
+min = 0
+max = 20
+step = 2
+[[features]]
+name = "support_balance"
+min = -5
+max = 5
+step = 1
+[map_elites]
+random_init = 4
+iterations = 4
+"#,
+    )
+    .unwrap();
+    let run = dir.join("run");
+    let o = playstyles(&[
+        "evolve",
+        path_arg(&config),
+        "--out",
+        path_arg(&run),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let elites = read_text(&run.join("archive.csv")).lines().count() - 1;
+    let loaded = load(
+        &run.join("report.html"),
+        &dir.join("profile"),
+        Some(&dir.join("report.png")),
+    );
+    assert!(loaded.console.is_empty(), "{:?}", loaded.console);
+    assert_eq!(number_attr(&loaded.dom, "data-cards"), Some(elites));
+    // One card shown, the others hidden; every card's replay drew its first frame.
+    assert_eq!(loaded.dom.matches("class=\"card\"").count(), elites);
+    assert_eq!(
+        loaded.dom.matches("class=\"card\" data-cell=").count(),
+        elites
+    );
+    assert_eq!(
+        loaded.dom.matches("hidden=\"\"").count(),
+        elites - 1,
+        "all but one card are hidden"
+    );
+    assert_eq!(loaded.dom.matches("data-ready=\"").count(), elites);
+}
