@@ -23,7 +23,7 @@ pub struct Drawing {
 /// One symbol of a game's pictures and what it means.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegendEntry {
-    /// An SVG fragment drawn in a 24 × 24 box at the origin.
+    /// An SVG fragment drawn in a 32 × 32 box at the origin.
     pub symbol: String,
     /// What the symbol stands for.
     pub label: String,

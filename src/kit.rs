@@ -86,6 +86,12 @@ pub trait GameKit: SearchSupport {
         text_drawing(&self.render(state))
     }
 
+    /// SVG definitions (elements with ids) that [`GameKit::draw`]'s parts and the legend refer
+    /// to (`<use href="#id"/>`), which a page holds once in its `<defs>` (none by default).
+    fn board_defs() -> String {
+        String::new()
+    }
+
     /// The symbols of [`GameKit::draw`]'s pictures and their meanings (none by default).
     fn legend() -> Vec<LegendEntry> {
         Vec::new()

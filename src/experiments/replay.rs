@@ -65,7 +65,7 @@ pub fn record<G: GameKit>(
     let start = initial_state(game, level, source.seed);
     let names = seat_names(game, &start, agents);
     let seed = source.seed;
-    let mut replay = Replay::new(source, names.clone(), G::legend());
+    let mut replay = Replay::new(source, names.clone(), G::legend(), G::board_defs());
     replay.push(
         game.draw(&start),
         "start".into(),

@@ -224,6 +224,7 @@ fn explorer<G: GameKit>(
         ],
         legend: G::legend(),
         parts,
+        defs: G::board_defs(),
     })
 }
 

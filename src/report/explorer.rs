@@ -82,6 +82,8 @@ pub struct Explorer {
     pub legend: Vec<LegendEntry>,
     /// The parts the cards' replays share ([`replay::share_parts`]).
     pub parts: Vec<String>,
+    /// The SVG definitions the parts and the legend refer to.
+    pub defs: String,
 }
 
 /// The weights as horizontal bars, one per script.
@@ -187,6 +189,7 @@ pub fn page(e: &Explorer) -> String {
     let first = e.cards.get(e.first).map(|c| c.cell);
     let body = html! {
         style { (PreEscaped(CSS)) }
+        (replay::defs(&e.defs))
         (replay::shared_parts(&e.parts))
         section {
             h2 { "The map" }
@@ -273,6 +276,7 @@ mod tests {
             config: vec![("seed".into(), "1".into())],
             legend: Vec::new(),
             parts: Vec::new(),
+            defs: String::new(),
         }
     }
 

@@ -128,6 +128,15 @@ pub fn share_parts<'a>(replays: impl Iterator<Item = &'a mut Replay>) -> Vec<Str
     all
 }
 
+/// A game's SVG definitions, held once by a page (an invisible picture's `<defs>`).
+pub fn defs(defs: &str) -> Markup {
+    html! {
+        svg class="defs" width="0" height="0" style="position:absolute" xmlns="http://www.w3.org/2000/svg" {
+            defs { (PreEscaped(defs)) }
+        }
+    }
+}
+
 /// The page's parts ([`share_parts`]) as SVG markup in a template (parsed once, never shown),
 /// which [`SCRIPT`] copies from. Each part is one element, so the `k`-th child is part `k`.
 pub fn shared_parts(parts: &[String]) -> Markup {
@@ -159,12 +168,20 @@ pub struct Replay {
     pub frames: Vec<Frame>,
     /// The symbols of the pictures.
     pub legend: Vec<LegendEntry>,
+    /// The SVG definitions the parts refer to ([`crate::kit::GameKit::board_defs`]).
+    pub defs: String,
     index: HashMap<String, u32>,
 }
 
 impl Replay {
-    /// An empty replay of the game `source` describes between `players`.
-    pub fn new(source: ReplaySource, players: Vec<String>, legend: Vec<LegendEntry>) -> Self {
+    /// An empty replay of the game `source` describes between `players`, drawn with the
+    /// symbols `legend` and the definitions `defs`.
+    pub fn new(
+        source: ReplaySource,
+        players: Vec<String>,
+        legend: Vec<LegendEntry>,
+        defs: String,
+    ) -> Self {
         Replay {
             source,
             players,
@@ -174,6 +191,7 @@ impl Replay {
             parts: Vec::new(),
             frames: Vec::new(),
             legend,
+            defs,
             index: HashMap::new(),
         }
     }
@@ -283,7 +301,7 @@ pub fn legend(entries: &[LegendEntry]) -> Markup {
             div class="legend" {
                 @for e in entries {
                     div {
-                        svg width="24" height="24" viewBox="0 0 24 24" { (maud::PreEscaped(&e.symbol)) }
+                        svg width="32" height="32" viewBox="0 0 32 32" { (maud::PreEscaped(&e.symbol)) }
                         span { (e.label) }
                     }
                 }
@@ -364,6 +382,7 @@ pub fn page(r: &Replay) -> String {
         r.frames.len()
     );
     let body = html! {
+        (defs(&r.defs))
         (shared_parts(&parts))
         section {
             (widget(r))
@@ -401,7 +420,12 @@ mod tests {
 
     #[test]
     fn frames_share_parts_stored_once() {
-        let mut r = Replay::new(source(), vec!["a".into(), "b".into()], Vec::new());
+        let mut r = Replay::new(
+            source(),
+            vec!["a".into(), "b".into()],
+            Vec::new(),
+            String::new(),
+        );
         r.push(
             drawing(&["<a/>", "<b/>"]),
             "start".into(),
@@ -422,7 +446,12 @@ mod tests {
 
     #[test]
     fn a_page_names_the_command_that_plays_the_game_again_and_escapes_its_data() {
-        let mut r = Replay::new(source(), vec!["<a>".into(), "b".into()], Vec::new());
+        let mut r = Replay::new(
+            source(),
+            vec!["<a>".into(), "b".into()],
+            Vec::new(),
+            String::new(),
+        );
         r.push(
             drawing(&["<rect/>"]),
             "start".into(),

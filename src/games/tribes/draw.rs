@@ -3,7 +3,7 @@
 //! underneath, a legend of the symbols, and actions in words.
 
 use svg::Node;
-use svg::node::element::{Circle, Group, Line, Polygon, Rectangle, Text};
+use svg::node::element::{Circle, Group, Line, Polygon, Rectangle, Text, Use};
 
 use super::action::Action;
 use super::render::{building_char, unit_letter};
@@ -104,33 +104,30 @@ fn village() -> Polygon {
         .set("stroke-width", 1)
 }
 
-/// A city of `tribe` at `level`: a house in the tribe's colour with its level, a wall drawn
-/// thick, a capital with a gold roof line.
-fn city(tribe: u8, level: u8, walls: bool, capital: bool) -> Group {
+/// A city of `tribe`: a house in the tribe's colour, drawn thick with walls, with a gold edge
+/// for a capital (its level is written on it, [`city_level`]).
+fn city(tribe: u8, walls: bool, capital: bool) -> Group {
     let colour = if tribe == NONE {
         "#888"
     } else {
         tribe_colour(tribe)
     };
-    Group::new()
-        .add(
-            Polygon::new()
-                .set("points", "4,16 16,5 28,16 28,30 4,30")
-                .set("fill", colour)
-                .set("stroke", if capital { "#f1c40f" } else { "#222" })
-                .set("stroke-width", if walls { 3.0 } else { 1.2 }),
-        )
-        .add(label(16.0, 21.0, 11.0, "#fff", level.to_string()))
+    Group::new().add(
+        Polygon::new()
+            .set("points", "4,16 16,5 28,16 28,30 4,30")
+            .set("fill", colour)
+            .set("stroke", if capital { "#f1c40f" } else { "#222" })
+            .set("stroke-width", if walls { 3.0 } else { 1.2 }),
+    )
 }
 
-/// A unit of `tribe`: a disc in the tribe's colour with its type's letter, and its health as
-/// a bar under it.
-fn unit(tribe: u8, kind: UnitKind, hp: u8, max_hp: u8) -> Group {
-    let share = if max_hp == 0 {
-        0.0
-    } else {
-        f64::from(hp) / f64::from(max_hp)
-    };
+/// A city's level, written on its house.
+fn city_level(level: u8) -> Text {
+    label(16.0, 21.0, 11.0, "#fff", level.to_string())
+}
+
+/// A unit of `tribe`: a disc in the tribe's colour with its type's letter.
+fn unit(tribe: u8, kind: UnitKind) -> Group {
     Group::new()
         .add(
             Circle::new()
@@ -148,6 +145,12 @@ fn unit(tribe: u8, kind: UnitKind, hp: u8, max_hp: u8) -> Group {
             "#fff",
             unit_letter(kind).to_ascii_uppercase().to_string(),
         ))
+}
+
+/// A wounded unit's health as a bar under it.
+fn health(hp: u8, max_hp: u8) -> Group {
+    let share = f64::from(hp) / f64::from(max_hp.max(1));
+    Group::new()
         .add(rect(15.0, 36.0, 22.0, 3.0, "#00000055"))
         .add(rect(15.0, 36.0, 22.0 * share, 3.0, "#2ecc71"))
 }
@@ -164,38 +167,110 @@ fn road() -> Line {
         .set("stroke-dasharray", "4 2")
 }
 
-/// Territory of `tribe`: a tint over the tile and a border on each side in `edges` (top,
-/// right, bottom, left) that faces a tile of another owner.
-fn territory(tribe: u8, edges: [bool; 4]) -> Group {
-    let colour = tribe_colour(tribe);
-    let mut g = Group::new().add(
-        rect(0.0, 0.0, TILE, TILE, colour)
-            .set("fill-opacity", 0.16)
-            .set("stroke", "none"),
-    );
-    let sides = [
-        (1.5, 1.5, TILE - 1.5, 1.5),
-        (TILE - 1.5, 1.5, TILE - 1.5, TILE - 1.5),
-        (1.5, TILE - 1.5, TILE - 1.5, TILE - 1.5),
-        (1.5, 1.5, 1.5, TILE - 1.5),
-    ];
-    for (&on, &(x1, y1, x2, y2)) in edges.iter().zip(&sides) {
-        if on {
-            g.append(
-                Line::new()
-                    .set("x1", x1)
-                    .set("y1", y1)
-                    .set("x2", x2)
-                    .set("y2", y2)
-                    .set("stroke", colour)
-                    .set("stroke-width", 3),
-            );
-        }
-    }
-    g
+/// Territory of `tribe`: a tint over the tile.
+fn territory(tribe: u8) -> Rectangle {
+    rect(0.0, 0.0, TILE, TILE, tribe_colour(tribe))
+        .set("fill-opacity", 0.16)
+        .set("stroke", "none")
 }
 
-/// Tile `t` of `s` as one group translated to its place.
+/// A border of `tribe`'s territory on `side` of a tile (top, right, bottom, left).
+fn border(tribe: u8, side: usize) -> Line {
+    let (a, b) = (1.5, TILE - 1.5);
+    let (x1, y1, x2, y2) = [(a, a, b, a), (b, a, b, b), (a, b, b, b), (a, a, a, b)][side];
+    Line::new()
+        .set("x1", x1)
+        .set("y1", y1)
+        .set("x2", x2)
+        .set("y2", y2)
+        .set("stroke", tribe_colour(tribe))
+        .set("stroke-width", 3)
+}
+
+/// Colour index of a city's owner: its tribe, or 4 (grey) for none.
+fn owner_index(tribe: u8) -> u8 {
+    if tribe == NONE { 4 } else { tribe }
+}
+
+/// The ids of the shared symbols ([`defs`]).
+mod ids {
+    pub fn terrain(i: usize) -> String {
+        format!("tt{i}")
+    }
+    pub fn resource(i: usize) -> String {
+        format!("tr{i}")
+    }
+    pub fn building(i: usize) -> String {
+        format!("tb{i}")
+    }
+    pub const VILLAGE: &str = "tv";
+    pub const ROAD: &str = "td";
+    pub fn territory(tribe: u8) -> String {
+        format!("tz{tribe}")
+    }
+    pub fn border(tribe: u8, side: usize) -> String {
+        format!("te{tribe}{side}")
+    }
+    pub fn city(owner: u8, walls: bool, capital: bool) -> String {
+        format!("tc{owner}{}{}", u8::from(walls), u8::from(capital))
+    }
+    pub fn unit(kind: usize, tribe: u8) -> String {
+        format!("tu{kind}_{tribe}")
+    }
+}
+
+/// A reference to the shared symbol `id`.
+fn use_(id: &str) -> Use {
+    Use::new().set("href", format!("#{id}"))
+}
+
+/// Every symbol [`draw`] refers to, with its id, for a page's `<defs>` (tribes 0–3).
+pub fn defs() -> String {
+    let mut out = String::new();
+    let mut add = |node: Group, id: String| out += &node.set("id", id).to_string();
+    for (i, &t) in Terrain::ALL.iter().enumerate() {
+        add(Group::new().add(terrain(t)), ids::terrain(i));
+    }
+    for (i, &r) in Resource::ALL.iter().enumerate() {
+        add(resource(r), ids::resource(i));
+    }
+    for (i, &b) in Building::ALL.iter().enumerate() {
+        add(building(b), ids::building(i));
+    }
+    add(Group::new().add(village()), ids::VILLAGE.into());
+    add(Group::new().add(road()), ids::ROAD.into());
+    for tribe in 0..TRIBE_COLOURS.len() as u8 {
+        add(Group::new().add(territory(tribe)), ids::territory(tribe));
+        for side in 0..4 {
+            add(
+                Group::new().add(border(tribe, side)),
+                ids::border(tribe, side),
+            );
+        }
+        for (i, &k) in UnitKind::ALL.iter().enumerate() {
+            add(unit(tribe, k), ids::unit(i, tribe));
+        }
+    }
+    for owner in 0..=TRIBE_COLOURS.len() as u8 {
+        for walls in [false, true] {
+            for capital in [false, true] {
+                let tribe = if owner as usize == TRIBE_COLOURS.len() {
+                    NONE
+                } else {
+                    owner
+                };
+                add(
+                    city(tribe, walls, capital),
+                    ids::city(owner, walls, capital),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Tile `t` of `s` as one group translated to its place, made of references to the shared
+/// symbols ([`defs`]) and the city level and health bar drawn in place.
 fn tile_part(s: &State, t: usize) -> String {
     let tile = &s.tiles[t];
     let (x, y) = s.xy(t);
@@ -204,38 +279,43 @@ fn tile_part(s: &State, t: usize) -> String {
             "transform",
             format!("translate({},{})", y as f64 * TILE, x as f64 * TILE),
         )
-        .add(terrain(tile.terrain));
+        .add(use_(&ids::terrain(tile.terrain.index())));
     if tile.tribe != NONE {
-        let other = |dx: i32, dy: i32| match s.idx(x + dx, y + dy) {
-            Some(v) => s.tiles[v].tribe != tile.tribe,
-            None => false,
-        };
-        g.append(territory(
-            tile.tribe,
-            [other(-1, 0), other(0, 1), other(1, 0), other(0, -1)],
-        ));
+        g.append(use_(&ids::territory(tile.tribe)));
+        for (side, (dx, dy)) in [(-1, 0), (0, 1), (1, 0), (0, -1)].into_iter().enumerate() {
+            if s.idx(x + dx, y + dy)
+                .is_some_and(|v| s.tiles[v].tribe != tile.tribe)
+            {
+                g.append(use_(&ids::border(tile.tribe, side)));
+            }
+        }
     }
     if tile.road {
-        g.append(road());
+        g.append(use_(ids::ROAD));
     }
     match tile.terrain {
-        Terrain::Village => g.append(village()),
+        Terrain::Village => g.append(use_(ids::VILLAGE)),
         Terrain::City => {
             if let Some(c) = s.cities.iter().find(|c| c.tile as usize == t) {
-                g.append(city(c.tribe, c.level, c.walls, c.capital_of == c.tribe));
+                let capital = c.capital_of == c.tribe;
+                g.append(use_(&ids::city(owner_index(c.tribe), c.walls, capital)));
+                g.append(city_level(c.level));
             }
         }
         _ => {}
     }
     if let Some(r) = tile.resource {
-        g.append(resource(r));
+        g.append(use_(&ids::resource(r.index())));
     }
     if let Some(b) = tile.building {
-        g.append(building(b));
+        g.append(use_(&ids::building(b.index())));
     }
     if tile.unit != NONE {
         let u = &s.units[tile.unit as usize];
-        g.append(unit(u.tribe, u.kind, u.hp, u.max_hp));
+        g.append(use_(&ids::unit(u.kind.index(), u.tribe)));
+        if u.hp < u.max_hp {
+            g.append(health(u.hp, u.max_hp));
+        }
     }
     g.to_string()
 }
@@ -291,9 +371,9 @@ pub fn draw(s: &State) -> Drawing {
     }
 }
 
-/// A legend symbol: `node` drawn in a tile scaled into the legend's 24 × 24 box.
+/// A legend symbol: `node` drawn in a tile scaled into the legend's 32 × 32 box.
 fn symbol(node: impl Into<Box<dyn Node>>, background: Option<Terrain>) -> String {
-    let mut g = Group::new().set("transform", format!("scale({})", 24.0 / TILE));
+    let mut g = Group::new().set("transform", format!("scale({})", 32.0 / TILE));
     if let Some(t) = background {
         g.append(terrain(t));
     }
@@ -314,7 +394,10 @@ pub fn legend() -> Vec<LegendEntry> {
     }
     out.push(entry(
         symbol(
-            territory(0, [true, false, true, false]),
+            Group::new()
+                .add(territory(0))
+                .add(border(0, 0))
+                .add(border(0, 2)),
             Some(Terrain::Plain),
         ),
         "territory (tribe colour), border".into(),
@@ -325,7 +408,10 @@ pub fn legend() -> Vec<LegendEntry> {
         "village".into(),
     ));
     out.push(entry(
-        symbol(city(0, 2, false, true), Some(Terrain::Plain)),
+        symbol(
+            Group::new().add(city(0, false, true)).add(city_level(2)),
+            Some(Terrain::Plain),
+        ),
         "city with its level (gold edge: capital, thick: walls)".into(),
     ));
     for &r in Resource::ALL {
@@ -334,6 +420,15 @@ pub fn legend() -> Vec<LegendEntry> {
             r.name().into(),
         ));
     }
+    out.push(entry(
+        symbol(
+            Group::new()
+                .add(unit(0, UnitKind::Warrior))
+                .add(health(4, 10)),
+            Some(Terrain::Plain),
+        ),
+        "a wounded unit: its health as a bar".into(),
+    ));
     let mut seen = Vec::new();
     for &b in Building::ALL {
         let c = building_char(b);
@@ -350,8 +445,8 @@ pub fn legend() -> Vec<LegendEntry> {
     }
     for &k in UnitKind::ALL {
         out.push(entry(
-            symbol(unit(1, k, 10, 10), Some(Terrain::Plain)),
-            format!("{} (bar: health)", k.name().replace('_', " ")),
+            symbol(unit(1, k), Some(Terrain::Plain)),
+            k.name().replace('_', " "),
         ));
     }
     out
@@ -433,13 +528,24 @@ mod tests {
         let d = draw(&s);
         assert_eq!(d.parts.len(), s.n() * s.n() + s.num_tribes as usize);
         assert!(
-            d.parts.iter().any(|p| p.contains("<polygon")),
+            d.parts.iter().any(|p| p.contains("href=\"#tc")),
             "no city drawn"
         );
         assert!(
-            d.parts.iter().any(|p| p.contains("<circle")),
+            d.parts.iter().any(|p| p.contains("href=\"#tu")),
             "no unit drawn"
         );
+        // Every symbol a part refers to is defined.
+        let defs = defs();
+        for p in &d.parts {
+            for id in p.split("href=\"#").skip(1) {
+                let id = id.split('"').next().unwrap();
+                assert!(
+                    defs.contains(&format!("id=\"{id}\"")),
+                    "{id} is not defined"
+                );
+            }
+        }
         assert!(d.width >= s.n() as f64 * TILE && d.height > s.n() as f64 * TILE);
     }
 

@@ -87,9 +87,14 @@ impl GameKit for TribesGame {
         &SUMMARY_COLUMNS
     }
 
-    /// One part per tile, then the tribes' status lines ([`super::draw`]).
+    /// One part per tile (references to [`GameKit::board_defs`]), then the tribes' status
+    /// lines ([`super::draw`]).
     fn draw(&self, state: &State) -> Drawing {
         super::draw::draw(state)
+    }
+
+    fn board_defs() -> String {
+        super::draw::defs()
     }
 
     fn legend() -> Vec<LegendEntry> {
