@@ -102,6 +102,8 @@ fn the_browser_check_sees_script_errors() {
     );
 }
 
+/// A whole game (the 50-round cap) of the experiments' agents at a small budget: the page is
+/// under 2 MB and draws its first frame within a second of being requested.
 #[test]
 fn a_replay_page_draws_a_frame_per_turn_in_a_browser() {
     let dir = scratch("browser", "replay");
@@ -109,11 +111,11 @@ fn a_replay_page_draws_a_frame_per_turn_in_a_browser() {
     let o = playstyles(&[
         "replay",
         "--level",
-        "1590191438878",
+        "1590557911279",
         "--agents",
-        "random,osla",
+        "pmcts(budget=200),mcts(budget=200)",
         "--seed",
-        "2",
+        "1",
         "--out",
         path_arg(&page),
     ]);
@@ -126,9 +128,14 @@ fn a_replay_page_draws_a_frame_per_turn_in_a_browser() {
         .and_then(|s| s.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{said}"));
+    assert!(said.contains("after 51 rounds"), "{said}");
+    let bytes = std::fs::metadata(&page).unwrap().len();
+    assert!(bytes < 2 << 20, "{bytes} bytes");
     let loaded = load(&page, &dir.join("profile"), Some(&dir.join("replay.png")));
     assert!(loaded.console.is_empty(), "{:?}", loaded.console);
     assert_eq!(number_attr(&loaded.dom, "data-ready"), Some(frames));
+    let ms = number_attr(&loaded.dom, "data-ready-ms").expect("the page says when it was ready");
+    assert!(ms < 1000, "ready after {ms} ms");
     // The board holds the first frame: one group per tile of the 11 × 11 level.
     let board = loaded.dom.split("class=\"board\"").nth(1).unwrap();
     let board = board.split("</svg>").next().unwrap();

@@ -16,13 +16,14 @@ main { padding: 16px 24px; display: flex; flex-wrap: wrap; gap: 16px; align-item
 section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; }
 section h2 { font-size: 16px; margin: 0 0 8px; }
 code, pre { font: 12px/1.4 ui-monospace, monospace; background: #f2f1ec; border-radius: 3px; }
-code { padding: 1px 4px; }
+code { padding: 1px 4px; overflow-wrap: anywhere; }
 pre { padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 table { border-collapse: collapse; }
 td, th { padding: 2px 8px; text-align: left; border-bottom: 1px solid #eee; vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
 .muted { color: var(--muted); }
-.controls { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
+.controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 6px 0; }
+.replay { max-width: 1100px; }
 .controls input[type=range] { flex: 1; min-width: 200px; }
 button { font: inherit; padding: 3px 12px; border: 1px solid var(--line); border-radius: 4px; background: #fff; cursor: pointer; }
 button:hover { border-color: var(--accent); }

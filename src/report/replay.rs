@@ -313,7 +313,8 @@ pub fn legend(entries: &[LegendEntry]) -> Markup {
 /// Brings every `.replay` block of a page to life: draws the frame the slider points at,
 /// lists its actions, moves the score cursor, plays and pauses. A page address ending in
 /// `#frame=N` opens every replay at frame N (from 1). Sets `data-ready` on each block once
-/// drawn (for tests).
+/// drawn, and `data-ready-ms` on the page (milliseconds since the page was requested) once
+/// all are (for tests).
 pub const SCRIPT: &str = r#"
 var pool = document.querySelector('template.part-pool');
 var parts = pool ? Array.prototype.slice.call(pool.content.firstElementChild.children) : [];
@@ -367,6 +368,7 @@ document.querySelectorAll('.replay').forEach(function (root) {
   show(+slider.value);
   root.dataset.ready = data.frames.length;
 });
+document.documentElement.dataset.readyMs = Math.round(performance.now());
 "#;
 
 /// A replay on a page of its own.
