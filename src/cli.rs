@@ -254,9 +254,9 @@ pub enum LevelsActionArg {
     },
 }
 
-/// Flags of `playstyles play`.
+/// The match `play` and `replay` play.
 #[derive(Debug, Args)]
-pub struct PlayArgs {
+pub struct MatchArgs {
     /// The game.
     #[arg(long, default_value_t = GameKind::default(), value_parser = parse_game)]
     pub game: GameKind,
@@ -269,6 +269,14 @@ pub struct PlayArgs {
     /// The match seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+}
+
+/// Flags of `playstyles play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Game, level, agents and seed.
+    #[command(flatten)]
+    pub game_match: MatchArgs,
     /// Print the state after every turn and at the end.
     #[arg(long, conflicts_with = "json")]
     pub render: bool,
@@ -280,18 +288,9 @@ pub struct PlayArgs {
 /// Flags of `playstyles replay`.
 #[derive(Debug, Args)]
 pub struct ReplayGameArgs {
-    /// The game.
-    #[arg(long, default_value_t = GameKind::default(), value_parser = parse_game)]
-    pub game: GameKind,
-    /// The level: a level seed or a level file.
-    #[arg(long, value_name = "SEED|FILE")]
-    pub level: String,
-    /// One agent spec per seat, comma-separated, e.g. `random,mcts(budget=2000)`.
-    #[arg(long, value_name = "SPEC,SPEC")]
-    pub agents: String,
-    /// The match seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Game, level, agents and seed.
+    #[command(flatten)]
+    pub game_match: MatchArgs,
     /// The page to write.
     #[arg(long, value_name = "FILE.html")]
     pub out: PathBuf,
@@ -344,15 +343,19 @@ impl Cli {
                 },
             }),
             CliCommand::Play(a) => {
-                let mut cfg = PlayConfig::new(a.game, &a.level, &a.agents)?;
-                cfg.seed = a.seed;
+                let m = a.game_match;
+                let mut cfg = PlayConfig::new(m.game, &m.level, &m.agents)?;
+                cfg.seed = m.seed;
                 cfg.render = a.render;
                 cfg.json = a.json;
                 Command::Play(cfg)
             }
-            CliCommand::Replay(a) => Command::Replay(ReplayConfig::new(
-                a.game, &a.level, &a.agents, a.seed, a.out,
-            )?),
+            CliCommand::Replay(a) => {
+                let m = a.game_match;
+                Command::Replay(ReplayConfig::new(
+                    m.game, &m.level, &m.agents, m.seed, a.out,
+                )?)
+            }
             CliCommand::Bench(a) => {
                 let target = match a.target {
                     BenchTargetArg::Fm => BenchTarget::Fm,

@@ -37,19 +37,30 @@ impl PlayConfig {
     /// [`Error::Config`] naming `level` if it is empty, or naming `agents` (or an agent's field)
     /// if the agent list does not parse.
     pub fn new(game: GameKind, level: &str, agents: &str) -> Result<Self> {
-        let level = level.trim();
-        if level.is_empty() {
-            return Err(Error::config("level", "give a level seed or a level file"));
-        }
+        let (level, agents) = match_settings(level, agents)?;
         Ok(PlayConfig {
             game,
-            level: level.to_string(),
-            agents: parse_agent_list(agents)?,
+            level,
+            agents,
             seed: 0,
             render: false,
             json: false,
         })
     }
+}
+
+/// The level name (trimmed) and agent specs of a match, checked.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `level` if it is empty, or naming `agents` (or an agent's field)
+/// if the agent list does not parse.
+pub(super) fn match_settings(level: &str, agents: &str) -> Result<(String, Vec<AgentSpec>)> {
+    let level = level.trim();
+    if level.is_empty() {
+        return Err(Error::config("level", "give a level seed or a level file"));
+    }
+    Ok((level.to_string(), parse_agent_list(agents)?))
 }
 
 /// The JSON report of a match: exactly these three keys.

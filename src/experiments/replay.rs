@@ -5,12 +5,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::play::{seat_names, seats, winner_words};
+use super::play::{match_settings, seat_names, seats, winner_words};
 use super::{GameKind, output_error};
 use crate::agent::Agent;
-use crate::agents::{AgentSpec, parse_agent_list};
+use crate::agents::AgentSpec;
 use crate::arena::{initial_state, play_match};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::Turn;
 use crate::kit::GameKit;
 use crate::report::replay::{Replay, ReplaySource, page};
@@ -39,14 +39,11 @@ impl ReplayConfig {
     /// [`Error::Config`] naming `level` if it is empty, or `agents` (or an agent's field) if
     /// the agent list does not parse.
     pub fn new(game: GameKind, level: &str, agents: &str, seed: u64, out: PathBuf) -> Result<Self> {
-        let level = level.trim();
-        if level.is_empty() {
-            return Err(Error::config("level", "give a level seed or a level file"));
-        }
+        let (level, agents) = match_settings(level, agents)?;
         Ok(ReplayConfig {
             game,
-            level: level.to_string(),
-            agents: parse_agent_list(agents)?,
+            level,
+            agents,
             seed,
             out,
         })

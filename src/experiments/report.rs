@@ -268,12 +268,7 @@ fn read_validation(dir: &Path) -> Result<BTreeMap<usize, Vec<(String, String)>>>
     }
     let mut reader = read_with_header(&path, &VALIDATION_COLUMNS)?;
     for (i, rec) in reader.records().enumerate() {
-        let bad = |what: &str| {
-            Error::io(
-                &path,
-                std::io::Error::other(format!("line {}: {what}", i + 2)),
-            )
-        };
+        let bad = |what: &str| line_error(&path, i + 2, what);
         let rec = rec.map_err(|e| bad(&e.to_string()))?;
         let get = |k: usize| rec.get(k).unwrap_or("");
         let cell: usize = get(0)
@@ -330,12 +325,7 @@ fn read_reevaluation(dir: &Path, run: &RunDir) -> Result<BTreeMap<usize, Vec<(St
     let mut reader = read_with_header(&path, &names)?;
     let at = |name: &str| columns.iter().position(|c| c == name).unwrap_or(0);
     for (i, rec) in reader.records().enumerate() {
-        let bad = |what: &str| {
-            Error::io(
-                &path,
-                std::io::Error::other(format!("line {}: {what}", i + 2)),
-            )
-        };
+        let bad = |what: &str| line_error(&path, i + 2, what);
         let rec = rec.map_err(|e| bad(&e.to_string()))?;
         let get = |name: &str| rec.get(at(name)).unwrap_or("");
         let num = |name: &str| {
@@ -382,6 +372,11 @@ fn read_reevaluation(dir: &Path, run: &RunDir) -> Result<BTreeMap<usize, Vec<(St
         out.insert(cell, rows);
     }
     Ok(out)
+}
+
+/// An error naming `path` and its `line`.
+fn line_error(path: &Path, line: usize, what: &str) -> Error {
+    Error::io(path, std::io::Error::other(format!("line {line}: {what}")))
 }
 
 /// Tier names per cell from `tiers.toml`, if the run has one.
