@@ -34,7 +34,15 @@ struct Loaded {
 /// Loads `page` from disk in headless Chromium (a fresh profile, no network chatter) and
 /// dumps its DOM; with `screenshot`, also saves a picture of it there.
 fn load(page: &Path, profile: &Path, screenshot: Option<&Path>) -> Loaded {
-    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    load_at(page, "", profile, screenshot)
+}
+
+/// [`load`] with `fragment` (`#…`) at the end of the page's address.
+fn load_at(page: &Path, fragment: &str, profile: &Path, screenshot: Option<&Path>) -> Loaded {
+    let url = format!(
+        "file://{}{fragment}",
+        page.canonicalize().unwrap().display()
+    );
     let run = |extra: &[String]| {
         let o = Command::new(browser())
             .args([
@@ -207,4 +215,22 @@ iterations = 4
         "all but one card are hidden"
     );
     assert_eq!(loaded.dom.matches("data-ready=\"").count(), elites);
+
+    // The opposite corners side by side (the paper's Figure 2), as the button or `#cell=A,B`
+    // shows them: two cards visible, two cells marked.
+    let html = read_text(&run.join("report.html"));
+    let pair = html
+        .split("class=\"corners\" type=\"button\" data-cells=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a button for the opposite corners");
+    let both = load_at(
+        &run.join("report.html"),
+        &format!("#cell={pair}"),
+        &dir.join("profile"),
+        None,
+    );
+    assert!(both.console.is_empty(), "{:?}", both.console);
+    assert_eq!(both.dom.matches("hidden=\"\"").count(), elites - 2);
+    assert_eq!(both.dom.matches("class=\"hit chosen\"").count(), 2);
 }

@@ -178,6 +178,21 @@ fn explorer<G: GameKit>(
         .max_by(|a, b| a.1.win_rate.total_cmp(&b.1.win_rate).then(b.0.cmp(&a.0)))
         .map_or(0, |(i, _)| i);
     let cells: usize = axes.iter().map(|a| a.cells()).product();
+    // The elites nearest the grid's first and last corners (ties: the lower cell).
+    let nearest = |corner: &dyn Fn(usize) -> usize| {
+        rows.iter()
+            .min_by_key(|r| {
+                let d: usize = (0..axes.len())
+                    .map(|k| r.coords[k].abs_diff(corner(k)).pow(2))
+                    .sum();
+                (d, r.cell)
+            })
+            .map(|r| r.cell)
+    };
+    let opposite = match (nearest(&|_| 0), nearest(&|k| axes[k].cells() - 1)) {
+        (Some(a), Some(b)) if a != b => Some((a, b)),
+        _ => None,
+    };
     let qd: f64 = rows.iter().map(|r| r.win_rate).sum();
     let c = &run.config;
     Ok(Explorer {
@@ -196,6 +211,7 @@ fn explorer<G: GameKit>(
         boxes: boxes.boxes,
         cards,
         first,
+        opposite,
         progress_svg: render_progress_svg(&progress)?,
         config: vec![
             ("game".into(), c.game.name().into()),

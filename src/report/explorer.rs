@@ -74,6 +74,9 @@ pub struct Explorer {
     pub cards: Vec<Card>,
     /// The card shown first (index into `cards`).
     pub first: usize,
+    /// Two cells (elites nearest opposite corners of the map) to show side by side at a
+    /// click, the paper's Figure 2 for any map.
+    pub opposite: Option<(usize, usize)>,
     /// The progress chart (SVG markup).
     pub progress_svg: String,
     /// (setting, value) rows of the run's configuration.
@@ -153,21 +156,40 @@ fn card(c: &Card, shown: bool) -> Markup {
     }
 }
 
-/// Shows the card of the clicked cell (or of `#cell=N` in the page address) and marks the
-/// cell on the map.
+/// Shows the card of the clicked cell and marks the cell on the map; with "compare" ticked,
+/// the last two clicked cells side by side; the opposite-corners button shows those two;
+/// `#cell=N` or `#cell=N,M` in the page address opens those cards.
 const SCRIPT: &str = r#"
 (function () {
   var cells = document.querySelectorAll('.map .hit');
   var cards = document.querySelectorAll('.card');
-  function choose(cell) {
-    cards.forEach(function (c) { c.hidden = c.dataset.cell !== cell; });
-    cells.forEach(function (r) { r.classList.toggle('chosen', r.dataset.cell === cell); });
+  var compare = document.querySelector('.compare');
+  var shown = [];
+  function show(list) {
+    shown = list;
+    cards.forEach(function (c) { c.hidden = shown.indexOf(c.dataset.cell) < 0; });
+    cells.forEach(function (r) { r.classList.toggle('chosen', shown.indexOf(r.dataset.cell) >= 0); });
   }
   cells.forEach(function (r) {
-    r.addEventListener('click', function () { choose(r.dataset.cell); });
+    r.addEventListener('click', function () {
+      var cell = r.dataset.cell;
+      if (compare && compare.checked && shown.length && shown[shown.length - 1] !== cell) {
+        show([shown[shown.length - 1], cell]);
+      } else {
+        show([cell]);
+      }
+    });
   });
-  var start = /cell=(\d+)/.exec(location.hash);
-  if (start) { choose(start[1]); }
+  var corners = document.querySelector('.corners');
+  if (corners) {
+    corners.addEventListener('click', function () {
+      if (compare) { compare.checked = true; }
+      show(corners.dataset.cells.split(','));
+    });
+  }
+  var start = /cell=([\d,]+)/.exec(location.hash);
+  var first = document.querySelector('.card:not([hidden])');
+  show(start ? start[1].split(',').slice(0, 2) : first ? [first.dataset.cell] : []);
   document.body.dataset.cards = cards.length;
 })();
 "#;
@@ -180,7 +202,8 @@ const CSS: &str = r#"
 .map .hit:hover { stroke: #000; stroke-width: 2; }
 .map .hit.chosen { stroke: #e74c3c; stroke-width: 4; }
 .card h3 { font-size: 14px; margin: 12px 0 4px; }
-.card { max-width: 1100px; }
+.cards { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; flex: 1 1 100%; }
+.card { max-width: 1100px; flex: 1 1 560px; min-width: 0; }
 "#;
 
 /// The whole page.
@@ -193,7 +216,16 @@ pub fn page(e: &Explorer) -> String {
         (replay::shared_parts(&e.parts))
         section {
             h2 { "The map" }
-            p class="muted" { "Click a coloured cell to see its elite." }
+            p class="muted" {
+                "Click a coloured cell to see its elite. "
+                label { input class="compare" type="checkbox"; " compare two cells side by side" }
+                @if let Some((a, b)) = e.opposite {
+                    " "
+                    button class="corners" type="button" data-cells={(a) "," (b)} {
+                        "Opposite corners: cells " (a) " and " (b)
+                    }
+                }
+            }
             div class="map" style={"width:" (w) "px;height:" (h) "px"} {
                 (PreEscaped(&e.heatmap_svg))
                 svg class="overlay" width=(w) height=(h) viewBox={"0 0 " (w) " " (h)} {
@@ -206,7 +238,7 @@ pub fn page(e: &Explorer) -> String {
                 }
             }
         }
-        section {
+        section class="cards" {
             @if e.cards.is_empty() {
                 p { "The archive holds no elite yet." }
             }
@@ -272,6 +304,7 @@ mod tests {
             boxes: vec![[0, 0, 5]; cards],
             cards: (0..cards).map(card).collect(),
             first: 0,
+            opposite: (cards > 1).then_some((10, 11)),
             progress_svg: "<svg></svg>".into(),
             config: vec![("seed".into(), "1".into())],
             legend: Vec::new(),
@@ -293,6 +326,7 @@ mod tests {
         assert!(html.contains("class=\"hit chosen\" data-cell=\"10\""));
         assert!(html.contains("b &lt;1&gt;"), "titles are escaped");
         assert!(html.contains("kept its cell") && html.contains("tier"));
+        assert!(html.contains("class=\"corners\" type=\"button\" data-cells=\"10,11\""));
     }
 
     #[test]
