@@ -2,11 +2,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::action::Action;
 use super::features::{FEATURES, STATS};
 use super::game::DEFAULT_PLY_CAP;
 use super::level::DEFAULT_RANDOM_UNITS;
+use super::state::State;
 use super::{Level, Library, PrismataGame};
 use crate::bench::AgentBenchSet;
+use crate::board::{Drawing, LegendEntry};
 use crate::error::Result;
 use crate::features::Composite;
 use crate::kit::GameKit;
@@ -118,5 +121,18 @@ impl GameKit for PrismataGame {
             ],
             game: [("playout", "Playout"), ("playout", "Playout")],
         }
+    }
+
+    /// Each player's unit cards and the buy pool ([`super::draw`]).
+    fn draw(&self, state: &State) -> Drawing {
+        super::draw::draw(self.library(), state)
+    }
+
+    fn legend() -> Vec<LegendEntry> {
+        super::draw::legend()
+    }
+
+    fn describe_action(&self, state: &State, action: Action) -> String {
+        super::draw::describe(self.library(), state, action)
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod action;
 pub mod combat;
+mod draw;
 pub mod features;
 pub mod game;
 pub mod kit;
