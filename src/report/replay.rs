@@ -53,7 +53,8 @@ pub struct Frame {
 }
 
 /// A frame as a page stores it: its parts in full when it is the first or their number
-/// changed (`p`), else only the (position, part) pairs that differ from the frame before (`d`).
+/// changed (`p`), else only the (position, part) pairs that differ from the frame before (`d`);
+/// its actions with repeats folded (`click Drone ×14`).
 #[derive(Serialize)]
 struct WireFrame<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -61,8 +62,27 @@ struct WireFrame<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     d: Option<Vec<[u32; 2]>>,
     c: &'a str,
-    a: &'a [String],
+    a: Vec<String>,
     s: &'a [f64],
+}
+
+/// `actions` with each run of equal ones written once, `×N` after it when N > 1.
+fn runs(actions: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < actions.len() {
+        let n = actions[i..]
+            .iter()
+            .take_while(|a| **a == actions[i])
+            .count();
+        out.push(if n > 1 {
+            format!("{} ×{n}", actions[i])
+        } else {
+            actions[i].clone()
+        });
+        i += n;
+    }
+    out
 }
 
 /// A replay as a page stores it (the script's `data`); its parts are the page's
@@ -92,7 +112,7 @@ impl Replay {
                 p,
                 d,
                 c: &f.caption,
-                a: &f.actions,
+                a: runs(&f.actions),
                 s: &f.scores,
             });
             before = Some(&f.parts);
@@ -418,6 +438,16 @@ mod tests {
             height: 20.0,
             parts: parts.iter().map(|p| p.to_string()).collect(),
         }
+    }
+
+    #[test]
+    fn runs_of_equal_actions_are_written_once_with_their_count() {
+        let a = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            runs(&a(&["click", "click", "click", "buy", "click"])),
+            a(&["click ×3", "buy", "click"])
+        );
+        assert!(runs(&[]).is_empty());
     }
 
     #[test]
