@@ -146,7 +146,7 @@ fn card(c: &Card, shown: bool) -> Markup {
                 h3 { "Re-evaluation on fresh games" }
                 (rows_table(&c.reevaluation))
             }
-            h3 { "Agent spec" }
+            h3 { "Agent spec " button class="copy" type="button" { "Copy" } }
             pre class="spec" { (c.spec) }
             @if let Some(r) = &c.replay {
                 h3 { "One of its games" }
@@ -158,7 +158,8 @@ fn card(c: &Card, shown: bool) -> Markup {
 
 /// Shows the card of the clicked cell and marks the cell on the map; with "compare" ticked,
 /// the last two clicked cells side by side; the opposite-corners button shows those two;
-/// `#cell=N` or `#cell=N,M` in the page address opens those cards.
+/// `#cell=N` or `#cell=N,M` in the page address opens those cards. A card's "Copy" button
+/// copies its agent spec (or selects it where the page may not write the clipboard).
 const SCRIPT: &str = r#"
 (function () {
   var cells = document.querySelectorAll('.map .hit');
@@ -187,6 +188,24 @@ const SCRIPT: &str = r#"
       show(corners.dataset.cells.split(','));
     });
   }
+  document.querySelectorAll('.card .copy').forEach(function (b) {
+    b.addEventListener('click', function () {
+      var spec = b.closest('.card').querySelector('.spec');
+      var range = document.createRange();
+      range.selectNodeContents(spec);
+      var sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      var done = function () { b.textContent = 'Copied'; };
+      if (navigator.clipboard) {
+        navigator.clipboard.writeText(spec.textContent).then(done, function () {
+          b.textContent = 'Selected: press Ctrl+C';
+        });
+      } else {
+        b.textContent = 'Selected: press Ctrl+C';
+      }
+    });
+  });
   var start = /cell=([\d,]+)/.exec(location.hash);
   var first = document.querySelector('.card:not([hidden])');
   show(start ? start[1].split(',').slice(0, 2) : first ? [first.dataset.cell] : []);
@@ -202,6 +221,7 @@ const CSS: &str = r#"
 .map .hit:hover { stroke: #000; stroke-width: 2; }
 .map .hit.chosen { stroke: #e74c3c; stroke-width: 4; }
 .card h3 { font-size: 14px; margin: 12px 0 4px; }
+.card h3 .copy { font-size: 12px; padding: 0 8px; margin-left: 6px; }
 .cards { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; flex: 1 1 100%; }
 .card { max-width: 1100px; flex: 1 1 560px; min-width: 0; }
 "#;
