@@ -36,7 +36,7 @@ impl ReplayConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `level` if it is empty, or `agents` (or an agent's field) if
+    /// [`crate::Error::Config`] naming `level` if it is empty, or `agents` (or an agent's field) if
     /// the agent list does not parse.
     pub fn new(game: GameKind, level: &str, agents: &str, seed: u64, out: PathBuf) -> Result<Self> {
         let (level, agents) = match_settings(level, agents)?;
@@ -113,8 +113,8 @@ pub fn record<G: GameKit>(
 ///
 /// # Errors
 ///
-/// [`Error::Config`] for agents that cannot be built or do not match the level's seats
-/// (field `agents`); [`Error::Io`] naming the page if it cannot be written.
+/// [`crate::Error::Config`] for agents that cannot be built or do not match the level's seats
+/// (field `agents`); [`crate::Error::Io`] naming the page if it cannot be written.
 pub fn replay<G: GameKit>(
     game: &G,
     level: &G::Level,

@@ -1,8 +1,10 @@
 //! A game as pictures: one frame per turn (the board as the game draws it,
 //! [`crate::board::Drawing`]), a slider with play and pause, the actions of each turn beside
 //! the board and the scores over time. [`widget`] is embeddable (the run explorer shows one
-//! per elite card); [`page`] is a replay on its own page. Frames share their parts: each
-//! distinct SVG part is stored once and a frame lists the parts it shows.
+//! per elite card); [`page`](fn@page) is a replay on its own page. A page stores each distinct SVG part
+//! once, as markup in a template shared by all its replays ([`share_parts`],
+//! [`shared_parts`]), the game's symbols once ([`defs`]), and each frame as the parts that
+//! changed since the frame before.
 
 use std::collections::HashMap;
 
@@ -13,7 +15,7 @@ use super::page;
 use crate::board::{Drawing, LegendEntry};
 
 /// How a replayed game came about: enough to play it again.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReplaySource {
     /// The game's registry name.
     pub game: String,

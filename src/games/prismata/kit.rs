@@ -123,7 +123,7 @@ impl GameKit for PrismataGame {
         }
     }
 
-    /// Each player's unit cards and the buy pool ([`super::draw`]).
+    /// Each player's unit cards and the buy pool (`draw.rs`).
     fn draw(&self, state: &State) -> Drawing {
         super::draw::draw(self.library(), state)
     }

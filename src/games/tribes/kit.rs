@@ -88,7 +88,7 @@ impl GameKit for TribesGame {
     }
 
     /// One part per tile (references to [`GameKit::board_defs`]), then the tribes' status
-    /// lines ([`super::draw`]).
+    /// lines (`draw.rs`).
     fn draw(&self, state: &State) -> Drawing {
         super::draw::draw(state)
     }
