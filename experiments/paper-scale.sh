@@ -10,7 +10,8 @@
 #   2. For each use case (usecase1-attacks-vs-support, usecase2-defenders-vs-win-turn,
 #      usecase3-research-vs-tiles): the MAP-Elites run (11,020 games); Table II, the corner
 #      elites on the 20 held-out levels x 25 repetitions (500 games each, the paper's count);
-#      the re-evaluation of every elite on 40 fresh games of the training levels.
+#      the re-evaluation of every elite on 40 fresh games of the training levels; the run
+#      explorer, report.html, with everything the run now knows (one game per elite).
 #   3. Use case I with continuous weights (usecase1-continuous, 11,020 games).
 #
 # Runtimes: see experiments/README.md. PLAYSTYLES names the binary (default
@@ -56,6 +57,8 @@ for name in usecase1-attacks-vs-support usecase2-defenders-vs-win-turn usecase3-
     replay validate "results/$name" validation.csv validation.journal.json \
         --levels held-out --cells corners --repetitions 25
     replay reevaluate "results/$name" reevaluated.csv reevaluated.journal.json --games 40
+    say "report results/$name"
+    "$ps" report "results/$name" "${threads[@]}"
 done
 evolve usecase1-continuous
 say "done"
