@@ -96,9 +96,10 @@ pub fn report<G: GameKit>(
     write_atomic(&path, html.as_bytes())?;
     writeln!(
         out,
-        "wrote {} ({} elite cards, {:.0} KiB)",
+        "wrote {} ({} elite card{}, {:.0} KiB)",
         path.display(),
         explorer.cards.len(),
+        if explorer.cards.len() == 1 { "" } else { "s" },
         html.len() as f64 / 1024.0
     )
     .map_err(output_error)?;
