@@ -39,6 +39,17 @@ fn load(page: &Path, profile: &Path, screenshot: Option<&Path>) -> Loaded {
 
 /// [`load`] with `fragment` (`#…`) at the end of the page's address.
 fn load_at(page: &Path, fragment: &str, profile: &Path, screenshot: Option<&Path>) -> Loaded {
+    load_with(page, fragment, profile, screenshot, &[])
+}
+
+/// [`load_at`] with more browser `flags`.
+fn load_with(
+    page: &Path,
+    fragment: &str,
+    profile: &Path,
+    screenshot: Option<&Path>,
+    flags: &[&str],
+) -> Loaded {
     let url = format!(
         "file://{}{fragment}",
         page.canonicalize().unwrap().display()
@@ -58,6 +69,7 @@ fn load_at(page: &Path, fragment: &str, profile: &Path, screenshot: Option<&Path
                 "--v=0",
             ])
             .arg(format!("--user-data-dir={}", profile.display()))
+            .args(flags)
             .args(extra)
             .arg(&url)
             .output()
@@ -233,4 +245,83 @@ iterations = 4
     assert!(both.console.is_empty(), "{:?}", both.console);
     assert_eq!(both.dom.matches("hidden=\"\"").count(), elites - 2);
     assert_eq!(both.dom.matches("class=\"hit chosen\"").count(), 2);
+
+    // Clicks, through a page that holds the report in a frame and drives it: a cell shows
+    // its card alone, "compare" and a second cell show both, Play moves the replay on.
+    assert!(
+        elites >= 3,
+        "the click test needs three elites, the run has {elites}"
+    );
+    let harness = run.join("harness.html");
+    std::fs::write(&harness, HARNESS).unwrap();
+    let driven = load_with(
+        &harness,
+        "",
+        &dir.join("profile"),
+        None,
+        &[
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=5000",
+        ],
+    );
+    assert!(driven.console.is_empty(), "{:?}", driven.console);
+    let result = driven
+        .dom
+        .split("data-result=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("the harness ran")
+        .replace("&quot;", "\"");
+    let cells: Vec<&str> = html
+        .split("class=\"hit")
+        .skip(1)
+        .filter_map(|s| s.split("data-cell=\"").nth(1)?.split('"').next())
+        .collect();
+    assert!(
+        result.contains(&format!("\"one\":[\"{}\"]", cells[1])),
+        "{result} {cells:?}"
+    );
+    assert!(
+        result.contains(&format!("\"two\":[\"{}\",\"{}\"]", cells[1], cells[2])),
+        "{result}"
+    );
+    let slider: u32 = result
+        .split("\"slider\":\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a slider position");
+    assert!(
+        slider >= 2,
+        "Play moved the replay to frame {slider} only: {result}"
+    );
 }
+
+/// Drives the run explorer in a frame: clicks the second cell, ticks "compare", clicks the
+/// third, presses Play on the first shown card and, 1.6 s (of virtual time) later, writes
+/// the cards shown and the slider's position into `data-result`.
+const HARNESS: &str = r#"<!DOCTYPE html><html><body>
+<iframe id="f" src="report.html" width="1400" height="900"></iframe>
+<script>
+var f = document.getElementById('f');
+f.onload = function () {
+  var d = f.contentDocument, out = {};
+  var hits = d.querySelectorAll('.map .hit');
+  function visible() {
+    return Array.prototype.filter.call(d.querySelectorAll('.card'), function (c) {
+      return !c.hidden;
+    }).map(function (c) { return c.dataset.cell; });
+  }
+  hits[1].dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  out.one = visible();
+  d.querySelector('.compare').checked = true;
+  hits[2].dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  out.two = visible();
+  var card = d.querySelector('.card:not([hidden])');
+  card.querySelector('.play').click();
+  setTimeout(function () {
+    out.slider = card.querySelector('.slider').value;
+    document.body.setAttribute('data-result', JSON.stringify(out));
+  }, 1600);
+};
+</script></body></html>"#;
