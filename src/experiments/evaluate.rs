@@ -1,5 +1,6 @@
 //! Scoring a player against a baseline: the games of one genome (or one validated elite),
-//! aggregated into an [`Evaluation`]: win rate, mean score and the features' means and spreads.
+//! each kept as a [`GameResult`] and aggregated into an [`Evaluation`] ([`aggregate`]): win
+//! rate, mean score and the features' means and spreads.
 
 use std::collections::BTreeMap;
 
@@ -7,7 +8,7 @@ use crate::agent::{Agent, SearchSupport};
 use crate::agents::AgentSpec;
 use crate::agents::build_agent;
 use crate::arena::initial_state;
-use crate::arena::series::Series;
+use crate::arena::series::{Series, SeriesGame};
 use crate::error::{Error, Result};
 use crate::features::{Feature, GameView, mean_sd};
 use crate::game::Game;
@@ -36,28 +37,72 @@ pub fn evaluate_player<G: SearchSupport>(
     let specs = line_up(game, levels, player, baseline)?;
     let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent(game, s) };
     let games = series.run(game, &specs, build, |_, _| {})?;
-    let info = game.info();
-    let views: Vec<GameView<'_>> = games
+    let results: Vec<GameResult> = games
         .iter()
-        .map(|g| GameView {
+        .map(|g| GameResult::of(game, g, features))
+        .collect();
+    Ok(aggregate(&results, features.len()))
+}
+
+/// What the evaluation keeps of one game of the player (participant 0): enough for
+/// [`aggregate`] to build the [`Evaluation`] of several.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// The player finished alone in first place.
+    pub won: bool,
+    /// Nobody finished alone in first place (a draw, a shared first place, a capped match).
+    pub draw: bool,
+    /// The player's final score.
+    pub score: f64,
+    /// Each feature's value in this game ([`Feature::per_game`]; `None` where it is not
+    /// defined, e.g. a won-games-only feature in a lost game).
+    pub features: Vec<Option<f64>>,
+}
+
+impl GameResult {
+    /// The result of participant 0 in `g`, with the values of `features`.
+    pub fn of<G: Game>(game: &G, g: &SeriesGame<G::Action>, features: &[Feature]) -> Self {
+        let info = game.info();
+        let view = GameView {
             won: g.winner == Some(0),
             rank: g.rank(0),
             record: g.player(0),
             stat_names: info.stats,
             action_kinds: info.action_kinds,
-        })
-        .collect();
-    let n = games.len() as u32;
-    let wins = games.iter().filter(|g| g.winner == Some(0)).count() as u32;
-    let draws = games.iter().filter(|g| g.is_draw()).count() as u32;
-    let scores: Vec<f64> = games.iter().map(|g| g.score(0)).collect();
+        };
+        GameResult {
+            won: view.won,
+            draw: g.is_draw(),
+            score: g.score(0),
+            features: features.iter().map(|f| f.per_game(&view)).collect(),
+        }
+    }
+}
+
+/// The evaluation of a player's games (each with `features` feature values), in game order:
+/// fitness is the share won, the tie-break the mean score; each descriptor the mean and
+/// population standard deviation of a feature over the games where it is defined (0, 0 where
+/// none is); `extra` holds the score's standard deviation and the share of games nobody won
+/// alone.
+pub fn aggregate(results: &[GameResult], features: usize) -> Evaluation {
+    let n = results.len() as u32;
+    let wins = results.iter().filter(|r| r.won).count() as u32;
+    let draws = results.iter().filter(|r| r.draw).count() as u32;
+    let scores: Vec<f64> = results.iter().map(|r| r.score).collect();
     let (score_mean, score_sd) = mean_sd(&scores);
-    let (descriptor_means, descriptor_spreads) =
-        features.iter().map(|f| f.aggregate(&views)).unzip();
+    let (descriptor_means, descriptor_spreads) = (0..features)
+        .map(|k| {
+            let xs: Vec<f64> = results
+                .iter()
+                .filter_map(|r| r.features.get(k).copied().flatten())
+                .collect();
+            mean_sd(&xs)
+        })
+        .unzip();
     let mut extra = BTreeMap::new();
     extra.insert("score_sd".to_string(), score_sd);
     extra.insert("draw_rate".to_string(), draws as f64 / n.max(1) as f64);
-    Ok(Evaluation {
+    Evaluation {
         fitness: wins as f64 / n.max(1) as f64,
         tie_break: score_mean,
         games: n,
@@ -66,7 +111,7 @@ pub fn evaluate_player<G: SearchSupport>(
         descriptor_means,
         descriptor_spreads,
         extra,
-    })
+    }
 }
 
 /// The participants of an evaluation: `player`, then `baseline` in every other seat of the
@@ -113,6 +158,29 @@ pub fn with_weights(player: &AgentSpec, names: &[String], values: &[f64]) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn aggregation_counts_wins_and_draws_and_skips_undefined_features() {
+        let r = |won, draw, score, f: Option<f64>| GameResult {
+            won,
+            draw,
+            score,
+            features: vec![Some(score), f],
+        };
+        let e = aggregate(
+            &[r(true, false, 10.0, Some(4.0)), r(false, true, 20.0, None)],
+            2,
+        );
+        assert_eq!((e.games, e.wins, e.draws), (2, 1, 1));
+        assert_eq!((e.fitness, e.tie_break), (0.5, 15.0));
+        assert_eq!(e.descriptor_means, [15.0, 4.0]);
+        assert_eq!(e.descriptor_spreads, [5.0, 0.0]);
+        assert_eq!(e.extra["score_sd"], 5.0);
+        assert_eq!(e.extra["draw_rate"], 0.5);
+        let none = aggregate(&[], 2);
+        assert_eq!((none.games, none.fitness), (0, 0.0));
+        assert_eq!(none.descriptor_means, [0.0, 0.0]);
+    }
 
     #[test]
     fn weights_are_added_to_any_player_spec() {
