@@ -144,12 +144,16 @@ pub fn gain_stars(s: &mut State, tribe: u8, v: i32) {
 /// Tiles a city works (spec §5.5 `cityTiles`): its own tiles within radius 1, or 2 from level 4.
 pub fn city_tiles(s: &State, c: usize, mut f: impl FnMut(usize)) {
     let city = &s.cities[c];
-    let r = if city.level >= 4 { 2 } else { 1 };
-    s.neighbourhood(city.tile as usize, r, |t| {
+    s.neighbourhood(city.tile as usize, worked_radius(city), |t| {
         if s.tiles[t].owner as usize == c {
             f(t)
         }
     });
+}
+
+/// Radius of the tiles a city works ([`city_tiles`]): 1, or 2 from level 4.
+pub fn worked_radius(city: &City) -> i32 {
+    if city.level >= 4 { 2 } else { 1 }
 }
 
 /// Score points of a unit type as its tribe counts them.

@@ -3,7 +3,7 @@
 
 use super::action::Action;
 use super::buildings::adjacent_own;
-use super::economy::tech_cost;
+use super::economy::{tech_cost, worked_radius};
 use super::listing::Bounds;
 use super::movement::{MoveScratch, can_attack, can_move, first_reachable, reachable_with};
 use super::rules::TribesRules;
@@ -279,17 +279,17 @@ pub(super) fn city_actions<const M: u8>(
     o.occupants.add_square(s, centre, 0);
     // The city's worked tiles, and the buildings already standing on its territory (none
     // needed to list spawns alone).
-    let t = if M == ONLY && o.only == K::Spawn {
+    let territory = if M == ONLY && o.only == K::Spawn {
         Territory::default()
     } else {
         Territory::of(s, c)
     };
-    let tiles = &t.tiles[..t.len];
+    let tiles = &territory.tiles[..territory.len];
     if o.wants(K::Build) {
         let buildable = cx.buildable(s);
-        'build: for &t2 in tiles {
-            let t2 = t2 as usize;
-            let tile = &s.tiles[t2];
+        'build: for &t in tiles {
+            let t = t as usize;
+            let tile = &s.tiles[t];
             if tile.building.is_some() {
                 continue;
             }
@@ -297,14 +297,12 @@ pub(super) fn city_actions<const M: u8>(
             // adjacency of support buildings is checked building by building.
             let mut mask = buildable[tile.terrain as usize]
                 & resource_allows(tile.resource)
-                & !(t.buildings & SUPPORT);
+                & !(territory.buildings & SUPPORT);
             while mask != 0 {
                 let b = Building::ALL[mask.trailing_zeros() as usize];
                 mask &= mask - 1;
-                if (!b.is_support()
-                    || b.partner()
-                        .is_some_and(|p| adjacent_own(s, t2, p, cx.tribe)))
-                    && !o.push(Action::new(K::Build, c, b as u8, t2))
+                if (!b.is_support() || b.partner().is_some_and(|p| adjacent_own(s, t, p, cx.tribe)))
+                    && !o.push(Action::new(K::Build, c, b as u8, t))
                 {
                     break 'build;
                 }
@@ -357,8 +355,8 @@ pub(super) fn city_actions<const M: u8>(
     }
 }
 
-/// A city's worked tiles ([`city_tiles`](super::economy::city_tiles), in its order) and the buildings standing on its
-/// territory within 2 of its centre, found in one pass over the rows.
+/// A city's worked tiles ([`city_tiles`](super::economy::city_tiles), in its order) and the
+/// buildings standing on its territory within 2 of its centre, found in one pass over the rows.
 #[derive(Default)]
 struct Territory {
     tiles: [u16; 24],
@@ -370,7 +368,7 @@ struct Territory {
 impl Territory {
     fn of(s: &State, c: usize) -> Self {
         let city = &s.cities[c];
-        let r = if city.level >= 4 { 2 } else { 1 };
+        let r = worked_radius(city);
         let (x, y) = s.xy(city.tile as usize);
         let n = s.size as i32;
         let (j0, j1) = ((y - 2).max(0), (y + 2).min(n - 1));
