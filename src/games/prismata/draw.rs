@@ -1,12 +1,14 @@
 //! Prismata states drawn for pages ([`crate::kit::GameKit::draw`]): each player's resources
-//! and one card per unit type it holds (name, count, what its units are doing), the buy pool
+//! and one card per unit type it holds (name, count, what its units are doing, as the text
+//! render says it), the buy pool
 //! underneath (name, price, copies left to each player); actions in words.
 
 use svg::node::element::{Group, Rectangle, Text};
 
 use super::action::Action;
 use super::library::Library;
-use super::state::{Phase, State, Status, Unit};
+use super::render::{unit_groups, unit_notes};
+use super::state::{Phase, State};
 use crate::board::{Drawing, LegendEntry};
 
 /// Card size and gaps.
@@ -30,20 +32,23 @@ fn text(x: f64, y: f64, size: f64, weight: &str, s: impl Into<String>) -> Text {
         .set("font-family", "sans-serif")
 }
 
-/// A card at (x, y): a title, a line under it, in a frame of `colour` (tinted when `lit`).
+/// A card's frame in `colour`, tinted when `lit`.
+fn frame(colour: &str, lit: bool) -> Rectangle {
+    Rectangle::new()
+        .set("width", CARD_W)
+        .set("height", CARD_H)
+        .set("rx", 5)
+        .set("fill", if lit { colour } else { "#fff" })
+        .set("fill-opacity", if lit { 0.12 } else { 1.0 })
+        .set("stroke", colour)
+        .set("stroke-width", 1.5)
+}
+
+/// A card at (x, y): a title, a line under it, in a [`frame`].
 fn card(x: f64, y: f64, colour: &str, lit: bool, title: &str, line: &str) -> String {
     Group::new()
         .set("transform", format!("translate({x},{y})"))
-        .add(
-            Rectangle::new()
-                .set("width", CARD_W)
-                .set("height", CARD_H)
-                .set("rx", 5)
-                .set("fill", if lit { colour } else { "#fff" })
-                .set("fill-opacity", if lit { 0.12 } else { 1.0 })
-                .set("stroke", colour)
-                .set("stroke-width", 1.5),
-        )
+        .add(frame(colour, lit))
         .add(text(7.0, 19.0, 12.0, "bold", title))
         .add(text(7.0, 38.0, 11.0, "normal", line))
         .to_string()
@@ -54,22 +59,6 @@ fn title(y: f64, colour: &str, s: String) -> String {
     text(0.0, y + 15.0, 13.0, "bold", s)
         .set("fill", colour)
         .to_string()
-}
-
-/// The units of one type of a side: how many, and what they are doing.
-fn unit_line(units: &[&Unit], hp: u16) -> String {
-    let count = |f: &dyn Fn(&Unit) -> bool| units.iter().filter(|u| f(u)).count();
-    let notes: Vec<String> = [
-        ("building", count(&|u| u.construction > 0)),
-        ("clicked", count(&|u| u.status == Status::Assigned)),
-        ("damaged", count(&|u| u.hp < hp)),
-        ("chilled", count(&|u| u.chill > 0)),
-    ]
-    .into_iter()
-    .filter(|&(_, n)| n > 0)
-    .map(|(what, n)| format!("{n} {what}"))
-    .collect();
-    format!("×{} {}", units.len(), notes.join(", "))
 }
 
 /// `s` drawn: per player a title and its unit cards, then the buy pool; one part per title
@@ -103,25 +92,14 @@ pub fn draw(library: &Library, s: &State) -> Drawing {
             colour,
             format!("player {p}: {}{to_act}", side.resources),
         ));
-        let mut kinds: Vec<u16> = side
-            .units
-            .iter()
-            .filter(|u| u.alive)
-            .map(|u| u.kind)
-            .collect();
-        kinds.sort_unstable();
-        kinds.dedup();
-        for (i, &kind) in kinds.iter().enumerate() {
-            let t = library.get(kind);
-            let units: Vec<&Unit> = side
-                .units
-                .iter()
-                .filter(|u| u.alive && u.kind == kind)
-                .collect();
+        let groups = unit_groups(side);
+        for (i, (kind, units)) in groups.iter().enumerate() {
+            let t = library.get(*kind);
+            let line = format!("×{} {}", units.len(), unit_notes(units, t.hp).join(", "));
             let (x, cy) = at(i, y);
-            parts.push(card(x, cy, colour, true, &t.name, &unit_line(&units, t.hp)));
+            parts.push(card(x, cy, colour, true, &t.name, &line));
         }
-        y += TITLE_H + rows(kinds.len()) * (CARD_H + GAP) + GAP;
+        y += TITLE_H + rows(groups.len()) * (CARD_H + GAP) + GAP;
     }
     parts.push(title(
         y,
@@ -148,22 +126,14 @@ pub fn legend() -> Vec<LegendEntry> {
     let small = |colour: &str, lit: bool| {
         Group::new()
             .set("transform", "scale(0.24)")
-            .add(
-                Rectangle::new()
-                    .set("width", CARD_W)
-                    .set("height", CARD_H)
-                    .set("rx", 5)
-                    .set("fill", if lit { colour } else { "#fff" })
-                    .set("fill-opacity", if lit { 0.12 } else { 1.0 })
-                    .set("stroke", colour)
-                    .set("stroke-width", 4),
-            )
+            .add(frame(colour, lit).set("stroke-width", 4))
             .to_string()
     };
     vec![
         LegendEntry {
             symbol: small(COLOURS[0], true),
-            label: "player 0's units of one type: count, building, clicked, damaged, chilled"
+            label: "player 0's units of one type: count, building, exhausted, clicked, damaged, \
+                    chilled"
                 .into(),
         },
         LegendEntry {

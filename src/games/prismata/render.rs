@@ -5,7 +5,47 @@
 use std::fmt::Write;
 
 use super::library::Library;
-use super::state::{Phase, State, Status, Unit};
+use super::state::{Phase, Side, State, Status, Unit};
+
+/// A side's live units grouped by type, types in id order.
+pub(super) fn unit_groups(side: &Side) -> Vec<(u16, Vec<&Unit>)> {
+    let mut kinds: Vec<u16> = side
+        .units
+        .iter()
+        .filter(|u| u.alive)
+        .map(|u| u.kind)
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+        .into_iter()
+        .map(|kind| {
+            let units = side
+                .units
+                .iter()
+                .filter(|u| u.alive && u.kind == kind)
+                .collect();
+            (kind, units)
+        })
+        .collect()
+}
+
+/// What units of one type (of `hp` hit points) are doing, as "N building", "N exhausted",
+/// "N clicked", "N damaged", "N chilled" (those with N > 0).
+pub(super) fn unit_notes(units: &[&Unit], hp: u16) -> Vec<String> {
+    let count = |f: &dyn Fn(&Unit) -> bool| units.iter().filter(|u| f(u)).count();
+    [
+        ("building", count(&|u| u.construction > 0)),
+        ("exhausted", count(&|u| u.construction == 0 && u.delay > 0)),
+        ("clicked", count(&|u| u.status == Status::Assigned)),
+        ("damaged", count(&|u| u.hp < hp)),
+        ("chilled", count(&|u| u.chill > 0)),
+    ]
+    .into_iter()
+    .filter(|&(_, n)| n > 0)
+    .map(|(what, n)| format!("{n} {what}"))
+    .collect()
+}
 
 /// The state as text, one line per player and per unit type.
 pub fn render(library: &Library, s: &State) -> String {
@@ -26,33 +66,9 @@ pub fn render(library: &Library, s: &State) -> String {
     let _ = writeln!(out, "{head}");
     for (p, side) in s.sides.iter().enumerate() {
         let _ = writeln!(out, "player {p}: {}", side.resources);
-        let mut kinds: Vec<u16> = side
-            .units
-            .iter()
-            .filter(|u| u.alive)
-            .map(|u| u.kind)
-            .collect();
-        kinds.sort_unstable();
-        kinds.dedup();
-        for kind in kinds {
-            let units: Vec<_> = side
-                .units
-                .iter()
-                .filter(|u| u.alive && u.kind == kind)
-                .collect();
+        for (kind, units) in unit_groups(side) {
             let t = library.get(kind);
-            let count = |f: &dyn Fn(&Unit) -> bool| units.iter().filter(|u| f(u)).count();
-            let notes: Vec<String> = [
-                ("building", count(&|u| u.construction > 0)),
-                ("exhausted", count(&|u| u.construction == 0 && u.delay > 0)),
-                ("clicked", count(&|u| u.status == Status::Assigned)),
-                ("damaged", count(&|u| u.hp < t.hp)),
-                ("chilled", count(&|u| u.chill > 0)),
-            ]
-            .into_iter()
-            .filter(|&(_, n)| n > 0)
-            .map(|(what, n)| format!("{n} {what}"))
-            .collect();
+            let notes = unit_notes(&units, t.hp);
             let notes = if notes.is_empty() {
                 String::new()
             } else {
