@@ -24,7 +24,7 @@ use crate::agents::build_agent;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::kit::GameKit;
-use crate::qd::BatchReport;
+use crate::qd::{ArchiveStats, BatchReport};
 use crate::report::archive::{ArchiveRow, read_progress_csv};
 use crate::report::csv::read_with_header;
 use crate::report::explorer::{Card, Explorer, FeatureRow, page};
@@ -138,10 +138,11 @@ fn explorer<G: GameKit>(
         vec![None; rows.len()]
     };
     let mut cards = Vec::with_capacity(rows.len());
-    for (r, replay) in rows.iter().zip(replays) {
+    for ((r, replay), &square) in rows.iter().zip(replays).zip(&boxes.boxes) {
         let (lo, hi) = wilson_interval(u64::from(r.wins), u64::from(r.games), Z_95);
         cards.push(Card {
             cell: r.cell,
+            square,
             title: cell_title(run, r),
             weights: run
                 .archive
@@ -178,7 +179,8 @@ fn explorer<G: GameKit>(
         .enumerate()
         .max_by(|a, b| a.1.win_rate.total_cmp(&b.1.win_rate).then(b.0.cmp(&a.0)))
         .map_or(0, |(i, _)| i);
-    let cells: usize = axes.iter().map(|a| a.cells()).product();
+    let fits: Vec<f64> = rows.iter().map(|r| r.win_rate).collect();
+    let stats = ArchiveStats::of(&fits, run.grid.num_cells());
     // The elites nearest the grid's first and last corners (ties: the lower cell).
     let nearest = |corner: &dyn Fn(usize) -> usize| {
         rows.iter()
@@ -194,7 +196,6 @@ fn explorer<G: GameKit>(
         (Some(a), Some(b)) if a != b => Some((a, b)),
         _ => None,
     };
-    let qd: f64 = rows.iter().map(|r| r.win_rate).sum();
     let c = &run.config;
     Ok(Explorer {
         name: c.name.clone(),
@@ -202,14 +203,13 @@ fn explorer<G: GameKit>(
             "{}: {} elites in {} cells (coverage {:.1} %), QD score {:.2}, {} evaluations",
             c.game.name(),
             rows.len(),
-            cells,
-            100.0 * rows.len() as f64 / cells as f64,
-            qd,
+            run.grid.num_cells(),
+            100.0 * stats.coverage,
+            stats.qd_score,
             progress.last().map_or(0, |p| p.evaluations)
         ),
         heatmap_svg,
         heatmap_size: boxes.size,
-        boxes: boxes.boxes,
         cards,
         first,
         opposite,

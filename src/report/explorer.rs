@@ -29,6 +29,8 @@ pub struct FeatureRow {
 pub struct Card {
     /// Cell index in the archive.
     pub cell: usize,
+    /// Left, top and side of the cell's square in the heatmap, in pixels.
+    pub square: [i32; 3],
     /// The cell in words (each feature's bounds).
     pub title: String,
     /// (script, weight), in genome order.
@@ -68,8 +70,6 @@ pub struct Explorer {
     pub heatmap_svg: String,
     /// The heatmap's size in pixels.
     pub heatmap_size: (u32, u32),
-    /// Per card (same order): left, top and side of its cell in the heatmap.
-    pub boxes: Vec<[i32; 3]>,
     /// One card per elite.
     pub cards: Vec<Card>,
     /// The card shown first (index into `cards`).
@@ -249,7 +249,8 @@ pub fn page(e: &Explorer) -> String {
             div class="map" style={"width:" (w) "px;height:" (h) "px"} {
                 (PreEscaped(&e.heatmap_svg))
                 svg class="overlay" width=(w) height=(h) viewBox={"0 0 " (w) " " (h)} {
-                    @for (c, b) in e.cards.iter().zip(&e.boxes) {
+                    @for c in &e.cards {
+                        @let b = c.square;
                         rect class={"hit" @if Some(c.cell) == first { " chosen" }}
                             data-cell=(c.cell) x=(b[0]) y=(b[1]) width=(b[2]) height=(b[2]) {
                             title { "cell " (c.cell) ": " (format!("{:.0} %", 100.0 * c.win_rate)) }
@@ -297,6 +298,7 @@ mod tests {
     fn explorer(cards: usize) -> Explorer {
         let card = |i: usize| Card {
             cell: 10 + i,
+            square: [0, 0, 5],
             title: format!("a 0–2, b <{i}>"),
             weights: vec![("move.x".into(), 0.5), ("attack.y".into(), 1.0)],
             features: vec![FeatureRow {
@@ -321,7 +323,6 @@ mod tests {
             subtitle: "2 elites".into(),
             heatmap_svg: "<svg width=\"10\" height=\"10\"></svg>".into(),
             heatmap_size: (10, 10),
-            boxes: vec![[0, 0, 5]; cards],
             cards: (0..cards).map(card).collect(),
             first: 0,
             opposite: (cards > 1).then_some((10, 11)),
