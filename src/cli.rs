@@ -8,6 +8,9 @@
 //! playstyles bench [fm|agents] --game GAME [--json]
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
+//! playstyles ask RUN_DIR [--config CONFIG.toml]
+//! playstyles work TASKS|- [--shard I/N] [--threads N] [--quiet]
+//! playstyles tell RUN_DIR
 //! playstyles plot RUN_DIR|TOURNAMENT_DIR
 //! playstyles validate RUN_DIR [--levels held-out|paper|builtin|SEEDS|generated:N] [--repetitions N]
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--force]
@@ -22,9 +25,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::error::{Error, Result};
 use crate::experiments::{
-    self, BenchConfig, BenchTarget, CellChoice, Command, EvolveConfig, GameKind, LevelChoice,
-    LevelsAction, LevelsConfig, PlayConfig, PlotConfig, ReevaluateConfig, ReplayConfig,
-    ReportConfig, TiersConfig, TournamentConfig, ValidateConfig,
+    self, AskConfig, BenchConfig, BenchTarget, CellChoice, Command, EvolveConfig, Exit, GameKind,
+    LevelChoice, LevelsAction, LevelsConfig, PlayConfig, PlotConfig, ReevaluateConfig,
+    ReplayConfig, ReportConfig, TellConfig, TiersConfig, TournamentConfig, ValidateConfig,
+    WorkConfig,
 };
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
@@ -54,6 +58,15 @@ pub enum CliCommand {
     /// Breed a map of diverse, strong players with MAP-Elites and write archive.csv,
     /// progress.csv, heatmaps and a checkpoint (no CONFIG: the built-in quick start).
     Evolve(EvolveArgs),
+    /// Write the next batch's game tasks of a MAP-Elites run (creating the run on the first
+    /// call) and print the task file's path; exit code 3 when the schedule is finished.
+    Ask(AskArgs),
+    /// Play a shard of a task file written by `ask` and keep one result line per game beside
+    /// it (TASKS = -: tasks on standard input, results on standard output).
+    Work(WorkArgs),
+    /// Take the results of the batch asked for into the run's archive and write what
+    /// `evolve` writes (exit code 2 naming the tasks without a result).
+    Tell(TellArgs),
     /// Redraw the pictures of a MAP-Elites run directory (heatmap.png/.svg, progress.png) or
     /// of a tournament's output folder (summary.png/.svg: each pairing's win rate with its 95%
     /// interval) from its CSV files.
@@ -101,6 +114,47 @@ pub struct EvolveArgs {
     /// Stop after K batches, as if killed (for tests of --resume).
     #[arg(long, value_name = "K", hide = true)]
     pub stop_after_batches: Option<u64>,
+}
+
+/// Flags of `playstyles ask`.
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    /// The run directory.
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: PathBuf,
+    /// The run config (TOML) that starts the run [default: the run's config.toml, or the
+    /// built-in quick start for a new run]; for an existing run it must resolve to the run's
+    /// config.toml.
+    #[arg(long, value_name = "CONFIG.toml")]
+    pub config: Option<PathBuf>,
+}
+
+/// Flags of `playstyles work`.
+#[derive(Debug, Args)]
+pub struct WorkArgs {
+    /// The task file written by `ask` (results go to results/ beside it), or `-` for tasks on
+    /// standard input and results on standard output.
+    #[arg(value_name = "TASKS")]
+    pub tasks: String,
+    /// Play task lines k with k mod N = I (0-based I) [default: from SLURM_ARRAY_TASK_ID /
+    /// SLURM_ARRAY_TASK_COUNT, else SLURM_PROCID / SLURM_NTASKS, else SGE_TASK_ID /
+    /// SGE_TASK_LAST, else 0/1].
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Worker threads [default: SLURM_CPUS_PER_TASK, else one per core].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar (and, with TASKS = -, no summary on standard error).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Flags of `playstyles tell`.
+#[derive(Debug, Args)]
+pub struct TellArgs {
+    /// The run directory.
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: PathBuf,
 }
 
 /// Flags of `playstyles plot`.
@@ -382,6 +436,15 @@ impl Cli {
                 cfg.stop_after_batches = a.stop_after_batches;
                 Command::Evolve(Box::new(cfg))
             }
+            CliCommand::Ask(a) => {
+                Command::Ask(Box::new(AskConfig::load(a.run_dir, a.config.as_deref())?))
+            }
+            CliCommand::Work(a) => {
+                let mut cfg = WorkConfig::load(&a.tasks, a.shard.as_deref(), a.threads)?;
+                cfg.quiet = a.quiet;
+                Command::Work(Box::new(cfg))
+            }
+            CliCommand::Tell(a) => Command::Tell(Box::new(TellConfig::load(a.run_dir)?)),
             CliCommand::Plot(a) => Command::Plot(PlotConfig::new(a.dir)?),
             CliCommand::Validate(a) => {
                 // Flag syntax first, so a bad flag is reported even for a bad run directory.
@@ -428,13 +491,18 @@ pub fn parse() -> Cli {
 /// # Errors
 ///
 /// Invalid settings and whatever the command reports.
-pub fn run(cli: Cli) -> Result<()> {
+pub fn run(cli: Cli) -> Result<Exit> {
     let cmd = cli.settings()?;
     let mut out = BufWriter::new(std::io::stdout().lock());
-    let result = experiments::run(cmd, &mut out)
-        .and_then(|()| out.flush().map_err(|e| Error::io("<output>", e)));
+    let result = experiments::run(cmd, &mut out).and_then(|exit| {
+        out.flush()
+            .map(|()| exit)
+            .map_err(|e| Error::io("<output>", e))
+    });
     match result {
-        Err(Error::Io { source, .. }) if source.kind() == ErrorKind::BrokenPipe => Ok(()),
+        Err(Error::Io { source, .. }) if source.kind() == ErrorKind::BrokenPipe => {
+            Ok(Exit::Success)
+        }
         r => r,
     }
 }

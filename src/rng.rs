@@ -17,6 +17,15 @@ pub fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A stable 64-bit hash of `bytes` (FNV-1a, then [`mix64`]): the same on every platform and
+/// build, for fingerprints stored in files (checkpoints, task files).
+pub fn hash_bytes(bytes: &[u8]) -> u64 {
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    mix64(h)
+}
+
 /// Derives a 64-bit seed from a run seed and tags (order matters).
 pub fn derive_seed(seed: u64, tags: &[u64]) -> u64 {
     let mut h = mix64(seed);

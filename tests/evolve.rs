@@ -15,7 +15,7 @@ use crate::support::cli::{playstyles, read_bytes as read, scratch, stderr};
 
 /// A tiny run: 2 levels x 1 repetition (2 games per genome), 4 random genomes then 4
 /// offspring, 3 per batch (batches of 3, 1, 3 and 1 genomes).
-const TINY: &str = r#"
+pub(crate) const TINY: &str = r#"
 seed = 5
 batch_size = 3
 

@@ -42,6 +42,9 @@ mod search_agents;
 mod series;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
+/// `ask`, `work` and `tell`: a run through them with two shards is byte-identical to
+/// `evolve`; missing results named; telling twice harmless; a killed worker re-run completes.
+mod tasks;
 /// The `tournament` workflow and command: config errors naming the field, byte-identical
 /// results for any thread count and after `--resume`, saves every few games, corrupted
 /// `games.csv` rows named by line, no overwriting without `--force`, the Table I config;

@@ -249,27 +249,90 @@ impl<G: Game> Series<G> {
         let n = specs.len();
         let (li, repetition) = self.slot(i);
         let (name, level) = &self.levels[li];
-        // agents[seat] is the participant (seat - i) mod n.
-        let mut agents = (0..n)
-            .map(|seat| build(&specs[(seat + n - i % n) % n]))
-            .collect::<Result<Vec<_>>>()?;
-        let record = play_match(game, level, &mut agents, self.game_seed(i), |_, _| {});
-        let seats: Vec<usize> = (0..n).map(|j| seat_of(i, j, n)).collect();
-        let outcome = record.outcome.unwrap_or(Outcome::draw(n));
-        let winner = outcome
-            .winner()
-            .and_then(|seat| seats.iter().position(|&s| s == seat));
-        let ranks = seats.iter().map(|&s| outcome.rank(s)).collect();
-        Ok(SeriesGame {
+        let slot = GameSlot {
             index: i,
             level: name.clone(),
             repetition,
-            seats,
-            winner,
-            ranks,
-            record,
-        })
+            seats: (0..n).map(|j| seat_of(i, j, n)).collect(),
+            seed: self.game_seed(i),
+        };
+        play_slot(game, level, slot, specs, build)
     }
+}
+
+/// Where and how one game is played: its place in a series, the seats and the seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSlot {
+    /// Index of the game in its series.
+    pub index: usize,
+    /// Name of the level.
+    pub level: String,
+    /// Repetition number on that level.
+    pub repetition: u32,
+    /// `seats[j]`: the seat participant `j` plays (a permutation of `0..n`).
+    pub seats: Vec<usize>,
+    /// The game's seed.
+    pub seed: u64,
+}
+
+/// Plays one game on `level` between the participants `specs` seated as `slot` says, building
+/// the agents with `build`: what [`Series::run`] does for each of its games, and what a worker
+/// does for one game task of a batch.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `seats` if `slot.seats` is not a permutation of the participants'
+/// seats; what `build` reports for a bad spec.
+pub fn play_slot<G, B>(
+    game: &G,
+    level: &G::Level,
+    slot: GameSlot,
+    specs: &[String],
+    build: &B,
+) -> Result<SeriesGame<G::Action>>
+where
+    G: Game,
+    B: Fn(&str) -> Result<Box<dyn Agent<G>>>,
+{
+    let n = specs.len();
+    // by_seat[seat] is the participant sitting there.
+    let mut by_seat = vec![usize::MAX; n];
+    let mut seated = slot.seats.len() == n;
+    for (j, &seat) in slot.seats.iter().enumerate() {
+        seated &= seat < n && by_seat[seat] == usize::MAX;
+        if !seated {
+            break;
+        }
+        by_seat[seat] = j;
+    }
+    if !seated {
+        return Err(Error::config(
+            "seats",
+            format!(
+                "{:?} is not a seating of {n} participants (a permutation of 0..{n})",
+                slot.seats
+            ),
+        ));
+    }
+    let mut agents = by_seat
+        .iter()
+        .map(|&j| build(&specs[j]))
+        .collect::<Result<Vec<_>>>()?;
+    let record = play_match(game, level, &mut agents, slot.seed, |_, _| {});
+    let outcome = record.outcome.unwrap_or(Outcome::draw(n));
+    let winner = outcome
+        .winner()
+        .and_then(|seat| slot.seats.iter().position(|&s| s == seat));
+    let ranks = slot.seats.iter().map(|&s| outcome.rank(s)).collect();
+    Ok(SeriesGame {
+        index: slot.index,
+        level: slot.level,
+        repetition: slot.repetition,
+        seats: slot.seats,
+        winner,
+        ranks,
+        record,
+    })
 }
 
 /// Locks `m`, also after a worker panicked while holding it (the games in it stay valid).

@@ -17,31 +17,36 @@
 //! files); `--resume` continues the run from `checkpoint.json` if `config.toml` in the
 //! directory is the resolved config of this run.
 //!
-//! Determinism: genome `i` (its global evaluation index) is evaluated with
-//! [`evaluate_player`] seeded by `derive_seed(run seed, &[i])`, so game `j` of genome `i` has
-//! the seed `derive_seed(derive_seed(run seed, &[i]), &[j])`. A batch's genomes are evaluated
-//! in parallel and their games nested in parallel, on a local rayon pool of `--threads`
-//! threads; results are told to the archive in index order. `archive.csv` is therefore
-//! byte-identical for any thread count, and a run stopped after any batch then resumed ends
-//! with the same `archive.csv` (and the same `progress.csv` but for its `seconds` column) as an
+//! Determinism: genome `i` (its global evaluation index) plays its games as
+//! `evaluate_player` seeded by `derive_seed(run seed, &[i])` would: game `j` on level
+//! `j / repetitions` with the seed `derive_seed(derive_seed(run seed, &[i]), &[j])`, seats
+//! rotated. A batch's games are game tasks ([`TaskPlan::tasks`]), played in parallel on a local
+//! rayon pool of `--threads` threads, and their results are gathered per genome in game order
+//! and told to the archive in index order. `archive.csv` is therefore byte-identical for any
+//! thread count, and for a run taken batch by batch through `ask`, `work` and `tell`
+//! ([`super::tasks`]); a run stopped after any batch then resumed ends with the same
+//! `archive.csv` (and the same `progress.csv` but for its `seconds` column) as an
 //! uninterrupted run.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
-use super::evaluate::{evaluate_player, line_up, with_weights};
+use rayon::prelude::*;
+
+use super::evaluate::{line_up, with_weights};
 use super::output_error;
 use super::run_config::RunConfig;
 use super::run_dir::prepare_out_dir;
+use super::tasks::{BATCHES_DIR, Task, TaskPlan, TaskResult, config_hash, gather, play_task};
 use crate::agent::SearchSupport;
 use crate::agents::build_agent;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
 use crate::files::{TEXT_LIMIT, read_text};
-use crate::qd::{BatchReport, Evaluation, Genome, MapElites, MapElitesConfig};
+use crate::game::Game;
+use crate::qd::{Batch, BatchReport, Evaluation, MapElites, MapElitesConfig};
 use crate::report::archive::{
     ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, read_progress_csv, write_archive_csv,
     write_progress_csv,
@@ -49,7 +54,6 @@ use crate::report::archive::{
 use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
 use crate::report::progress::Progress;
 use crate::report::write_atomic;
-use crate::rng::derive_seed;
 
 /// The built-in quick-start experiment, run by `playstyles evolve` without a config file.
 pub const QUICKSTART: &str = include_str!("../../experiments/quickstart.toml");
@@ -186,14 +190,54 @@ pub struct EvolveSummary {
     pub done: bool,
 }
 
+/// A run config resolved for its game: what `evolve`, `ask` and `tell` work from.
+#[derive(Clone, Debug)]
+pub struct RunSetup<L> {
+    /// The training levels, named for the reports, in play order.
+    pub levels: Vec<(String, L)>,
+    /// The run's features resolved for the game, in axis order.
+    pub features: Vec<Feature>,
+    /// The evolved scripts in genome order (already checked against the game's portfolio).
+    pub scripts: Vec<String>,
+    /// The rules, every default explicit (the resolved config's `[rules]`).
+    pub rules: toml::Table,
+    /// The resolved config, written as `config.toml`.
+    pub config_toml: String,
+}
+
+impl<L> RunSetup<L> {
+    /// The tasks' shared part for `run` of `game`: levels, specs, seed and config hash.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `evaluation.levels` if there is no level.
+    pub fn plan<G: Game<Level = L>>(&self, game: &G, run: &RunConfig) -> Result<TaskPlan> {
+        let specs = line_up(game, &self.levels, "player", "baseline")
+            .map_err(|e| Error::config("evaluation.levels", e.to_string()))?;
+        Ok(TaskPlan {
+            game_name: game.info().name.to_string(),
+            rules: self.rules.clone(),
+            levels: self.levels.iter().map(|(n, _)| n.clone()).collect(),
+            repetitions: run.repetitions,
+            players: specs.len(),
+            seed: run.seed,
+            player: run.player.clone(),
+            baseline: run.baseline.to_string(),
+            scripts: self.scripts.clone(),
+            features: run.features.iter().map(|a| a.name.clone()).collect(),
+            config_hash: config_hash(&self.config_toml),
+        })
+    }
+}
+
 /// Runs (or resumes) the MAP-Elites run `cfg` describes and writes its run directory.
 ///
-/// `levels` are the training levels, named for the reports; `features` the run's features
-/// resolved for the game, in axis order; `scripts` the evolved scripts in
-/// genome order (already checked against the game's portfolio); `config_toml` the resolved
-/// config written as `config.toml`. Everything is checked (agent specs, player counts, the run
-/// directory, the checkpoint when resuming) before the first game. The summary and the paths
-/// written are printed to `out`.
+/// `setup` is the run resolved for `game`. Everything is checked (agent specs, player counts,
+/// the run directory, the checkpoint when resuming) before the first game. Each batch goes
+/// the way `ask`, `work` and `tell` take it, in one process: its genomes become game tasks
+/// ([`TaskPlan::tasks`]), the tasks are played in parallel ([`play_task`]) and their results
+/// gathered into the genomes' evaluations ([`gather`]), told to the archive, and the run's
+/// files written ([`record_batch`]). The summary and the paths written are printed to `out`.
 ///
 /// # Errors
 ///
@@ -204,71 +248,65 @@ pub struct EvolveSummary {
 /// checkpoint or with another configuration; [`Error::Io`] if a file cannot be written.
 pub fn evolve<G: SearchSupport>(
     game: &G,
-    levels: Vec<(String, G::Level)>,
-    features: &[Feature],
-    scripts: Vec<String>,
+    setup: &RunSetup<G::Level>,
     cfg: &EvolveConfig,
-    config_toml: &str,
     out: &mut impl Write,
 ) -> Result<EvolveSummary> {
     let started = Instant::now();
     let run = &cfg.run;
-    let me_config = run.map_elites(&scripts).map_err(|e| cfg.located(e))?;
-    let baseline = run.baseline.to_string();
-    preflight(game, &levels, &scripts, run, &baseline).map_err(|e| cfg.located(e))?;
+    let me_config = run.map_elites(&setup.scripts).map_err(|e| cfg.located(e))?;
+    preflight(game, setup, run).map_err(|e| cfg.located(e))?;
+    let plan = setup.plan(game, run)?;
     let pool = super::thread_pool(cfg.threads, "threads")?;
 
     let dir = &cfg.out;
     let checkpoint_path = dir.join(CHECKPOINT_JSON);
     let (mut me, mut reports) = if cfg.resume {
-        resume(dir, &checkpoint_path, config_toml, me_config)?
+        if !checkpoint_path.is_file() {
+            return Err(Error::io(
+                &checkpoint_path,
+                std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no checkpoint to resume from (run without --resume to start the run)",
+                ),
+            ));
+        }
+        open_run(dir, &setup.config_toml, me_config)?
     } else {
-        prepare_out_dir(dir, "out", &RUN_FILES, cfg.force, true)?;
-        write_atomic(&dir.join(CONFIG_TOML), config_toml.as_bytes())?;
+        prepare_run_dir(dir, cfg.force)?;
+        write_atomic(&dir.join(CONFIG_TOML), setup.config_toml.as_bytes())?;
         (MapElites::new(me_config)?, Vec::new())
     };
 
-    let progress = Progress::with_unit(me.total_evaluations(), "evaluations", !cfg.quiet);
-    progress.set_position(me.evaluations());
+    let per_genome = plan.games_per_evaluation() as u64;
+    let progress = Progress::with_unit(me.total_evaluations() * per_genome, "games", !cfg.quiet);
+    progress.set_position(me.evaluations() * per_genome);
     progress.set_message(progress_message(&me));
-    let failures: Mutex<Vec<(u64, Error)>> = Mutex::new(Vec::new());
-    let evaluate = |genome: &Genome, index: u64| -> Evaluation {
-        let result = with_weights(&run.player, &scripts, &genome.values).and_then(|player| {
-            evaluate_player(
-                game,
-                &levels,
-                run.repetitions,
-                derive_seed(run.seed, &[index]),
-                &player,
-                &baseline,
-                features,
-            )
-        });
-        progress.inc();
-        result.unwrap_or_else(|e| {
-            if let Ok(mut f) = failures.lock() {
-                f.push((index, e));
-            }
-            Evaluation::default()
-        })
-    };
 
     let (games_before, mut batches_run) = (me.games(), 0u64);
     let mut write_error = None;
     while cfg.stop_after_batches.is_none_or(|k| batches_run < k) {
         let Some(batch) = me.ask() else { break };
         let batch_start = Instant::now();
-        let number = batch.number();
-        let evaluations = pool.install(|| batch.evaluate(&evaluate));
-        if let Some(e) = first_failure(&failures) {
-            progress.finish();
-            return Err(e);
-        }
-        me.tell(batch, evaluations)?;
-        reports.push(me.report(number, batch_start.elapsed().as_secs_f64()));
+        let tasks = plan.tasks(&batch)?;
+        let played = pool.install(|| {
+            play_tasks(game, &setup.levels, &setup.features, &tasks, || {
+                progress.inc()
+            })
+        });
+        let found = match played {
+            Ok(results) => results.into_iter().map(|r| (r, String::new())).collect(),
+            Err(e) => {
+                progress.finish();
+                return Err(e);
+            }
+        };
+        let evaluations = gather(&tasks, found, setup.features.len(), dir)?;
+        let seconds = batch_start.elapsed().as_secs_f64();
         batches_run += 1;
+        let recorded = record_batch(dir, &mut me, &mut reports, batch, evaluations, seconds);
         progress.set_message(progress_message(&me));
-        if let Err(e) = write_outputs(dir, &me, &reports) {
+        if let Err(e) = recorded {
             write_error = Some(e);
             break;
         }
@@ -293,16 +331,86 @@ pub fn evolve<G: SearchSupport>(
     Ok(summary)
 }
 
+/// Plays `tasks` of a run on the current rayon pool, the level of each task found by name in
+/// `levels`, calling `each` after every game; the results come back in task order.
+///
+/// # Errors
+///
+/// The first failing task's error (in task order): a level not among `levels`, a spec that
+/// does not build, a bad seating.
+pub fn play_tasks<G: SearchSupport>(
+    game: &G,
+    levels: &[(String, G::Level)],
+    features: &[Feature],
+    tasks: &[Task],
+    each: impl Fn() + Sync,
+) -> Result<Vec<TaskResult>> {
+    let results: Vec<Result<TaskResult>> = tasks
+        .par_iter()
+        .map(|t| {
+            let level = levels
+                .iter()
+                .find(|(name, _)| *name == t.level)
+                .map(|(_, l)| l)
+                .ok_or_else(|| {
+                    Error::config("level", format!("`{}` is not a level of the run", t.level))
+                })?;
+            let result = play_task(game, level, features, t);
+            each();
+            result
+        })
+        .collect();
+    results.into_iter().collect()
+}
+
+/// Tells `me` the evaluations of `batch` (in genome order) that took `seconds`, adds its
+/// progress row to `reports` and writes the run's files ([`write_outputs`]).
+///
+/// # Errors
+///
+/// As [`MapElites::tell`] (nothing changes then) and [`write_outputs`].
+pub fn record_batch(
+    dir: &Path,
+    me: &mut MapElites,
+    reports: &mut Vec<BatchReport>,
+    batch: Batch,
+    evaluations: Vec<Evaluation>,
+    seconds: f64,
+) -> Result<()> {
+    let number = batch.number();
+    me.tell(batch, evaluations)?;
+    reports.push(me.report(number, seconds));
+    write_outputs(dir, me, reports)
+}
+
+/// Creates the run directory `dir` for a new run; an old run's files in it are an error
+/// unless `force`, which removes them (and its unfinished batches' task files).
+///
+/// # Errors
+///
+/// As [`prepare_out_dir`] (naming `out`); [`Error::Io`] if the old batches cannot be removed.
+pub fn prepare_run_dir(dir: &Path, force: bool) -> Result<()> {
+    prepare_out_dir(dir, "out", &RUN_FILES, force, true)?;
+    let batches = dir.join(BATCHES_DIR);
+    if force && batches.is_dir() {
+        std::fs::remove_dir_all(&batches).map_err(|e| Error::io(&batches, e))?;
+    }
+    Ok(())
+}
+
 /// Checks, without playing, that the player (with weights for every evolved script), the
 /// baseline and the levels make games: the player against N − 1 baselines ([`line_up`]) on
 /// every level.
-fn preflight<G: SearchSupport>(
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `evaluation.player`, `evaluation.baseline` or `evaluation.levels`.
+pub fn preflight<G: SearchSupport>(
     game: &G,
-    levels: &[(String, G::Level)],
-    scripts: &[String],
+    setup: &RunSetup<G::Level>,
     run: &RunConfig,
-    baseline: &str,
 ) -> Result<()> {
+    let (levels, scripts, baseline) = (&setup.levels, &setup.scripts, run.baseline.to_string());
     let named = |field: &str| {
         let field = field.to_string();
         move |e: Error| match e {
@@ -317,8 +425,8 @@ fn preflight<G: SearchSupport>(
     let player = with_weights(&run.player, scripts, &values).map_err(named("evaluation.player"))?;
     let build = |s: &str| build_agent(game, s);
     build(&player).map_err(named("evaluation.player"))?;
-    build(baseline).map_err(named("evaluation.baseline"))?;
-    let specs = line_up(game, levels, &player, baseline).map_err(named("evaluation.levels"))?;
+    build(&baseline).map_err(named("evaluation.baseline"))?;
+    let specs = line_up(game, levels, &player, &baseline).map_err(named("evaluation.levels"))?;
     Series::new(levels.to_vec(), run.repetitions, run.seed)
         .check(game, &specs, &build)
         .map_err(|e| match e {
@@ -327,33 +435,19 @@ fn preflight<G: SearchSupport>(
         })
 }
 
-/// The failure of the lowest evaluation index, if any evaluation failed.
-fn first_failure(failures: &Mutex<Vec<(u64, Error)>>) -> Option<Error> {
-    let mut f = match failures.lock() {
-        Ok(f) => f,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    let i = (0..f.len()).min_by_key(|&i| f[i].0)?;
-    Some(f.swap_remove(i).1)
-}
-
-/// Continues the run in `dir`: its `config.toml` must be `config_toml` and its checkpoint must
-/// fit `config`; `progress.csv` keeps the rows of the batches the checkpoint holds.
-fn resume(
+/// Opens the run in `dir` to continue it: its `config.toml` must be `config_toml`; its
+/// checkpoint, if it has one, must fit `config` (without one, the run starts at batch 0);
+/// `progress.csv` keeps the rows of the batches the checkpoint holds.
+///
+/// # Errors
+///
+/// An error naming `config.toml` if it is missing or holds another configuration, or naming
+/// `checkpoint.json` or `progress.csv` if either is unreadable or does not fit.
+pub fn open_run(
     dir: &Path,
-    checkpoint_path: &Path,
     config_toml: &str,
     config: MapElitesConfig,
 ) -> Result<(MapElites, Vec<BatchReport>)> {
-    if !checkpoint_path.is_file() {
-        return Err(Error::io(
-            checkpoint_path,
-            std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "no checkpoint to resume from (run without --resume to start the run)",
-            ),
-        ));
-    }
     let config_path = dir.join(CONFIG_TOML);
     let on_disk = read_text(&config_path, TEXT_LIMIT)?;
     if on_disk != config_toml {
@@ -366,7 +460,12 @@ fn resume(
             ),
         ));
     }
-    let me = MapElites::resume_file(config, checkpoint_path)?;
+    let checkpoint_path = dir.join(CHECKPOINT_JSON);
+    let me = if checkpoint_path.is_file() {
+        MapElites::resume_file(config, &checkpoint_path)?
+    } else {
+        MapElites::new(config)?
+    };
     let progress_path = dir.join(PROGRESS_CSV);
     let mut reports = if me.next_batch() == 0 && !progress_path.exists() {
         Vec::new()
@@ -378,7 +477,11 @@ fn resume(
 }
 
 /// Writes `progress.csv`, `archive.csv`, the heatmaps and the checkpoint, in that order.
-fn write_outputs(dir: &Path, me: &MapElites, reports: &[BatchReport]) -> Result<()> {
+///
+/// # Errors
+///
+/// [`Error::Io`] naming the file that cannot be written.
+pub fn write_outputs(dir: &Path, me: &MapElites, reports: &[BatchReport]) -> Result<()> {
     write_progress_csv(&dir.join(PROGRESS_CSV), reports)?;
     let table = ArchiveTable::from_archive(me.archive(), &me.config().space);
     write_archive_csv(&dir.join(ARCHIVE_CSV), &table)?;
@@ -482,18 +585,5 @@ mod tests {
         assert_eq!(duration(4.54), "4.5 s");
         assert_eq!(duration(123.0), "2m 03s");
         assert_eq!(duration(3723.0), "1h 02m 03s");
-    }
-
-    #[test]
-    fn the_failure_of_the_lowest_index_is_reported() {
-        let f = Mutex::new(vec![
-            (5, Error::config("b", "x")),
-            (2, Error::config("a", "y")),
-        ]);
-        match first_failure(&f) {
-            Some(Error::Config { field, .. }) => assert_eq!(field, "a"),
-            other => panic!("{other:?}"),
-        }
-        assert!(first_failure(&Mutex::new(Vec::new())).is_none());
     }
 }

@@ -8,7 +8,8 @@
 //! - [`bench`](mod@bench): forward-model and search-agent speed;
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV
 //!   ([`tournament_spec`], [`games_csv`], [`tournament_rows`]), resumable;
-//! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory;
+//! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory; [`tasks`]: the same
+//!   run batch by batch through `ask`, `work` and `tell`, for clusters;
 //! - [`levels`]: listing and showing a game's levels;
 //! - [`plot`], [`validate`], [`reevaluate`], [`tiers`]: read a run directory ([`run_dir`]) to
 //!   redraw its pictures, re-play its elites on held-out levels or on fresh games of its
@@ -34,6 +35,7 @@ pub mod report;
 pub mod run_config;
 pub mod run_dir;
 pub mod run_game;
+pub mod tasks;
 pub mod tiers;
 pub mod tournament;
 pub mod tournament_rows;
@@ -58,6 +60,7 @@ pub use reevaluate::ReevaluateConfig;
 pub use replay::ReplayConfig;
 pub use report::ReportConfig;
 pub use run_game::run_game;
+pub use tasks::{AskConfig, TellConfig, WorkConfig};
 pub use tiers::TiersConfig;
 pub use tournament_spec::{TournamentConfig, TournamentSpec};
 pub use validate::{CellChoice, LevelChoice, ValidateConfig};
@@ -138,6 +141,12 @@ pub enum Command {
     Report(ReportConfig),
     /// `playstyles evolve`.
     Evolve(Box<EvolveConfig>),
+    /// `playstyles ask`.
+    Ask(Box<AskConfig>),
+    /// `playstyles work`.
+    Work(Box<WorkConfig>),
+    /// `playstyles tell`.
+    Tell(Box<TellConfig>),
     /// `playstyles games`.
     Games,
 }
@@ -158,8 +167,21 @@ impl Command {
             Command::Tiers(c) => c.game,
             Command::Report(c) => c.game,
             Command::Evolve(c) => c.run.game,
+            Command::Ask(c) => c.evolve.run.game,
+            Command::Work(c) => c.game,
+            Command::Tell(c) => c.evolve.run.game,
         }
     }
+}
+
+/// How a command that ran ends, beyond success or error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The command did its work.
+    Success,
+    /// `ask`: the schedule is finished, nothing was asked (exit code
+    /// [`tasks::EXIT_FINISHED`]).
+    Finished,
 }
 
 /// Runs a command, writing its report to `out`.
@@ -167,15 +189,15 @@ impl Command {
 /// # Errors
 ///
 /// Whatever the command reports (bad levels, bad agent specs, I/O errors on `out`).
-pub fn run<W: Write>(cmd: Command, out: &mut W) -> Result<()> {
+pub fn run<W: Write>(cmd: Command, out: &mut W) -> Result<Exit> {
     if cmd == Command::Games {
-        return run_game::list_games(out);
+        return run_game::list_games(out).map(|()| Exit::Success);
     }
     struct Dispatch<'a, W> {
         name: &'static str,
         cmd: Option<Command>,
         out: &'a mut W,
-        result: Result<()>,
+        result: Result<Exit>,
     }
     impl<W: Write> GameVisitor for Dispatch<'_, W> {
         fn visit<G: GameKit>(&mut self) -> ControlFlow<()> {

@@ -3,16 +3,19 @@
 use std::io::Write;
 
 use super::config_file::{LevelSet, read_rules};
-use super::evolve::{EvolveConfig, evolve};
+use super::evolve::{EvolveConfig, RunSetup, evolve};
 use super::games_csv::TableColumns;
 use super::reevaluate::{ReevaluateConfig, reevaluate};
 use super::report::ReportConfig;
 use super::run_config::RunConfig;
+use super::tasks::ask::{Asked, ask};
+use super::tasks::tell::{Told, tell};
+use super::tasks::work::work;
 use super::tournament::tournament;
 use super::tournament_spec::TournamentConfig;
 use super::validate::{LevelRef, level_refs, validate};
 use super::{
-    BenchTarget, Command, LevelsAction, ValidateConfig, bench, output_error, play, replay,
+    BenchTarget, Command, Exit, LevelsAction, ValidateConfig, bench, output_error, play, replay,
 };
 use crate::agents::{build_agent, build_agent_from};
 use crate::error::{Error, Result};
@@ -36,6 +39,9 @@ type NamedLevels<L> = Vec<(String, L)>;
 ///   [`super::evolve::evolve`]; evolve's scripts default to [`GameKit::default_genome`] and
 ///   its features are resolved against the game; a finished run gets its explorer page,
 ///   [`super::report`]);
+/// - `ask`, `tell`: the run resolved as for `evolve` ([`super::tasks::ask::ask`],
+///   [`super::tasks::tell::tell`]; the `tell` that finishes the schedule writes the explorer
+///   page); `work`: the game, rules and features its tasks name ([`super::tasks::work::work`]);
 /// - `validate`: the run's rules, features and the chosen levels ([`super::validate`]);
 /// - `reevaluate`: the run's rules, features and training levels ([`super::reevaluate`]);
 /// - `report`: the run's rules and training levels ([`super::report`]);
@@ -43,10 +49,26 @@ type NamedLevels<L> = Vec<(String, L)>;
 ///
 /// # Errors
 ///
-/// Bad levels, features or agent specs, and I/O errors on `out`.
-pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<()> {
+/// Bad levels, features or agent specs, and I/O errors on `out`. `ask` returns
+/// [`Exit::Finished`] when the schedule is finished.
+pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit> {
     let game = G::with_rules(G::Rules::default());
-    match cmd {
+    let done = match cmd {
+        Command::Ask(cfg) => {
+            let (game, setup) = prepare_run::<G>(&cfg.evolve)?;
+            return match ask(&game, &setup, &cfg, out)? {
+                Asked::Tasks(_) => Ok(Exit::Success),
+                Asked::Finished => Ok(Exit::Finished),
+            };
+        }
+        Command::Work(cfg) => work::<G, W>(&cfg, out).map(|_| ()),
+        Command::Tell(cfg) => {
+            let (game, setup) = prepare_run::<G>(&cfg.evolve)?;
+            if let Told::Batch { done: true, .. } = tell(&game, &setup, &cfg, out)? {
+                finished_report(&game, &setup, &cfg.evolve, out)?;
+            }
+            Ok(())
+        }
         Command::Games => list_games(out),
         Command::Tournament(cfg) => run_tournament::<G, W>(&cfg, out),
         Command::Plot(cfg) => super::plot::plot(&cfg, out),
@@ -84,7 +106,8 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<()> {
                 }
             }
         }
-    }
+    };
+    done.map(|()| Exit::Success)
 }
 
 /// The names of a level set and the levels they load.
@@ -190,6 +213,21 @@ fn run_report<G: GameKit, W: Write>(cfg: &ReportConfig, out: &mut W) -> Result<(
 
 /// Runs a MAP-Elites run.
 fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
+    let (game, setup) = prepare_run::<G>(cfg)?;
+    let summary = evolve(&game, &setup, cfg, out)?;
+    if summary.done {
+        finished_report(&game, &setup, cfg, out)?;
+    }
+    Ok(())
+}
+
+/// The run `cfg` resolved for `G`: the game with the run's rules, and the run's levels,
+/// features, scripts (default: [`GameKit::default_genome`]) and resolved `config.toml`.
+///
+/// # Errors
+///
+/// Bad rules, features, scripts or levels, naming the field and the config file.
+fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)> {
     let run = &cfg.run;
     let rules: G::Rules = read_rules(&run.rules)?;
     let game = G::with_rules(rules.clone());
@@ -203,21 +241,27 @@ fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<(
     };
     let (names, levels) = load_levels::<G>(&run.levels)?;
     let mut resolved = run.clone();
-    resolved.file.rules = rules_table(&rules)?;
+    let rules = rules_table(&rules)?;
+    resolved.file.rules = rules.clone();
     let config_toml = resolved.resolved_toml(&names, &scripts)?;
-    let summary = evolve(
-        &game,
-        levels.clone(),
-        &features,
+    let setup = RunSetup {
+        levels,
+        features,
         scripts,
-        cfg,
-        &config_toml,
-        out,
-    )?;
-    if !summary.done {
-        return Ok(());
-    }
-    // The finished run's explorer page.
+        rules,
+        config_toml,
+    };
+    Ok((game, setup))
+}
+
+/// The explorer page of a finished run (written by `evolve` and by the `tell` that finishes
+/// the schedule).
+fn finished_report<G: GameKit, W: Write>(
+    game: &G,
+    setup: &RunSetup<G::Level>,
+    cfg: &EvolveConfig,
+    out: &mut W,
+) -> Result<()> {
     let dir = super::run_dir::RunDir::load(&cfg.out)?;
     let report = ReportConfig {
         run_dir: cfg.out.clone(),
@@ -225,7 +269,7 @@ fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<(
         replays: true,
         threads: cfg.threads,
     };
-    super::report::report(&game, &levels, &dir, &report, out).map(|_| ())
+    super::report::report(game, &setup.levels, &dir, &report, out).map(|_| ())
 }
 
 /// `playstyles levels list`: one line per built-in level, its name and facts.

@@ -21,7 +21,7 @@ use super::evaluation::Evaluation;
 use super::genome::{Genome, GenomeSpace};
 use super::replacement::Replacement;
 use crate::error::{Error, Result};
-use crate::rng::{derive_rng, mix64};
+use crate::rng::{derive_rng, hash_bytes};
 
 /// Everything that defines a MAP-Elites run (the engine's part; the game settings belong to
 /// the caller's evaluation function).
@@ -57,12 +57,7 @@ impl MapElitesConfig {
     /// The emitter kind is in it unless it is the default schedule, so configs written before
     /// the kind existed keep their hash.
     pub fn hash(&self) -> u64 {
-        let json = serde_json::to_vec(self).unwrap_or_default();
-        // FNV-1a, then a final mix.
-        let h = json.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
-        mix64(h)
+        hash_bytes(&serde_json::to_vec(self).unwrap_or_default())
     }
 }
 

@@ -1,0 +1,323 @@
+//! A batch as game tasks and back: [`TaskPlan::tasks`] turns the genomes MAP-Elites asks for
+//! into one [`Task`] per game (`ask`), [`gather`] turns the games' results into the
+//! genomes' evaluations, in index order (`tell`). `evolve` does both in one process.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::task::{Task, TaskResult};
+use crate::agents::AgentSpec;
+use crate::arena::series::seat_of;
+use crate::error::Result;
+use crate::experiments::evaluate::{GameResult, aggregate, with_weights};
+use crate::qd::checkpoint::invalid;
+use crate::qd::{Batch, Evaluation};
+use crate::rng::derive_seed;
+
+/// What every task of a run shares.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskPlan {
+    /// The registered game.
+    pub game_name: String,
+    /// The run's rules, every default explicit.
+    pub rules: toml::Table,
+    /// The training levels' names, in play order.
+    pub levels: Vec<String>,
+    /// Games per level and genome.
+    pub repetitions: u32,
+    /// Players per game.
+    pub players: usize,
+    /// The run seed.
+    pub seed: u64,
+    /// The player spec, without weights.
+    pub player: AgentSpec,
+    /// The baseline spec.
+    pub baseline: String,
+    /// The evolved scripts, in genome order.
+    pub scripts: Vec<String>,
+    /// The features, in axis order.
+    pub features: Vec<String>,
+    /// The run's config hash ([`super::task::config_hash`]).
+    pub config_hash: String,
+}
+
+impl TaskPlan {
+    /// Games per genome: levels × repetitions.
+    pub fn games_per_evaluation(&self) -> usize {
+        self.levels.len() * self.repetitions as usize
+    }
+
+    /// The tasks of `batch`, genome by genome in index order, each genome's games in order.
+    ///
+    /// Genome `i` (its evaluation index) plays its game `j` on level `j / repetitions`, seed
+    /// `derive_seed(derive_seed(run seed, &[i]), &[j])`, participant `p` in seat
+    /// `(j + p) mod players`: the games `evaluate_player` plays, one by one.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Config`] if the player spec with a genome's weights does not parse.
+    pub fn tasks(&self, batch: &Batch) -> Result<Vec<Task>> {
+        let n = self.players;
+        let reps = self.repetitions.max(1) as usize;
+        let mut tasks = Vec::with_capacity(batch.genomes().len() * self.games_per_evaluation());
+        for (k, genome) in batch.genomes().iter().enumerate() {
+            let evaluation = batch.first_index() + k as u64;
+            let player = with_weights(&self.player, &self.scripts, &genome.values)?;
+            let series_seed = derive_seed(self.seed, &[evaluation]);
+            for j in 0..self.games_per_evaluation() {
+                tasks.push(Task {
+                    batch: batch.number(),
+                    evaluation,
+                    game: j as u32,
+                    game_name: self.game_name.clone(),
+                    rules: self.rules.clone(),
+                    level: self.levels[j / reps].clone(),
+                    seed: derive_seed(series_seed, &[j as u64]),
+                    seats: (0..n).map(|p| seat_of(j, p, n)).collect(),
+                    player: player.clone(),
+                    baseline: self.baseline.clone(),
+                    weights: genome.values.clone(),
+                    features: self.features.clone(),
+                    config_hash: self.config_hash.clone(),
+                });
+            }
+        }
+        Ok(tasks)
+    }
+}
+
+/// A result and where it was read (`file:line`), for messages.
+pub type Found = (TaskResult, String);
+
+/// The evaluations of the genomes of `tasks` (in evaluation-index order), each aggregated
+/// from its games' results in game order.
+///
+/// Every task must have exactly one result carrying its batch and config hash, and every
+/// result must belong to a task.
+///
+/// # Errors
+///
+/// An error naming `results_dir` and listing the tasks without a result, the results that
+/// belong to no task of the batch or to another configuration (with their `file:line`), and
+/// the tasks with more than one result.
+pub fn gather(
+    tasks: &[Task],
+    found: Vec<Found>,
+    features: usize,
+    results_dir: &Path,
+) -> Result<Vec<Evaluation>> {
+    let expected: BTreeMap<(u64, u32), &Task> = tasks.iter().map(|t| (t.key(), t)).collect();
+    let mut by_key: BTreeMap<(u64, u32), Vec<Found>> = BTreeMap::new();
+    let mut foreign = Vec::new();
+    for (result, origin) in found {
+        match expected.get(&result.key()) {
+            Some(t) if t.batch == result.batch && t.config_hash == result.config_hash => {
+                by_key
+                    .entry(result.key())
+                    .or_default()
+                    .push((result, origin));
+            }
+            Some(t) if t.config_hash != result.config_hash => foreign.push(format!(
+                "{origin} (config hash {}, the run's is {})",
+                result.config_hash, t.config_hash
+            )),
+            _ => foreign.push(format!(
+                "{origin} (batch {}, evaluation {}, game {}: not a task of this batch)",
+                result.batch, result.evaluation, result.game
+            )),
+        }
+    }
+    let missing: Vec<(u64, u32)> = expected
+        .keys()
+        .filter(|k| !by_key.contains_key(k))
+        .copied()
+        .collect();
+    let doubles: Vec<String> = by_key
+        .iter()
+        .filter(|(_, v)| v.len() > 1)
+        .map(|((e, g), v)| {
+            let origins: Vec<&str> = v.iter().map(|(_, o)| o.as_str()).collect();
+            format!("evaluation {e} game {g} ({})", origins.join(", "))
+        })
+        .collect();
+    let mut problems = Vec::new();
+    if !missing.is_empty() {
+        problems.push(format!(
+            "{} of {} tasks have no result: {}",
+            missing.len(),
+            tasks.len(),
+            describe_keys(&missing)
+        ));
+    }
+    if !foreign.is_empty() {
+        problems.push(format!(
+            "{} foreign result(s): {}",
+            foreign.len(),
+            shortened(&foreign)
+        ));
+    }
+    if !doubles.is_empty() {
+        problems.push(format!(
+            "{} task(s) with more than one result: {}",
+            doubles.len(),
+            shortened(&doubles)
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(invalid(results_dir, problems.join("; ")));
+    }
+    let mut evaluations = Vec::new();
+    let mut games: Vec<GameResult> = Vec::new();
+    let mut current = None;
+    for (key, mut v) in by_key {
+        if current.is_some_and(|e| e != key.0) {
+            evaluations.push(aggregate(&games, features));
+            games.clear();
+        }
+        current = Some(key.0);
+        games.push(v.remove(0).0.game_result());
+    }
+    if current.is_some() {
+        evaluations.push(aggregate(&games, features));
+    }
+    Ok(evaluations)
+}
+
+/// `evaluation 131 (games 0, 5-7), evaluation 132 (games 0-19)`, at most ten evaluations.
+fn describe_keys(keys: &[(u64, u32)]) -> String {
+    let mut groups: Vec<(u64, Vec<u32>)> = Vec::new();
+    for &(e, g) in keys {
+        match groups.last_mut() {
+            Some((last, games)) if *last == e => games.push(g),
+            _ => groups.push((e, vec![g])),
+        }
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(e, games)| format!("evaluation {e} (games {})", ranges(games)))
+        .collect();
+    shortened(&parts)
+}
+
+/// Sorted numbers as ranges: `0, 5-7`.
+fn ranges(xs: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < xs.len() {
+        let mut j = i;
+        while j + 1 < xs.len() && xs[j + 1] == xs[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            xs[i].to_string()
+        } else {
+            format!("{}-{}", xs[i], xs[j])
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+/// The first ten items joined, with how many more there are.
+fn shortened(items: &[String]) -> String {
+    let mut s = items
+        .iter()
+        .take(10)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > 10 {
+        s += &format!(" and {} more", items.len() - 10);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::tasks::task::config_hash;
+
+    fn task(evaluation: u64, game: u32) -> Task {
+        Task {
+            batch: 2,
+            evaluation,
+            game,
+            game_name: "g".into(),
+            rules: toml::Table::new(),
+            level: "l".into(),
+            seed: 0,
+            seats: vec![0, 1],
+            player: "p".into(),
+            baseline: "b".into(),
+            weights: vec![],
+            features: vec!["f".into()],
+            config_hash: config_hash("c"),
+        }
+    }
+
+    fn result(t: &Task, won: bool) -> Found {
+        let r = TaskResult::new(
+            t,
+            GameResult {
+                won,
+                draw: false,
+                score: f64::from(t.game),
+                features: vec![Some(1.0)],
+            },
+        );
+        (r, format!("r:{}", t.game))
+    }
+
+    #[test]
+    fn results_in_any_order_make_the_evaluations_in_index_order() {
+        let tasks: Vec<Task> = (0..2)
+            .flat_map(|e| (0..3).map(move |g| task(10 + e, g)))
+            .collect();
+        let mut found: Vec<Found> = tasks
+            .iter()
+            .map(|t| result(t, t.evaluation == 11))
+            .collect();
+        found.reverse();
+        let ev = gather(&tasks, found, 1, Path::new("d")).unwrap();
+        assert_eq!(ev.len(), 2);
+        assert_eq!((ev[0].wins, ev[1].wins, ev[1].games), (0, 3, 3));
+        assert_eq!(ev[0].tie_break, 1.0);
+    }
+
+    #[test]
+    fn missing_foreign_and_double_results_are_named() {
+        let tasks: Vec<Task> = (0..8).map(|g| task(10, g)).collect();
+        let mut found: Vec<Found> = tasks[..4].iter().map(|t| result(t, true)).collect();
+        found.push(result(&tasks[0], true));
+        let mut other = task(10, 5);
+        other.config_hash = config_hash("other");
+        found.push(result(&other, true));
+        found.push(result(&task(99, 0), true));
+        let msg = gather(&tasks, found, 1, Path::new("results"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.starts_with("results: "), "{msg}");
+        assert!(
+            msg.contains("4 of 8 tasks have no result: evaluation 10 (games 4-7)"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("2 foreign result(s): r:5 (config hash"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("evaluation 99, game 0: not a task of this batch"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("1 task(s) with more than one result: evaluation 10 game 0 (r:0, r:0)"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn ranges_fold_runs() {
+        assert_eq!(ranges(&[0, 5, 6, 7, 9]), "0, 5-7, 9");
+        assert_eq!(ranges(&[]), "");
+    }
+}

@@ -1,0 +1,216 @@
+//! The two line formats of a distributed batch: a [`Task`] (one game to play, everything a
+//! stateless worker needs) and its [`TaskResult`] (what the archive needs of the game), one
+//! JSON object per line.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::experiments::evaluate::GameResult;
+use crate::qd::checkpoint::invalid;
+use crate::rng::hash_bytes;
+
+/// One game of a batch: genome `evaluation`'s game `game`, with the seats, the seed and the
+/// agents it is played with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    /// The batch (0-based).
+    pub batch: u64,
+    /// The genome's global evaluation index.
+    pub evaluation: u64,
+    /// The game's index among the genome's games (level-major: `level × repetitions + rep`).
+    pub game: u32,
+    /// The registered game (`tribes`, `prismata`, …).
+    pub game_name: String,
+    /// The run's `[rules]` table.
+    pub rules: toml::Table,
+    /// The level, as the run config names it (a built-in name, a seed or a file path).
+    pub level: String,
+    /// The game's seed.
+    pub seed: u64,
+    /// `seats[j]`: the seat of participant `j` (0: the player, then the baselines).
+    pub seats: Vec<usize>,
+    /// The player: the run's player spec with the genome's weights.
+    pub player: String,
+    /// The baseline spec, in every other seat.
+    pub baseline: String,
+    /// The genome's weights (also in `player`), for readers of the file.
+    pub weights: Vec<f64>,
+    /// The features to measure, in axis order.
+    pub features: Vec<String>,
+    /// [`config_hash`] of the run's resolved `config.toml`.
+    pub config_hash: String,
+}
+
+impl Task {
+    /// The participants' specs: the player, then the baseline in every other seat.
+    pub fn specs(&self) -> Vec<String> {
+        let mut specs = vec![self.player.clone()];
+        specs.resize(self.seats.len().max(1), self.baseline.clone());
+        specs
+    }
+
+    /// What identifies the task in its batch: (evaluation, game).
+    pub fn key(&self) -> (u64, u32) {
+        (self.evaluation, self.game)
+    }
+}
+
+/// The result of one [`Task`]: its identity and the player's game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskResult {
+    /// The task's batch.
+    pub batch: u64,
+    /// The task's evaluation index.
+    pub evaluation: u64,
+    /// The task's game index.
+    pub game: u32,
+    /// The player finished alone in first place.
+    pub won: bool,
+    /// Nobody finished alone in first place.
+    pub draw: bool,
+    /// The player's final score.
+    pub score: f64,
+    /// Each feature's value in this game (`null` where it is not defined).
+    pub features: Vec<Option<f64>>,
+    /// The task's config hash.
+    pub config_hash: String,
+}
+
+impl TaskResult {
+    /// The result of `task` with the player's game `game`.
+    pub fn new(task: &Task, game: GameResult) -> Self {
+        TaskResult {
+            batch: task.batch,
+            evaluation: task.evaluation,
+            game: task.game,
+            won: game.won,
+            draw: game.draw,
+            score: game.score,
+            features: game.features,
+            config_hash: task.config_hash.clone(),
+        }
+    }
+
+    /// The player's game, for [`crate::experiments::evaluate::aggregate`].
+    pub fn game_result(&self) -> GameResult {
+        GameResult {
+            won: self.won,
+            draw: self.draw,
+            score: self.score,
+            features: self.features.clone(),
+        }
+    }
+
+    /// What identifies the result's task in its batch: (evaluation, game).
+    pub fn key(&self) -> (u64, u32) {
+        (self.evaluation, self.game)
+    }
+}
+
+/// The fingerprint tasks and results carry: 16 hex digits of a stable hash of the resolved
+/// `config.toml`, so that `tell` refuses results played for another configuration.
+pub fn config_hash(config_toml: &str) -> String {
+    format!("{:016x}", hash_bytes(config_toml.as_bytes()))
+}
+
+/// `items` as JSON lines, one object per line.
+pub fn to_lines<T: Serialize>(items: &[T]) -> String {
+    let mut text = String::new();
+    for item in items {
+        // Serialising these plain structs cannot fail.
+        text += &serde_json::to_string(item).unwrap_or_default();
+        text.push('\n');
+    }
+    text
+}
+
+/// Parses JSON lines (blank lines skipped) read from `path`, each with its 1-based line
+/// number.
+///
+/// # Errors
+///
+/// [`crate::Error::Io`] naming `path` and the line of the first line that is not a valid object.
+pub fn parse_lines<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    text: &str,
+) -> Result<Vec<(T, usize)>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line)
+                .map(|item| (item, i + 1))
+                .map_err(|e| invalid(path, format!("line {}: {e}", i + 1)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task() -> Task {
+        Task {
+            batch: 3,
+            evaluation: 41,
+            game: 7,
+            game_name: "tribes".into(),
+            rules: toml::Table::new(),
+            level: "1590191438878".into(),
+            seed: u64::MAX - 5,
+            seats: vec![1, 0],
+            player: "pmcts(weights=[a=0.25])".into(),
+            baseline: "mcts".into(),
+            weights: vec![0.25],
+            features: vec!["attacks".into()],
+            config_hash: config_hash("x"),
+        }
+    }
+
+    #[test]
+    fn tasks_and_results_survive_their_lines_exactly() {
+        let t = task();
+        let back: Vec<(Task, usize)> =
+            parse_lines(Path::new("t"), &to_lines(std::slice::from_ref(&t))).unwrap();
+        assert_eq!(back, vec![(t.clone(), 1)]);
+        assert_eq!(t.specs(), ["pmcts(weights=[a=0.25])", "mcts"]);
+        let r = TaskResult::new(
+            &t,
+            GameResult {
+                won: true,
+                draw: false,
+                score: 0.1 + 0.2,
+                features: vec![None, Some(1.0 / 3.0)],
+            },
+        );
+        let back: Vec<(TaskResult, usize)> = parse_lines(
+            Path::new("r"),
+            &format!("\n{}", to_lines(std::slice::from_ref(&r))),
+        )
+        .unwrap();
+        assert_eq!(back, vec![(r.clone(), 2)]);
+        assert_eq!(r.key(), t.key());
+    }
+
+    #[test]
+    fn a_bad_line_is_named() {
+        let text = format!("{}{{\"batch\": 1}}\n", to_lines(&[task()]));
+        let e = parse_lines::<Task>(Path::new("tasks.jsonl"), &text).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("tasks.jsonl") && msg.contains("line 2"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn the_config_hash_is_stable() {
+        assert_eq!(config_hash("name = \"a\"\n"), config_hash("name = \"a\"\n"));
+        assert_ne!(config_hash("a"), config_hash("b"));
+        assert_eq!(config_hash("").len(), 16);
+    }
+}
