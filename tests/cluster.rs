@@ -1,0 +1,93 @@
+//! The cluster engines for real: a run through the Dask package (`python/playstyles_dask`,
+//! a `LocalCluster` of two worker processes) and through a one-node Slurm
+//! (`experiments/slurm/`, `sbatch --wait`, an array of two) ends byte-identical to `evolve`.
+//! `.ci/run` installs what they need when it is missing: the package in a virtual environment
+//! (`target/venv-dask`), Debian's `slurm-wlm` and `munge`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::evolve::TINY;
+use crate::support::cli::{path_arg, playstyles, read_bytes, scratch, stderr};
+
+/// The repository root.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The Python with `playstyles_dask` installed: `$PLAYSTYLES_PYTHON`, else the virtual
+/// environment `.ci/run` makes, `target/venv-dask`.
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("PLAYSTYLES_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let p = root().join("target/venv-dask/bin/python");
+    assert!(
+        p.is_file(),
+        "the Dask tests need the package in a virtual environment: run .ci/run, or \
+         `python3 -m venv target/venv-dask && target/venv-dask/bin/pip install ./python`, \
+         or set PLAYSTYLES_PYTHON to a Python that has it"
+    );
+    p
+}
+
+fn ok(o: Output, what: &str) -> String {
+    assert!(
+        o.status.success(),
+        "{what} failed ({:?}):\n{}\n{}",
+        o.status.code(),
+        stderr(&o),
+        String::from_utf8_lossy(&o.stdout)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The tiny run through `evolve` in `dir/evolved`, and its config at `dir/tiny.toml`.
+fn reference(dir: &Path) -> (PathBuf, PathBuf) {
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY).unwrap();
+    let out = dir.join("evolved");
+    ok(
+        playstyles(&["evolve", path_arg(&config), "--out", path_arg(&out), "--quiet"]),
+        "evolve",
+    );
+    (config, out)
+}
+
+fn assert_same(a: &Path, b: &Path) {
+    for f in ["archive.csv", "checkpoint.json"] {
+        assert!(
+            read_bytes(&a.join(f)) == read_bytes(&b.join(f)),
+            "{f} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+#[test]
+fn a_run_through_a_dask_local_cluster_is_byte_identical_to_evolve() {
+    let dir = scratch("cluster", "dask");
+    let (config, evolved) = reference(&dir);
+    let run = dir.join("run");
+    let o = Command::new(python())
+        .args(["-m", "playstyles_dask", path_arg(&run), "--config", path_arg(&config)])
+        .args(["--workers", "2", "--binary", env!("CARGO_BIN_EXE_playstyles")])
+        .output()
+        .unwrap();
+    let out = ok(o, "python -m playstyles_dask");
+    assert_eq!(out.matches(" told, ").count(), 4, "four batches told: {out}");
+    assert_same(&evolved, &run);
+}
+
+#[test]
+fn the_dask_package_passes_its_own_tests() {
+    let o = Command::new(python())
+        .args(["-m", "unittest", "discover", "-s", "python/tests"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let e = stderr(&o);
+    assert!(o.status.success(), "{e}");
+    assert!(e.contains("OK") && e.contains("Ran "), "{e}");
+}
