@@ -51,9 +51,9 @@ job_name=playstyles-work-$(printf %s "$run_abs" | cksum | cut -d' ' -f1)
 # Wait while an array of this run is still queued or running (a driver that was killed left it).
 wait_for_running_array() {
     local jobs
-    while jobs=$(squeue -h --name="$job_name" -u "$(id -un)" -o %A | sort -u | tr '\n' ' ') && [ -n "${jobs// /}" ]; do
+    while jobs=$(squeue -h --name="$job_name" -u "$(id -un)" -o %F | sort -u | tr '\n' ' ') && [ -n "${jobs// /}" ]; do
         echo "waiting for job(s) $jobs of this run to end" >&2
-        sleep 30
+        sleep 10
     done
 }
 
