@@ -73,6 +73,10 @@ wait_for() {
     done
 }
 
+queue_empty() {
+    [ -z "$(squeue -h -o %i 2>/dev/null)" ]
+}
+
 node_idle() {
     [ "$(sinfo -h -N -o %t 2>/dev/null)" = idle ]
 }
@@ -98,6 +102,11 @@ start() {
         echo "export SLURM_CONF=$conf"
         return 0
     fi
+    # Two clusters started at once (parallel tests) would pick the same free ports: start them
+    # one at a time. The daemons must not inherit the lock's descriptor (9>&- below), or the
+    # lock would be held for as long as they run.
+    exec 9>>"${TMPDIR:-/tmp}/playstyles-local-slurm.lock"
+    flock 9
     mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/log" "$dir/run"
     # munged wants its socket directory searchable by all but writable by no one else.
     chmod 711 "$dir/munge"
@@ -116,7 +125,7 @@ start() {
     fi
     if ! munged --socket="$socket" --key-file="$dir/munge/munge.key" \
         --pid-file="$dir/run/munged.pid" --log-file="$dir/log/munged.log" \
-        --seed-file="$dir/munge/munged.seed" </dev/null >>"$dir/log/munged.log" 2>&1 \
+        --seed-file="$dir/munge/munged.seed" </dev/null >>"$dir/log/munged.log" 2>&1 9>&- \
         || ! wait_for 10 alive_pid "$dir/run/munged.pid"; then
         echo "error: munged did not start" >&2
         show_logs
@@ -174,19 +183,21 @@ MinJobAge=5
 KillWait=5
 SlurmdTimeout=60
 JobRequeue=1
+MailProg=/bin/true
 NodeName=$host NodeAddr=127.0.0.1 $node_hw State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 
     # Stdio to the logs: a caller that captures our output must not wait on the daemons.
-    slurmctld -f "$conf" </dev/null >>"$dir/log/slurmctld.log" 2>&1
-    slurmd -f "$conf" -N "$host" </dev/null >>"$dir/log/slurmd.log" 2>&1
+    slurmctld -f "$conf" </dev/null >>"$dir/log/slurmctld.log" 2>&1 9>&-
+    slurmd -f "$conf" -N "$host" </dev/null >>"$dir/log/slurmd.log" 2>&1 9>&-
     if ! wait_for 60 node_idle; then
         echo "error: the node did not become idle within 60 s" >&2
         sinfo -N -l >&2 || true
         show_logs
         exit 1
     fi
+    exec 9>&-
     echo "one-node Slurm up in $dir (slurmctld port $ctld_port, slurmd port $slurmd_port)" >&2
     echo "export SLURM_CONF=$conf"
 }
@@ -228,7 +239,7 @@ stop() {
     if [ -f "$conf" ] && alive_pid "$dir/run/slurmctld.pid" >/dev/null && alive_pid "$dir/run/slurmd.pid" >/dev/null; then
         if [ -n "$(squeue -h -o %i 2>/dev/null)" ]; then
             scancel --full --user="$(id -un)" 2>/dev/null || true
-            wait_for 30 test -z "$(squeue -h -o %i 2>/dev/null)" \
+            wait_for 30 queue_empty \
                 || echo "warning: jobs still in the queue: $(squeue -h -o '%i %T' | tr '\n' ' ')" >&2
         fi
     fi
