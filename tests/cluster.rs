@@ -48,7 +48,13 @@ fn reference(dir: &Path) -> (PathBuf, PathBuf) {
     std::fs::write(&config, TINY).unwrap();
     let out = dir.join("evolved");
     ok(
-        playstyles(&["evolve", path_arg(&config), "--out", path_arg(&out), "--quiet"]),
+        playstyles(&[
+            "evolve",
+            path_arg(&config),
+            "--out",
+            path_arg(&out),
+            "--quiet",
+        ]),
         "evolve",
     );
     (config, out)
@@ -71,12 +77,27 @@ fn a_run_through_a_dask_local_cluster_is_byte_identical_to_evolve() {
     let (config, evolved) = reference(&dir);
     let run = dir.join("run");
     let o = Command::new(python())
-        .args(["-m", "playstyles_dask", path_arg(&run), "--config", path_arg(&config)])
-        .args(["--workers", "2", "--binary", env!("CARGO_BIN_EXE_playstyles")])
+        .args([
+            "-m",
+            "playstyles_dask",
+            path_arg(&run),
+            "--config",
+            path_arg(&config),
+        ])
+        .args([
+            "--workers",
+            "2",
+            "--binary",
+            env!("CARGO_BIN_EXE_playstyles"),
+        ])
         .output()
         .unwrap();
     let out = ok(o, "python -m playstyles_dask");
-    assert_eq!(out.matches(" told, ").count(), 4, "four batches told: {out}");
+    assert_eq!(
+        out.matches(" told, ").count(),
+        4,
+        "four batches told: {out}"
+    );
     assert_same(&evolved, &run);
 }
 
@@ -90,4 +111,43 @@ fn the_dask_package_passes_its_own_tests() {
     let e = stderr(&o);
     assert!(o.status.success(), "{e}");
     assert!(e.contains("OK") && e.contains("Ran "), "{e}");
+}
+
+/// Runs the tiny run through a one-node Slurm in `mode` (`arrays`: a job array of two per
+/// batch; `allocation`: one allocation of two tasks looping ask / srun work / tell) with
+/// `experiments/slurm/test-local.sh`, which starts the cluster and stops it by PID afterwards.
+fn through_slurm(mode: &str) {
+    let dir = scratch("cluster", &format!("slurm-{mode}"));
+    let (config, evolved) = reference(&dir);
+    // Short: munge's socket path lives under it (at most about 75 characters).
+    let work = std::env::temp_dir().join(format!("ps-slurm-{mode}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    let o = Command::new(root().join("experiments/slurm/test-local.sh"))
+        .args([
+            env!("CARGO_BIN_EXE_playstyles"),
+            path_arg(&config),
+            path_arg(&work),
+            mode,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "test-local.sh {mode} failed ({:?}); it needs root and Debian's slurm-wlm and munge \
+         (.ci/run installs them):\n{}",
+        o.status.code(),
+        stderr(&o)
+    );
+    assert_same(&evolved, &work.join("run"));
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+#[test]
+fn a_run_through_slurm_job_arrays_is_byte_identical_to_evolve() {
+    through_slurm("arrays");
+}
+
+#[test]
+fn a_run_in_one_slurm_allocation_is_byte_identical_to_evolve() {
+    through_slurm("allocation");
 }
