@@ -5,10 +5,10 @@
 //! (`target/venv-dask`), Debian's `slurm-wlm` and `munge`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use crate::evolve::TINY;
-use crate::support::cli::{path_arg, playstyles, read_bytes, scratch, stderr};
+use crate::support::cli::{path_arg, playstyles, read_bytes, scratch, stderr, succeeded};
 
 /// The repository root.
 fn root() -> PathBuf {
@@ -31,23 +31,12 @@ fn python() -> PathBuf {
     p
 }
 
-fn ok(o: Output, what: &str) -> String {
-    assert!(
-        o.status.success(),
-        "{what} failed ({:?}):\n{}\n{}",
-        o.status.code(),
-        stderr(&o),
-        String::from_utf8_lossy(&o.stdout)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
 /// The tiny run through `evolve` in `dir/evolved`, and its config at `dir/tiny.toml`.
 fn reference(dir: &Path) -> (PathBuf, PathBuf) {
     let config = dir.join("tiny.toml");
     std::fs::write(&config, TINY).unwrap();
     let out = dir.join("evolved");
-    ok(
+    succeeded(
         playstyles(&[
             "evolve",
             path_arg(&config),
@@ -92,7 +81,7 @@ fn a_run_through_a_dask_local_cluster_is_byte_identical_to_evolve() {
         ])
         .output()
         .unwrap();
-    let out = ok(o, "python -m playstyles_dask");
+    let out = succeeded(o, "python -m playstyles_dask");
     assert_eq!(
         out.matches(" told, ").count(),
         4,

@@ -11,11 +11,11 @@ mod arena;
 /// Pages in headless Chromium: replays and the run explorer load from disk, their scripts
 /// run without errors and draw a frame per turn and a card per elite; screenshots kept.
 mod browser;
+/// The command-line binary: exit codes and error messages.
+mod cli;
 /// Dask and Slurm for real: a run through a Dask LocalCluster and a one-node Slurm is
 /// byte-identical to `evolve`.
 mod cluster;
-/// The command-line binary: exit codes and error messages.
-mod cli;
 /// The `evolve` command: run-directory files, thread-count and resume determinism, no
 /// overwriting without `--force`, config errors naming the field.
 mod evolve;

@@ -9,24 +9,15 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::evolve::TINY;
-use crate::support::cli::{path_arg, playstyles, read_bytes, read_text, scratch, stderr};
+use crate::support::cli::{
+    path_arg, playstyles, read_bytes, read_text, scratch, stderr, succeeded,
+};
 
 /// Writes `text` as `<dir>/tiny.toml` and returns its path.
 fn config(dir: &Path, text: &str) -> PathBuf {
     let path = dir.join("tiny.toml");
     std::fs::write(&path, text).unwrap();
     path
-}
-
-fn ok(o: Output, what: &str) -> String {
-    assert!(
-        o.status.success(),
-        "{what} failed ({:?}): {}\n{}",
-        o.status.code(),
-        stderr(&o),
-        String::from_utf8_lossy(&o.stdout)
-    );
-    String::from_utf8(o.stdout).unwrap()
 }
 
 /// `ask RUN --config CONFIG`: the task file's path, or `None` when it exits 3 (finished).
@@ -36,7 +27,7 @@ fn ask(run: &Path, config: &Path) -> Option<PathBuf> {
         assert!(o.stdout.is_empty(), "nothing on stdout when finished");
         return None;
     }
-    let out = ok(o, "ask");
+    let out = succeeded(o, "ask");
     let path = PathBuf::from(out.trim_end());
     assert_eq!(out.lines().count(), 1, "ask prints the path alone: {out}");
     assert!(path.is_file(), "{}", path.display());
@@ -44,7 +35,7 @@ fn ask(run: &Path, config: &Path) -> Option<PathBuf> {
 }
 
 fn work(tasks: &Path, shard: &str) -> String {
-    ok(
+    succeeded(
         playstyles(&["work", path_arg(tasks), "--shard", shard, "--threads", "2"]),
         "work",
     )
@@ -57,7 +48,7 @@ fn tell(run: &Path) -> Output {
 /// The reference: the tiny run through `evolve`.
 fn evolved(dir: &Path, config: &Path) -> PathBuf {
     let out = dir.join("evolved");
-    ok(
+    succeeded(
         playstyles(&[
             "evolve",
             path_arg(config),
@@ -79,7 +70,7 @@ fn through_tasks(run: &Path, config: &Path) -> usize {
         assert_eq!(again, tasks);
         work(&tasks, "1/2");
         work(&tasks, "0/2");
-        let told = ok(tell(run), "tell");
+        let told = succeeded(tell(run), "tell");
         assert!(told.contains(&format!("batch {batches} told")), "{told}");
         batches += 1;
     }
@@ -126,7 +117,7 @@ fn a_run_through_ask_work_and_tell_with_two_shards_is_byte_identical_to_evolve()
     );
     // Finished: ask exits 3, tell has nothing to tell.
     assert!(ask(&run, &cfg).is_none());
-    let told = ok(tell(&run), "tell");
+    let told = succeeded(tell(&run), "tell");
     assert!(told.contains("nothing to tell"), "{told}");
 }
 
@@ -172,10 +163,10 @@ fn missing_results_are_named_and_telling_twice_is_harmless() {
     );
     std::fs::remove_file(results.join("other.jsonl")).unwrap();
 
-    ok(tell(&run), "tell");
+    succeeded(tell(&run), "tell");
     let checkpoint = read_bytes(&run.join("checkpoint.json"));
     let archive = read_bytes(&run.join("archive.csv"));
-    let again = ok(tell(&run), "tell again");
+    let again = succeeded(tell(&run), "tell again");
     assert!(
         again.contains("nothing to tell, batch 1 has not been asked"),
         "{again}"
@@ -237,11 +228,11 @@ fn a_killed_worker_run_again_completes_its_shard() {
         "{summary}"
     );
     assert_eq!(read_text(&results).lines().count(), 36);
-    ok(tell(&run), "tell");
+    succeeded(tell(&run), "tell");
 
     // The same batch through evolve: the same archive after batch 0.
     let reference = dir.join("evolved");
-    ok(
+    succeeded(
         playstyles(&[
             "evolve",
             path_arg(&cfg),
@@ -282,7 +273,7 @@ fn standard_input_mode_writes_one_result_line_per_task_and_nothing_else() {
             .write_all(text.as_bytes())
             .unwrap();
     }
-    let out = ok(child.wait_with_output().unwrap(), "work -");
+    let out = succeeded(child.wait_with_output().unwrap(), "work -");
     assert_eq!(out.lines().count(), 6, "{out}");
     // The file mode's results are the same lines, in some order.
     work(&tasks, "0/1");
@@ -307,7 +298,7 @@ fn standard_input_mode_writes_one_result_line_per_task_and_nothing_else() {
         .env("SLURM_ARRAY_TASK_COUNT", "2")
         .output()
         .unwrap();
-    let summary = ok(o, "work from the environment");
+    let summary = succeeded(o, "work from the environment");
     assert!(
         summary.contains("shard 1/2, 3 task(s), 3 already done, 0 played"),
         "{summary}"

@@ -65,6 +65,19 @@ pub fn playstyles_within(args: &[&str], limit: Duration) -> Output {
     child.wait_with_output().expect("the binary's output")
 }
 
+/// The standard output of a run that must have succeeded; panics naming `what` with the exit
+/// code and both outputs otherwise.
+pub fn succeeded(o: Output, what: &str) -> String {
+    assert!(
+        o.status.success(),
+        "{what} failed ({:?}):\n{}\n{}",
+        o.status.code(),
+        stderr(&o),
+        String::from_utf8_lossy(&o.stdout)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// The standard error of a finished run, as text.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
