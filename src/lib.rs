@@ -17,7 +17,9 @@
 //! - [`features`]: play-style features (behaviour descriptors) from game records;
 //! - [`qd`]: the MAP-Elites engine (grid archive, genomes, emitter, ask/tell, checkpoints),
 //!   knowing nothing of games;
-//! - [`experiments`]: the workflows behind the subcommands, generic over the game;
+//! - [`experiments`]: the workflows behind the subcommands, generic over the game, among them
+//!   a MAP-Elites run batch by batch through separate processes for clusters
+//!   ([`experiments::tasks`]: `ask`, `work`, `tell`);
 //! - [`cli`]: the command line (the only clap user), turned into typed settings;
 //! - [`report`]: result files (CSV, written atomically), heatmaps, HTML pages (replays) and
 //!   terminal output;
