@@ -43,79 +43,69 @@ pub fn is_prompt_blocker(t: &UnitType) -> bool {
 /// `ChillScenario`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChillScenario {
-    chill: Vec<u32>,
-    defense: Vec<u32>,
-    num_chillers: u32,
-    total_chill: u32,
-    smallest_chiller: u32,
-    largest_chiller: u32,
-    num_defenders: u32,
-    total_defense: u32,
-    smallest_defender: u32,
-    largest_defender: u32,
+    chill: Histogram,
+    defense: Histogram,
     total_defense_bought: u32,
 }
 
-fn bump(h: &mut Vec<u32>, i: u32, n: u32) {
-    if i as usize >= h.len() {
-        h.resize(i as usize + 1, 0);
-    }
-    h[i as usize] += n;
+/// How many items there are of each size (a chill amount, a blocker's HP), with their count,
+/// the sum of their sizes and the smallest and largest size present (0 and 0 when empty).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Histogram {
+    counts: Vec<u32>,
+    count: u32,
+    total: u32,
+    smallest: u32,
+    largest: u32,
 }
 
-/// Adds `n` of size `i` to a histogram and updates its count, total and extremes.
-fn add_to(
-    h: &mut Vec<u32>,
-    i: u32,
-    n: u32,
-    count: &mut u32,
-    total: &mut u32,
-    smallest: &mut u32,
-    largest: &mut u32,
-) {
-    if n == 0 {
-        return;
-    }
-    bump(h, i, n);
-    *total += n * i;
-    *smallest = if *count == 0 { i } else { (*smallest).min(i) };
-    *count += n;
-    *largest = (*largest).max(i);
-}
-
-/// Removes `n` of size `i` from a histogram and updates its count, total and extremes.
-fn remove_from(
-    h: &mut [u32],
-    i: u32,
-    n: u32,
-    count: &mut u32,
-    total: &mut u32,
-    smallest: &mut u32,
-    largest: &mut u32,
-) {
-    if n == 0 {
-        return;
-    }
-    debug_assert!(
-        h[i as usize] >= n,
-        "removing what the scenario does not hold"
-    );
-    h[i as usize] -= n;
-    *total -= n * i;
-    *count -= n;
-    if h[i as usize] == 0 {
-        if *count == 0 {
-            *smallest = 0;
-            *largest = 0;
+impl Histogram {
+    /// Adds `n` items of size `i`.
+    fn add(&mut self, i: u32, n: u32) {
+        if n == 0 {
             return;
         }
-        if i == *smallest {
-            *smallest = (i..h.len() as u32)
-                .find(|&k| h[k as usize] > 0)
-                .unwrap_or(0);
+        if i as usize >= self.counts.len() {
+            self.counts.resize(i as usize + 1, 0);
         }
-        if i == *largest {
-            *largest = (1..=i).rev().find(|&k| h[k as usize] > 0).unwrap_or(0);
+        self.counts[i as usize] += n;
+        self.total += n * i;
+        self.smallest = if self.count == 0 {
+            i
+        } else {
+            self.smallest.min(i)
+        };
+        self.count += n;
+        self.largest = self.largest.max(i);
+    }
+
+    /// Removes `n` items of size `i` (which it must hold).
+    fn remove(&mut self, i: u32, n: u32) {
+        if n == 0 {
+            return;
+        }
+        let h = &mut self.counts;
+        debug_assert!(
+            h[i as usize] >= n,
+            "removing what the scenario does not hold"
+        );
+        h[i as usize] -= n;
+        self.total -= n * i;
+        self.count -= n;
+        if h[i as usize] == 0 {
+            if self.count == 0 {
+                self.smallest = 0;
+                self.largest = 0;
+                return;
+            }
+            if i == self.smallest {
+                self.smallest = (i..h.len() as u32)
+                    .find(|&k| h[k as usize] > 0)
+                    .unwrap_or(0);
+            }
+            if i == self.largest {
+                self.largest = (1..=i).rev().find(|&k| h[k as usize] > 0).unwrap_or(0);
+            }
         }
     }
 }
@@ -144,22 +134,22 @@ impl ChillScenario {
 
     /// Chillers counted.
     pub fn num_chillers(&self) -> u32 {
-        self.num_chillers
+        self.chill.count
     }
 
     /// Blockers counted.
     pub fn num_defenders(&self) -> u32 {
-        self.num_defenders
+        self.defense.count
     }
 
     /// Sum of the chill amounts.
     pub fn total_chill(&self) -> u32 {
-        self.total_chill
+        self.chill.total
     }
 
     /// Sum of the blockers' HP.
     pub fn total_defense(&self) -> u32 {
-        self.total_defense
+        self.defense.total
     }
 
     /// HP added by [`ChillScenario::buy_defender`] (less what selling took back).
@@ -169,74 +159,42 @@ impl ChillScenario {
 
     /// The largest chill amount held (0 if none).
     pub fn largest_chiller(&self) -> u32 {
-        self.largest_chiller
+        self.chill.largest
     }
 
     /// The largest blocker HP held (0 if none).
     pub fn largest_defender(&self) -> u32 {
-        self.largest_defender
+        self.defense.largest
     }
 
     /// Chillers by chill amount (index = amount).
     pub fn chill_histogram(&self) -> &[u32] {
-        &self.chill
+        &self.chill.counts
     }
 
     /// Blockers by HP (index = HP).
     pub fn defense_histogram(&self) -> &[u32] {
-        &self.defense
+        &self.defense.counts
     }
 
     /// Adds `n` chillers of `chill`.
     pub fn add_chiller(&mut self, chill: u16, n: u32) {
-        add_to(
-            &mut self.chill,
-            chill as u32,
-            n,
-            &mut self.num_chillers,
-            &mut self.total_chill,
-            &mut self.smallest_chiller,
-            &mut self.largest_chiller,
-        );
+        self.chill.add(chill as u32, n);
     }
 
     /// Removes `n` chillers of `chill` (they must be there).
     pub fn remove_chiller(&mut self, chill: u16, n: u32) {
-        remove_from(
-            &mut self.chill,
-            chill as u32,
-            n,
-            &mut self.num_chillers,
-            &mut self.total_chill,
-            &mut self.smallest_chiller,
-            &mut self.largest_chiller,
-        );
+        self.chill.remove(chill as u32, n);
     }
 
     /// Adds `n` blockers of `hp`.
     pub fn add_defender(&mut self, hp: u16, n: u32) {
-        add_to(
-            &mut self.defense,
-            hp as u32,
-            n,
-            &mut self.num_defenders,
-            &mut self.total_defense,
-            &mut self.smallest_defender,
-            &mut self.largest_defender,
-        );
+        self.defense.add(hp as u32, n);
     }
 
     /// Removes `n` blockers of `hp` (they must be there).
     pub fn remove_defender(&mut self, hp: u16, n: u32) {
-        remove_from(
-            &mut self.defense,
-            hp as u32,
-            n,
-            &mut self.num_defenders,
-            &mut self.total_defense,
-            &mut self.smallest_defender,
-            &mut self.largest_defender,
-        );
+        self.defense.remove(hp as u32, n);
     }
 
     /// The prompt blockers buying one `kind` adds: the unit itself if it is one, and those its
@@ -291,45 +249,45 @@ impl ChillScenario {
     /// all chill less the waste of matching chillers top-down to blockers, less the largest
     /// of three lower bounds on the rest's waste (totals, parity, multiples of three).
     pub fn heuristic_used_chill(&self) -> u32 {
-        if self.num_chillers == 0 || self.num_defenders == 0 {
+        if self.chill.count == 0 || self.defense.count == 0 {
             return 0;
         }
-        if self.num_chillers >= self.num_defenders && self.smallest_chiller >= self.largest_defender
-        {
-            return self.total_defense;
+        if self.chill.count >= self.defense.count && self.chill.smallest >= self.defense.largest {
+            return self.defense.total;
         }
-        let mut chill = self.chill.clone();
-        let mut defense = self.defense.clone();
+        let mut chill = self.chill.counts.clone();
+        let mut defense = self.defense.counts.clone();
         let top_down = self.top_down_waste(&mut chill, &mut defense);
         let waste = self
             .totals_waste(&chill, &defense)
             .max(self.twos_waste(&chill, &defense))
             .max(self.threes_waste(&chill, &defense));
-        debug_assert!(self.total_chill >= waste + top_down);
-        self.total_chill.saturating_sub(waste + top_down)
+        debug_assert!(self.chill.total >= waste + top_down);
+        self.chill.total.saturating_sub(waste + top_down)
     }
 
     /// Matches the largest chillers with the largest blockers they cover, removing the
     /// matched pairs from the histograms; returns the chill this overshoots by.
     fn top_down_waste(&self, chill: &mut [u32], defense: &mut [u32]) -> u32 {
-        if self.largest_chiller < self.largest_defender {
+        if self.chill.largest < self.defense.largest {
             return 0;
         }
         let mut waste = 0;
-        let (mut ci, mut di) = (self.largest_chiller, self.largest_defender);
+        let (mut ci, mut di) = (self.chill.largest, self.defense.largest);
         let (mut c_used, mut d_used) = (0, 0);
         while ci > 0 && di > 0 && ci >= di {
-            let take = (self.chill[ci as usize] - c_used).min(self.defense[di as usize] - d_used);
+            let take = (self.chill.counts[ci as usize] - c_used)
+                .min(self.defense.counts[di as usize] - d_used);
             c_used += take;
             d_used += take;
             waste += take * (ci - di);
             chill[ci as usize] -= take;
             defense[di as usize] -= take;
-            if c_used == self.chill[ci as usize] {
+            if c_used == self.chill.counts[ci as usize] {
                 c_used = 0;
                 ci -= 1;
             }
-            if d_used == self.defense[di as usize] {
+            if d_used == self.defense.counts[di as usize] {
                 d_used = 0;
                 di -= 1;
             }
@@ -338,10 +296,10 @@ impl ChillScenario {
     }
 
     fn sums(&self, chill: &[u32], defense: &[u32], f: impl Fn(u32) -> u32) -> (u32, u32) {
-        let c = (self.smallest_chiller..=self.largest_chiller)
+        let c = (self.chill.smallest..=self.chill.largest)
             .map(|i| f(i) * chill[i as usize])
             .sum();
-        let d = (self.smallest_defender..=self.largest_defender)
+        let d = (self.defense.smallest..=self.defense.largest)
             .map(|i| f(i) * defense[i as usize])
             .sum();
         (c, d)
@@ -378,9 +336,9 @@ impl ChillScenario {
     /// Number of chillers (`chillers`) or blockers in a histogram over this scenario's range.
     fn num_in(&self, h: &[u32], chillers: bool) -> u32 {
         let (lo, hi) = if chillers {
-            (self.smallest_chiller, self.largest_chiller)
+            (self.chill.smallest, self.chill.largest)
         } else {
-            (self.smallest_defender, self.largest_defender)
+            (self.defense.smallest, self.defense.largest)
         };
         (lo..=hi).map(|i| h[i as usize]).sum()
     }
@@ -389,7 +347,7 @@ impl ChillScenario {
     /// C++ counts each HP that is a multiple of three once, however many blockers have it).
     fn threes_waste(&self, chill: &[u32], defense: &[u32]) -> u32 {
         let (c3, d3) = self.sums(chill, defense, |i| i / 3);
-        let d_not3: u32 = (self.smallest_defender..=self.largest_defender)
+        let d_not3: u32 = (self.defense.smallest..=self.defense.largest)
             .map(|i| if i % 3 == 0 { 1 } else { defense[i as usize] })
             .sum();
         let sub = c3.min(d3);
@@ -424,8 +382,8 @@ impl<'s> ChillIterator<'s> {
     pub fn new(scenario: &'s ChillScenario) -> ChillIterator<'s> {
         let mut it = ChillIterator {
             scenario,
-            chill_left: scenario.chill.clone(),
-            defense_left: scenario.defense.clone(),
+            chill_left: scenario.chill.counts.clone(),
+            defense_left: scenario.defense.counts.clone(),
             lower_bound: 0,
             best_used: 0,
             best_wasted: 0,
@@ -440,8 +398,8 @@ impl<'s> ChillIterator<'s> {
 
     /// Searches, stopping after `max_nodes` nodes (0 = no limit).
     pub fn solve(&mut self, max_nodes: usize) {
-        self.chill_left.clone_from(&self.scenario.chill);
-        self.defense_left.clone_from(&self.scenario.defense);
+        self.chill_left.clone_from(&self.scenario.chill.counts);
+        self.defense_left.clone_from(&self.scenario.defense.counts);
         self.best_used = self.lower_bound;
         self.best_wasted = 0;
         self.nodes = 0;
@@ -476,7 +434,7 @@ impl<'s> ChillIterator<'s> {
             self.best_used = used;
             self.best_wasted = wasted;
         }
-        if self.scenario.total_chill - wasted <= self.best_used || wasted > self.best_wasted {
+        if self.scenario.chill.total - wasted <= self.best_used || wasted > self.best_wasted {
             return true;
         }
         if self.max_nodes > 0 && self.nodes >= self.max_nodes {
@@ -484,8 +442,8 @@ impl<'s> ChillIterator<'s> {
         }
         let (first, end) = if partial > 0 {
             (min_blocker, min_blocker + 1)
-        } else if self.scenario.largest_defender > 0 {
-            (min_blocker, self.scenario.largest_defender + 1)
+        } else if self.scenario.defense.largest > 0 {
+            (min_blocker, self.scenario.defense.largest + 1)
         } else {
             (min_blocker, 0)
         };
@@ -498,7 +456,7 @@ impl<'s> ChillIterator<'s> {
             let need = d - partial;
             let chill_end = (need as usize..self.chill_left.len())
                 .find(|&c| self.chill_left[c] > 0)
-                .map_or(self.scenario.largest_chiller, |c| c as u32 + 1);
+                .map_or(self.scenario.chill.largest, |c| c as u32 + 1);
             for c in 1..chill_end {
                 if self.chill_left[c as usize] == 0 {
                     continue;
@@ -527,11 +485,11 @@ impl<'s> ChillIterator<'s> {
     /// largest below.
     fn greedy_used_chill(&self) -> u32 {
         let s = self.scenario;
-        let mut chill = s.chill.clone();
-        let mut defense = s.defense.clone();
-        let mut chill_left = s.total_chill;
+        let mut chill = s.chill.counts.clone();
+        let mut defense = s.defense.counts.clone();
+        let mut chill_left = s.chill.total;
         let mut applied_total = 0;
-        let mut d = s.total_chill.min(s.largest_defender);
+        let mut d = s.chill.total.min(s.defense.largest);
         while d > 0 {
             if defense[d as usize] == 0 || chill_left < d {
                 d -= 1;
@@ -540,7 +498,7 @@ impl<'s> ChillIterator<'s> {
             let mut applied = 0;
             while applied < d {
                 let rest = d - applied;
-                let best = (rest..=s.largest_chiller)
+                let best = (rest..=s.chill.largest)
                     .find(|&c| chill[c as usize] > 0)
                     .or_else(|| {
                         let top = rest.min(chill.len() as u32 - 1);
