@@ -1,0 +1,358 @@
+//! Golden scenarios of spec §7.3 (numbered as there) and random-play invariants.
+
+use super::setup::{Level, barrel_pool, colonists_in_play, plantation_pool, quarry_pool};
+use super::state::{Phase, State};
+use super::types::{
+    Action, BUILDINGS, COFFEE, CORN, DRAW, INDIGO, Kind, PASS, QUARRY, SKIP, SUGAR, TOBACCO, bld,
+    role,
+};
+use super::{PuertoRicoGame, legal, scoring};
+use crate::game::{Game, Turn};
+
+fn game() -> PuertoRicoGame {
+    PuertoRicoGame::default()
+}
+
+fn start(n: usize, seed: u64) -> State {
+    game().new_initial_state(&Level::new(n).unwrap(), seed)
+}
+
+fn legal(s: &State) -> Vec<Action> {
+    let mut v = Vec::new();
+    game().legal_actions(s, &mut v);
+    v
+}
+
+fn has(s: &State, kind: Kind, payload: u8) -> bool {
+    legal(s)
+        .iter()
+        .any(|a| a.kind == kind && a.payload == payload)
+}
+
+/// The legal action of this kind and payload.
+fn find(s: &State, kind: Kind, payload: u8) -> Action {
+    *legal(s)
+        .iter()
+        .find(|a| a.kind == kind && a.payload == payload)
+        .unwrap_or_else(|| {
+            panic!(
+                "{kind:?} {payload} not legal in {:?}: {:?}",
+                s.phase,
+                legal(s)
+            )
+        })
+}
+
+fn act(s: &mut State, kind: Kind, payload: u8) {
+    let a = find(s, kind, payload);
+    game().apply(s, a);
+}
+
+/// Plays the last legal action (a pass where there is one) until the next role pick.
+fn finish_phase(s: &mut State) {
+    while s.phase != Phase::RoleSelection && s.phase != Phase::Over {
+        let a = *legal(s).last().unwrap();
+        game().apply(s, a);
+    }
+}
+
+/// Gives `p` building `b`, with `workers` colonists on it.
+fn give(s: &mut State, p: usize, b: u8, workers: u8) {
+    let me = &mut s.players[p];
+    me.owned |= 1 << b;
+    me.workers[usize::from(b)] = workers;
+    me.city += super::types::BUILDING_TABLE[usize::from(b)].size();
+}
+
+// 1
+#[test]
+fn set_up_follows_the_component_tables_for_every_player_count() {
+    let expected = [
+        // n, supply, ship, vp, coins, caps, stack left
+        (2, 40, 2, 65, 3, [4, 6, 0], 35 - 2 - 3),
+        (3, 55, 3, 75, 2, [4, 5, 6], 43),
+        (4, 75, 4, 100, 3, [5, 6, 7], 50 - 4 - 5),
+        (5, 95, 5, 122, 4, [6, 7, 8], 50 - 5 - 6),
+    ];
+    for (n, supply, ship, vp, coins, caps, left) in expected {
+        let s = start(n, 7);
+        assert_eq!(
+            (s.colonist_supply, s.colonist_ship, s.vp_supply),
+            (supply, ship, vp)
+        );
+        assert_eq!(s.ship_cap, caps);
+        assert_eq!(usize::from(s.stack_len), left, "{n} players");
+        assert_eq!(s.row.iter().sum::<u8>(), n as u8 + 1);
+        assert_eq!(s.goods_supply, barrel_pool(n));
+        assert_eq!(s.quarries, quarry_pool(n));
+        let indigo: Vec<bool> = (0..n).map(|p| s.players[p].tiles[1] == 1).collect();
+        let want = match n {
+            2 => vec![true, false],
+            3 => vec![true, true, false],
+            4 => vec![true, true, false, false],
+            _ => vec![true, true, true, false, false],
+        };
+        assert_eq!(indigo, want);
+        for p in 0..n {
+            assert_eq!(s.players[p].doubloons, coins);
+            assert_eq!(s.players[p].island(), 1);
+            assert_eq!(s.players[p].colonists(), 0);
+        }
+        let small_violet = if n == 2 { 1 } else { 2 };
+        assert_eq!(s.copies[usize::from(bld::HARBOR)], small_violet);
+        assert_eq!(
+            s.copies[usize::from(bld::SMALL_INDIGO)],
+            if n == 2 { 2 } else { 4 }
+        );
+        assert_eq!(
+            s.copies[usize::from(bld::SUGAR_MILL)],
+            if n == 2 { 2 } else { 3 }
+        );
+        assert_eq!(s.copies[usize::from(bld::CITY_HALL)], 1);
+        assert_eq!(s.roles_in_play.count_ones(), [0, 0, 7, 6, 7, 8][n]);
+        assert_eq!(s.num_ships, if n == 2 { 2 } else { 3 });
+    }
+    assert!(Level::new(1).is_err() && Level::new(6).is_err());
+    let five = PuertoRicoGame::new(super::Options { vp_chips_5p: 126 }).unwrap();
+    assert_eq!(
+        five.new_initial_state(&Level::new(5).unwrap(), 1).vp_supply,
+        126
+    );
+    assert!(PuertoRicoGame::new(super::Options { vp_chips_5p: 100 }).is_err());
+}
+
+// 2
+#[test]
+fn unpicked_roles_gain_a_doubloon_each_round() {
+    let mut s = start(3, 1);
+    for _ in 0..2 {
+        for r in [role::BUILDER, role::TRADER, role::CAPTAIN] {
+            act(&mut s, Kind::Role, r);
+            finish_phase(&mut s);
+        }
+    }
+    assert_eq!(s.round, 2);
+    assert_eq!(s.governor, 2);
+    assert_eq!(s.role_coins[..6], [2, 2, 0, 2, 0, 0]);
+    let before = s.players[2].doubloons;
+    assert_eq!(s.actor, 2);
+    act(&mut s, Kind::Role, role::MAYOR);
+    assert_eq!(s.players[2].doubloons, before + 2);
+
+    let mut s = start(2, 1);
+    let mut pickers = Vec::new();
+    for r in [
+        role::BUILDER,
+        role::TRADER,
+        role::CAPTAIN,
+        role::MAYOR,
+        role::PROSPECTOR,
+        role::CRAFTSMAN,
+    ] {
+        pickers.push(s.actor);
+        act(&mut s, Kind::Role, r);
+        finish_phase(&mut s);
+    }
+    assert_eq!(pickers, [0, 1, 0, 1, 0, 1]);
+    assert_eq!(s.role_coins[..7], [1, 0, 0, 0, 0, 0, 0]);
+    assert_eq!((s.round, s.governor, s.actor), (1, 1, 1));
+}
+
+// 7
+#[test]
+fn hospice_occupies_the_taken_tile_from_the_supply_then_the_ship() {
+    for (supply, ship, occupied) in [(5, 3, (1, 4, 3)), (0, 3, (1, 0, 2)), (0, 0, (0, 0, 0))] {
+        let mut s = start(3, 2);
+        give(&mut s, 0, bld::HOSPICE, 1);
+        s.colonist_supply = supply;
+        s.colonist_ship = ship;
+        act(&mut s, Kind::Role, role::SETTLER);
+        let crop = (0..5u8).find(|&c| s.row[usize::from(c)] > 0).unwrap();
+        act(&mut s, Kind::Plantation, crop);
+        let me = &s.players[0];
+        assert_eq!(
+            me.occupied[usize::from(crop)],
+            occupied.0,
+            "supply {supply} ship {ship}"
+        );
+        assert_eq!(
+            (s.colonist_supply, s.colonist_ship),
+            (occupied.1, occupied.2)
+        );
+    }
+    // Not the hacienda's tile.
+    let mut s = start(3, 2);
+    give(&mut s, 0, bld::HOSPICE, 1);
+    give(&mut s, 0, bld::HACIENDA, 1);
+    act(&mut s, Kind::Role, role::SETTLER);
+    act(&mut s, Kind::Hacienda, DRAW);
+    assert_eq!(s.players[0].colonists(), 2);
+    assert_eq!(s.colonist_supply, 55);
+}
+
+// 8
+#[test]
+fn hacienda_draws_the_top_of_the_stack_then_the_row() {
+    let mut s = start(3, 3);
+    give(&mut s, 0, bld::HACIENDA, 1);
+    let top = s.stack[usize::from(s.stack_len) - 1];
+    act(&mut s, Kind::Role, role::SETTLER);
+    assert_eq!(
+        legal(&s),
+        [
+            Action::new(Kind::Hacienda, DRAW).with_end(false),
+            Action::new(Kind::Hacienda, SKIP).with_end(false)
+        ]
+    );
+    act(&mut s, Kind::Hacienda, DRAW);
+    assert_eq!(
+        s.players[0].tiles[usize::from(top)],
+        1 + u8::from(top == INDIGO)
+    );
+    assert_eq!((s.phase, s.actor, s.sub), (Phase::Settler, 0, 1));
+    assert!(has(&s, Kind::Plantation, QUARRY) && has(&s, Kind::Plantation, PASS));
+    // One free island space: the draw fills it and ends the turn.
+    let mut s = start(3, 3);
+    give(&mut s, 0, bld::HACIENDA, 1);
+    s.players[0].tiles[CORN as usize] = 10;
+    act(&mut s, Kind::Role, role::SETTLER);
+    let draw = find(&s, Kind::Hacienda, DRAW);
+    assert!(draw.ends_turn);
+    assert!(!find(&s, Kind::Hacienda, SKIP).ends_turn);
+    game().apply(&mut s, draw);
+    assert_eq!(s.players[0].island(), 12);
+    assert_eq!(s.actor, 1);
+}
+
+// 9
+#[test]
+fn only_the_settler_or_a_construction_hut_gives_one_quarry() {
+    let mut s = start(3, 4);
+    give(&mut s, 0, bld::CONSTRUCTION_HUT, 1);
+    act(&mut s, Kind::Role, role::SETTLER);
+    act(&mut s, Kind::Plantation, QUARRY);
+    assert_eq!((s.players[0].tiles[5], s.quarries, s.actor), (1, 7, 1));
+    assert!(!has(&s, Kind::Plantation, QUARRY));
+    // An occupied hut gives the right to a non-settler; none left, no option.
+    let mut s = start(3, 4);
+    give(&mut s, 1, bld::CONSTRUCTION_HUT, 1);
+    act(&mut s, Kind::Role, role::SETTLER);
+    act(&mut s, Kind::Plantation, PASS);
+    assert!(has(&s, Kind::Plantation, QUARRY));
+    let mut s = start(3, 4);
+    s.quarries = 0;
+    act(&mut s, Kind::Role, role::SETTLER);
+    assert!(!has(&s, Kind::Plantation, QUARRY));
+}
+
+// 10
+#[test]
+fn row_refill_reshuffles_the_discards_when_the_stack_runs_out() {
+    let mut s = start(3, 5);
+    s.stack_len = 2;
+    s.discard = [3, 0, 0, 0, 0];
+    let row = s.row;
+    let bottom = [s.stack[0], s.stack[1]];
+    act(&mut s, Kind::Role, role::SETTLER);
+    let mut replay = s;
+    finish_phase(&mut s);
+    finish_phase(&mut replay);
+    assert_eq!(s, replay, "reshuffles replay from the state RNG");
+    assert_eq!(s.row.iter().sum::<u8>(), 4);
+    assert_eq!(s.discard, [0; 5]);
+    assert_eq!(s.stack_len, 3 + 4 + 2 - 4);
+    let mut all = [0u8; 5];
+    for &c in &s.stack[..usize::from(s.stack_len)] {
+        all[usize::from(c)] += 1;
+    }
+    for (a, r) in all.iter_mut().zip(s.row) {
+        *a += r;
+    }
+    let mut want = row;
+    want[0] += 3;
+    for c in bottom {
+        want[usize::from(c)] += 1;
+    }
+    assert_eq!(all, want);
+}
+
+// 13
+#[test]
+fn builder_price_counts_privilege_and_occupied_quarries_up_to_the_column() {
+    let mut s = start(3, 6);
+    s.players[0].tiles[5] = 3;
+    s.players[0].occupied[5] = 3;
+    s.players[1].tiles[5] = 3;
+    for p in 0..3 {
+        s.players[p].doubloons = 20;
+    }
+    act(&mut s, Kind::Role, role::BUILDER);
+    assert_eq!(legal::price(&s, 0, bld::CITY_HALL), 6);
+    assert_eq!(legal::price(&s, 0, bld::SMALL_MARKET), 0);
+    assert_eq!(legal::price(&s, 0, bld::OFFICE), 2);
+    assert_eq!(legal::price(&s, 1, bld::CITY_HALL), 10);
+    assert_eq!(legal::price(&s, 1, bld::HARBOR), 8);
+    act(&mut s, Kind::Build, bld::CITY_HALL);
+    assert_eq!((s.players[0].doubloons, s.players[0].city), (14, 2));
+    // Seat 1 cannot build the last city hall; seat 2 with 11 spaces used builds no large one.
+    assert!(!has(&s, Kind::Build, bld::CITY_HALL));
+    act(&mut s, Kind::Build, bld::SMALL_MARKET);
+    assert_eq!(s.players[1].doubloons, 19);
+    s.players[2].city = 11;
+    assert!(!has(&s, Kind::Build, bld::GUILD_HALL) && has(&s, Kind::Build, bld::WHARF));
+    s.players[2].city = 12;
+    assert_eq!(legal(&s), [Action::new(Kind::Build, PASS)]);
+    // A duplicate is never offered.
+    let mut s = start(3, 6);
+    give(&mut s, 0, bld::SMALL_MARKET, 0);
+    act(&mut s, Kind::Role, role::BUILDER);
+    assert!(!has(&s, Kind::Build, bld::SMALL_MARKET) && has(&s, Kind::Build, bld::HACIENDA));
+}
+
+// 14
+#[test]
+fn university_staffs_the_new_building_from_the_supply_then_the_ship() {
+    for (b, supply, ship, after) in [
+        (bld::COFFEE_ROASTER, 10, 3, (9, 3)),
+        (bld::CITY_HALL, 0, 3, (0, 2)),
+    ] {
+        let mut s = start(3, 8);
+        give(&mut s, 0, bld::UNIVERSITY, 1);
+        s.players[0].doubloons = 20;
+        s.colonist_supply = supply;
+        s.colonist_ship = ship;
+        act(&mut s, Kind::Role, role::BUILDER);
+        act(&mut s, Kind::Build, b);
+        assert_eq!(s.players[0].workers[usize::from(b)], 1);
+        assert_eq!((s.colonist_supply, s.colonist_ship), after);
+    }
+}
+
+// 12th city space (§2.5): the trigger fires, the round finishes.
+#[test]
+fn filling_the_twelfth_city_space_ends_the_game_after_the_round() {
+    let mut s = start(3, 9);
+    s.players[0].city = 10;
+    s.players[0].doubloons = 20;
+    act(&mut s, Kind::Role, role::BUILDER);
+    act(&mut s, Kind::Build, bld::FORTRESS);
+    finish_phase(&mut s);
+    assert!(s.end_triggered);
+    assert_eq!((s.phase, s.actor), (Phase::RoleSelection, 1));
+    act(&mut s, Kind::Role, role::TRADER);
+    finish_phase(&mut s);
+    act(&mut s, Kind::Role, role::CAPTAIN);
+    finish_phase(&mut s);
+    assert_eq!(game().turn(&s), Turn::Terminal);
+    assert!(game().outcome(&s).is_some());
+    assert!(legal(&s).is_empty());
+    let _ = (
+        SUGAR,
+        TOBACCO,
+        COFFEE,
+        BUILDINGS,
+        scoring::score,
+        colonists_in_play,
+        plantation_pool,
+    );
+}
