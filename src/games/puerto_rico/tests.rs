@@ -356,3 +356,138 @@ fn filling_the_twelfth_city_space_ends_the_game_after_the_round() {
         plantation_pool,
     );
 }
+
+/// Conservation of colonists, barrels, tiles and buildings, and bounds on islands and cities.
+fn check_invariants(s: &State) {
+    let n = s.n();
+    let ps = &s.players[..n];
+    let colonists: u32 = ps.iter().map(|p| p.colonists()).sum::<u32>()
+        + u32::from(s.colonist_supply)
+        + u32::from(s.colonist_ship);
+    assert_eq!(colonists, colonists_in_play(n), "colonists");
+    for g in 0..5 {
+        let ships: u8 = (0..usize::from(s.num_ships))
+            .filter(|&i| usize::from(s.ship_good[i]) == g)
+            .map(|i| s.ship_load[i])
+            .sum();
+        let held: u8 = ps.iter().map(|p| p.goods[g]).sum();
+        assert_eq!(
+            held + ships + s.house[g] + s.goods_supply[g],
+            barrel_pool(n)[g],
+            "barrels of {g}"
+        );
+        let stack = s.stack[..usize::from(s.stack_len)]
+            .iter()
+            .filter(|&&c| usize::from(c) == g)
+            .count();
+        let tiles: u8 = ps.iter().map(|p| p.tiles[g]).sum();
+        assert_eq!(
+            stack as u8 + s.row[g] + s.discard[g] + tiles,
+            plantation_pool(n)[g],
+            "tiles of {g}"
+        );
+    }
+    for i in 0..usize::from(s.num_ships) {
+        assert!(s.ship_load[i] <= s.ship_cap[i]);
+        assert_eq!(s.ship_load[i] == 0, s.ship_good[i] == super::state::NO_GOOD);
+    }
+    assert_eq!(
+        s.quarries + ps.iter().map(|p| p.tiles[5]).sum::<u8>(),
+        quarry_pool(n)
+    );
+    for b in 0..BUILDINGS {
+        let owners = ps.iter().filter(|p| p.owns(b as u8)).count() as u8;
+        assert_eq!(
+            s.copies[b] + owners,
+            super::setup::building_copies(n, b),
+            "building {b}"
+        );
+    }
+    for p in ps {
+        assert!(p.island() <= 12 && p.city <= 12);
+        for t in 0..6 {
+            assert!(p.occupied[t] <= p.tiles[t]);
+        }
+        for (b, t) in super::types::BUILDING_TABLE.iter().enumerate() {
+            assert!(p.workers[b] <= t.slots && (p.workers[b] == 0 || p.owns(b as u8)));
+        }
+    }
+    assert!(s.house_fill() <= 4);
+}
+
+/// Plays a random game, checking invariants and the legal lists at every step; returns the
+/// final state and the actions.
+fn random_game(n: usize, seed: u64) -> (State, Vec<Action>) {
+    use rand::RngExt;
+    let g = game();
+    let mut rng = crate::rng::derive_rng(seed, &[n as u64]);
+    let mut s = start(n, seed);
+    let mut actions = Vec::new();
+    let mut buf = Vec::new();
+    loop {
+        check_invariants(&s);
+        g.legal_actions(&s, &mut buf);
+        if g.turn(&s) == Turn::Terminal {
+            assert!(buf.is_empty());
+            break;
+        }
+        assert!(!buf.is_empty(), "no legal action in\n{}", g.render(&s));
+        assert!(
+            buf.windows(2)
+                .all(|w| (w[0].kind, w[0].payload) < (w[1].kind, w[1].payload))
+        );
+        // No fake decisions: a lone action is never a pass, except a declined wharf.
+        if buf.len() == 1 {
+            assert!(!buf[0].is_pass(), "lone pass in\n{}", g.render(&s));
+        }
+        let a = buf[rng.random_range(0..buf.len())];
+        let (before, phase) = (s.actor, s.phase);
+        g.apply(&mut s, a);
+        actions.push(a);
+        if !a.ends_turn {
+            assert_eq!(
+                (s.actor, s.phase),
+                (before, phase),
+                "{a:?} does not end the turn"
+            );
+        } else if matches!(a.kind, Kind::Colonist | Kind::Store | Kind::Hacienda)
+            && s.phase == phase
+        {
+            assert_ne!(s.actor, before, "{a:?} ends the turn");
+        }
+        assert!(s.round < 80, "game too long");
+    }
+    (s, actions)
+}
+
+// Random play for every player count: invariants, replay, every building built somewhere.
+#[test]
+fn random_games_keep_invariants_replay_and_build_everything() {
+    let g = game();
+    for n in 2..=5 {
+        let mut built = 0u32;
+        let mut rounds = 0u32;
+        for seed in 0..300 {
+            let (end, actions) = random_game(n, seed);
+            let mut replay = start(n, seed);
+            for &a in &actions {
+                assert!(g.is_legal(&replay, a));
+                g.apply(&mut replay, a);
+            }
+            assert_eq!(replay, end);
+            let outcome = g.outcome(&end).unwrap();
+            assert_eq!(outcome.seats(), n);
+            built |= end.players[..n].iter().fold(0, |m, p| m | p.owned);
+            rounds += u32::from(end.round);
+        }
+        assert_eq!(
+            built,
+            (1 << BUILDINGS) - 1,
+            "{n} players: buildings never built {built:b}"
+        );
+        eprintln!(
+            "{n} players: {:.1} rounds per random game",
+            f64::from(rounds) / 300.0
+        );
+    }
+}
