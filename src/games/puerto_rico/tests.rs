@@ -491,3 +491,152 @@ fn random_games_keep_invariants_replay_and_build_everything() {
         );
     }
 }
+
+/// Gives `p` `k` tiles of `t` (crop or quarry), `occ` of them occupied.
+fn tiles(s: &mut State, p: usize, t: u8, k: u8, occ: u8) {
+    s.players[p].tiles[usize::from(t)] = k;
+    s.players[p].occupied[usize::from(t)] = occ;
+}
+
+// 11
+#[test]
+fn factory_pays_for_kinds_received_and_the_extra_barrel_is_of_a_kind_received() {
+    let cases = [
+        (3, false, 2), // corn, indigo, sugar
+        (5, false, 5),
+        (5, true, 3), // coffee supply empty: four kinds
+    ];
+    for (kinds, no_coffee, income) in cases {
+        let mut s = start(3, 10);
+        give(&mut s, 0, bld::FACTORY, 1);
+        tiles(&mut s, 0, CORN, 1, 1);
+        tiles(&mut s, 0, INDIGO, 1, 1);
+        tiles(&mut s, 0, SUGAR, 1, 1);
+        give(&mut s, 0, bld::SMALL_INDIGO, 1);
+        give(&mut s, 0, bld::SMALL_SUGAR, 1);
+        if kinds == 5 {
+            tiles(&mut s, 0, TOBACCO, 1, 1);
+            tiles(&mut s, 0, COFFEE, 1, 1);
+            give(&mut s, 0, bld::TOBACCO_STORAGE, 1);
+            give(&mut s, 0, bld::COFFEE_ROASTER, 1);
+        }
+        if no_coffee {
+            s.goods_supply[usize::from(COFFEE)] = 0;
+        }
+        let before = s.players[0].doubloons;
+        act(&mut s, Kind::Role, role::CRAFTSMAN);
+        assert_eq!(
+            s.players[0].doubloons - before,
+            income,
+            "{kinds} kinds, coffee {no_coffee}"
+        );
+        let extra: Vec<u8> = legal(&s).iter().map(|a| a.payload).collect();
+        let mut want: Vec<u8> = (0..kinds)
+            .filter(|&g| !(no_coffee && g == COFFEE))
+            .collect();
+        want.push(PASS);
+        assert_eq!(extra, want);
+        act(&mut s, Kind::ExtraGood, INDIGO);
+        assert_eq!(s.players[0].goods[usize::from(INDIGO)], 2);
+        assert_eq!(s.phase, Phase::RoleSelection);
+    }
+    // Without production the craftsman has no extra barrel; a short supply serves in seat order.
+    let mut s = start(3, 10);
+    s.actor = 2;
+    s.governor = 2;
+    tiles(&mut s, 2, CORN, 2, 2);
+    tiles(&mut s, 0, CORN, 2, 2);
+    tiles(&mut s, 1, INDIGO, 1, 1);
+    s.goods_supply[usize::from(CORN)] = 3;
+    act(&mut s, Kind::Role, role::CRAFTSMAN);
+    assert_eq!(s.players[2].goods[0], 2);
+    assert_eq!(s.players[0].goods[0], 1);
+    assert_eq!(s.players[1].goods, [0; 5], "indigo needs a plant");
+    assert_eq!(
+        s.phase,
+        Phase::RoleSelection,
+        "no corn left for the extra barrel"
+    );
+}
+
+// 12
+#[test]
+fn trader_sells_one_kind_once_unless_office_and_the_house_empties_only_when_full() {
+    let mut s = start(3, 11);
+    s.house[usize::from(INDIGO)] = 1;
+    for p in 0..3 {
+        s.players[p].goods = [0, 1, 0, 0, 1];
+    }
+    give(&mut s, 0, bld::SMALL_MARKET, 1);
+    give(&mut s, 0, bld::LARGE_MARKET, 1);
+    give(&mut s, 1, bld::OFFICE, 1);
+    act(&mut s, Kind::Role, role::TRADER);
+    assert!(!has(&s, Kind::Sell, INDIGO) && has(&s, Kind::Sell, COFFEE));
+    let before = s.players[0].doubloons;
+    act(&mut s, Kind::Sell, COFFEE);
+    assert_eq!(s.players[0].doubloons - before, 4 + 1 + 1 + 2);
+    assert_eq!(s.actor, 1);
+    assert!(
+        has(&s, Kind::Sell, INDIGO) && has(&s, Kind::Sell, COFFEE),
+        "office"
+    );
+    act(&mut s, Kind::Sell, INDIGO);
+    assert_eq!(s.players[1].doubloons, 2 + 1);
+    // Seat 2 has only kinds already in the house: no turn; the house of 3 stays.
+    assert_eq!(s.phase, Phase::RoleSelection);
+    assert_eq!(s.house, [0, 2, 0, 0, 1]);
+    // A fourth barrel fills the house, emptied at the end of the phase.
+    s.players[2].goods = [1, 0, 0, 0, 0];
+    s.players[1].goods = [0; 5];
+    (s.roles_taken, s.picks, s.actor) = (0, 2, 2);
+    act(&mut s, Kind::Role, role::TRADER);
+    assert_eq!(s.actor, 2);
+    act(&mut s, Kind::Sell, CORN);
+    assert_eq!(s.players[2].doubloons, 2 + 1);
+    assert_eq!(s.house, [0; 5]);
+    assert_eq!(s.goods_supply, [11, 13, 11, 9, 10]);
+}
+
+// 15
+#[test]
+fn mayor_deals_from_the_mayor_fills_forced_circles_and_refills_by_building_circles() {
+    let mut s = start(3, 12);
+    s.governor = 1;
+    s.actor = 1;
+    s.colonist_ship = 5;
+    act(&mut s, Kind::Role, role::MAYOR);
+    // 1 + 2 to the mayor, 2 to seat 2, 1 to seat 0; one tile each: all forced.
+    let c: Vec<u32> = (0..3).map(|p| s.players[p].colonists()).collect();
+    assert_eq!(c, [1, 3, 2]);
+    for p in 0..3 {
+        assert_eq!(s.players[p].occupied.iter().sum::<u8>(), 1);
+    }
+    assert_eq!(s.phase, Phase::RoleSelection);
+    assert_eq!((s.colonist_supply, s.colonist_ship), (55 - 1 - 3, 3));
+
+    // A real choice, one colonist at a time; island circles do not count for the refill.
+    let mut s = start(3, 12);
+    tiles(&mut s, 0, CORN, 10, 0);
+    give(&mut s, 0, bld::INDIGO_PLANT, 0);
+    give(&mut s, 0, bld::COFFEE_ROASTER, 0);
+    give(&mut s, 0, bld::TOBACCO_STORAGE, 1);
+    act(&mut s, Kind::Role, role::MAYOR);
+    assert_eq!(s.players[0].san_juan, 3, "privilege + 1 dealt + 1 lifted");
+    let targets: Vec<u8> = legal(&s).iter().map(|a| a.payload).collect();
+    assert_eq!(targets, [0, 1, 6 + 2, 6 + 4, 6 + 5]);
+    assert!(legal(&s).iter().all(|a| !a.ends_turn));
+    act(&mut s, Kind::Colonist, 0);
+    act(&mut s, Kind::Colonist, 0);
+    let last = find(&s, Kind::Colonist, 0);
+    assert!(last.ends_turn);
+    game().apply(&mut s, last);
+    assert_eq!(s.players[0].occupied[0], 3);
+    assert_eq!(s.players[0].empty_building_circles(), 8);
+    assert_eq!(s.phase, Phase::RoleSelection);
+    assert_eq!((s.colonist_supply, s.colonist_ship), (55 - 1 - 8, 8));
+    // Seat 0 keeps one more colonist than circles of one kind: forced, the rest in San Juan.
+    let mut s = start(3, 12);
+    s.colonist_ship = 9;
+    act(&mut s, Kind::Role, role::MAYOR);
+    assert_eq!((s.players[0].occupied[1], s.players[0].san_juan), (1, 3));
+}
