@@ -640,3 +640,180 @@ fn mayor_deals_from_the_mayor_fills_forced_circles_and_refills_by_building_circl
     act(&mut s, Kind::Role, role::MAYOR);
     assert_eq!((s.players[0].occupied[1], s.players[0].san_juan), (1, 3));
 }
+
+/// Puts `load` barrels of `good` on ship `i`.
+fn ship(s: &mut State, i: usize, good: u8, load: u8) {
+    s.ship_good[i] = good;
+    s.ship_load[i] = load;
+    s.goods_supply[usize::from(good)] -= load;
+}
+
+/// Gives `p` barrels from the supply.
+fn goods(s: &mut State, p: usize, held: [u8; 5]) {
+    for (g, k) in held.into_iter().enumerate() {
+        s.goods_supply[g] -= k;
+        s.players[p].goods[g] += k;
+    }
+}
+
+fn load(good: u8, target: u8) -> u8 {
+    good * 4 + target
+}
+
+// 3
+#[test]
+fn captain_must_load_on_the_ship_of_the_kind_or_the_largest_empty_one() {
+    let mut s = start(3, 13);
+    ship(&mut s, 1, SUGAR, 3);
+    goods(&mut s, 0, [5, 0, 2, 0, 0]);
+    act(&mut s, Kind::Role, role::CAPTAIN);
+    assert_eq!(
+        legal(&s),
+        [
+            Action::new(Kind::Load, load(CORN, 2)),
+            Action::new(Kind::Load, load(SUGAR, 1))
+        ]
+    );
+    act(&mut s, Kind::Load, load(CORN, 2));
+    assert_eq!((s.players[0].chips, s.vp_supply), (6, 75 - 6));
+    assert_eq!(s.actor, 0, "the others cannot load");
+    act(&mut s, Kind::Load, load(SUGAR, 1));
+    assert_eq!(s.players[0].chips, 8);
+    // Out, storage: nothing left; the full sugar ship is emptied, the corn ship keeps its cargo.
+    assert_eq!(s.phase, Phase::RoleSelection);
+    assert_eq!(
+        (s.ship_good, s.ship_load),
+        (
+            [super::state::NO_GOOD, super::state::NO_GOOD, CORN],
+            [0, 0, 5]
+        )
+    );
+    assert_eq!(s.goods_supply[usize::from(SUGAR)], 11);
+    // A player who is not the captain gets no bonus.
+    let mut s = start(3, 13);
+    goods(&mut s, 1, [1, 0, 0, 0, 0]);
+    act(&mut s, Kind::Role, role::CAPTAIN);
+    assert_eq!(s.actor, 1);
+    assert_eq!(legal(&s).len(), 3, "one barrel: every empty ship takes it");
+    act(&mut s, Kind::Load, load(CORN, 0));
+    assert_eq!(s.players[1].chips, 1);
+}
+
+// 4
+#[test]
+fn a_kind_on_a_full_ship_cannot_be_loaded_and_storage_keeps_one_barrel() {
+    for (warehouse, kept) in [(false, 1), (true, 3)] {
+        let mut s = start(3, 14);
+        ship(&mut s, 1, SUGAR, 5);
+        goods(&mut s, 0, [0, 0, 3, 0, 0]);
+        if warehouse {
+            give(&mut s, 0, bld::SMALL_WAREHOUSE, 1);
+        }
+        act(&mut s, Kind::Role, role::CAPTAIN);
+        assert_eq!(s.phase, Phase::RoleSelection, "no load, storage forced");
+        assert_eq!(s.players[0].goods[usize::from(SUGAR)], kept);
+        assert_eq!(s.ship_load, [0; 3]);
+        assert_eq!(s.goods_supply[usize::from(SUGAR)], 11 - kept);
+    }
+}
+
+// 5
+#[test]
+fn wharf_ships_all_of_one_kind_once_and_may_be_declined() {
+    let mut s = start(3, 15);
+    ship(&mut s, 0, CORN, 4);
+    ship(&mut s, 1, INDIGO, 5);
+    // The spec's scenario has 7 corn; with 3 players 4 are on the ship and 6 are left.
+    goods(&mut s, 1, [6, 2, 0, 0, 0]);
+    give(&mut s, 1, bld::WHARF, 1);
+    give(&mut s, 1, bld::HARBOR, 1);
+    act(&mut s, Kind::Role, role::CAPTAIN);
+    assert_eq!(s.actor, 1);
+    assert_eq!(
+        legal(&s),
+        [
+            Action::new(Kind::Load, load(CORN, 3)),
+            Action::new(Kind::Load, load(INDIGO, 3)),
+            Action::new(Kind::Load, PASS)
+        ]
+    );
+    let mut declined = s;
+    act(&mut declined, Kind::Load, PASS);
+    assert_eq!(declined.players[1].chips, 0);
+    act(&mut s, Kind::Load, load(CORN, 3));
+    assert_eq!(s.players[1].chips, 6 + 1);
+    assert_eq!(s.players[1].goods[0], 0);
+    // No second wharf: seat 1 is out, storage keeps one indigo.
+    assert_eq!(s.phase, Phase::RoleSelection);
+    assert_eq!(s.players[1].goods, [0, 1, 0, 0, 0]);
+    // A cargo load possible: the wharf is an option, Pass is not.
+    let mut s = start(3, 15);
+    goods(&mut s, 0, [2, 0, 0, 0, 0]);
+    give(&mut s, 0, bld::WHARF, 1);
+    act(&mut s, Kind::Role, role::CAPTAIN);
+    let l = legal(&s);
+    assert_eq!(l.len(), 4);
+    assert!(l.iter().all(|a| !a.is_pass()) && l[3].payload == load(CORN, 3));
+}
+
+// 6
+#[test]
+fn captain_bonus_once_harbor_on_every_load() {
+    for (harbor, chips) in [(false, 3 + 2), (true, 4 + 3)] {
+        let mut s = start(3, 16);
+        goods(&mut s, 0, [2, 2, 0, 0, 0]);
+        if harbor {
+            give(&mut s, 0, bld::HARBOR, 1);
+        }
+        act(&mut s, Kind::Role, role::CAPTAIN);
+        act(&mut s, Kind::Load, load(CORN, 0));
+        act(&mut s, Kind::Load, load(INDIGO, 1));
+        assert_eq!(s.players[0].chips, chips);
+    }
+}
+
+// 18
+#[test]
+fn storage_keeps_warehouse_kinds_and_one_free_barrel() {
+    let mut s = start(3, 17);
+    ship(&mut s, 0, CORN, 4);
+    ship(&mut s, 1, INDIGO, 5);
+    ship(&mut s, 2, SUGAR, 6);
+    goods(&mut s, 0, [3, 3, 3, 3, 3]);
+    give(&mut s, 0, bld::SMALL_WAREHOUSE, 1);
+    give(&mut s, 0, bld::LARGE_WAREHOUSE, 1);
+    act(&mut s, Kind::Role, role::CAPTAIN);
+    assert_eq!(s.phase, Phase::Storage);
+    let l = legal(&s);
+    assert_eq!(
+        l.iter().map(|a| a.payload).collect::<Vec<_>>(),
+        [1, 3, 5, 7, 9]
+    );
+    assert!(l.iter().all(|a| !a.ends_turn));
+    act(&mut s, Kind::Store, COFFEE * 2 + 1);
+    act(&mut s, Kind::Store, TOBACCO * 2 + 1);
+    act(&mut s, Kind::Store, SUGAR * 2 + 1);
+    assert_eq!(
+        legal(&s),
+        [
+            Action::new(Kind::Store, CORN * 2),
+            Action::new(Kind::Store, INDIGO * 2)
+        ]
+    );
+    act(&mut s, Kind::Store, CORN * 2);
+    assert_eq!(s.players[0].goods, [1, 0, 3, 3, 3]);
+    assert_eq!(s.players[0].spoiled, 5);
+    assert_eq!(s.phase, Phase::RoleSelection);
+    assert_eq!(s.ship_load, [0; 3], "full ships emptied");
+    assert_eq!(s.goods_supply, [9, 11, 8, 6, 6]);
+    // Everything fits: one warehouse kind plus a single barrel, no decision.
+    let mut s = start(3, 17);
+    ship(&mut s, 0, CORN, 4);
+    ship(&mut s, 1, INDIGO, 5);
+    ship(&mut s, 2, SUGAR, 6);
+    goods(&mut s, 0, [0, 0, 0, 4, 1]);
+    give(&mut s, 0, bld::SMALL_WAREHOUSE, 1);
+    act(&mut s, Kind::Role, role::CAPTAIN);
+    assert_eq!(s.phase, Phase::RoleSelection);
+    assert_eq!(s.players[0].goods, [0, 0, 0, 4, 1]);
+}
