@@ -817,3 +817,138 @@ fn storage_keeps_warehouse_kinds_and_one_free_barrel() {
     assert_eq!(s.phase, Phase::RoleSelection);
     assert_eq!(s.players[0].goods, [0, 0, 0, 4, 1]);
 }
+
+/// Picks `r` with whoever is to pick and plays the phase out with passes.
+fn pick_and_pass(s: &mut State, r: u8) {
+    act(s, Kind::Role, r);
+    finish_phase(s);
+}
+
+// 16 (a is `filling_the_twelfth_city_space_ends_the_game_after_the_round`)
+#[test]
+fn end_triggers_let_the_round_finish() {
+    // (b) The VP supply runs out mid-captain: loading goes on, the deficit is paid.
+    let mut s = start(3, 18);
+    s.vp_supply = 2;
+    goods(&mut s, 0, [3, 0, 0, 0, 0]);
+    goods(&mut s, 1, [0, 2, 0, 0, 0]);
+    act(&mut s, Kind::Role, role::CAPTAIN);
+    act(&mut s, Kind::Load, load(CORN, 0));
+    assert!(s.end_triggered);
+    act(&mut s, Kind::Load, load(INDIGO, 1));
+    assert_eq!((s.players[1].chips, s.vp_supply), (2, -4));
+    pick_and_pass(&mut s, role::TRADER);
+    assert_eq!(game().turn(&s), Turn::Player(2));
+    pick_and_pass(&mut s, role::BUILDER);
+    assert_eq!(game().turn(&s), Turn::Terminal);
+
+    // (c) A short refill ends the game at round end; a university may still take from the ship.
+    let mut s = start(3, 18);
+    s.colonist_supply = 2;
+    give(&mut s, 1, bld::UNIVERSITY, 1);
+    s.players[1].doubloons = 10;
+    pick_and_pass(&mut s, role::MAYOR);
+    assert!(s.end_triggered);
+    assert_eq!((s.colonist_supply, s.colonist_ship), (0, 1));
+    act(&mut s, Kind::Role, role::BUILDER);
+    act(&mut s, Kind::Build, bld::SMALL_MARKET);
+    assert_eq!(
+        (
+            s.players[1].workers[usize::from(bld::SMALL_MARKET)],
+            s.colonist_ship
+        ),
+        (1, 0)
+    );
+    finish_phase(&mut s);
+    assert_ne!(game().turn(&s), Turn::Terminal);
+    pick_and_pass(&mut s, role::TRADER);
+    assert_eq!(game().turn(&s), Turn::Terminal);
+
+    // (d) A supply that exactly covers the refill does not end the game; the next mayor does.
+    let mut s = start(3, 18);
+    s.colonist_supply = 4;
+    pick_and_pass(&mut s, role::MAYOR);
+    assert_eq!(
+        (s.colonist_supply, s.colonist_ship, s.end_triggered),
+        (0, 3, false)
+    );
+    pick_and_pass(&mut s, role::TRADER);
+    pick_and_pass(&mut s, role::BUILDER);
+    assert_eq!((s.round, game().turn(&s)), (1, Turn::Player(1)));
+    pick_and_pass(&mut s, role::MAYOR);
+    assert!(s.end_triggered);
+}
+
+// 17
+#[test]
+fn scores_count_chips_buildings_and_occupied_large_bonuses() {
+    let mut s = start(3, 19);
+    give(&mut s, 0, bld::GUILD_HALL, 0);
+    assert_eq!(
+        scoring::score(&s.players[0]),
+        4,
+        "unoccupied: printed VP, no bonus"
+    );
+    s.players[0].workers[usize::from(bld::GUILD_HALL)] = 1;
+    give(&mut s, 0, bld::SMALL_INDIGO, 0);
+    give(&mut s, 0, bld::INDIGO_PLANT, 0);
+    assert_eq!(scoring::bonus_vp(&s.players[0]), 1 + 2);
+    for (island, bonus) in [(9, 4), (10, 5), (11, 6), (12, 7)] {
+        let mut s = start(3, 19);
+        give(&mut s, 0, bld::RESIDENCE, 1);
+        tiles(&mut s, 0, CORN, island - 1, 0);
+        assert_eq!(scoring::bonus_vp(&s.players[0]), bonus);
+    }
+    let mut s = start(3, 19);
+    give(&mut s, 0, bld::FORTRESS, 1);
+    tiles(&mut s, 0, CORN, 3, 3);
+    s.players[0].san_juan = 4;
+    assert_eq!(scoring::bonus_vp(&s.players[0]), (1 + 3 + 4) / 3);
+    give(&mut s, 0, bld::CUSTOMS_HOUSE, 1);
+    s.players[0].chips = 11;
+    assert_eq!(
+        scoring::bonus_vp(&s.players[0]),
+        9 / 3 + 11 / 4,
+        "its colonist counts"
+    );
+    give(&mut s, 0, bld::CITY_HALL, 1);
+    give(&mut s, 0, bld::HARBOR, 0);
+    give(&mut s, 0, bld::SMALL_SUGAR, 0);
+    // Fortress 10 / 3, customs 11 / 4, city hall: fortress, customs, itself, harbor.
+    assert_eq!(scoring::bonus_vp(&s.players[0]), 3 + 2 + 4);
+    assert_eq!(scoring::score(&s.players[0]), 11 + 4 * 3 + 3 + 1 + 9);
+
+    // Tie-break by doubloons + barrels; a residual tie has no winner.
+    let mut s = start(2, 19);
+    s.players[0].chips = 5;
+    s.players[1].chips = 5;
+    s.players[1].goods[0] = 1;
+    s.phase = Phase::Over;
+    assert_eq!(game().outcome(&s).unwrap().winner(), Some(1));
+    s.players[0].doubloons += 1;
+    assert!(game().outcome(&s).unwrap().is_draw());
+}
+
+// 19
+#[test]
+fn observe_hides_the_stack_order_and_determinise_samples_it() {
+    use crate::rng::rng_from_seed;
+    let g = game();
+    let s = start(4, 20);
+    let seen = g.observe(&s, 1);
+    let len = usize::from(s.stack_len);
+    assert!(seen.stack[..len].windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(seen.rng, 0);
+    let (mut a, mut b) = (seen, seen);
+    g.determinise(&seen, 1, &mut rng_from_seed(1), &mut a);
+    g.determinise(&seen, 1, &mut rng_from_seed(2), &mut b);
+    assert_ne!(a.stack, b.stack);
+    for d in [a, b] {
+        assert_eq!(
+            g.observe(&d, 1),
+            seen,
+            "only the stack order and the RNG differ"
+        );
+        assert_ne!(d.rng, 0);
+    }
+}
