@@ -441,6 +441,9 @@ fn random_game(n: usize, seed: u64) -> (State, Vec<Action>) {
             assert!(!buf[0].is_pass(), "lone pass in\n{}", g.render(&s));
         }
         let a = buf[rng.random_range(0..buf.len())];
+        let label = g.action_label(a).unwrap();
+        assert!(g.info().action_labels.contains(&label), "{label}");
+        assert!(label.starts_with(g.info().action_kinds[usize::from(g.action_kind(a))]));
         let (before, phase) = (s.actor, s.phase);
         g.apply(&mut s, a);
         actions.push(a);
@@ -477,6 +480,10 @@ fn random_games_keep_invariants_replay_and_build_everything() {
             assert_eq!(replay, end);
             let outcome = g.outcome(&end).unwrap();
             assert_eq!(outcome.seats(), n);
+            let mut stats = Vec::new();
+            g.player_stats(&end, 0, &mut stats);
+            assert_eq!(stats.len(), g.info().stats.len());
+            assert!(g.render(&end).contains(&format!("P{}:", n - 1)));
             built |= end.players[..n].iter().fold(0, |m, p| m | p.owned);
             rounds += u32::from(end.round);
         }
