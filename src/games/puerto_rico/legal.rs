@@ -34,11 +34,17 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
                 out.push(Action::new(Kind::Plantation, PASS));
             }
         }
-        Phase::Mayor => colonist_targets(me, |t| {
-            let mut after = *me;
-            place(&mut after, t);
-            out.push(Action::new(Kind::Colonist, t).with_end(mayor_forced(&after)));
-        }),
+        Phase::Mayor => {
+            // After one placement: one colonist and one circle fewer, a target fewer if it had
+            // one free circle; the turn ends when the rest is forced.
+            let (kinds, empty) = free_circles(me);
+            let pool = u32::from(me.san_juan);
+            colonist_targets(me, |t, free| {
+                let kinds = kinds - u32::from(free == 1);
+                let ends = pool == 1 || pool >= empty || kinds <= 1;
+                out.push(Action::new(Kind::Colonist, t).with_end(ends));
+            });
+        }
         Phase::Builder => {
             for b in 0..BUILDINGS as u8 {
                 if can_build(s, p, b) {
@@ -131,18 +137,29 @@ pub fn settle_choices(s: &State, p: usize, mut f: impl FnMut(u8)) {
     }
 }
 
-/// Calls `f` with every colonist target with a free circle: island tiles, then buildings.
-pub fn colonist_targets(me: &PlayerState, mut f: impl FnMut(u8)) {
+/// Calls `f` with every colonist target with a free circle (island tiles, then buildings) and
+/// its number of free circles.
+pub fn colonist_targets(me: &PlayerState, mut f: impl FnMut(u8, u8)) {
     for t in 0..6 {
         if me.tiles[t] > me.occupied[t] {
-            f(COLONIST_ISLAND + t as u8);
+            f(COLONIST_ISLAND + t as u8, me.tiles[t] - me.occupied[t]);
         }
     }
     for (b, t) in BUILDING_TABLE.iter().enumerate() {
         if me.owns(b as u8) && me.workers[b] < t.slots {
-            f(COLONIST_BUILDING + b as u8);
+            f(COLONIST_BUILDING + b as u8, t.slots - me.workers[b]);
         }
     }
+}
+
+/// Colonist targets with a free circle, and free circles in all.
+fn free_circles(me: &PlayerState) -> (u32, u32) {
+    let (mut kinds, mut empty) = (0, 0);
+    colonist_targets(me, |_, free| {
+        kinds += 1;
+        empty += u32::from(free);
+    });
+    (kinds, empty)
 }
 
 /// Puts one colonist from the pool (San Juan) on `target`.
@@ -158,9 +175,8 @@ pub fn place(me: &mut PlayerState, target: u8) {
 /// True if the rest of `me`'s mayor turn has no real choice: no colonist left, enough to fill
 /// every circle, or free circles of one target only.
 pub fn mayor_forced(me: &PlayerState) -> bool {
-    let mut kinds = 0;
-    colonist_targets(me, |_| kinds += 1);
-    me.san_juan == 0 || u32::from(me.san_juan) >= me.empty_circles() || kinds <= 1
+    let (kinds, empty) = free_circles(me);
+    me.san_juan == 0 || u32::from(me.san_juan) >= empty || kinds <= 1
 }
 
 /// Places `me`'s colonists when [`mayor_forced`]: fills every circle it can.
