@@ -959,3 +959,22 @@ fn observe_hides_the_stack_order_and_determinise_samples_it() {
         assert_ne!(d.rng, 0);
     }
 }
+
+// Golden numbers of one random game per player count: any change to the rules or to the order
+// of legal actions shows here first (regenerate only for an intended rule change).
+#[test]
+fn random_games_replay_golden_numbers() {
+    let mut got = Vec::new();
+    for n in 2..=5 {
+        let (end, actions) = random_game(n, 2026);
+        let scores: Vec<u32> = end.players[..n].iter().map(scoring::score).collect();
+        got.push((n, end.round, actions.len(), scores));
+    }
+    let want = vec![
+        (2, 13, 251, vec![34, 26]),
+        (3, 19, 346, vec![20, 16, 13]),
+        (4, 22, 523, vec![34, 33, 46, 35]),
+        (5, 21, 868, vec![23, 37, 20, 37, 35]),
+    ];
+    assert_eq!(got, want);
+}
