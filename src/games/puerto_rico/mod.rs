@@ -5,6 +5,16 @@
 //! the outcome ([`scoring`]), action labels ([`labels`]), all played through
 //! [`crate::game::Game`] by [`PuertoRicoGame`] ([`rules`]).
 //!
+//! Choices the spec leaves to the engine (spec §4 "no fake decisions"):
+//!
+//! - the two prospector cards are one choice while they hold the same doubloons;
+//! - a mayor turn lifts all the player's colonists and places them one at a time; the engine
+//!   places the rest once it is forced (enough colonists for every circle, or one target left);
+//! - storage asks for warehouse kinds first, then the single free barrel, and is resolved by
+//!   the engine when everything fits or only one kind is left;
+//! - craftsman production, dealing, refills and the skipping of players with nothing but Pass
+//!   are engine steps, done inside [`Game::apply`](crate::game::Game::apply).
+//!
 //! The game is not yet in the registry ([`crate::games::visit_all`]): that needs its
 //! [`crate::kit::GameKit`], search support and scripts, which come later (issue 15).
 
