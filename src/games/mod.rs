@@ -9,6 +9,7 @@ use std::ops::ControlFlow;
 use crate::kit::GameKit;
 
 pub mod prismata;
+pub mod puerto_rico;
 pub mod tribes;
 
 /// Something done with each registered game in turn ([`visit_all`]).

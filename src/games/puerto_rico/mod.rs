@@ -1,0 +1,35 @@
+//! Puerto Rico (spec `puerto-rico.md`), base game for 2–5 players: the building table, goods,
+//! roles and the action encoding ([`types`]), components and set-up by player count
+//! ([`setup`]), the plain-data state ([`state`]), legal actions with their ends-turn bits
+//! ([`legal`]), applying them and the steps the engine resolves itself ([`apply`]), scores and
+//! the outcome ([`scoring`]), action labels ([`labels`]), all played through
+//! [`crate::game::Game`] by [`PuertoRicoGame`] ([`rules`]).
+//!
+//! Choices the spec leaves to the engine (spec §4 "no fake decisions"):
+//!
+//! - the two prospector cards are one choice while they hold the same doubloons;
+//! - a mayor turn lifts all the player's colonists and places them one at a time; the engine
+//!   places the rest once it is forced (enough colonists for every circle, or one target left);
+//! - storage asks for warehouse kinds first, then the single free barrel, and is resolved by
+//!   the engine when everything fits or only one kind is left;
+//! - craftsman production, dealing, refills and the skipping of players with nothing but Pass
+//!   are engine steps, done inside [`Game::apply`](crate::game::Game::apply).
+//!
+//! The game is not yet in the registry ([`crate::games::visit_all`]): that needs its
+//! [`crate::kit::GameKit`], search support and scripts, which come later (issue 15).
+
+pub mod apply;
+pub mod labels;
+pub mod legal;
+pub mod rules;
+pub mod scoring;
+pub mod setup;
+pub mod state;
+#[cfg(test)]
+mod tests;
+pub mod types;
+
+pub use rules::PuertoRicoGame;
+pub use setup::{Level, Options};
+pub use state::{Phase, PlayerState, State};
+pub use types::{Action, Kind};
