@@ -1,0 +1,711 @@
+//! The Scripted AI "SA-0" (spec §5.2): every legal choice gets a prior weight plus situational
+//! modifiers, and the choice is drawn with probability ∝ w^τ. Also the game-progress measure
+//! Pr of spec §5.3 ([`progress`]), which SA-0 and the Thinking AI share.
+//!
+//! Readings of §5.2 where the tables leave room (each is a [`ScriptedWeights`] field):
+//!
+//! - the 0.5 floor lifts computed weights only: the explicit pass weights (plantation 0.1, sell
+//!   0.2 or 1, build 1) and the rules that set 0 (or 1, the captain with nothing to load) are
+//!   used as given;
+//! - the table gives no weight for passing the craftsman's extra barrel or declining the wharf
+//!   when no cargo load exists, so those get the floor (0.5);
+//! - role modifiers are judged as if the player were the chooser (builder privilege, trader
+//!   privilege, mayor privilege and first share of the ship); the builder's "affordable" counts
+//!   the doubloons on the card, which come with it; "1 if nothing loadable" replaces the whole
+//!   captain weight (doubloons on the card included), and the mayor's ×0.2 multiplies it;
+//! - loadable barrels of a player: per kind held, what one load would ship now (the kind's ship's
+//!   free room, or the largest empty ship's capacity, or everything with an occupied wharf);
+//! - colonists: a plantation completes a chain if its crop has more building circles than
+//!   occupied plantations, a production circle if its crop has more occupied plantations than
+//!   occupied circles; otherwise "unmatched"; corn, quarries and violet buildings by their rows;
+//! - store: a warehouse keep of a kind is valued barrels × (price + 1), the free (windrose)
+//!   barrel 1 × (price + 1), weight value²;
+//! - when every legal choice weighs 0, the draw is uniform.
+
+use rand::RngExt;
+
+use crate::agent::Agent;
+use crate::game::Game;
+use crate::games::puerto_rico::PuertoRicoGame;
+use crate::games::puerto_rico::legal::{can_sell, sale_price};
+use crate::games::puerto_rico::state::{NO_GOOD, PlayerState, State};
+use crate::games::puerto_rico::types::{
+    Action, BUILDING_TABLE, BUILDINGS, BuildingKind, COLONIST_BUILDING, CORN, DRAW, GOODS, Kind,
+    PRICES, QUARRY, SPACES, WHARF, WINDROSE, bld, role,
+};
+use crate::rng::Rng;
+
+/// Game progress Pr in [0, 100] (spec §5.3, table row "Pr"): "100 × max(VP chips used /
+/// initial, colonists used / initial supply, most-filled city / 12), clamped".
+///
+/// "Initial" is the set-up of §1.2 for the state's player count (5 players: 122 VP chips, the
+/// default edition); colonists used are those taken from the supply (the ship's start load is
+/// not in it).
+pub fn progress(s: &State) -> f64 {
+    let (supply, vp) = match s.n {
+        2 => (40.0, 65.0),
+        3 => (55.0, 75.0),
+        4 => (75.0, 100.0),
+        _ => (95.0, 122.0),
+    };
+    let chips = (vp - f64::from(s.vp_supply)) / vp;
+    let colonists = (supply - f64::from(s.colonist_supply)) / supply;
+    let city = s.players[..s.n()]
+        .iter()
+        .map(|p| p.city)
+        .max()
+        .map_or(0.0, |c| f64::from(c) / f64::from(SPACES));
+    (100.0 * chips.max(colonists).max(city)).clamp(0.0, 100.0)
+}
+
+/// The numbers of SA-0 (spec §5.2); [`Default`] is SA-0 exactly. Weights are ≥ 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptedWeights {
+    /// Exponent τ: probability ∝ w^τ; `f64::INFINITY` plays the argmax (first in legal order).
+    pub tau: f64,
+    /// Floor of computed weights of legal choices (rules that set 0 and pass weights exempt).
+    pub floor: f64,
+
+    /// Base weight of every role but the prospector.
+    pub role_base: f64,
+    /// Base weight of the prospector.
+    pub prospector_base: f64,
+    /// Added per doubloon lying on the role card.
+    pub role_per_doubloon: f64,
+    /// Settler: added if the own island has at most [`Self::settler_small_island`] tiles.
+    pub settler_small_island_bonus: f64,
+    /// Settler: island size up to which the small-island bonus applies.
+    pub settler_small_island: u8,
+    /// Settler: added if quarries remain and the player owns fewer than [`Self::settler_quarries_below`].
+    pub settler_quarry_bonus: f64,
+    /// Settler: own quarries below which the quarry bonus applies.
+    pub settler_quarries_below: u8,
+    /// Mayor: added per colonist that would fill an own empty circle (privilege included).
+    pub mayor_per_colonist: f64,
+    /// Mayor: cap of that addition.
+    pub mayor_cap: f64,
+    /// Mayor: factor on the whole weight if the player has no empty circle.
+    pub mayor_no_circles_factor: f64,
+    /// Builder: added per doubloon above [`Self::builder_doubloon_offset`] (clamped).
+    pub builder_per_doubloon: f64,
+    /// Builder: doubloons the per-doubloon addition starts above.
+    pub builder_doubloon_offset: f64,
+    /// Builder: cap of the per-doubloon addition (floor 0).
+    pub builder_cap: f64,
+    /// Builder: added if a large building is affordable and Pr ≥ [`Self::builder_large_progress`].
+    pub builder_large_bonus: f64,
+    /// Builder: Pr from which the large-building bonus applies.
+    pub builder_large_progress: f64,
+    /// Craftsman: added per unit of own production.
+    pub craftsman_own: f64,
+    /// Craftsman: subtracted per unit of the best opponent's production.
+    pub craftsman_opponent: f64,
+    /// Craftsman: added with an occupied factory and at least [`Self::craftsman_factory_kinds`] kinds.
+    pub craftsman_factory_bonus: f64,
+    /// Craftsman: kinds produced from which the factory bonus applies.
+    pub craftsman_factory_kinds: u8,
+    /// Trader: added per doubloon of the best own sale price.
+    pub trader_per_price: f64,
+    /// Captain: the whole weight when the player can load nothing.
+    pub captain_nothing: f64,
+    /// Captain: added per own loadable barrel.
+    pub captain_own: f64,
+    /// Captain: subtracted per opponents' loadable barrel.
+    pub captain_opponents: f64,
+    /// Captain: added when Pr ≥ [`Self::captain_late_progress`].
+    pub captain_late_bonus: f64,
+    /// Captain: Pr from which the late bonus applies.
+    pub captain_late_progress: f64,
+
+    /// Plantation priors by crop (corn, indigo, sugar, tobacco, coffee).
+    pub plantation_crop: [f64; GOODS],
+    /// Plantation prior of a quarry.
+    pub plantation_quarry: f64,
+    /// Factor for a crop with more own production circles than plantations.
+    pub plantation_unused_circles_factor: f64,
+    /// Factor for corn when own production is below [`Self::corn_low_production`].
+    pub corn_low_production_factor: f64,
+    /// Own production below which corn gets its factor.
+    pub corn_low_production: u8,
+    /// Factor for a quarry when the player owns at least [`Self::quarry_many`] quarries.
+    pub quarry_many_factor: f64,
+    /// Own quarries from which the quarry factor applies.
+    pub quarry_many: u8,
+    /// Weight of passing the plantation.
+    pub plantation_pass: f64,
+
+    /// Production building: prior per printed VP.
+    pub build_production_per_vp: f64,
+    /// Production building: added if own plantations of its crop outnumber its circles.
+    pub build_production_surplus_bonus: f64,
+    /// Violet priors by building id − 6 (small market … wharf).
+    pub build_violet: [f64; 12],
+    /// Large building: base prior.
+    pub build_large_base: f64,
+    /// Large building: added per VP of its bonus for the player now.
+    pub build_large_per_bonus: f64,
+    /// Every building × (1 + VP × Pr / this).
+    pub build_progress_divisor: f64,
+    /// Weight of passing the builder phase.
+    pub build_pass: f64,
+
+    /// Colonist on a target that completes a plantation–building chain.
+    pub colonist_chain: f64,
+    /// Colonist on corn.
+    pub colonist_corn: f64,
+    /// Colonist on an unoccupied small violet building.
+    pub colonist_violet: f64,
+    /// Colonist on an unoccupied large building.
+    pub colonist_large: f64,
+    /// Colonist on a quarry.
+    pub colonist_quarry: f64,
+    /// Colonist on a plantation with no building circle for it.
+    pub colonist_unmatched_plantation: f64,
+    /// Colonist on a production circle with no occupied plantation for it.
+    pub colonist_unmatched_circle: f64,
+
+    /// Exponent of the value-based weights (extra good, sell, load, store).
+    pub value_exponent: f64,
+    /// Extra good: value = price + this.
+    pub extra_good_offset: f64,
+    /// Weight of passing the extra good (the table gives none: the floor).
+    pub extra_good_pass: f64,
+    /// Sell: added to (sale price)^exponent.
+    pub sell_bonus: f64,
+    /// Sell pass when the best sale price is at most [`Self::sell_cheap_price`].
+    pub sell_pass_cheap: f64,
+    /// Best sale price up to which [`Self::sell_pass_cheap`] applies.
+    pub sell_cheap_price: u16,
+    /// Sell pass otherwise.
+    pub sell_pass: f64,
+    /// Load: value = barrels loaded + this with an occupied harbor.
+    pub load_harbor: f64,
+    /// Load: factor on the wharf when a cargo load is possible.
+    pub load_wharf_factor: f64,
+    /// Weight of declining the wharf (the table gives none: the floor).
+    pub load_pass: f64,
+    /// Store: value = barrels × (price + this).
+    pub store_price_offset: f64,
+    /// Hacienda draw when the island has room and Pr is low.
+    pub hacienda_draw: f64,
+    /// Free island spaces from which the draw gets [`Self::hacienda_draw`].
+    pub hacienda_draw_space: u8,
+    /// Pr below which the draw gets [`Self::hacienda_draw`].
+    pub hacienda_draw_progress: f64,
+    /// Hacienda draw otherwise.
+    pub hacienda_draw_late: f64,
+    /// Hacienda skip.
+    pub hacienda_skip: f64,
+}
+
+impl Default for ScriptedWeights {
+    fn default() -> Self {
+        ScriptedWeights {
+            tau: 1.0,
+            floor: 0.5,
+            role_base: 10.0,
+            prospector_base: 4.0,
+            role_per_doubloon: 4.0,
+            settler_small_island_bonus: 6.0,
+            settler_small_island: 5,
+            settler_quarry_bonus: 3.0,
+            settler_quarries_below: 2,
+            mayor_per_colonist: 2.0,
+            mayor_cap: 12.0,
+            mayor_no_circles_factor: 0.2,
+            builder_per_doubloon: 2.0,
+            builder_doubloon_offset: 4.0,
+            builder_cap: 12.0,
+            builder_large_bonus: 8.0,
+            builder_large_progress: 50.0,
+            craftsman_own: 3.0,
+            craftsman_opponent: 2.0,
+            craftsman_factory_bonus: 4.0,
+            craftsman_factory_kinds: 3,
+            trader_per_price: 3.0,
+            captain_nothing: 1.0,
+            captain_own: 2.0,
+            captain_opponents: 1.0,
+            captain_late_bonus: 5.0,
+            captain_late_progress: 70.0,
+            plantation_crop: [7.0, 6.0, 7.0, 8.0, 8.0],
+            plantation_quarry: 10.0,
+            plantation_unused_circles_factor: 2.0,
+            corn_low_production_factor: 1.5,
+            corn_low_production: 2,
+            quarry_many_factor: 0.3,
+            quarry_many: 3,
+            plantation_pass: 0.1,
+            build_production_per_vp: 3.0,
+            build_production_surplus_bonus: 8.0,
+            // small market, hacienda, construction hut, small warehouse, hospice, office,
+            // large market, large warehouse, factory, university, harbor, wharf
+            build_violet: [6.0, 4.0, 4.0, 5.0, 6.0, 6.0, 7.0, 6.0, 9.0, 5.0, 10.0, 10.0],
+            build_large_base: 14.0,
+            build_large_per_bonus: 2.0,
+            build_progress_divisor: 50.0,
+            build_pass: 1.0,
+            colonist_chain: 10.0,
+            colonist_corn: 8.0,
+            colonist_violet: 9.0,
+            colonist_large: 12.0,
+            colonist_quarry: 6.0,
+            colonist_unmatched_plantation: 3.0,
+            colonist_unmatched_circle: 2.0,
+            value_exponent: 2.0,
+            extra_good_offset: 1.0,
+            extra_good_pass: 0.5,
+            sell_bonus: 0.1,
+            sell_pass_cheap: 1.0,
+            sell_cheap_price: 1,
+            sell_pass: 0.2,
+            load_harbor: 1.0,
+            load_wharf_factor: 0.5,
+            load_pass: 0.5,
+            store_price_offset: 1.0,
+            hacienda_draw: 10.0,
+            hacienda_draw_space: 2,
+            hacienda_draw_progress: 70.0,
+            hacienda_draw_late: 2.0,
+            hacienda_skip: 3.0,
+        }
+    }
+}
+
+/// A weight before the floor: `Computed` is lifted to the floor, `Exact` is used as given.
+#[derive(Clone, Copy, Debug)]
+enum W {
+    Computed(f64),
+    Exact(f64),
+}
+
+/// Circles of `me`'s production buildings of good `g`.
+fn circles(me: &PlayerState, g: u8) -> u8 {
+    BUILDING_TABLE
+        .iter()
+        .enumerate()
+        .filter(|&(b, t)| t.kind == BuildingKind::Production(g) && me.owns(b as u8))
+        .map(|(_, t)| t.slots)
+        .sum()
+}
+
+/// Occupied circles of `me`'s production buildings of good `g`.
+fn workers(me: &PlayerState, g: u8) -> u8 {
+    BUILDING_TABLE
+        .iter()
+        .enumerate()
+        .filter(|&(_, t)| t.kind == BuildingKind::Production(g))
+        .map(|(b, _)| me.workers[b])
+        .sum()
+}
+
+/// Total production capacity of `me` and the number of kinds it produces.
+fn production(me: &PlayerState) -> (u32, u8) {
+    (0..GOODS as u8).fold((0, 0), |(total, kinds), g| {
+        let c = me.capacity(g);
+        (total + u32::from(c), kinds + u8::from(c > 0))
+    })
+}
+
+/// What `p` would pay for `b` as the builder (privilege and occupied quarries).
+fn chooser_price(me: &PlayerState, b: usize) -> u16 {
+    let t = &BUILDING_TABLE[b];
+    u16::from(t.cost.saturating_sub(1 + me.active_quarries().min(t.vp)))
+}
+
+/// True if `me` could build `b` as the builder with `money` doubloons.
+fn affordable(s: &State, me: &PlayerState, b: usize, money: u16) -> bool {
+    !me.owns(b as u8)
+        && s.copies[b] > 0
+        && me.city + BUILDING_TABLE[b].size() <= SPACES
+        && chooser_price(me, b) <= money
+}
+
+/// The bonus large building `b` would score for `me` now if it were his and occupied.
+fn large_bonus(me: &PlayerState, b: u8) -> u32 {
+    // The buildings he would own, `b` included.
+    let owned = (0..BUILDINGS)
+        .filter(|&i| me.owns(i as u8) || i == usize::from(b))
+        .map(|i| &BUILDING_TABLE[i]);
+    match b {
+        bld::GUILD_HALL => owned
+            .filter(|t| matches!(t.kind, BuildingKind::Production(_)))
+            .map(|t| if t.slots == 1 { 1 } else { 2 })
+            .sum(),
+        bld::RESIDENCE => match me.island() {
+            0..=9 => 4,
+            10 => 5,
+            11 => 6,
+            _ => 7,
+        },
+        bld::FORTRESS => me.colonists() / 3,
+        bld::CUSTOMS_HOUSE => u32::from(me.chips) / 4,
+        _ => owned
+            .filter(|t| !matches!(t.kind, BuildingKind::Production(_)))
+            .count() as u32,
+    }
+}
+
+/// Barrels player `p` could ship now, one load per kind (see the module notes).
+fn loadable_barrels(s: &State, p: usize) -> u32 {
+    let me = &s.players[p];
+    let ships = usize::from(s.num_ships);
+    let wharf = me.active(bld::WHARF);
+    (0..GOODS as u8)
+        .map(|g| {
+            let held = me.goods[usize::from(g)];
+            if held == 0 {
+                return 0;
+            }
+            if wharf {
+                return u32::from(held);
+            }
+            let room = match (0..ships).find(|&i| s.ship_good[i] == g) {
+                Some(i) => s.ship_cap[i] - s.ship_load[i],
+                None => (0..ships)
+                    .filter(|&i| s.ship_good[i] == NO_GOOD)
+                    .map(|i| s.ship_cap[i])
+                    .max()
+                    .unwrap_or(0),
+            };
+            u32::from(held.min(room))
+        })
+        .sum()
+}
+
+/// The best price `p` would get selling as the trader, if any barrel is sellable.
+fn best_trader_price(s: &State, p: usize) -> Option<u16> {
+    let me = &s.players[p];
+    if s.house_fill() >= 4 {
+        return None;
+    }
+    (0..GOODS as u8)
+        .filter(|&g| {
+            me.goods[usize::from(g)] > 0 && (s.house[usize::from(g)] == 0 || me.active(bld::OFFICE))
+        })
+        .map(|g| {
+            PRICES[usize::from(g)]
+                + 1
+                + u16::from(me.active(bld::SMALL_MARKET))
+                + 2 * u16::from(me.active(bld::LARGE_MARKET))
+        })
+        .max()
+}
+
+impl ScriptedWeights {
+    fn value(&self, v: f64) -> f64 {
+        v.max(0.0).powf(self.value_exponent)
+    }
+
+    fn role(&self, s: &State, pr: f64, r: u8) -> W {
+        let p = usize::from(s.actor);
+        let me = &s.players[p];
+        let coins = s.role_coins[usize::from(r)];
+        let base = if r >= role::PROSPECTOR {
+            self.prospector_base
+        } else {
+            self.role_base
+        };
+        let mut w = base + self.role_per_doubloon * f64::from(coins);
+        match r {
+            role::SETTLER => {
+                if me.island_full() {
+                    return W::Exact(0.0);
+                }
+                if me.island() <= self.settler_small_island {
+                    w += self.settler_small_island_bonus;
+                }
+                if s.quarries > 0 && me.tiles[usize::from(QUARRY)] < self.settler_quarries_below {
+                    w += self.settler_quarry_bonus;
+                }
+            }
+            role::MAYOR => {
+                let n = s.n;
+                let ship = s.colonist_ship;
+                let incoming =
+                    u32::from(s.colonist_supply > 0) + u32::from(ship / n + u8::from(ship % n > 0));
+                let empty = me.empty_circles();
+                w += (self.mayor_per_colonist * f64::from(empty.min(incoming))).min(self.mayor_cap);
+                if empty == 0 {
+                    w *= self.mayor_no_circles_factor;
+                }
+            }
+            role::BUILDER => {
+                let money = me.doubloons + u16::from(coins);
+                if !(0..BUILDINGS).any(|b| affordable(s, me, b, money)) {
+                    return W::Exact(0.0);
+                }
+                w += (self.builder_per_doubloon
+                    * (f64::from(me.doubloons) - self.builder_doubloon_offset))
+                    .clamp(0.0, self.builder_cap);
+                let large = (bld::GUILD_HALL..=bld::CITY_HALL)
+                    .any(|b| affordable(s, me, usize::from(b), money));
+                if large && pr >= self.builder_large_progress {
+                    w += self.builder_large_bonus;
+                }
+            }
+            role::CRAFTSMAN => {
+                let (own, kinds) = production(me);
+                let best = (0..s.n())
+                    .filter(|&q| q != p)
+                    .map(|q| production(&s.players[q]).0)
+                    .max()
+                    .unwrap_or(0);
+                w +=
+                    self.craftsman_own * f64::from(own) - self.craftsman_opponent * f64::from(best);
+                if me.active(bld::FACTORY) && kinds >= self.craftsman_factory_kinds {
+                    w += self.craftsman_factory_bonus;
+                }
+            }
+            role::TRADER => match best_trader_price(s, p) {
+                None => return W::Exact(0.0),
+                Some(price) => w += self.trader_per_price * f64::from(price),
+            },
+            role::CAPTAIN => {
+                let own = loadable_barrels(s, p);
+                if own == 0 {
+                    return W::Exact(self.captain_nothing);
+                }
+                let others: u32 = (0..s.n())
+                    .filter(|&q| q != p)
+                    .map(|q| loadable_barrels(s, q))
+                    .sum();
+                w += self.captain_own * f64::from(own) - self.captain_opponents * f64::from(others);
+                if pr >= self.captain_late_progress {
+                    w += self.captain_late_bonus;
+                }
+            }
+            _ => {}
+        }
+        W::Computed(w)
+    }
+
+    fn plantation(&self, me: &PlayerState, t: u8) -> W {
+        if t == QUARRY {
+            let mut w = self.plantation_quarry;
+            if me.tiles[usize::from(QUARRY)] >= self.quarry_many {
+                w *= self.quarry_many_factor;
+            }
+            return W::Computed(w);
+        }
+        let mut w = self.plantation_crop[usize::from(t)];
+        if circles(me, t) > me.tiles[usize::from(t)] {
+            w *= self.plantation_unused_circles_factor;
+        }
+        if t == CORN && production(me).0 < u32::from(self.corn_low_production) {
+            w *= self.corn_low_production_factor;
+        }
+        W::Computed(w)
+    }
+
+    fn build(&self, me: &PlayerState, pr: f64, b: u8) -> W {
+        let t = &BUILDING_TABLE[usize::from(b)];
+        let vp = f64::from(t.vp);
+        let prior = match t.kind {
+            BuildingKind::Production(g) => {
+                let surplus = me.tiles[usize::from(g)] > circles(me, g);
+                self.build_production_per_vp * vp
+                    + if surplus {
+                        self.build_production_surplus_bonus
+                    } else {
+                        0.0
+                    }
+            }
+            BuildingKind::SmallViolet => self.build_violet[usize::from(b - bld::SMALL_MARKET)],
+            BuildingKind::Large => {
+                self.build_large_base + self.build_large_per_bonus * f64::from(large_bonus(me, b))
+            }
+        };
+        W::Computed(prior * (1.0 + vp * pr / self.build_progress_divisor))
+    }
+
+    fn colonist(&self, me: &PlayerState, target: u8) -> W {
+        let w = if target < COLONIST_BUILDING {
+            match target {
+                CORN => self.colonist_corn,
+                QUARRY => self.colonist_quarry,
+                g if me.occupied[usize::from(g)] < circles(me, g) => self.colonist_chain,
+                _ => self.colonist_unmatched_plantation,
+            }
+        } else {
+            let b = target - COLONIST_BUILDING;
+            match BUILDING_TABLE[usize::from(b)].kind {
+                BuildingKind::Production(g) if workers(me, g) < me.occupied[usize::from(g)] => {
+                    self.colonist_chain
+                }
+                BuildingKind::Production(_) => self.colonist_unmatched_circle,
+                BuildingKind::SmallViolet => self.colonist_violet,
+                BuildingKind::Large => self.colonist_large,
+            }
+        };
+        W::Computed(w)
+    }
+
+    /// The weight of one legal action `a` of `s` before the floor; `cargo` says whether a
+    /// non-wharf load is legal (captain phase).
+    fn weigh(&self, s: &State, pr: f64, cargo: bool, a: Action) -> W {
+        let p = usize::from(s.actor);
+        let me = &s.players[p];
+        match a.kind {
+            Kind::Role => self.role(s, pr, a.payload),
+            Kind::Hacienda => W::Computed(if a.payload == DRAW {
+                let free = SPACES - me.island();
+                if free >= self.hacienda_draw_space && pr < self.hacienda_draw_progress {
+                    self.hacienda_draw
+                } else {
+                    self.hacienda_draw_late
+                }
+            } else {
+                self.hacienda_skip
+            }),
+            Kind::Plantation if a.is_pass() => W::Exact(self.plantation_pass),
+            Kind::Plantation => self.plantation(me, a.payload),
+            Kind::Colonist => self.colonist(me, a.payload),
+            Kind::Build if a.is_pass() => W::Exact(self.build_pass),
+            Kind::Build => self.build(me, pr, a.payload),
+            Kind::ExtraGood if a.is_pass() => W::Computed(self.extra_good_pass),
+            Kind::ExtraGood => W::Computed(
+                self.value(f64::from(PRICES[usize::from(a.payload)]) + self.extra_good_offset),
+            ),
+            Kind::Sell if a.is_pass() => {
+                let best = (0..GOODS as u8)
+                    .filter(|&g| can_sell(s, p, g))
+                    .map(|g| sale_price(s, p, g))
+                    .max()
+                    .unwrap_or(0);
+                W::Exact(if best <= self.sell_cheap_price {
+                    self.sell_pass_cheap
+                } else {
+                    self.sell_pass
+                })
+            }
+            Kind::Sell => {
+                W::Computed(self.value(f64::from(sale_price(s, p, a.payload))) + self.sell_bonus)
+            }
+            Kind::Load if a.is_pass() => W::Computed(self.load_pass),
+            Kind::Load => {
+                let g = usize::from(a.payload / 4);
+                let target = a.payload % 4;
+                let held = me.goods[g];
+                let n = if target == WHARF {
+                    held
+                } else {
+                    let i = usize::from(target);
+                    held.min(s.ship_cap[i] - s.ship_load[i])
+                };
+                let harbor = if me.active(bld::HARBOR) {
+                    self.load_harbor
+                } else {
+                    0.0
+                };
+                let mut w = self.value(f64::from(n) + harbor);
+                if target == WHARF && cargo {
+                    w *= self.load_wharf_factor;
+                }
+                W::Computed(w)
+            }
+            Kind::Store => {
+                let g = usize::from(a.payload / 2);
+                let barrels = if a.payload % 2 == WINDROSE {
+                    1.0
+                } else {
+                    f64::from(me.goods[g])
+                };
+                W::Computed(self.value(barrels * (f64::from(PRICES[g]) + self.store_price_offset)))
+            }
+        }
+    }
+
+    /// Fills `out` (cleared first) with the SA-0 weight of each of `actions` (the legal
+    /// actions of `s`, in order), floor and zero rules applied, before the exponent τ.
+    pub fn weights(&self, s: &State, actions: &[Action], out: &mut Vec<f64>) {
+        out.clear();
+        let needs_pr = actions
+            .iter()
+            .any(|a| matches!(a.kind, Kind::Role | Kind::Build | Kind::Hacienda));
+        let pr = if needs_pr { progress(s) } else { 0.0 };
+        let cargo = actions
+            .iter()
+            .any(|a| a.kind == Kind::Load && !a.is_pass() && a.payload % 4 != WHARF);
+        out.extend(actions.iter().map(|&a| match self.weigh(s, pr, cargo, a) {
+            W::Computed(w) => w.max(self.floor),
+            W::Exact(w) => w,
+        }));
+    }
+}
+
+/// The Scripted AI SA-0 (spec §5.2): weighs every legal action ([`ScriptedWeights::weights`])
+/// and draws one with probability ∝ w^τ from the agent's RNG (τ = ∞: the first heaviest). A
+/// single legal action is played without a draw. Colonists are placed one draw per `colonist`
+/// action, as the engine asks for them. Acting reuses the agent's buffers.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptedAi {
+    /// The weight table.
+    pub weights: ScriptedWeights,
+    actions: Vec<Action>,
+    w: Vec<f64>,
+}
+
+impl ScriptedAi {
+    /// SA-0 with these weights.
+    pub fn new(weights: ScriptedWeights) -> Self {
+        ScriptedAi {
+            weights,
+            actions: Vec::new(),
+            w: Vec::new(),
+        }
+    }
+
+    /// Index into `w` drawn ∝ w^τ (argmax, first on ties, for τ = ∞; uniform if all are 0).
+    fn draw(tau: f64, w: &mut [f64], rng: &mut Rng) -> usize {
+        if tau == f64::INFINITY {
+            let mut best = 0;
+            for (i, &x) in w.iter().enumerate() {
+                if x > w[best] {
+                    best = i;
+                }
+            }
+            return best;
+        }
+        if tau != 1.0 {
+            for x in w.iter_mut() {
+                *x = x.powf(tau);
+            }
+        }
+        let total: f64 = w.iter().sum();
+        if total <= 0.0 || !total.is_finite() {
+            return rng.random_range(0..w.len());
+        }
+        let mut r = rng.random::<f64>() * total;
+        for (i, &x) in w.iter().enumerate() {
+            if r < x {
+                return i;
+            }
+            r -= x;
+        }
+        // Rounding left `r` past the end: the last action with weight.
+        w.iter().rposition(|&x| x > 0.0).unwrap_or(0)
+    }
+}
+
+impl Agent<PuertoRicoGame> for ScriptedAi {
+    fn name(&self) -> String {
+        "sa0".to_string()
+    }
+
+    /// # Panics
+    ///
+    /// If `state` has no legal action (it is terminal).
+    fn act(&mut self, game: &PuertoRicoGame, state: &State, rng: &mut Rng) -> Action {
+        game.legal_actions(state, &mut self.actions);
+        assert!(
+            !self.actions.is_empty(),
+            "scripted AI asked to act in a state without legal actions"
+        );
+        if self.actions.len() == 1 {
+            return self.actions[0];
+        }
+        self.weights.weights(state, &self.actions, &mut self.w);
+        self.actions[Self::draw(self.weights.tau, &mut self.w, rng)]
+    }
+}
