@@ -709,3 +709,263 @@ impl Agent<PuertoRicoGame> for ScriptedAi {
         self.actions[Self::draw(self.weights.tau, &mut self.w, rng)]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::RandomAgent;
+    use crate::arena::play_match;
+    use crate::games::puerto_rico::Level;
+    use crate::games::puerto_rico::state::Phase;
+    use crate::games::puerto_rico::types::{COFFEE, INDIGO, PASS, SUGAR};
+    use crate::rng::rng_from_seed;
+
+    fn game() -> PuertoRicoGame {
+        PuertoRicoGame::default()
+    }
+
+    fn start(n: usize, seed: u64) -> State {
+        game().new_initial_state(&Level::new(n).unwrap(), seed)
+    }
+
+    /// The legal actions of `s` and their SA-0 weights.
+    fn weighed(s: &State) -> Vec<(Action, f64)> {
+        let mut actions = Vec::new();
+        game().legal_actions(s, &mut actions);
+        let mut w = Vec::new();
+        ScriptedWeights::default().weights(s, &actions, &mut w);
+        actions.into_iter().zip(w).collect()
+    }
+
+    /// The weight of the legal action of this kind and payload.
+    fn weight(s: &State, kind: Kind, payload: u8) -> f64 {
+        weighed(s)
+            .into_iter()
+            .find(|(a, _)| a.kind == kind && a.payload == payload)
+            .unwrap_or_else(|| panic!("{kind:?} {payload} not legal"))
+            .1
+    }
+
+    fn give(s: &mut State, p: usize, b: u8, workers: u8) {
+        let me = &mut s.players[p];
+        me.owned |= 1 << b;
+        me.workers[usize::from(b)] = workers;
+        me.city += BUILDING_TABLE[usize::from(b)].size();
+    }
+
+    fn pick(s: &mut State, r: u8) {
+        game().apply(s, Action::new(Kind::Role, r));
+    }
+
+    #[test]
+    fn role_weights_follow_the_table() {
+        let mut s = start(3, 1);
+        s.role_coins[usize::from(role::SETTLER)] = 2;
+        // Seat 0: one unoccupied indigo tile, 2 doubloons, no barrels; ship 3, supply 55.
+        assert_eq!(
+            weight(&s, Kind::Role, role::SETTLER),
+            10.0 + 8.0 + 6.0 + 3.0
+        );
+        assert_eq!(weight(&s, Kind::Role, role::MAYOR), 10.0 + 2.0);
+        assert_eq!(weight(&s, Kind::Role, role::BUILDER), 10.0);
+        assert_eq!(weight(&s, Kind::Role, role::CRAFTSMAN), 10.0);
+        assert_eq!(weight(&s, Kind::Role, role::TRADER), 0.0);
+        assert_eq!(weight(&s, Kind::Role, role::CAPTAIN), 1.0);
+
+        // Builder: +2 per doubloon above 4, clamped at 12; 0 when nothing is affordable.
+        s.players[0].doubloons = 7;
+        assert_eq!(weight(&s, Kind::Role, role::BUILDER), 16.0);
+        s.players[0].doubloons = 30;
+        assert_eq!(weight(&s, Kind::Role, role::BUILDER), 22.0);
+        s.players[0].doubloons = 0;
+        s.copies[usize::from(bld::SMALL_INDIGO)] = 0;
+        s.copies[usize::from(bld::SMALL_MARKET)] = 0;
+        assert_eq!(weight(&s, Kind::Role, role::BUILDER), 0.0);
+
+        // Trader: 3 × the best price with privilege; captain: 2 × own − opponents' barrels.
+        s.players[0].goods[usize::from(COFFEE)] = 1;
+        s.players[0].goods[usize::from(CORN)] = 2;
+        s.players[1].goods[usize::from(INDIGO)] = 3;
+        assert_eq!(weight(&s, Kind::Role, role::TRADER), 10.0 + 3.0 * 5.0);
+        assert_eq!(
+            weight(&s, Kind::Role, role::CAPTAIN),
+            10.0 + 2.0 * 3.0 - 3.0
+        );
+        // Craftsman: 3 × own − 2 × best opponent production, floored at 0.5.
+        s.players[1].occupied[usize::from(CORN)] = 1;
+        s.players[1].tiles[usize::from(CORN)] = 1;
+        assert_eq!(weight(&s, Kind::Role, role::CRAFTSMAN), 10.0 - 2.0);
+        s.players[2].occupied[usize::from(CORN)] = 5;
+        s.players[2].tiles[usize::from(CORN)] = 5;
+        assert_eq!(weight(&s, Kind::Role, role::CRAFTSMAN), 0.5);
+        // Mayor ×0.2 without an empty circle.
+        s.players[0].occupied[usize::from(INDIGO)] = 1;
+        assert!((weight(&s, Kind::Role, role::MAYOR) - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn plantations_double_for_unused_circles() {
+        let mut s = start(3, 2);
+        s.row = [1, 1, 1, 0, 1];
+        give(&mut s, 0, bld::INDIGO_PLANT, 0);
+        s.players[0].tiles[usize::from(QUARRY)] = 3;
+        pick(&mut s, role::SETTLER);
+        assert_eq!(s.phase, Phase::Settler);
+        assert_eq!(weight(&s, Kind::Plantation, CORN), 7.0 * 1.5);
+        assert_eq!(weight(&s, Kind::Plantation, INDIGO), 6.0 * 2.0);
+        assert_eq!(weight(&s, Kind::Plantation, SUGAR), 7.0);
+        assert_eq!(weight(&s, Kind::Plantation, COFFEE), 8.0);
+        assert!((weight(&s, Kind::Plantation, QUARRY) - 3.0).abs() < 1e-12);
+        assert_eq!(weight(&s, Kind::Plantation, PASS), 0.1);
+    }
+
+    #[test]
+    fn build_weights_grow_with_progress() {
+        let mut s = start(3, 3);
+        s.players[0].doubloons = 20;
+        s.players[0].tiles[usize::from(SUGAR)] = 2;
+        pick(&mut s, role::BUILDER);
+        assert_eq!(s.phase, Phase::Builder);
+        // Pr = 0: production 3 × VP (+8 with more sugar tiles than circles), violet priors.
+        assert_eq!(weight(&s, Kind::Build, bld::SMALL_SUGAR), 3.0 + 8.0);
+        // Seat 0 starts with an indigo tile and no indigo circle.
+        assert_eq!(weight(&s, Kind::Build, bld::INDIGO_PLANT), 6.0 + 8.0);
+        assert_eq!(weight(&s, Kind::Build, bld::HARBOR), 10.0);
+        // Residence: 14 + 2 × 4 VP of bonus for a small island.
+        assert_eq!(weight(&s, Kind::Build, bld::RESIDENCE), 22.0);
+        assert_eq!(weight(&s, Kind::Build, PASS), 1.0);
+        // Pr = 50 (half the colonist supply used): × (1 + VP).
+        s.colonist_supply = 55 - 55 / 2 - 1;
+        let pr = progress(&s);
+        assert!(pr > 50.0);
+        let f = 1.0 + 3.0 * pr / 50.0;
+        assert!((weight(&s, Kind::Build, bld::HARBOR) - 10.0 * f).abs() < 1e-9);
+    }
+
+    #[test]
+    fn captain_loads_weigh_barrels_plus_harbor_squared_and_halve_the_wharf() {
+        let mut s = start(3, 4);
+        s.players[0].goods[usize::from(CORN)] = 3;
+        give(&mut s, 0, bld::HARBOR, 1);
+        give(&mut s, 0, bld::WHARF, 1);
+        pick(&mut s, role::CAPTAIN);
+        assert_eq!(s.phase, Phase::Captain);
+        // The largest empty ship (6) takes all 3: (3 + 1)²; the wharf ×0.5.
+        assert_eq!(weight(&s, Kind::Load, CORN * 4 + 2), 16.0);
+        assert_eq!(weight(&s, Kind::Load, CORN * 4 + WHARF), 8.0);
+    }
+
+    #[test]
+    fn trader_pass_and_sales() {
+        let mut s = start(3, 5);
+        s.players[0].goods[usize::from(CORN)] = 1;
+        pick(&mut s, role::TRADER);
+        assert_eq!(s.phase, Phase::Trader);
+        // Corn sells for 1 with the privilege: 1² + 0.1 floored to 0.5; pass 1.
+        assert_eq!(weight(&s, Kind::Sell, CORN), 1.1);
+        assert_eq!(weight(&s, Kind::Sell, PASS), 1.0);
+        s.players[0].goods[usize::from(COFFEE)] = 1;
+        assert_eq!(weight(&s, Kind::Sell, COFFEE), 25.1);
+        assert_eq!(weight(&s, Kind::Sell, PASS), 0.2);
+    }
+
+    #[test]
+    fn colonists_prefer_completing_chains() {
+        let mut s = start(3, 6);
+        let me = &mut s.players[0];
+        me.tiles = [1, 2, 0, 0, 0, 0];
+        me.occupied = [0; 6];
+        me.san_juan = 2;
+        give(&mut s, 0, bld::INDIGO_PLANT, 0);
+        give(&mut s, 0, bld::SMALL_MARKET, 0);
+        s.phase = Phase::Mayor;
+        s.actor = 0;
+        let plant = COLONIST_BUILDING + bld::INDIGO_PLANT;
+        let market = COLONIST_BUILDING + bld::SMALL_MARKET;
+        assert_eq!(weight(&s, Kind::Colonist, CORN), 8.0);
+        assert_eq!(weight(&s, Kind::Colonist, INDIGO), 10.0);
+        assert_eq!(weight(&s, Kind::Colonist, plant), 2.0);
+        assert_eq!(weight(&s, Kind::Colonist, market), 9.0);
+        crate::games::puerto_rico::legal::place(&mut s.players[0], INDIGO);
+        assert_eq!(weight(&s, Kind::Colonist, plant), 10.0);
+    }
+
+    #[test]
+    fn progress_starts_at_zero_rises_and_is_clamped() {
+        let mut s = start(3, 7);
+        assert_eq!(progress(&s), 0.0);
+        s.vp_supply = 75 - 15;
+        assert!((progress(&s) - 20.0).abs() < 1e-12);
+        s.players[1].city = 9;
+        assert!((progress(&s) - 75.0).abs() < 1e-12);
+        s.vp_supply = -4;
+        assert_eq!(progress(&s), 100.0);
+    }
+
+    #[test]
+    fn infinite_tau_plays_the_argmax_and_acting_is_deterministic() {
+        let s = start(3, 8);
+        let mut greedy = ScriptedAi::new(ScriptedWeights {
+            tau: f64::INFINITY,
+            ..ScriptedWeights::default()
+        });
+        let a = greedy.act(&game(), &s, &mut rng_from_seed(1));
+        assert_eq!(a, Action::new(Kind::Role, role::SETTLER));
+        // Ties go to the first in legal order: with all priors equal, the settler again.
+        let mut flat = ScriptedAi::new(ScriptedWeights {
+            tau: f64::INFINITY,
+            role_base: 1.0,
+            role_per_doubloon: 0.0,
+            settler_small_island_bonus: 0.0,
+            settler_quarry_bonus: 0.0,
+            mayor_per_colonist: 0.0,
+            ..ScriptedWeights::default()
+        });
+        assert_eq!(
+            flat.act(&game(), &s, &mut rng_from_seed(2)),
+            Action::new(Kind::Role, role::SETTLER)
+        );
+
+        let play = |seed| {
+            let mut agents: Vec<Box<dyn Agent<PuertoRicoGame>>> = (0..3)
+                .map(|_| Box::new(ScriptedAi::default()) as _)
+                .collect();
+            play_match(
+                &game(),
+                &Level::new(3).unwrap(),
+                &mut agents,
+                seed,
+                |_, _| {},
+            )
+            .actions
+        };
+        assert_eq!(play(11), play(11));
+    }
+
+    /// 1 SA-0 against 2 uniformly random players, 3 players, SA-0's seat rotating over 60
+    /// seeded games. Measured: SA-0 won 54 of 60 (90 %); asserted: at least 60 %.
+    #[test]
+    fn sa0_beats_random_players() {
+        let level = Level::new(3).unwrap();
+        let games = 60;
+        let mut wins = 0;
+        for i in 0..games {
+            let seat = i % 3;
+            let mut agents: Vec<Box<dyn Agent<PuertoRicoGame>>> = (0..3)
+                .map(|p| -> Box<dyn Agent<PuertoRicoGame>> {
+                    if p == seat {
+                        Box::new(ScriptedAi::default())
+                    } else {
+                        Box::new(RandomAgent::new())
+                    }
+                })
+                .collect();
+            let record = play_match(&game(), &level, &mut agents, 1000 + i as u64, |_, _| {});
+            assert!(!record.capped, "game {i} did not finish");
+            let outcome = record.outcome.expect("the game finished");
+            wins += usize::from(outcome.winner() == Some(seat));
+        }
+        eprintln!("SA-0 won {wins} of {games}");
+        assert!(wins * 100 >= 60 * games, "SA-0 won {wins} of {games}");
+    }
+}
