@@ -2,17 +2,18 @@
 //! modifiers, and the choice is drawn with probability ∝ w^τ. Also the game-progress measure
 //! Pr of spec §5.3 ([`progress`]), which SA-0 and the Thinking AI share.
 //!
-//! Readings of §5.2 where the tables leave room (each is a [`ScriptedWeights`] field):
+//! Readings of §5.2 where the tables leave room:
 //!
-//! - the 0.5 floor lifts computed weights only: the explicit pass weights (plantation 0.1, sell
-//!   0.2 or 1, build 1) and the rules that set 0 (or 1, the captain with nothing to load) are
-//!   used as given;
+//! - the 0.5 floor lifts computed weights only: the pass weights (plantation 0.1, sell 0.2 or
+//!   1, build 1, extra good and wharf 0.5) and the rules that set 0 (or 1: the captain with
+//!   nothing to load) are used as given;
 //! - the table gives no weight for passing the craftsman's extra barrel or declining the wharf
-//!   when no cargo load exists, so those get the floor (0.5);
+//!   when no cargo load exists, so those passes weigh the floor's value (0.5);
 //! - role modifiers are judged as if the player were the chooser (builder privilege, trader
 //!   privilege, mayor privilege and first share of the ship); the builder's "affordable" counts
-//!   the doubloons on the card, which come with it; "1 if nothing loadable" replaces the whole
-//!   captain weight (doubloons on the card included), and the mayor's ×0.2 multiplies it;
+//!   the doubloons on the card, which come with it; the captain's "1 if nothing loadable" and
+//!   the rules that set 0 replace the whole weight (doubloons on the card included), and the
+//!   mayor's ×0.2 multiplies the whole weight;
 //! - loadable barrels of a player: per kind held, what one load would ship now (the kind's ship's
 //!   free room, or the largest empty ship's capacity, or everything with an occupied wharf);
 //! - colonists: a plantation completes a chain if its crop has more building circles than
@@ -168,7 +169,7 @@ pub struct ScriptedWeights {
     pub value_exponent: f64,
     /// Extra good: value = price + this.
     pub extra_good_offset: f64,
-    /// Weight of passing the extra good (the table gives none: the floor).
+    /// Weight of passing the extra good (the table gives none: the floor's value).
     pub extra_good_pass: f64,
     /// Sell: added to (sale price)^exponent.
     pub sell_bonus: f64,
@@ -182,7 +183,7 @@ pub struct ScriptedWeights {
     pub load_harbor: f64,
     /// Load: factor on the wharf when a cargo load is possible.
     pub load_wharf_factor: f64,
-    /// Weight of declining the wharf (the table gives none: the floor).
+    /// Weight of declining the wharf (the table gives none: the floor's value).
     pub load_pass: f64,
     /// Store: value = barrels × (price + this).
     pub store_price_offset: f64,
@@ -563,7 +564,7 @@ impl ScriptedWeights {
             Kind::Colonist => self.colonist(me, a.payload),
             Kind::Build if a.is_pass() => W::Exact(self.build_pass),
             Kind::Build => self.build(me, pr, a.payload),
-            Kind::ExtraGood if a.is_pass() => W::Computed(self.extra_good_pass),
+            Kind::ExtraGood if a.is_pass() => W::Exact(self.extra_good_pass),
             Kind::ExtraGood => W::Computed(
                 self.value(f64::from(PRICES[usize::from(a.payload)]) + self.extra_good_offset),
             ),
@@ -582,7 +583,7 @@ impl ScriptedWeights {
             Kind::Sell => {
                 W::Computed(self.value(f64::from(sale_price(s, p, a.payload))) + self.sell_bonus)
             }
-            Kind::Load if a.is_pass() => W::Computed(self.load_pass),
+            Kind::Load if a.is_pass() => W::Exact(self.load_pass),
             Kind::Load => {
                 let g = usize::from(a.payload / 4);
                 let target = a.payload % 4;
@@ -668,7 +669,8 @@ impl ScriptedAi {
             return best;
         }
         if tau != 1.0 {
-            for x in w.iter_mut() {
+            // Zero stays zero (0^0 would be 1).
+            for x in w.iter_mut().filter(|x| **x > 0.0) {
                 *x = x.powf(tau);
             }
         }
@@ -942,8 +944,32 @@ mod tests {
         assert_eq!(play(11), play(11));
     }
 
+    /// Over SA-0 self-play, every listed action weighs a finite w ≥ 0, and the played one
+    /// weighs more than 0 unless every choice does not.
+    #[test]
+    fn weights_stay_finite_and_the_played_action_has_weight() {
+        let mut actions = Vec::new();
+        let mut w = Vec::new();
+        let weights = ScriptedWeights::default();
+        for seed in 0..5 {
+            let mut agents: Vec<Box<dyn Agent<PuertoRicoGame>>> = (0..4)
+                .map(|_| Box::new(ScriptedAi::default()) as _)
+                .collect();
+            let level = Level::new(4).unwrap();
+            let record = play_match(&game(), &level, &mut agents, seed, |s, a| {
+                game().legal_actions(s, &mut actions);
+                weights.weights(s, &actions, &mut w);
+                assert!(w.iter().all(|x| x.is_finite() && *x >= 0.0), "{w:?}");
+                let i = actions.iter().position(|&b| b == a).unwrap();
+                assert!(w[i] > 0.0 || w.iter().all(|&x| x == 0.0) || actions.len() == 1);
+            });
+            assert!(record.outcome.is_some());
+        }
+    }
+
     /// 1 SA-0 against 2 uniformly random players, 3 players, SA-0's seat rotating over 60
-    /// seeded games. Measured: SA-0 won 54 of 60 (90 %); asserted: at least 60 %.
+    /// seeded games. Measured: SA-0 won 54 of 60 (90 %; 279 of 300 = 93 % over seeds 1000–1299);
+    /// asserted: at least 60 %.
     #[test]
     fn sa0_beats_random_players() {
         let level = Level::new(3).unwrap();
