@@ -423,8 +423,7 @@ impl ScriptedWeights {
             role::MAYOR => {
                 let n = s.n;
                 let ship = s.colonist_ship;
-                let incoming =
-                    u32::from(s.colonist_supply > 0) + u32::from(ship / n + u8::from(ship % n > 0));
+                let incoming = u32::from(s.colonist_supply > 0) + u32::from(ship.div_ceil(n));
                 let empty = me.empty_circles();
                 w += (self.mayor_per_colonist * f64::from(empty.min(incoming))).min(self.mayor_cap);
                 if empty == 0 {
