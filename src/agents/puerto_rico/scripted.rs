@@ -39,9 +39,10 @@ use crate::rng::Rng;
 /// Game progress Pr in [0, 100] (spec §5.3, table row "Pr"): "100 × max(VP chips used /
 /// initial, colonists used / initial supply, most-filled city / 12), clamped".
 ///
-/// "Initial" is the set-up of §1.2 for the state's player count (5 players: 122 VP chips, the
-/// default edition); colonists used are those taken from the supply (the ship's start load is
-/// not in it).
+/// "Initial" is the set-up of §1.2 for the state's player count; the state does not record
+/// the 5-player chip option, so 5 players count 122 chips (the default; with 126, Pr reads up
+/// to 4 chips' worth high). Colonists used are those taken from the supply (the ship's start
+/// load is not in it).
 pub fn progress(s: &State) -> f64 {
     let (supply, vp) = match s.n {
         2 => (40.0, 65.0),
@@ -59,7 +60,7 @@ pub fn progress(s: &State) -> f64 {
     (100.0 * chips.max(colonists).max(city)).clamp(0.0, 100.0)
 }
 
-/// The numbers of SA-0 (spec §5.2); [`Default`] is SA-0 exactly. Weights are ≥ 0.
+/// The numbers of SA-0 (spec §5.2); [`Default`] is SA-0 exactly. Fields are meant to be ≥ 0.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptedWeights {
     /// Exponent τ: probability ∝ w^τ; `f64::INFINITY` plays the argmax (first in legal order).
