@@ -1,0 +1,578 @@
+//! The Thinking AI ("AI II") of spec §5.3/§5.5: flat Monte Carlo over the current choice.
+//!
+//! Per decision: one legal action is played at once; otherwise `budget × fraction(kind)`
+//! simulations (at least one per candidate) are dealt round-robin over the legal actions in
+//! their legal order. Each simulation determinises the observed state with the agent's RNG
+//! (spec §3: the stack is first sorted by [`Game::observe`], so the true order is never read),
+//! applies the candidate, lets SA-0 play every seat (the agent's own included) until the
+//! kind's horizon, the end of the game or [`ThinkingParams::max_steps`], and scores the leaf
+//! from the acting player's view: eq. 1 summed over the opponents ([`evaluate`]), or for a
+//! sale the doubloon gain against the others' ([`sell_value`]). The highest mean wins, ties
+//! going to the first in legal order. In a mayor turn SA-0 places colonists until only
+//! [`ThinkingParams::simulate_last_colonists`] remain, which are then simulated.
+
+use crate::agent::Agent;
+use crate::game::{Game, Player};
+use crate::games::puerto_rico::PuertoRicoGame;
+use crate::games::puerto_rico::scoring;
+use crate::games::puerto_rico::state::{Phase, PlayerState, State};
+use crate::games::puerto_rico::types::{Action, BUILDING_TABLE, BUILDINGS, GOODS, Kind, QUARRY};
+use crate::rng::Rng;
+
+use super::scripted::{ScriptedAi, ScriptedWeights, progress};
+
+/// Number of action kinds ([`Kind`]), the length of the per-kind tables.
+pub const KINDS: usize = 9;
+
+/// Where a simulation stops (besides the end of the game and the step cap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Horizon {
+    /// When [`Game::round`] (completed rounds) has grown by this many since the decision.
+    Rounds(u32),
+    /// When the current trader phase is over (the sell evaluation).
+    TraderPhase,
+}
+
+/// Every constant of the Thinking AI; [`Default`] holds the spec's values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThinkingParams {
+    /// Simulations per decision at fraction 1 (250 = the paper's "100 ms", spec §5.5).
+    pub budget: u32,
+    /// Share of the budget per kind, indexed by [`Kind`] (§5.5: full for role and build, ½ for
+    /// plantation and colonist, ¼ for hacienda, extra_good, sell, load and store).
+    pub fraction: [f64; KINDS],
+    /// Rollout horizon per kind, indexed by [`Kind`] (§5.3: role 5 rounds; build, plantation,
+    /// hacienda 3; colonist, load, store, extra_good 2; sell the end of the trader phase).
+    pub horizon: [Horizon; KINDS],
+    /// Eq. 1: VP weight = `vp_offset` + Pr (20).
+    pub vp_offset: f64,
+    /// Eq. 1: Pos weight = `pos_offset` − Pr (80).
+    pub pos_offset: f64,
+    /// Eq. 2: value of a doubloon (100).
+    pub doubloon: f64,
+    /// Eq. 2: value of a colonist (50).
+    pub colonist: f64,
+    /// Eq. 2: value of a barrel held, base (100) …
+    pub barrel: f64,
+    /// … plus this per Val of its good (50).
+    pub barrel_per_val: f64,
+    /// Eq. 2: value of a unit of production capacity, base (200) …
+    pub production: f64,
+    /// … plus this per Val of its good (100).
+    pub production_per_val: f64,
+    /// Eq. 2: value of a quarry (450).
+    pub quarry: f64,
+    /// Eq. 2: value of a crop tile, base (50) …
+    pub plantation: f64,
+    /// … plus this per Val of its crop (25).
+    pub plantation_per_val: f64,
+    /// Eq. 2: value of a building per doubloon of its printed cost (150).
+    pub building_per_cost: f64,
+    /// Keep the Pos weight of eq. 1 at ≥ 0 (it is negative for Pr > 80 in the paper).
+    pub clamp_pos_weight: bool,
+    /// Score a rollout that reached the end of the game by its exact result (1 for a win of
+    /// the acting player, else 0) instead of the horizon formula.
+    pub exact_end: bool,
+    /// Colonist placements of a mayor turn decided by simulation (the last ones); the earlier
+    /// ones are SA-0's.
+    pub simulate_last_colonists: u32,
+    /// Cap on SA-0 actions per rollout after the candidate.
+    pub max_steps: u32,
+    /// The SA-0 weights of the rollouts (and of the scripted colonist placements).
+    pub rollout_weights: ScriptedWeights,
+}
+
+impl Default for ThinkingParams {
+    fn default() -> Self {
+        ThinkingParams {
+            budget: 250,
+            // role, hacienda, plantation, colonist, build, extra_good, sell, load, store
+            fraction: [1.0, 0.25, 0.5, 0.5, 1.0, 0.25, 0.25, 0.25, 0.25],
+            horizon: [
+                Horizon::Rounds(5),
+                Horizon::Rounds(3),
+                Horizon::Rounds(3),
+                Horizon::Rounds(2),
+                Horizon::Rounds(3),
+                Horizon::Rounds(2),
+                Horizon::TraderPhase,
+                Horizon::Rounds(2),
+                Horizon::Rounds(2),
+            ],
+            vp_offset: 20.0,
+            pos_offset: 80.0,
+            doubloon: 100.0,
+            colonist: 50.0,
+            barrel: 100.0,
+            barrel_per_val: 50.0,
+            production: 200.0,
+            production_per_val: 100.0,
+            quarry: 450.0,
+            plantation: 50.0,
+            plantation_per_val: 25.0,
+            building_per_cost: 150.0,
+            clamp_pos_weight: false,
+            exact_end: false,
+            simulate_last_colonists: 2,
+            max_steps: 2000,
+            rollout_weights: ScriptedWeights::default(),
+        }
+    }
+}
+
+impl ThinkingParams {
+    /// Simulations for a decision of `kind` with `candidates` legal actions:
+    /// `round(budget × fraction)`, at least one per candidate.
+    pub fn simulations(&self, kind: Kind, candidates: usize) -> usize {
+        let n = (f64::from(self.budget) * self.fraction[kind as usize]).round() as usize;
+        n.max(candidates)
+    }
+}
+
+/// Val of a good or crop (corn 1 … coffee 5).
+fn val(g: usize) -> f64 {
+    (g + 1) as f64
+}
+
+/// Pos of eq. 2 for seat `p`: 100·D + 50·C + Σ_g [Quan·(100 + 50·Val) + Prod·(200 + 100·Val)]
+/// + 450·Q + Σ_crop tiles (50 + 25·Val) + Σ_buildings 150·cost, with C all colonists owned, Q
+///   all quarries and Prod the production capacity (spec §5.3 readings).
+pub fn possessions(state: &State, p: Player, params: &ThinkingParams) -> f64 {
+    let me: &PlayerState = &state.players[p];
+    let mut pos =
+        params.doubloon * f64::from(me.doubloons) + params.colonist * f64::from(me.colonists());
+    for g in 0..GOODS {
+        let v = val(g);
+        pos += f64::from(me.goods[g]) * (params.barrel + params.barrel_per_val * v);
+        pos +=
+            f64::from(me.capacity(g as u8)) * (params.production + params.production_per_val * v);
+        pos += f64::from(me.tiles[g]) * (params.plantation + params.plantation_per_val * v);
+    }
+    pos += params.quarry * f64::from(me.tiles[usize::from(QUARRY)]);
+    for (b, t) in BUILDING_TABLE.iter().enumerate().take(BUILDINGS) {
+        if me.owns(b as u8) {
+            pos += params.building_per_cost * f64::from(t.cost);
+        }
+    }
+    pos
+}
+
+/// Eq. 1 for seat `me` against seat `other` at progress `pr`:
+/// (Pr + 20)·(VP₀ − VPᵢ) + (80 − Pr)·(Pos₀ − Posᵢ), VP being the engine's score; with
+/// `clamp_pos_weight` the Pos weight is at least 0.
+pub fn difference(
+    state: &State,
+    me: Player,
+    other: Player,
+    pr: f64,
+    params: &ThinkingParams,
+) -> f64 {
+    let vp = f64::from(scoring::score(&state.players[me]))
+        - f64::from(scoring::score(&state.players[other]));
+    let pos = possessions(state, me, params) - possessions(state, other, params);
+    let mut pos_weight = params.pos_offset - pr;
+    if params.clamp_pos_weight {
+        pos_weight = pos_weight.max(0.0);
+    }
+    (pr + params.vp_offset) * vp + pos_weight * pos
+}
+
+/// Σ over opponents of [`difference`] at the state's own progress ([`progress`]).
+pub fn evaluate(state: &State, me: Player, params: &ThinkingParams) -> f64 {
+    let pr = progress(state);
+    (0..state.n())
+        .filter(|&i| i != me)
+        .map(|i| difference(state, me, i, pr, params))
+        .sum()
+}
+
+/// The sell evaluation Σᵢ (ΔD₀ − ΔDᵢ): doubloons `me` gained from `root` to `leaf` minus
+/// each opponent's gain, summed over the opponents.
+pub fn sell_value(root: &State, leaf: &State, me: Player) -> f64 {
+    let gain =
+        |p: usize| f64::from(leaf.players[p].doubloons) - f64::from(root.players[p].doubloons);
+    let mine = gain(me);
+    (0..root.n())
+        .filter(|&i| i != me)
+        .map(|i| mine - gain(i))
+        .sum()
+}
+
+/// The Thinking AI (spec §5.3); see the module documentation.
+#[derive(Clone, Debug)]
+pub struct ThinkingAi {
+    /// Its constants.
+    pub params: ThinkingParams,
+    script: ScriptedAi,
+    actions: Vec<Action>,
+    sums: Vec<f64>,
+    counts: Vec<u32>,
+    root: State,
+    sim: State,
+    last_simulations: usize,
+    last_steps: u64,
+}
+
+impl Default for ThinkingAi {
+    fn default() -> Self {
+        ThinkingAi::new(ThinkingParams::default())
+    }
+}
+
+impl ThinkingAi {
+    /// The agent with these constants.
+    pub fn new(params: ThinkingParams) -> Self {
+        let script = ScriptedAi::new(params.rollout_weights.clone());
+        let blank = PuertoRicoGame::default().new_initial_state(
+            &crate::games::puerto_rico::Level::new(2).expect("2 players"),
+            0,
+        );
+        ThinkingAi {
+            params,
+            script,
+            actions: Vec::new(),
+            sums: Vec::new(),
+            counts: Vec::new(),
+            root: blank,
+            sim: blank,
+            last_simulations: 0,
+            last_steps: 0,
+        }
+    }
+
+    /// Simulations run by the last decision (0 if it needed none).
+    pub fn last_simulations(&self) -> usize {
+        self.last_simulations
+    }
+
+    /// SA-0 steps taken in the rollouts of the last decision.
+    pub fn last_steps(&self) -> u64 {
+        self.last_steps
+    }
+
+    /// Simulations per candidate of the last decision, in legal order.
+    pub fn last_counts(&self) -> &[u32] {
+        &self.counts
+    }
+
+    /// The leaf state of the last simulation of the last decision.
+    pub fn last_leaf(&self) -> &State {
+        &self.sim
+    }
+
+    /// Runs one simulation of `candidate` from `self.root` into `self.sim` and scores it.
+    fn simulate(
+        &mut self,
+        game: &PuertoRicoGame,
+        me: Player,
+        candidate: Action,
+        horizon: Horizon,
+        rng: &mut Rng,
+    ) -> f64 {
+        game.determinise(&self.root, me, rng, &mut self.sim);
+        let start_round = game.round(&self.sim);
+        game.apply(&mut self.sim, candidate);
+        let mut steps = 0;
+        while self.sim.phase != Phase::Over && steps < self.params.max_steps {
+            let done = match horizon {
+                Horizon::Rounds(h) => game.round(&self.sim) >= start_round + h,
+                Horizon::TraderPhase => self.sim.phase != Phase::Trader,
+            };
+            if done {
+                break;
+            }
+            let a = self.script.act(game, &self.sim, rng);
+            game.apply(&mut self.sim, a);
+            steps += 1;
+        }
+        self.last_steps += u64::from(steps);
+        if self.sim.phase == Phase::Over && self.params.exact_end {
+            let won = scoring::outcome(&self.sim).winner() == Some(me);
+            return f64::from(u8::from(won));
+        }
+        match horizon {
+            Horizon::TraderPhase => sell_value(&self.root, &self.sim, me),
+            Horizon::Rounds(_) => evaluate(&self.sim, me, &self.params),
+        }
+    }
+}
+
+impl Agent<PuertoRicoGame> for ThinkingAi {
+    fn name(&self) -> String {
+        "thinking".to_string()
+    }
+
+    /// # Panics
+    ///
+    /// If `state` has no legal action (it is terminal).
+    fn act(&mut self, game: &PuertoRicoGame, state: &State, rng: &mut Rng) -> Action {
+        self.last_simulations = 0;
+        self.last_steps = 0;
+        self.counts.clear();
+        game.legal_actions(state, &mut self.actions);
+        assert!(
+            !self.actions.is_empty(),
+            "thinking AI asked to act in a state without legal actions"
+        );
+        if self.actions.len() == 1 {
+            return self.actions[0];
+        }
+        let me = usize::from(state.actor);
+        let kind = self.actions[0].kind;
+        if kind == Kind::Colonist
+            && u32::from(state.players[me].san_juan) > self.params.simulate_last_colonists
+        {
+            return self.script.act(game, state, rng);
+        }
+        // Sorting the stack first makes the decision independent of its true order.
+        self.root = game.observe(state, me);
+        let horizon = self.params.horizon[kind as usize];
+        let n = self.actions.len();
+        let total = self.params.simulations(kind, n);
+        self.sums.clear();
+        self.sums.resize(n, 0.0);
+        self.counts.resize(n, 0);
+        for k in 0..total {
+            let c = k % n;
+            let v = self.simulate(game, me, self.actions[c], horizon, rng);
+            self.sums[c] += v;
+            self.counts[c] += 1;
+        }
+        self.last_simulations = total;
+        let mut best = 0;
+        let mut best_mean = f64::NEG_INFINITY;
+        for c in 0..n {
+            let mean = self.sums[c] / f64::from(self.counts[c]);
+            if mean > best_mean {
+                best_mean = mean;
+                best = c;
+            }
+        }
+        self.actions[best]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::play_match;
+    use crate::games::puerto_rico::Level;
+    use crate::games::puerto_rico::types::{CORN, INDIGO, bld};
+    use crate::rng::rng_from_seed;
+
+    fn game() -> PuertoRicoGame {
+        PuertoRicoGame::default()
+    }
+
+    fn start(n: usize, seed: u64) -> State {
+        game().new_initial_state(&Level::new(n).unwrap(), seed)
+    }
+
+    /// The spec's worked example of eq. 2 for seat 0 of a 2-player state.
+    fn worked_example() -> State {
+        let mut s = start(2, 1);
+        let me = &mut s.players[0];
+        *me = PlayerState::default();
+        me.doubloons = 3;
+        me.goods[usize::from(CORN)] = 2;
+        me.tiles[usize::from(CORN)] = 1;
+        me.tiles[usize::from(INDIGO)] = 1;
+        me.tiles[usize::from(QUARRY)] = 1;
+        me.occupied[usize::from(CORN)] = 1;
+        me.occupied[usize::from(INDIGO)] = 1;
+        me.occupied[usize::from(QUARRY)] = 1;
+        me.owned = 1 << bld::SMALL_INDIGO;
+        me.workers[usize::from(bld::SMALL_INDIGO)] = 1;
+        me.city = 1;
+        s
+    }
+
+    #[test]
+    fn worked_example_is_2275() {
+        let s = worked_example();
+        let me = &s.players[0];
+        assert_eq!(me.colonists(), 4);
+        assert_eq!((me.capacity(CORN), me.capacity(INDIGO)), (1, 1));
+        assert_eq!(possessions(&s, 0, &ThinkingParams::default()), 2275.0);
+    }
+
+    #[test]
+    fn difference_signs_and_progress_weights() {
+        let params = ThinkingParams::default();
+        let mut s = worked_example();
+        s.players[1] = PlayerState::default();
+        // Pr = 0: 80 on Pos, 20 on VP (the small indigo plant is worth 1 VP).
+        assert_eq!(difference(&s, 0, 1, 0.0, &params), 20.0 + 80.0 * 2275.0);
+        assert_eq!(difference(&s, 1, 0, 0.0, &params), -(20.0 + 80.0 * 2275.0));
+        // Pr = 100: 120 on VP, −20 on Pos, unless clamped.
+        assert_eq!(difference(&s, 0, 1, 100.0, &params), 120.0 - 20.0 * 2275.0);
+        let clamped = ThinkingParams {
+            clamp_pos_weight: true,
+            ..ThinkingParams::default()
+        };
+        assert_eq!(difference(&s, 0, 1, 100.0, &clamped), 120.0);
+        assert_eq!(difference(&s, 0, 1, 0.0, &clamped), 20.0 + 80.0 * 2275.0);
+        // The start of a game is symmetric apart from the seats' tiles.
+        let s = start(4, 3);
+        assert_eq!(progress(&s), 0.0);
+        let e = evaluate(&s, 0, &params);
+        let by_hand: f64 = (1..4).map(|i| difference(&s, 0, i, 0.0, &params)).sum();
+        assert_eq!(e, by_hand);
+    }
+
+    #[test]
+    fn sell_value_compares_gains() {
+        let root = start(3, 1);
+        let mut leaf = root;
+        leaf.players[0].doubloons += 3;
+        leaf.players[2].doubloons += 1;
+        // (3 − 0) + (3 − 1)
+        assert_eq!(sell_value(&root, &leaf, 0), 5.0);
+        // (1 − 3) + (1 − 0)
+        assert_eq!(sell_value(&root, &leaf, 2), -1.0);
+    }
+
+    fn small(budget: u32) -> ThinkingAi {
+        ThinkingAi::new(ThinkingParams {
+            budget,
+            ..ThinkingParams::default()
+        })
+    }
+
+    #[test]
+    fn role_choice_simulates_five_rounds_and_respects_the_budget() {
+        let s = start(4, 5);
+        let mut ai = small(40);
+        let mut actions = Vec::new();
+        game().legal_actions(&s, &mut actions);
+        assert_eq!(actions[0].kind, Kind::Role);
+        let a = ai.act(&game(), &s, &mut rng_from_seed(1));
+        assert!(actions.contains(&a));
+        assert_eq!(ai.last_simulations(), 40);
+        let n = actions.len() as u32;
+        assert_eq!(ai.last_counts().len(), actions.len());
+        assert_eq!(ai.last_counts().iter().sum::<u32>(), 40);
+        for &c in ai.last_counts() {
+            assert!(c == 40 / n || c == 40 / n + 1, "{:?}", ai.last_counts());
+        }
+        let leaf = ai.last_leaf();
+        assert_eq!(game().round(leaf), game().round(&s) + 5);
+        assert_eq!(leaf.phase, Phase::RoleSelection);
+        // A quarter of the budget for a ¼ kind, at least one per candidate.
+        let p = ThinkingParams::default();
+        assert_eq!(p.simulations(Kind::Role, 7), 250);
+        assert_eq!(p.simulations(Kind::Build, 7), 250);
+        assert_eq!(p.simulations(Kind::Plantation, 7), 125);
+        assert_eq!(p.simulations(Kind::Load, 7), 63);
+        assert_eq!(small(8).params.simulations(Kind::Store, 5), 5);
+    }
+
+    /// Plays SA-0 until a decision of `kind` with several choices comes up.
+    fn reach(kind: Kind, seed: u64) -> State {
+        let mut s = start(4, seed);
+        let mut sa = ScriptedAi::default();
+        let mut rng = rng_from_seed(seed);
+        let mut actions = Vec::new();
+        loop {
+            assert!(s.phase != Phase::Over, "no {kind:?} decision");
+            game().legal_actions(&s, &mut actions);
+            if actions.len() > 1 && actions[0].kind == kind {
+                return s;
+            }
+            let a = sa.act(&game(), &s, &mut rng);
+            game().apply(&mut s, a);
+        }
+    }
+
+    #[test]
+    fn other_kinds_use_their_horizons() {
+        let g = game();
+        for (kind, rounds) in [(Kind::Build, 3), (Kind::Plantation, 3), (Kind::Load, 2)] {
+            let s = reach(kind, 7);
+            let mut ai = small(12);
+            ai.act(&g, &s, &mut rng_from_seed(2));
+            let leaf = ai.last_leaf();
+            assert!(ai.last_simulations() >= 1);
+            if leaf.phase != Phase::Over {
+                assert_eq!(g.round(leaf), g.round(&s) + rounds, "{kind:?}");
+            }
+        }
+        let s = reach(Kind::Sell, 7);
+        let mut ai = small(12);
+        ai.act(&g, &s, &mut rng_from_seed(2));
+        assert_ne!(ai.last_leaf().phase, Phase::Trader);
+        // Stopped right after the phase (the round ends there if trader was its last role).
+        assert!(g.round(ai.last_leaf()) <= g.round(&s) + 1);
+    }
+
+    #[test]
+    fn deterministic_and_blind_to_the_stack_order() {
+        let g = game();
+        for kind in [Kind::Role, Kind::Build, Kind::Plantation] {
+            let s = reach(kind, 11);
+            let run = |state: &State, seed: u64| {
+                let mut ai = small(30);
+                ai.act(&g, state, &mut rng_from_seed(seed))
+            };
+            assert_eq!(run(&s, 4), run(&s, 4));
+            assert_eq!(run(&s, 4), run(&g.observe(&s, usize::from(s.actor)), 4));
+            // Another true order of the same stack changes nothing.
+            let mut shuffled = s;
+            shuffled.stack[..usize::from(s.stack_len)].reverse();
+            shuffled.rng ^= 0xdead_beef;
+            assert_eq!(run(&s, 9), run(&shuffled, 9));
+        }
+    }
+
+    #[test]
+    fn one_legal_action_is_played_without_simulation() {
+        let g = game();
+        let mut s = start(4, 2);
+        let mut ai = small(40);
+        let mut sa = ScriptedAi::default();
+        let mut rng = rng_from_seed(3);
+        let mut actions = Vec::new();
+        for _ in 0..400 {
+            if s.phase == Phase::Over {
+                break;
+            }
+            g.legal_actions(&s, &mut actions);
+            if actions.len() == 1 {
+                assert_eq!(ai.act(&g, &s, &mut rng), actions[0]);
+                assert_eq!(ai.last_simulations(), 0);
+            }
+            let a = sa.act(&g, &s, &mut rng);
+            g.apply(&mut s, a);
+        }
+    }
+
+    /// 2 SA-0 + 2 Thinking (budget 20), 4 players, 6 seeds, seats alternating; every game must
+    /// finish. Wins are printed, not asserted.
+    #[test]
+    fn smoke_match_against_sa0() {
+        let level = Level::new(4).unwrap();
+        let mut thinking_wins = 0;
+        let mut scripted_wins = 0;
+        for seed in 0..6u64 {
+            let thinking_seats = if seed % 2 == 0 { [0, 2] } else { [1, 3] };
+            let mut agents: Vec<Box<dyn Agent<PuertoRicoGame>>> = (0..4)
+                .map(|p| -> Box<dyn Agent<PuertoRicoGame>> {
+                    if thinking_seats.contains(&p) {
+                        Box::new(small(20))
+                    } else {
+                        Box::new(ScriptedAi::default())
+                    }
+                })
+                .collect();
+            let record = play_match(&game(), &level, &mut agents, 500 + seed, |_, _| {});
+            assert!(!record.capped, "game {seed} did not finish");
+            let outcome = record.outcome.expect("the game finished");
+            match outcome.winner() {
+                Some(w) if thinking_seats.contains(&w) => thinking_wins += 1,
+                Some(_) => scripted_wins += 1,
+                None => {}
+            }
+        }
+        eprintln!("smoke: thinking won {thinking_wins}, SA-0 won {scripted_wins} of 6");
+    }
+}
