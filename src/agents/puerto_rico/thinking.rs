@@ -6,7 +6,8 @@
 //! (spec §3: the stack is first sorted by [`Game::observe`], so the true order is never read),
 //! applies the candidate, lets SA-0 play every seat (the agent's own included) until the
 //! kind's horizon, the end of the game or [`ThinkingParams::max_steps`], and scores the leaf
-//! from the acting player's view: eq. 1 summed over the opponents ([`evaluate`]), or for a
+//! from the acting player's view: eq. 1 summed over the opponents ([`evaluate_at`], Pr taken
+//! from the decision's state by default, [`ThinkingParams::progress_at_root`]), or for a
 //! sale the doubloon gain against the others' ([`sell_value`]). The highest mean wins, ties
 //! going to the first in legal order. In a mayor turn SA-0 places colonists until only
 //! [`ThinkingParams::simulate_last_colonists`] remain, which are then simulated.
@@ -70,6 +71,11 @@ pub struct ThinkingParams {
     pub building_per_cost: f64,
     /// Keep the Pos weight of eq. 1 at ≥ 0 (it is negative for Pr > 80 in the paper).
     pub clamp_pos_weight: bool,
+    /// Take Pr of eq. 1 from the decision's state (true) or from the rollout's leaf (false).
+    /// The spec does not say which. At the leaf, a 5-round role rollout sees Pr > 80, hence a
+    /// negative Pos weight, about 5 rounds before the game gets there; measured over 12
+    /// 2-vs-2 games at budget 250 without clamping: leaf 2 wins of 12, decision state 11.
+    pub progress_at_root: bool,
     /// Score a rollout that reached the end of the game by its exact result (1 for a win of
     /// the acting player, else 0) instead of the horizon formula.
     pub exact_end: bool,
@@ -112,6 +118,7 @@ impl Default for ThinkingParams {
             plantation_per_val: 25.0,
             building_per_cost: 150.0,
             clamp_pos_weight: false,
+            progress_at_root: true,
             exact_end: false,
             simulate_last_colonists: 2,
             max_steps: 2000,
@@ -179,7 +186,11 @@ pub fn difference(
 
 /// Σ over opponents of [`difference`] at the state's own progress ([`progress`]).
 pub fn evaluate(state: &State, me: Player, params: &ThinkingParams) -> f64 {
-    let pr = progress(state);
+    evaluate_at(state, me, progress(state), params)
+}
+
+/// Σ over opponents of [`difference`] at progress `pr`.
+pub fn evaluate_at(state: &State, me: Player, pr: f64, params: &ThinkingParams) -> f64 {
     (0..state.n())
         .filter(|&i| i != me)
         .map(|i| difference(state, me, i, pr, params))
@@ -292,7 +303,14 @@ impl ThinkingAi {
         }
         match horizon {
             Horizon::TraderPhase => sell_value(&self.root, &self.sim, me),
-            Horizon::Rounds(_) => evaluate(&self.sim, me, &self.params),
+            Horizon::Rounds(_) => {
+                let pr = progress(if self.params.progress_at_root {
+                    &self.root
+                } else {
+                    &self.sim
+                });
+                evaluate_at(&self.sim, me, pr, &self.params)
+            }
         }
     }
 }
@@ -394,6 +412,19 @@ mod tests {
         assert_eq!(me.colonists(), 4);
         assert_eq!((me.capacity(CORN), me.capacity(INDIGO)), (1, 1));
         assert_eq!(possessions(&s, 0, &ThinkingParams::default()), 2275.0);
+    }
+
+    #[test]
+    fn progress_comes_from_the_decision_state_by_default() {
+        let p = ThinkingParams::default();
+        assert!(p.progress_at_root);
+        let mut late = start(4, 3);
+        late.vp_supply = 0;
+        assert_eq!(progress(&late), 100.0);
+        // At Pr = 100 the Pos weight is negative: a richer player scores below a poorer one.
+        late.players[0].doubloons += 10;
+        assert!(evaluate(&late, 0, &p) < evaluate_at(&late, 0, 0.0, &p));
+        assert!(evaluate(&late, 0, &p) < 0.0);
     }
 
     #[test]
