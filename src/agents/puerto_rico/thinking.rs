@@ -555,6 +555,37 @@ mod tests {
         }
     }
 
+    /// In a mayor turn SA-0 places colonists while more than two are left to place; the last
+    /// two placements are simulated (colonist fraction ½).
+    #[test]
+    fn only_the_last_two_colonists_are_simulated() {
+        let g = game();
+        let (mut scripted, mut simulated) = (0, 0);
+        for seed in 0..4 {
+            let mut s = start(4, seed);
+            let mut ai = small(8);
+            let mut sa = ScriptedAi::default();
+            let mut rng = rng_from_seed(seed);
+            let mut actions = Vec::new();
+            while s.phase != Phase::Over {
+                g.legal_actions(&s, &mut actions);
+                if actions.len() > 1 && actions[0].kind == Kind::Colonist {
+                    ai.act(&g, &s, &mut rng_from_seed(seed));
+                    if s.players[usize::from(s.actor)].san_juan > 2 {
+                        assert_eq!(ai.last_simulations(), 0);
+                        scripted += 1;
+                    } else {
+                        assert_eq!(ai.last_simulations(), 4.max(actions.len()));
+                        simulated += 1;
+                    }
+                }
+                let a = sa.act(&g, &s, &mut rng);
+                g.apply(&mut s, a);
+            }
+        }
+        assert!(scripted > 0 && simulated > 0, "{scripted} {simulated}");
+    }
+
     #[test]
     fn one_legal_action_is_played_without_simulation() {
         let g = game();
