@@ -719,16 +719,9 @@ mod tests {
     use crate::arena::play_match;
     use crate::games::puerto_rico::Level;
     use crate::games::puerto_rico::state::Phase;
+    use crate::games::puerto_rico::test_support::{game, start};
     use crate::games::puerto_rico::types::{COFFEE, INDIGO, PASS, SUGAR};
     use crate::rng::rng_from_seed;
-
-    fn game() -> PuertoRicoGame {
-        PuertoRicoGame::default()
-    }
-
-    fn start(n: usize, seed: u64) -> State {
-        game().new_initial_state(&Level::new(n).unwrap(), seed)
-    }
 
     /// The legal actions of `s` and their SA-0 weights.
     fn weighed(s: &State) -> Vec<(Action, f64)> {

@@ -375,16 +375,9 @@ mod tests {
     use super::*;
     use crate::arena::play_match;
     use crate::games::puerto_rico::Level;
+    use crate::games::puerto_rico::test_support::{game, start};
     use crate::games::puerto_rico::types::{CORN, INDIGO, bld};
     use crate::rng::rng_from_seed;
-
-    fn game() -> PuertoRicoGame {
-        PuertoRicoGame::default()
-    }
-
-    fn start(n: usize, seed: u64) -> State {
-        game().new_initial_state(&Level::new(n).unwrap(), seed)
-    }
 
     /// The spec's worked example of eq. 2 for seat 0 of a 2-player state.
     fn worked_example() -> State {

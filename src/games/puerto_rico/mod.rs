@@ -26,6 +26,8 @@ pub mod scoring;
 pub mod setup;
 pub mod state;
 #[cfg(test)]
+pub(crate) mod test_support;
+#[cfg(test)]
 mod tests;
 pub mod types;
 

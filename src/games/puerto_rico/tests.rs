@@ -2,20 +2,13 @@
 
 use super::setup::{Level, barrel_pool, colonists_in_play, plantation_pool, quarry_pool};
 use super::state::{Phase, State};
+use super::test_support::{game, start};
 use super::types::{
     Action, BUILDINGS, COFFEE, CORN, DRAW, INDIGO, Kind, PASS, QUARRY, SKIP, SUGAR, TOBACCO, bld,
     role,
 };
 use super::{PuertoRicoGame, legal, scoring};
 use crate::game::{Game, Turn};
-
-fn game() -> PuertoRicoGame {
-    PuertoRicoGame::default()
-}
-
-fn start(n: usize, seed: u64) -> State {
-    game().new_initial_state(&Level::new(n).unwrap(), seed)
-}
 
 fn legal(s: &State) -> Vec<Action> {
     let mut v = Vec::new();
