@@ -41,6 +41,7 @@ use super::run_dir::prepare_out_dir;
 use super::tasks::{BATCHES_DIR, Task, TaskPlan, TaskResult, config_hash, gather, play_task};
 use crate::agent::SearchSupport;
 use crate::agents::build_agent;
+use crate::arena::initial_state;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
@@ -212,14 +213,17 @@ impl<L> RunSetup<L> {
     ///
     /// [`Error::Config`] naming `evaluation.levels` if there is no level.
     pub fn plan<G: Game<Level = L>>(&self, game: &G, run: &RunConfig) -> Result<TaskPlan> {
-        let specs = line_up(game, &self.levels, "player", "baseline")
-            .map_err(|e| Error::config("evaluation.levels", e.to_string()))?;
+        let (_, first) = self
+            .levels
+            .first()
+            .ok_or_else(|| Error::config("evaluation.levels", "no level to play"))?;
+        let players = game.num_players(&initial_state(game, first, 0));
         Ok(TaskPlan {
             game_name: game.info().name.to_string(),
             rules: self.rules.clone(),
             levels: self.levels.iter().map(|(n, _)| n.clone()).collect(),
             repetitions: run.repetitions,
-            players: specs.len(),
+            players: players.max(1),
             seed: run.seed,
             player: run.player.clone(),
             baseline: run.baseline.to_string(),

@@ -325,13 +325,15 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
         .collect();
 
     // The levels the shard plays, each loaded once and checked against its seatings.
-    let mut levels: BTreeMap<&str, G::Level> = BTreeMap::new();
+    // Each with its number of players, worked out once.
+    let mut levels: BTreeMap<&str, (G::Level, usize)> = BTreeMap::new();
     for (t, line) in &todo {
         if !levels.contains_key(t.level.as_str()) {
             let level = G::load_level(&t.level).map_err(|e| at(*line, e))?;
-            levels.insert(&t.level, level);
+            let players = game.num_players(&initial_state(&game, &level, 0));
+            levels.insert(&t.level, (level, players));
         }
-        let players = game.num_players(&initial_state(&game, &levels[t.level.as_str()], t.seed));
+        let players = levels[t.level.as_str()].1;
         if players != t.seats.len() {
             return Err(at(
                 *line,
@@ -357,7 +359,7 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
             pool.install(|| {
                 todo.par_iter()
                     .try_for_each_with(tx, |tx, (t, line)| -> Result<()> {
-                        let result = play_task(&game, &levels[t.level.as_str()], &features, t)
+                        let result = play_task(&game, &levels[t.level.as_str()].0, &features, t)
                             .map_err(|e| at(*line, e))?;
                         progress.inc();
                         // The writer is gone only after a write error, reported below.
