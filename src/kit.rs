@@ -57,6 +57,12 @@ pub trait GameKit: SearchSupport {
     /// The scripts whose weights MAP-Elites evolves when a config names none.
     fn default_genome() -> Vec<&'static str>;
 
+    /// Every name a genome may weight (a config's `genome.scripts`): by default the
+    /// portfolio's scripts; a game whose own agents take other weights adds their names.
+    fn genome_names(&self) -> Vec<&'static str> {
+        self.portfolio().script_names().to_vec()
+    }
+
     /// The play-style features the game defines beyond the generic ones
     /// ([`crate::features`]), under their config names.
     fn features() -> &'static [Composite] {

@@ -232,8 +232,7 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)
     let rules: G::Rules = read_rules(&run.rules)?;
     let game = G::with_rules(rules.clone());
     let features = resolve_features(&game, run).map_err(|e| cfg.located(e))?;
-    let portfolio = game.portfolio();
-    run.check_scripts(portfolio.script_names())
+    run.check_scripts(&game.genome_names())
         .map_err(|e| cfg.located(e))?;
     let scripts: Vec<String> = match &run.scripts {
         Some(s) => s.clone(),

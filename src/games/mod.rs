@@ -24,6 +24,7 @@ pub fn visit_all<V: GameVisitor>(visitor: &mut V) {
     let _ = (|| {
         visitor.visit::<tribes::TribesGame>()?;
         visitor.visit::<prismata::PrismataGame>()?;
+        visitor.visit::<puerto_rico::PuertoRicoGame>()?;
         ControlFlow::Continue(())
     })();
 }

@@ -5,13 +5,16 @@
 //! - [`thinking`]: the Thinking AI of §5.3/§5.5 ([`ThinkingAi`], its constants
 //!   [`ThinkingParams`]), flat Monte Carlo with SA-0 rollouts, and its evaluations
 //!   ([`possessions`] = Pos, [`difference`] = eq. 1, [`sell_value`]).
-//!
-//! Not yet reachable from agent spec strings ([`crate::agents::build_agent`]): Puerto Rico is not
-//! in the game registry, so it has no [`crate::agent::SearchSupport`] to name its agents; build
-//! them directly.
+//! - [`portfolio`]: five scripted personalities, the portfolio of the generic Portfolio MCTS.
+//! - [`support`]: [`crate::agent::SearchSupport`] for the game — the search agents' knowledge,
+//!   the portfolio, and `sa0` / `thinking` by name for agent specs.
 
+pub mod portfolio;
 pub mod scripted;
+pub mod support;
 pub mod thinking;
 
-pub use scripted::{ScriptedAi, ScriptedWeights, progress};
+pub use portfolio::PuertoRicoScripts;
+pub use scripted::{PREFERENCES, ScriptedAi, ScriptedWeights, progress};
+pub use support::PuertoRicoKnowledge;
 pub use thinking::{ThinkingAi, ThinkingParams, difference, possessions, sell_value};

@@ -198,6 +198,53 @@ pub struct ScriptedWeights {
     pub hacienda_draw_late: f64,
     /// Hacienda skip.
     pub hacienda_skip: f64,
+
+    /// Play-style factors on the final weights ([`PREFERENCES`]; all 1 in SA-0).
+    pub preference: [f64; PREFERENCES.len()],
+}
+
+/// The play-style factors of a Scripted AI ([`ScriptedWeights::preference`]), by name: each
+/// multiplies the final weight (after the floor) of every choice it names — a role pick, or
+/// building one of a group of buildings. They are what MAP-Elites evolves
+/// (`sa0(weights=[role.captain=1.5,…])`); 1 everywhere is SA-0, 0 rules the choice out
+/// unless every choice weighs 0 (then the draw is uniform).
+pub const PREFERENCES: [&str; 12] = [
+    "role.settler",
+    "role.mayor",
+    "role.builder",
+    "role.craftsman",
+    "role.trader",
+    "role.captain",
+    "role.prospector",
+    "build.production",
+    "build.shipping",
+    "build.trade",
+    "build.planting",
+    "build.large",
+];
+
+/// Index into [`PREFERENCES`] of the first building group.
+const BUILD_PREFERENCES: usize = 7;
+
+/// The [`PREFERENCES`] index that applies to action `a`, if any: roles by role (both
+/// prospectors share one), buildings by group — production; shipping (small and large
+/// warehouse, harbor, wharf); trade (small and large market, office, factory); planting
+/// (hacienda, construction hut, hospice, university); large.
+pub fn preference_of(a: Action) -> Option<usize> {
+    match a.kind {
+        Kind::Role => Some(usize::from(a.payload.min(role::PROSPECTOR))),
+        Kind::Build if !a.is_pass() => {
+            let group = match a.payload {
+                bld::SMALL_INDIGO..=bld::COFFEE_ROASTER => 0,
+                bld::SMALL_WAREHOUSE | bld::LARGE_WAREHOUSE | bld::HARBOR | bld::WHARF => 1,
+                bld::SMALL_MARKET | bld::LARGE_MARKET | bld::OFFICE | bld::FACTORY => 2,
+                bld::HACIENDA | bld::CONSTRUCTION_HUT | bld::HOSPICE | bld::UNIVERSITY => 3,
+                _ => 4,
+            };
+            Some(BUILD_PREFERENCES + group)
+        }
+        _ => None,
+    }
 }
 
 impl Default for ScriptedWeights {
@@ -270,6 +317,7 @@ impl Default for ScriptedWeights {
             hacienda_draw_progress: 70.0,
             hacienda_draw_late: 2.0,
             hacienda_skip: 3.0,
+            preference: [1.0; PREFERENCES.len()],
         }
     }
 }
@@ -618,7 +666,8 @@ impl ScriptedWeights {
     }
 
     /// Fills `out` (cleared first) with the SA-0 weight of each of `actions` (the legal
-    /// actions of `s`, in order), floor and zero rules applied, before the exponent τ.
+    /// actions of `s`, in order), floor and zero rules applied, times the preference factors
+    /// ([`preference_of`]), before the exponent τ.
     pub fn weights(&self, s: &State, actions: &[Action], out: &mut Vec<f64>) {
         out.clear();
         let needs_pr = actions
@@ -628,10 +677,34 @@ impl ScriptedWeights {
         let cargo = actions
             .iter()
             .any(|a| a.kind == Kind::Load && !a.is_pass() && a.payload % 4 != WHARF);
-        out.extend(actions.iter().map(|&a| match self.weigh(s, pr, cargo, a) {
-            W::Computed(w) => w.max(self.floor),
-            W::Exact(w) => w,
+        out.extend(actions.iter().map(|&a| {
+            let w = match self.weigh(s, pr, cargo, a) {
+                W::Computed(w) => w.max(self.floor),
+                W::Exact(w) => w,
+            };
+            preference_of(a).map_or(w, |i| w * self.preference[i])
         }));
+    }
+
+    /// Sets the [`PREFERENCES`] named in `weights` (others keep their values).
+    ///
+    /// # Errors
+    ///
+    /// A message naming an unknown preference or a negative or non-finite factor.
+    pub fn set_preferences(&mut self, weights: &[(String, f64)]) -> Result<(), String> {
+        for (name, w) in weights {
+            let i = PREFERENCES.iter().position(|p| p == name).ok_or_else(|| {
+                format!(
+                    "unknown preference `{name}` (preferences: {})",
+                    PREFERENCES.join(", ")
+                )
+            })?;
+            if !w.is_finite() || *w < 0.0 {
+                return Err(format!("`{name}` must be a finite factor ≥ 0, got {w}"));
+            }
+            self.preference[i] = *w;
+        }
+        Ok(())
     }
 }
 

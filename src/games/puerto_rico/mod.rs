@@ -15,10 +15,13 @@
 //! - craftsman production, dealing, refills and the skipping of players with nothing but Pass
 //!   are engine steps, done inside [`Game::apply`](crate::game::Game::apply).
 //!
-//! The game is not yet in the registry ([`crate::games::visit_all`]): that needs its
-//! [`crate::kit::GameKit`], search support and scripts, which come later (issue 15).
+//! Registered as `puerto-rico`: its [`crate::kit::GameKit`] ([`kit`]: levels `2p` … `5p`,
+//! rules options, bench set) and play-style features ([`features`]); the search support and
+//! agents live in [`crate::agents::puerto_rico`].
 
 pub mod apply;
+pub mod features;
+pub mod kit;
 pub mod labels;
 pub mod legal;
 pub mod rules;

@@ -11,13 +11,15 @@ use super::legal;
 use super::scoring;
 use super::setup::{Level, Options, initial_state};
 use super::state::{NO_GOOD, Phase, State};
-use super::types::{Action, BUILDING_TABLE, BUILDINGS, GOOD_NAMES, GOODS, KIND_NAMES, ROLE_NAMES};
+use super::types::{
+    Action, BUILDING_TABLE, BUILDINGS, GOOD_NAMES, GOODS, KIND_NAMES, ROLE_NAMES, bld,
+};
 use crate::error::Result;
 use crate::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
 use crate::rng::Rng;
 
 /// Names of the per-player statistics ([`Game::player_stats`]).
-pub const STATS: [&str; 12] = [
+pub const STATS: [&str; 13] = [
     "shipping_vp",
     "building_vp",
     "bonus_vp",
@@ -26,6 +28,7 @@ pub const STATS: [&str; 12] = [
     "colonists",
     "tiles",
     "buildings",
+    "large_buildings",
     "produced",
     "sold",
     "shipped",
@@ -33,7 +36,7 @@ pub const STATS: [&str; 12] = [
 ];
 
 static INFO: GameInfo = GameInfo {
-    name: "puerto_rico",
+    name: "puerto-rico",
     min_players: 2,
     max_players: 5,
     actor_classes: &["player"],
@@ -182,6 +185,7 @@ impl Game for PuertoRicoGame {
             f64::from(me.colonists()),
             f64::from(me.island()),
             f64::from(me.owned.count_ones()),
+            f64::from((me.owned >> bld::GUILD_HALL).count_ones()),
             f64::from(me.produced),
             f64::from(me.sold),
             f64::from(me.shipped),

@@ -2,6 +2,7 @@
 //! the number of players, 2 to 5.
 
 use rand::RngExt;
+use serde::{Deserialize, Serialize};
 
 use super::state::{MAX_PLAYERS, NO_GOOD, Phase, PlayerState, State};
 use super::types::{BUILDING_TABLE, BUILDINGS, BuildingKind, CORN, GOODS, INDIGO, ROLES};
@@ -43,11 +44,24 @@ impl Level {
     }
 }
 
-/// Rule options (spec §2.12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Rule options (spec §2.12): the `[rules]` table of a config.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// VP chips with 5 players: 122 (2002 edition, the default) or 126 (Deluxe).
+    #[serde(deserialize_with = "vp_chips_5p")]
     pub vp_chips_5p: u16,
+}
+
+/// Reads [`Options::vp_chips_5p`], refusing anything but 122 and 126.
+fn vp_chips_5p<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<u16, D::Error> {
+    let v = u16::deserialize(d)?;
+    if v != 122 && v != 126 {
+        return Err(serde::de::Error::custom(format!(
+            "vp_chips_5p is 122 or 126, not {v}"
+        )));
+    }
+    Ok(v)
 }
 
 impl Default for Options {

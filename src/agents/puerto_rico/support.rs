@@ -1,0 +1,107 @@
+//! What the generic search agents and the agent factory get from Puerto Rico:
+//! [`SearchSupport`] for [`PuertoRicoGame`] — a VP-and-possessions evaluation, the five
+//! scripted personalities as a portfolio, and the paper's AIs by name (`sa0`, `thinking`).
+
+use std::sync::{Arc, OnceLock};
+
+use super::portfolio::PuertoRicoScripts;
+use super::scripted::{ScriptedAi, ScriptedWeights};
+use super::thinking::{ThinkingAi, ThinkingParams, possessions};
+use crate::agent::{Agent, Knowledge, Portfolio, SearchSupport};
+use crate::agents::AgentSpec;
+use crate::error::{Error, Result};
+use crate::game::{Game, Player};
+use crate::games::puerto_rico::scoring;
+use crate::games::puerto_rico::{PuertoRicoGame, State};
+
+/// Possessions (eq. 2, in hundredths of a doubloon) per VP in [`PuertoRicoKnowledge`]: a
+/// doubloon is worth 0.1 VP.
+const POSSESSIONS_PER_VP: f64 = 1000.0;
+
+/// What a finished game adds for its winner, in VP.
+const WIN_BONUS: f64 = 50.0;
+
+/// Puerto Rico knowledge for MCTS and P-MCTS: the player's VP lead over the best opponent
+/// plus its lead in possessions (the Thinking AI's eq. 2, [`possessions`]) at 1,000 per VP;
+/// a finished game adds [`WIN_BONUS`] for the winner.
+#[derive(Clone, Debug, Default)]
+pub struct PuertoRicoKnowledge {
+    params: ThinkingParams,
+}
+
+impl PuertoRicoKnowledge {
+    fn worth(&self, s: &State, p: Player) -> f64 {
+        f64::from(scoring::score(&s.players[p]))
+            + possessions(s, p, &self.params) / POSSESSIONS_PER_VP
+    }
+}
+
+impl Knowledge<PuertoRicoGame> for PuertoRicoKnowledge {
+    fn evaluate(&self, game: &PuertoRicoGame, _root: &State, s: &State, player: Player) -> f64 {
+        let mine = self.worth(s, player);
+        let best = (0..s.n())
+            .filter(|&q| q != player)
+            .map(|q| self.worth(s, q))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let won = game.outcome(s).is_some_and(|o| o.winner() == Some(player));
+        mine - best + if won { WIN_BONUS } else { 0.0 }
+    }
+}
+
+impl SearchSupport for PuertoRicoGame {
+    fn knowledge(&self) -> Arc<dyn Knowledge<Self>> {
+        Arc::new(PuertoRicoKnowledge::default())
+    }
+
+    fn portfolio(&self) -> Arc<dyn Portfolio<Self>> {
+        static SCRIPTS: OnceLock<Arc<PuertoRicoScripts>> = OnceLock::new();
+        SCRIPTS
+            .get_or_init(|| Arc::new(PuertoRicoScripts::new()))
+            .clone()
+    }
+
+    /// The paper's AIs: `sa0` (alias `scripted`) takes `tau`, `greedy` (τ = ∞) and
+    /// `weights=[role.captain=1.5,…]` (play-style factors, [`super::PREFERENCES`]);
+    /// `thinking` takes `budget` (simulations at full time, 250 = "100 ms"), `clamp`,
+    /// `progress_at_root`, `exact_end` and the rollouts' `weights`.
+    fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
+        match spec.name() {
+            "sa0" | "scripted" => Some(scripted(spec).map(|w| {
+                let agent: Box<dyn Agent<Self>> = Box::new(ScriptedAi::new(w));
+                agent
+            })),
+            "thinking" => Some((|| {
+                let mut params = ThinkingParams::default();
+                params.budget = spec.take_u32("budget", params.budget)?;
+                if params.budget == 0 {
+                    return Err(Error::config("budget", "must be at least 1"));
+                }
+                params.clamp_pos_weight = spec.take_bool("clamp", params.clamp_pos_weight)?;
+                params.progress_at_root =
+                    spec.take_bool("progress_at_root", params.progress_at_root)?;
+                params.exact_end = spec.take_bool("exact_end", params.exact_end)?;
+                params.rollout_weights = scripted(spec)?;
+                let agent: Box<dyn Agent<Self>> = Box::new(ThinkingAi::new(params));
+                Ok(agent)
+            })()),
+            _ => None,
+        }
+    }
+
+    fn game_agent_names(&self) -> Vec<String> {
+        ["sa0", "scripted", "thinking"].map(String::from).to_vec()
+    }
+}
+
+/// SA-0's weights with the spec's `tau`, `greedy` and `weights` (play-style factors).
+fn scripted(spec: &mut AgentSpec) -> Result<ScriptedWeights> {
+    let mut w = ScriptedWeights::default();
+    w.tau = spec.take_positive("tau", w.tau)?;
+    if spec.take_bool("greedy", false)? {
+        w.tau = f64::INFINITY;
+    }
+    let factors = spec.take_weights("weights")?;
+    w.set_preferences(&factors)
+        .map_err(|e| Error::config("weights", e))?;
+    Ok(w)
+}
