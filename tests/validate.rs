@@ -842,3 +842,74 @@ fn report_names_a_missing_or_truncated_archive_csv_and_its_line() {
     let err = fails(&["report", path_arg(&dir.join("nowhere"))]);
     assert!(err.contains("nowhere"), "{err}");
 }
+
+/// A Puerto Rico run: SA-0 play-style factors, 4 players on `4p`.
+const PUERTO_RICO_CONFIG: &str = r#"
+game = "puerto-rico"
+seed = 3
+batch_size = 4
+[evaluation]
+levels = ["4p"]
+repetitions = 4
+player = "sa0"
+baseline = "sa0"
+[genome]
+scripts = ["role.captain", "role.builder"]
+values = [0.0, 1.0, 2.0]
+[[features]]
+name = "shipping_pct"
+min = 20
+max = 100
+step = 20
+[[features]]
+name = "builder_pct"
+min = 0
+max = 60
+step = 20
+[map_elites]
+one_hot = true
+random_init = 4
+iterations = 4
+"#;
+
+#[test]
+fn a_puerto_rico_run_validates_on_other_player_counts_and_reports_four_player_games() {
+    let dir = scratch("validate", "puerto-rico");
+    let config = dir.join("pr.toml");
+    std::fs::write(&config, PUERTO_RICO_CONFIG).unwrap();
+    let run = dir.join("run");
+    let (config, run_arg) = (path_arg(&config), path_arg(&run));
+    ok(&[
+        "evolve",
+        config,
+        "--out",
+        run_arg,
+        "--quiet",
+        "--threads",
+        "2",
+    ]);
+    // Held-out levels: 2p, 3p and 5p, each played with its own number of baselines.
+    let out = ok(&[
+        "validate",
+        run_arg,
+        "--cells",
+        "all",
+        "--repetitions",
+        "3",
+        "--quiet",
+    ]);
+    assert!(out.contains("2p, 3p, 5p"), "{out}");
+    let rows = csv_rows(&run.join(VALIDATION_CSV));
+    let games = rows[0].iter().position(|c| c == "val_games").unwrap();
+    assert!(rows.len() > 1);
+    assert!(rows[1..].iter().all(|r| r[games] == "9"), "{rows:?}");
+    ok(&["reevaluate", run_arg, "--games", "4", "--quiet"]);
+    ok(&["tiers", run_arg, "--count", "2"]);
+    let out = ok(&["report", run_arg]);
+    assert!(out.contains("report.html"), "{out}");
+    let page = read(&run.join("report.html"));
+    assert!(
+        page.contains("sa0(weights=["),
+        "the replays name the elite's agent"
+    );
+}

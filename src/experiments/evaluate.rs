@@ -3,6 +3,7 @@
 //! rate, mean score and the features' means and spreads.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::AgentSpec;
@@ -13,17 +14,23 @@ use crate::error::{Error, Result};
 use crate::features::{Feature, GameView, mean_sd};
 use crate::game::Game;
 use crate::qd::Evaluation;
+use crate::rng::derive_seed;
 
 /// Plays `player` (participant 0) against N − 1 copies of `baseline` (N: the players of the
-/// first level) on every level × `repetitions`, seats rotated every game, games in parallel;
+/// level) on every level × `repetitions`, seats rotated every game, games in parallel;
 /// game `i`'s seed is `derive_seed(seed, &[i])`. Fitness is the share of games the player
 /// finished alone in first place (draws and shared first places are not wins), the tie-break
 /// its mean final score; descriptors are the `features` of its games; `extra` holds the mean
 /// and standard deviation of the score and the share of games nobody won alone.
 ///
+/// Levels with different player counts (Puerto Rico's `2p` … `5p`) are played as one series
+/// per run of consecutive levels with the same count, each seeded by
+/// `derive_seed(seed, &[index of its first level])`; levels of one count are one series
+/// seeded by `seed`, as above.
+///
 /// # Errors
 ///
-/// A spec the game cannot build, no levels, or levels with different player counts.
+/// A spec the game cannot build; [`Error::Config`] naming `levels` if there are none.
 pub fn evaluate_player<G: SearchSupport>(
     game: &G,
     levels: &[(String, G::Level)],
@@ -33,15 +40,39 @@ pub fn evaluate_player<G: SearchSupport>(
     baseline: &str,
     features: &[Feature],
 ) -> Result<Evaluation> {
-    let series = Series::new(levels.to_vec(), repetitions, seed);
-    let specs = line_up(game, levels, player, baseline)?;
+    if levels.is_empty() {
+        return Err(Error::config("levels", "no level to play"));
+    }
     let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent(game, s) };
-    let games = series.run(game, &specs, build, |_, _| {})?;
-    let results: Vec<GameResult> = games
-        .iter()
-        .map(|g| GameResult::of(game, g, features))
-        .collect();
+    let groups = same_count_runs(game, levels);
+    let mut results = Vec::new();
+    for range in &groups {
+        let group = &levels[range.clone()];
+        let seed = if groups.len() == 1 {
+            seed
+        } else {
+            derive_seed(seed, &[range.start as u64])
+        };
+        let series = Series::new(group.to_vec(), repetitions, seed);
+        let specs = line_up(game, group, player, baseline)?;
+        let games = series.run(game, &specs, build, |_, _| {})?;
+        results.extend(games.iter().map(|g| GameResult::of(game, g, features)));
+    }
     Ok(aggregate(&results, features.len()))
+}
+
+/// The index ranges of the runs of consecutive `levels` with the same player count.
+fn same_count_runs<G: Game>(game: &G, levels: &[(String, G::Level)]) -> Vec<Range<usize>> {
+    let count = |l: &G::Level| game.num_players(&initial_state(game, l, 0));
+    let mut runs = Vec::new();
+    let mut start = 0;
+    for i in 1..=levels.len() {
+        if i == levels.len() || count(&levels[i].1) != count(&levels[start].1) {
+            runs.push(start..i);
+            start = i;
+        }
+    }
+    runs
 }
 
 /// What the evaluation keeps of one game of the player (participant 0): enough for

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::evaluate::line_up;
 use super::replay::record;
 use super::run_dir::{RunDir, read_config};
 use super::tiers::{TIERS_TOML, TiersFile};
@@ -256,7 +257,8 @@ fn cell_title(run: &RunDir, r: &ArchiveRow) -> String {
         .join(" · ")
 }
 
-/// One game of the elite `r` against the run's baseline on the first training level.
+/// One game of the elite `r` against the run's baseline (N − 1 of them with N players) on
+/// the first training level.
 fn replay_of<G: GameKit>(
     game: &G,
     levels: &[(String, G::Level)],
@@ -266,12 +268,16 @@ fn replay_of<G: GameKit>(
     let (name, level) = &levels[0];
     let spec = run.agent_spec(r)?;
     let baseline = run.config.baseline.to_string();
-    let mut agents = vec![build_agent(game, &spec)?, build_agent(game, &baseline)?];
+    let specs = line_up(game, &levels[..1], &spec, &baseline)?;
+    let mut agents = specs
+        .iter()
+        .map(|s| build_agent(game, s))
+        .collect::<Result<Vec<_>>>()?;
     let source = ReplaySource {
         game: game.info().name.to_string(),
         level: name.clone(),
         seed: derive_seed(run.config.seed, &[REPLAY_TAG, r.cell as u64]),
-        agents: vec![spec, baseline],
+        agents: specs,
     };
     Ok(record(game, level, source, &mut agents))
 }
