@@ -122,8 +122,40 @@ fn results_are_byte_identical_with_one_and_two_threads() {
         "{}",
         lines[2]
     );
-    assert!(lines[2].ends_with(",1"), "{}", lines[2]);
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let cell = |line: usize, name: &str| -> String {
+        let col = header.iter().position(|&h| h == name).unwrap();
+        lines[line].split(',').nth(col).unwrap().to_string()
+    };
+    assert_eq!(cell(2, "mean_rank"), "1");
+    // The side of `random` against `end_turn` is `random` alone: the same numbers.
+    for line in [1, 2] {
+        for (side, own) in [
+            ("side_wins", "wins"),
+            ("side_win_rate", "win_rate"),
+            ("side_win_rate_lo", "win_rate_lo"),
+            ("side_win_rate_hi", "win_rate_hi"),
+        ] {
+            let same = cell(line, side) == cell(line, own);
+            assert_eq!(same, line == 2, "line {line}: {side}, {own}");
+        }
+    }
+    assert_eq!(
+        (cell(2, "side_size"), cell(2, "participants")),
+        ("1".into(), "2".into())
+    );
+    // random-vs-random: both participants are the side, which wins every game somebody wins.
+    assert_eq!(cell(1, "side_size"), "2");
+    let (games_1, draws_1): (u32, u32) = (
+        cell(1, "games").parse().unwrap(),
+        cell(1, "draws").parse().unwrap(),
+    );
+    assert_eq!(cell(1, "side_wins"), (games_1 - draws_1).to_string());
     assert!(table_a.lines().next().unwrap().starts_with("pairing"));
+    assert!(
+        table_a.contains("side 95% CI") && table_a.contains("2/2"),
+        "{table_a}"
+    );
     assert!(table_a.contains("random-vs-end_turn"), "{table_a}");
 }
 
@@ -748,9 +780,12 @@ fn png_height(path: &Path) -> u32 {
     u32::from_be_bytes(bytes[20..24].try_into().unwrap())
 }
 
-/// A `summary.csv` as a tournament writes it, one row per (pairing, wins of 40 games).
+/// A `summary.csv` as a tournament wrote it before the side columns, one row per (pairing,
+/// wins of 40 games): `plot` reads old files too.
 fn summary_csv(rows: &[(&str, u32)]) -> String {
-    let mut text = summary_header(&[]).join(",") + "\n";
+    let header = summary_header(&[]);
+    let old = header.iter().position(|h| h == "mean_rank").unwrap() + 1;
+    let mut text = header[..old].join(",") + "\n";
     for (name, wins) in rows {
         let (lo, hi) = playstyles::stats::wilson_interval(u64::from(*wins), 40, 1.96);
         let rate = f64::from(*wins) / 40.0;
