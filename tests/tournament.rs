@@ -872,3 +872,90 @@ fn plot_names_a_bad_or_truncated_summary_csv_and_its_line() {
         "{err}"
     );
 }
+
+/// A four-player Puerto Rico tournament config, good as it stands.
+const PUERTO_RICO: &str = r#"
+game = "puerto-rico"
+seed = 1
+levels = ["4p"]
+repetitions = 1
+
+[[pairing]]
+name = "thinking-vs-sa0"
+agents = ["thinking(budget=250)", "thinking(budget=250)", "sa0", "sa0"]
+"#;
+
+#[test]
+fn the_binary_names_the_field_of_a_bad_puerto_rico_config() {
+    let dir = scratch("tournament", "bad-puerto-rico");
+    let rules = |r: &str| format!("repetitions = 1\n\n[rules]\n{r}");
+    // (text replaced in PUERTO_RICO, its replacement, the field the error must name, a word of
+    // the reason)
+    let cases = [
+        ("[\"4p\"]", "[\"6p\"]".to_string(), "levels", "6p"),
+        ("[\"4p\"]", "[\"1p\"]".to_string(), "levels", "1p"),
+        ("[\"4p\"]", "[\"four\"]".to_string(), "levels", "four"),
+        (
+            "[\"4p\"]",
+            "[\"2p\"]".to_string(),
+            "pairing[0].agents",
+            "4 agents",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"thinkin\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "thinkin",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"thinking(budget=0)\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "budget",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"sa0(weights=[role.x=1])\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "role.x",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"sa0(weights=[role.settler=-1])\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "role.settler",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"pmcts(budget=0)\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "budget",
+        ),
+        (
+            "repetitions = 1",
+            rules("vp_chips_5p = 123"),
+            "rules.vp_chips_5p",
+            "123",
+        ),
+        (
+            "repetitions = 1",
+            rules("vp_chips = 122"),
+            "rules.vp_chips",
+            "vp_chips",
+        ),
+    ];
+    for (i, (from, to, field, word)) in cases.into_iter().enumerate() {
+        assert!(PUERTO_RICO.contains(from), "{from}");
+        let path = dir.join(format!("bad{i}.toml"));
+        std::fs::write(&path, PUERTO_RICO.replacen(from, &to, 1)).unwrap();
+        let o = playstyles(&["tournament", path.to_str().unwrap(), "--quiet"], &dir);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{to}: {err}");
+        assert!(
+            err.starts_with(&format!("error: invalid `{field}`")) && err.contains(word),
+            "{to}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{to}: {err}");
+        assert!(!dir.join("results").exists(), "{to}: results written");
+    }
+}
