@@ -959,3 +959,35 @@ fn the_binary_names_the_field_of_a_bad_puerto_rico_config() {
         assert!(!dir.join("results").exists(), "{to}: results written");
     }
 }
+
+#[test]
+fn the_puerto_rico_thinking_config_plays_the_paper_protocol() {
+    let text =
+        read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/puerto-rico-thinking.toml"));
+    let spec = TournamentSpec::parse(&text).unwrap();
+    assert_eq!(spec.game, "puerto-rico".parse::<GameKind>().unwrap());
+    assert_eq!(spec.levels, LevelSet::List(vec!["4p".into()]));
+    assert_eq!(spec.repetitions, 100);
+    let pairings: Vec<Vec<String>> = spec.pairings.iter().map(|p| p.specs()).collect();
+    // Every pairing: two of one agent, then two SA-0.
+    for p in &pairings {
+        assert_eq!(p.len(), 4, "{p:?}");
+        assert_eq!(p[0], p[1], "{p:?}");
+        assert_eq!(p[2..], ["sa0", "sa0"], "{p:?}");
+    }
+    let thinking: Vec<&str> = pairings
+        .iter()
+        .map(|p| p[0].as_str())
+        .filter(|a| a.starts_with("thinking"))
+        .collect();
+    assert_eq!(
+        thinking,
+        [250, 6000, 12000, 25000].map(|b| format!("thinking(budget={b})"))
+    );
+    assert!(pairings.iter().any(|p| p[0].starts_with("mcts(")));
+    assert!(
+        pairings
+            .iter()
+            .any(|p| p[0].starts_with("pmcts(") && p[0].contains("bias=true"))
+    );
+}
