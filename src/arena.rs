@@ -12,7 +12,8 @@
 //! Besides the outcome, a [`MatchRecord`] keeps one [`PlayerRecord`] per seat: the gameplay
 //! statistics that MAP-Elites features and tournament tables are computed from (spec §16).
 //! A [`series::Series`] plays many matches with seats rotated, in parallel, and
-//! [`summary`] aggregates them from one participant's point of view.
+//! [`summary`] aggregates them from one participant's point of view, or a side's (several
+//! participants counted together).
 
 pub mod series;
 pub mod summary;

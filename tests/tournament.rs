@@ -122,8 +122,40 @@ fn results_are_byte_identical_with_one_and_two_threads() {
         "{}",
         lines[2]
     );
-    assert!(lines[2].ends_with(",1"), "{}", lines[2]);
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let cell = |line: usize, name: &str| -> String {
+        let col = header.iter().position(|&h| h == name).unwrap();
+        lines[line].split(',').nth(col).unwrap().to_string()
+    };
+    assert_eq!(cell(2, "mean_rank"), "1");
+    // The side of `random` against `end_turn` is `random` alone: the same numbers.
+    for line in [1, 2] {
+        for (side, own) in [
+            ("side_wins", "wins"),
+            ("side_win_rate", "win_rate"),
+            ("side_win_rate_lo", "win_rate_lo"),
+            ("side_win_rate_hi", "win_rate_hi"),
+        ] {
+            let same = cell(line, side) == cell(line, own);
+            assert_eq!(same, line == 2, "line {line}: {side}, {own}");
+        }
+    }
+    assert_eq!(
+        (cell(2, "side_size"), cell(2, "participants")),
+        ("1".into(), "2".into())
+    );
+    // random-vs-random: both participants are the side, which wins every game somebody wins.
+    assert_eq!(cell(1, "side_size"), "2");
+    let (games_1, draws_1): (u32, u32) = (
+        cell(1, "games").parse().unwrap(),
+        cell(1, "draws").parse().unwrap(),
+    );
+    assert_eq!(cell(1, "side_wins"), (games_1 - draws_1).to_string());
     assert!(table_a.lines().next().unwrap().starts_with("pairing"));
+    assert!(
+        table_a.contains("side 95% CI") && table_a.contains("2/2"),
+        "{table_a}"
+    );
     assert!(table_a.contains("random-vs-end_turn"), "{table_a}");
 }
 
@@ -748,9 +780,12 @@ fn png_height(path: &Path) -> u32 {
     u32::from_be_bytes(bytes[20..24].try_into().unwrap())
 }
 
-/// A `summary.csv` as a tournament writes it, one row per (pairing, wins of 40 games).
+/// A `summary.csv` as a tournament wrote it before the side columns, one row per (pairing,
+/// wins of 40 games): `plot` reads old files too.
 fn summary_csv(rows: &[(&str, u32)]) -> String {
-    let mut text = summary_header(&[]).join(",") + "\n";
+    let header = summary_header(&[]);
+    let old = header.iter().position(|h| h == "mean_rank").unwrap() + 1;
+    let mut text = header[..old].join(",") + "\n";
     for (name, wins) in rows {
         let (lo, hi) = playstyles::stats::wilson_interval(u64::from(*wins), 40, 1.96);
         let rate = f64::from(*wins) / 40.0;
@@ -835,5 +870,124 @@ fn plot_names_a_bad_or_truncated_summary_csv_and_its_line() {
     assert!(
         err.contains("archive.csv") && err.contains("summary.csv"),
         "{err}"
+    );
+}
+
+/// A four-player Puerto Rico tournament config, good as it stands.
+const PUERTO_RICO: &str = r#"
+game = "puerto-rico"
+seed = 1
+levels = ["4p"]
+repetitions = 1
+
+[[pairing]]
+name = "thinking-vs-sa0"
+agents = ["thinking(budget=250)", "thinking(budget=250)", "sa0", "sa0"]
+"#;
+
+#[test]
+fn the_binary_names_the_field_of_a_bad_puerto_rico_config() {
+    let dir = scratch("tournament", "bad-puerto-rico");
+    let rules = |r: &str| format!("repetitions = 1\n\n[rules]\n{r}");
+    // (text replaced in PUERTO_RICO, its replacement, the field the error must name, a word of
+    // the reason)
+    let cases = [
+        ("[\"4p\"]", "[\"6p\"]".to_string(), "levels", "6p"),
+        ("[\"4p\"]", "[\"1p\"]".to_string(), "levels", "1p"),
+        ("[\"4p\"]", "[\"four\"]".to_string(), "levels", "four"),
+        (
+            "[\"4p\"]",
+            "[\"2p\"]".to_string(),
+            "pairing[0].agents",
+            "4 agents",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"thinkin\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "thinkin",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"thinking(budget=0)\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "budget",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"sa0(weights=[role.x=1])\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "role.x",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"sa0(weights=[role.settler=-1])\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "role.settler",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"pmcts(budget=0)\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "budget",
+        ),
+        (
+            "repetitions = 1",
+            rules("vp_chips_5p = 123"),
+            "rules.vp_chips_5p",
+            "123",
+        ),
+        (
+            "repetitions = 1",
+            rules("vp_chips = 122"),
+            "rules.vp_chips",
+            "vp_chips",
+        ),
+    ];
+    for (i, (from, to, field, word)) in cases.into_iter().enumerate() {
+        assert!(PUERTO_RICO.contains(from), "{from}");
+        let path = dir.join(format!("bad{i}.toml"));
+        std::fs::write(&path, PUERTO_RICO.replacen(from, &to, 1)).unwrap();
+        let o = playstyles(&["tournament", path.to_str().unwrap(), "--quiet"], &dir);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{to}: {err}");
+        assert!(
+            err.starts_with(&format!("error: invalid `{field}`")) && err.contains(word),
+            "{to}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{to}: {err}");
+        assert!(!dir.join("results").exists(), "{to}: results written");
+    }
+}
+
+#[test]
+fn the_puerto_rico_thinking_config_plays_the_paper_protocol() {
+    let text =
+        read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/puerto-rico-thinking.toml"));
+    let spec = TournamentSpec::parse(&text).unwrap();
+    assert_eq!(spec.game, "puerto-rico".parse::<GameKind>().unwrap());
+    assert_eq!(spec.levels, LevelSet::List(vec!["4p".into()]));
+    assert_eq!(spec.repetitions, 100);
+    let pairings: Vec<Vec<String>> = spec.pairings.iter().map(|p| p.specs()).collect();
+    // Every pairing: two of one agent, then two SA-0.
+    for p in &pairings {
+        assert_eq!(p.len(), 4, "{p:?}");
+        assert_eq!(p[0], p[1], "{p:?}");
+        assert_eq!(p[2..], ["sa0", "sa0"], "{p:?}");
+    }
+    let thinking: Vec<&str> = pairings
+        .iter()
+        .map(|p| p[0].as_str())
+        .filter(|a| a.starts_with("thinking"))
+        .collect();
+    assert_eq!(
+        thinking,
+        [250, 6000, 12000, 25000].map(|b| format!("thinking(budget={b})"))
+    );
+    assert!(pairings.iter().any(|p| p[0].starts_with("mcts(")));
+    assert!(
+        pairings
+            .iter()
+            .any(|p| p[0].starts_with("pmcts(") && p[0].contains("bias=true"))
     );
 }

@@ -21,7 +21,11 @@
 //! `i / repetitions`, with seed `derive_seed(seed, &[i])` (the same seeds in every pairing,
 //! so pairings are compared on common random numbers), and participant `j` in seat
 //! `(i + j) mod n` ([`crate::arena::series`]). The first agent of a pairing is the participant
-//! the summary is about.
+//! the summary is about; its *side* is every participant whose agent spec (in canonical form)
+//! is the same as the first's ([`crate::arena::summary::side_of`]): in
+//! `["thinking(budget=250)", "thinking(budget=250)", "sa0", "sa0"]` the two Thinking AIs, whose
+//! side win rate is "a Thinking AI won" (chance level 2/4). With distinct agents the side is the
+//! first participant alone and its columns repeat `wins` and `win_rate`.
 //!
 //! The output folder (default `results/<config file stem>/`) receives, each written atomically:
 //!
@@ -36,7 +40,11 @@
 //!   `games`, `wins`, `draws`, `win_rate`, `win_rate_lo`, `win_rate_hi` (95 % Wilson interval;
 //!   draws and shared first places count as non-wins), `mean_score`, the game's statistic
 //!   columns ([`crate::kit::GameKit::summary_columns`]; Tribes: `techs_pct`, `cities`,
-//!   `production`), `mean_rank`.
+//!   `production`), `mean_rank`; then the side's: `side_size` (participants in the side),
+//!   `participants` (per game), `side_wins` (games won by a member alone, or with first place
+//!   shared by members only, [`crate::arena::summary::side_won`]), `side_win_rate`,
+//!   `side_win_rate_lo`, `side_win_rate_hi` (95 % Wilson interval). Chance level for the side
+//!   is `side_size / participants`.
 //!
 //! Both CSV files are rewritten every [`SAVE_EVERY`] finished games and after each pairing, so
 //! `games.csv` doubles as the checkpoint: a killed tournament loses at most the games running
@@ -59,7 +67,7 @@ use super::tournament_rows::{GAMES_CSV, SUMMARY_CSV, TournamentRows};
 use super::tournament_spec::{Pairing, TournamentConfig, within};
 use crate::agent::Agent;
 use crate::arena::series::Series;
-use crate::arena::summary::{PairingSummary, SummaryColumn};
+use crate::arena::summary::{PairingSummary, SideSummary, SummaryColumn};
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::Game;
@@ -86,6 +94,8 @@ pub struct PairingResult {
     pub agents: Vec<String>,
     /// The summary from the first agent's point of view.
     pub summary: PairingSummary,
+    /// The summary of the first agent's side: every participant with the same spec.
+    pub side: SideSummary,
 }
 
 /// Plays the tournament `cfg` describes on `levels` (named for the reports) and writes its
@@ -243,8 +253,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The columns of `summary.csv`: the generic ones, the game's statistic `columns`, then
-/// `mean_rank`.
+/// The columns of `summary.csv`: the generic ones, the game's statistic `columns`,
+/// `mean_rank`, then the side's (after the others, so that files without them read as before).
 pub fn summary_header(columns: &[SummaryColumn]) -> Vec<String> {
     let mut h: Vec<String> = [
         "pairing",
@@ -262,15 +272,27 @@ pub fn summary_header(columns: &[SummaryColumn]) -> Vec<String> {
     .to_vec();
     h.extend(columns.iter().map(|c| c.column.to_string()));
     h.push("mean_rank".into());
+    h.extend(
+        [
+            "side_size",
+            "participants",
+            "side_wins",
+            "side_win_rate",
+            "side_win_rate_lo",
+            "side_win_rate_hi",
+        ]
+        .map(String::from),
+    );
     h
 }
 
-/// One row of `summary.csv` (see [`summary_header`]): `agents[0]` is the agent, the others are
-/// joined with `;` as its opponents.
-pub fn summary_row(pairing: &str, agents: &[String], s: &PairingSummary) -> Vec<String> {
+/// One row of `summary.csv` (see [`summary_header`]): `r.agents[0]` is the agent, the others
+/// are joined with `;` as its opponents.
+pub fn summary_row(r: &PairingResult) -> Vec<String> {
+    let (s, agents) = (&r.summary, &r.agents);
     let opt = |x: Option<f64>| x.map_or_else(String::new, num);
     let mut row = vec![
-        pairing.to_string(),
+        r.name.clone(),
         agents.first().cloned().unwrap_or_default(),
         agents.get(1..).unwrap_or_default().join(";"),
         s.games.to_string(),
@@ -283,11 +305,23 @@ pub fn summary_row(pairing: &str, agents: &[String], s: &PairingSummary) -> Vec<
     ];
     row.extend(s.stats.iter().map(|&x| opt(x)));
     row.push(opt(s.mean_rank));
+    let side = &r.side;
+    row.extend([
+        side.members.len().to_string(),
+        side.participants.to_string(),
+        side.wins.to_string(),
+        num(side.win_rate),
+        num(side.win_rate_lo),
+        num(side.win_rate_hi),
+    ]);
     row
 }
 
-/// The printed summary: one aligned row per pairing, with the game's statistic `columns`.
+/// The printed summary: one aligned row per pairing, with the game's statistic `columns`; if
+/// some pairing's side has more than one participant, then with the side's size (`2/4`),
+/// wins, win rate and its interval too.
 pub fn summary_table(results: &[PairingResult], columns: &[SummaryColumn]) -> String {
+    let sides = results.iter().any(|r| r.side.members.len() > 1);
     let mut header: Vec<String> = [
         "pairing", "games", "wins", "draws", "win %", "95% CI", "score",
     ]
@@ -295,6 +329,9 @@ pub fn summary_table(results: &[PairingResult], columns: &[SummaryColumn]) -> St
     .to_vec();
     header.extend(columns.iter().map(|c| c.short.to_string()));
     header.push("rank".into());
+    if sides {
+        header.extend(["side", "side wins", "side %", "side 95% CI"].map(String::from));
+    }
     let fixed =
         |x: Option<f64>, d: usize| x.map_or_else(|| "-".to_string(), |x| format!("{x:.d$}"));
     let rows: Vec<Vec<String>> = results
@@ -317,6 +354,19 @@ pub fn summary_table(results: &[PairingResult], columns: &[SummaryColumn]) -> St
                     .map(|(c, &x)| fixed(x, c.decimals)),
             );
             row.push(fixed(s.mean_rank, 2));
+            if sides {
+                let side = &r.side;
+                row.extend([
+                    format!("{}/{}", side.members.len(), side.participants),
+                    side.wins.to_string(),
+                    format!("{:.1}", 100.0 * side.win_rate),
+                    format!(
+                        "{:.1}-{:.1}",
+                        100.0 * side.win_rate_lo,
+                        100.0 * side.win_rate_hi
+                    ),
+                ]);
+            }
             row
         })
         .collect();

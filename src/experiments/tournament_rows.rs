@@ -10,7 +10,7 @@ use super::games_csv::{GameRow, TableColumns, cell_error, games_header, read_gam
 use super::tournament::{PairingResult, summary_header, summary_row};
 use super::tournament_spec::Pairing;
 use crate::arena::series::{Series, seat_of};
-use crate::arena::summary::summarize;
+use crate::arena::summary::{side_of, summarize, summarize_side};
 use crate::error::Result;
 use crate::game::Game;
 use crate::qd::checkpoint::invalid;
@@ -186,15 +186,18 @@ impl TournamentRows {
     }
 
     /// The summary of every pairing with at least one game, from its first participant's point
-    /// of view, in config order, with the game's summary columns ([`summarize`]).
+    /// of view and its side's ([`side_of`]), in config order, with the game's summary columns
+    /// ([`summarize`], [`summarize_side`]).
     pub fn results(&self) -> Vec<PairingResult> {
         (0..self.names.len())
             .filter_map(|p| {
                 let games: Vec<&GameRow> = self.rows[p].iter().flatten().collect();
+                let agents = &self.agents[p];
                 (!games.is_empty()).then(|| PairingResult {
                     name: self.names[p].clone(),
-                    agents: self.agents[p].clone(),
+                    agents: agents.clone(),
                     summary: summarize(&games, 0, self.columns.stats, self.columns.summary),
+                    side: summarize_side(&games, &side_of(agents), agents.len()),
                 })
             })
             .collect()
@@ -216,11 +219,7 @@ impl TournamentRows {
     /// `summary.csv`: one row per pairing of [`TournamentRows::results`].
     pub fn summary_table(&self) -> CsvTable {
         let mut t = CsvTable::new(summary_header(self.columns.summary));
-        t.rows = self
-            .results()
-            .iter()
-            .map(|r| summary_row(&r.name, &r.agents, &r.summary))
-            .collect();
+        t.rows = self.results().iter().map(summary_row).collect();
         t
     }
 

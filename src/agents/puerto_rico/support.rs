@@ -23,7 +23,7 @@ const WIN_BONUS: f64 = 50.0;
 
 /// Puerto Rico knowledge for MCTS and P-MCTS: the player's VP lead over the best opponent
 /// plus its lead in possessions (the Thinking AI's eq. 2, [`possessions`]) at 1,000 per VP;
-/// a finished game adds [`WIN_BONUS`] for the winner.
+/// a finished game adds 50 VP (`WIN_BONUS`) for the winner.
 #[derive(Clone, Debug, Default)]
 pub struct PuertoRicoKnowledge {
     params: ThinkingParams,
