@@ -2,7 +2,7 @@
 //! Each action carries its ends-turn bit. The predicates here also drive the engine's
 //! skipping of players with no real choice ([`super::apply`]).
 
-use super::state::{NO_GOOD, Phase, PlayerState, State};
+use super::state::{NO_GOOD, Phase, PlayerState, State, ones};
 use super::types::{
     Action, BUILDING_TABLE, BUILDINGS, COLONIST_BUILDING, COLONIST_ISLAND, DRAW, GOODS, Kind, PASS,
     PRICES, QUARRY, ROLES, SKIP, SPACES, WAREHOUSE, WHARF, WINDROSE, bld, role,
@@ -145,9 +145,10 @@ pub fn colonist_targets(me: &PlayerState, mut f: impl FnMut(u8, u8)) {
             f(COLONIST_ISLAND + t as u8, me.tiles[t] - me.occupied[t]);
         }
     }
-    for (b, t) in BUILDING_TABLE.iter().enumerate() {
-        if me.owns(b as u8) && me.workers[b] < t.slots {
-            f(COLONIST_BUILDING + b as u8, t.slots - me.workers[b]);
+    for b in ones(me.owned) {
+        let slots = BUILDING_TABLE[b].slots;
+        if me.workers[b] < slots {
+            f(COLONIST_BUILDING + b as u8, slots - me.workers[b]);
         }
     }
 }
@@ -186,8 +187,8 @@ pub fn mayor_fill(me: &mut PlayerState) {
             place(me, COLONIST_ISLAND + t as u8);
         }
     }
-    for (b, t) in BUILDING_TABLE.iter().enumerate() {
-        while me.san_juan > 0 && me.owns(b as u8) && me.workers[b] < t.slots {
+    for b in ones(me.owned) {
+        while me.san_juan > 0 && me.workers[b] < BUILDING_TABLE[b].slots {
             place(me, COLONIST_BUILDING + b as u8);
         }
     }
