@@ -25,6 +25,9 @@ pub const MAX_SAMPLES: usize = 2_000;
 /// Clones (or apply calls) timed per sampled state; the per-call time is their mean.
 pub const CALLS_PER_SAMPLE: usize = 32;
 
+/// Engine-only random games timed per arena game for [`FmBench::by_players`].
+pub const PLAYOUTS_PER_GAME: usize = 8;
+
 /// The median of `xs` (sorted in place; the mean of the middle two for an even length).
 /// `NaN` for an empty slice.
 pub fn median(xs: &mut [f64]) -> f64 {
@@ -88,8 +91,10 @@ pub struct FmBench {
     pub apply_ns: f64,
     /// Actions applied per second over all the random games (agents' time included).
     pub actions_per_sec: f64,
-    /// (players, median wall time of a random game with that many players in microseconds),
-    /// by player count; empty when every level has two players (reported as
+    /// (players, median wall time in microseconds of a uniformly random game with that many
+    /// players through the forward model alone: initial state, then legal actions, a uniform
+    /// draw and apply until the end, without the arena's observation, logs and statistics), by
+    /// player count; empty when every level has two players (reported as
     /// `random_game_{n}p_us`).
     pub by_players: Vec<(usize, f64)>,
 }
@@ -145,7 +150,9 @@ impl Serialize for FmBench {
 /// 1. Plays whole random-vs-random games ([`RandomAgent`] in every seat; match seeds derived
 ///    from `seed`, level index and game index) and times each: `random_game_ms` is the median,
 ///    `actions_per_sec` the total actions over the total time. Unless every level has two
-///    players, the median is also taken per player count ([`FmBench::by_players`]).
+///    players, [`PLAYOUTS_PER_GAME`] engine-only random games are also timed per game (seeds
+///    derived from its match seed) and their median taken per player count
+///    ([`FmBench::by_players`]).
 /// 2. Replays each game, untimed, keeping every [`SAMPLE_EVERY`]th state before an action; the
 ///    stride grows on long games so that at most about [`MAX_SAMPLES`] states are kept in all,
 ///    spread over whole games and shared evenly between them.
@@ -168,6 +175,10 @@ where
 {
     let mut game_ms = Vec::new();
     let mut players_ms: Vec<(usize, Vec<f64>)> = Vec::new();
+    let all_two = levels.iter().enumerate().all(|(li, level)| {
+        let match_seed = derive_seed(seed, &[li as u64, 0]);
+        game.num_players(&initial_state(game, level, match_seed)) == 2
+    });
     let mut total_actions = 0usize;
     let mut total_ns = 0.0;
     let mut samples: Vec<G::State> = Vec::new();
@@ -184,9 +195,20 @@ where
             let record = play_match(game, level, &mut agents, match_seed, |_, _| {});
             let ns = timer.elapsed_ns();
             game_ms.push(ns / 1e6);
-            match players_ms.iter_mut().find(|(n, _)| *n == players) {
-                Some((_, ms)) => ms.push(ns / 1e6),
-                None => players_ms.push((players, vec![ns / 1e6])),
+            if !all_two {
+                let i = match players_ms.iter().position(|(n, _)| *n == players) {
+                    Some(i) => i,
+                    None => {
+                        players_ms.push((players, Vec::new()));
+                        players_ms.len() - 1
+                    }
+                };
+                for k in 0..PLAYOUTS_PER_GAME {
+                    let playout_seed = derive_seed(match_seed, &[0x5eed, k as u64]);
+                    players_ms[i]
+                        .1
+                        .push(time_playout(game, level, playout_seed) / 1e6);
+                }
             }
             total_ns += ns;
             total_actions += record.actions.len();
@@ -228,14 +250,10 @@ where
         .collect();
 
     players_ms.sort_by_key(|&(n, _)| n);
-    let by_players = if players_ms.iter().all(|&(n, _)| n == 2) {
-        Vec::new()
-    } else {
-        players_ms
-            .into_iter()
-            .map(|(n, mut ms)| (n, median(&mut ms) * 1e3))
-            .collect()
-    };
+    let by_players = players_ms
+        .into_iter()
+        .map(|(n, mut ms)| (n, median(&mut ms) * 1e3))
+        .collect();
     FmBench {
         random_game_ms: median(&mut game_ms),
         by_players,
@@ -247,6 +265,26 @@ where
             0.0
         },
     }
+}
+
+/// Nanoseconds of one uniformly random game of `game` on `level` through the forward model
+/// alone (initial state included), the draws from an RNG seeded by `seed`; stops after
+/// [`crate::arena::MAX_ACTIONS`] actions.
+fn time_playout<G: Game>(game: &G, level: &G::Level, seed: u64) -> f64 {
+    let mut rng = derive_rng(seed, &[]);
+    let mut legal = Vec::new();
+    let timer = Timer::start();
+    let mut state = initial_state(game, level, seed);
+    for _ in 0..crate::arena::MAX_ACTIONS {
+        game.legal_actions(&state, &mut legal);
+        if legal.is_empty() {
+            break;
+        }
+        let a = legal[rng.random_range(0..legal.len())];
+        game.apply(&mut state, a);
+    }
+    black_box(&state);
+    timer.elapsed_ns()
 }
 
 #[cfg(test)]
