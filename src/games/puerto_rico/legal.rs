@@ -37,13 +37,21 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
         Phase::Mayor => {
             // After one placement: one colonist and one circle fewer, a target fewer if it had
             // one free circle; the turn ends when the rest is forced.
-            let (kinds, empty) = free_circles(me);
-            let pool = u32::from(me.san_juan);
+            // One walk over the targets: list them, then set each one's ends-turn bit.
+            let first = out.len();
+            let (mut kinds, mut empty) = (0, 0);
             colonist_targets(me, |t, free| {
-                let kinds = kinds - u32::from(free == 1);
-                let ends = pool == 1 || pool >= empty || kinds <= 1;
-                out.push(Action::new(Kind::Colonist, t).with_end(ends));
+                kinds += 1;
+                empty += u32::from(free);
+                // The payload's free circles ride in the ends-turn bit until all are known.
+                out.push(Action::new(Kind::Colonist, t).with_end(free == 1));
             });
+            let pool = u32::from(me.san_juan);
+            for a in &mut out[first..] {
+                let kinds = kinds - u32::from(a.ends_turn);
+                let ends = pool == 1 || pool >= empty || kinds <= 1;
+                *a = a.with_end(ends);
+            }
         }
         Phase::Builder => {
             for b in 0..BUILDINGS as u8 {
