@@ -87,7 +87,8 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
 
 /// Runs the forward-model benchmark on `levels` and writes its result to `out`: a table, or with
 /// `cfg.json` one line holding one JSON object (`random_game_ms`, `clone_ns`, `apply_ns`,
-/// `actions_per_sec`).
+/// `actions_per_sec`, and `random_game_{n}p_us` per player count unless every level has two
+/// players).
 ///
 /// # Errors
 ///
