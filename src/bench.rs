@@ -25,6 +25,9 @@ pub const MAX_SAMPLES: usize = 2_000;
 /// Clones (or apply calls) timed per sampled state; the per-call time is their mean.
 pub const CALLS_PER_SAMPLE: usize = 32;
 
+/// Engine-only random games timed per arena game for [`FmBench::by_players`].
+pub const PLAYOUTS_PER_GAME: usize = 8;
+
 /// The median of `xs` (sorted in place; the mean of the middle two for an even length).
 /// `NaN` for an empty slice.
 pub fn median(xs: &mut [f64]) -> f64 {
@@ -76,7 +79,7 @@ pub fn time_batches<R>(mut f: impl FnMut() -> R, batches: usize, per_batch: usiz
 }
 
 /// Forward-model speed of a game, measured by [`bench_fm`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FmBench {
     /// Median wall time of one whole random-vs-random game, in milliseconds.
     pub random_game_ms: f64,
@@ -88,22 +91,57 @@ pub struct FmBench {
     pub apply_ns: f64,
     /// Actions applied per second over all the random games (agents' time included).
     pub actions_per_sec: f64,
+    /// (players, median wall time in microseconds of a uniformly random game with that many
+    /// players through the forward model alone: initial state, then legal actions, a uniform
+    /// draw and apply until the end, without the arena's observation, logs and statistics), by
+    /// player count; empty when every level has two players (reported as
+    /// `random_game_{n}p_us`).
+    pub by_players: Vec<(usize, f64)>,
 }
 
 impl FmBench {
+    /// The measures in report order: (name, value, unit).
+    fn rows(&self) -> Vec<(String, f64, &'static str)> {
+        let mut rows = vec![("random_game_ms".to_string(), self.random_game_ms, "ms")];
+        for &(n, us) in &self.by_players {
+            rows.push((format!("random_game_{n}p_us"), us, "us"));
+        }
+        rows.extend([
+            ("clone_ns".to_string(), self.clone_ns, "ns"),
+            ("apply_ns".to_string(), self.apply_ns, "ns"),
+            ("actions_per_sec".to_string(), self.actions_per_sec, "1/s"),
+        ]);
+        rows
+    }
+
     /// A two-column text table, one row per measure.
     pub fn to_table(&self) -> String {
-        let rows = [
-            ("random_game_ms", self.random_game_ms, "ms"),
-            ("clone_ns", self.clone_ns, "ns"),
-            ("apply_ns", self.apply_ns, "ns"),
-            ("actions_per_sec", self.actions_per_sec, "1/s"),
-        ];
-        let mut s = format!("{:<16} {:>14}\n", "measure", "value");
-        for (name, value, unit) in rows {
-            s += &format!("{name:<16} {value:>14.1} {unit}\n");
+        let width = self
+            .rows()
+            .iter()
+            .map(|(n, _, _)| n.len())
+            .max()
+            .unwrap_or(0)
+            .max(16);
+        let mut s = format!("{:<width$} {:>14}\n", "measure", "value");
+        for (name, value, unit) in self.rows() {
+            s += &format!("{name:<width$} {value:>14.1} {unit}\n");
         }
         s
+    }
+}
+
+/// One JSON object: `random_game_ms`, `clone_ns`, `apply_ns`, `actions_per_sec` and each
+/// `random_game_{n}p_us` of [`FmBench::by_players`].
+impl Serialize for FmBench {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let rows = self.rows();
+        let mut map = serializer.serialize_map(Some(rows.len()))?;
+        for (name, value, _) in &rows {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
     }
 }
 
@@ -111,7 +149,10 @@ impl FmBench {
 ///
 /// 1. Plays whole random-vs-random games ([`RandomAgent`] in every seat; match seeds derived
 ///    from `seed`, level index and game index) and times each: `random_game_ms` is the median,
-///    `actions_per_sec` the total actions over the total time.
+///    `actions_per_sec` the total actions over the total time. Unless every level has two
+///    players, [`PLAYOUTS_PER_GAME`] engine-only random games are also timed per game (seeds
+///    derived from its match seed) and their median taken per player count
+///    ([`FmBench::by_players`]).
 /// 2. Replays each game, untimed, keeping every [`SAMPLE_EVERY`]th state before an action; the
 ///    stride grows on long games so that at most about [`MAX_SAMPLES`] states are kept in all,
 ///    spread over whole games and shared evenly between them.
@@ -133,6 +174,11 @@ where
     G::Action: 'static,
 {
     let mut game_ms = Vec::new();
+    let mut players_ms: Vec<(usize, Vec<f64>)> = Vec::new();
+    let all_two = levels.iter().enumerate().all(|(li, level)| {
+        let match_seed = derive_seed(seed, &[li as u64, 0]);
+        game.num_players(&initial_state(game, level, match_seed)) == 2
+    });
     let mut total_actions = 0usize;
     let mut total_ns = 0.0;
     let mut samples: Vec<G::State> = Vec::new();
@@ -149,6 +195,21 @@ where
             let record = play_match(game, level, &mut agents, match_seed, |_, _| {});
             let ns = timer.elapsed_ns();
             game_ms.push(ns / 1e6);
+            if !all_two {
+                let i = match players_ms.iter().position(|(n, _)| *n == players) {
+                    Some(i) => i,
+                    None => {
+                        players_ms.push((players, Vec::new()));
+                        players_ms.len() - 1
+                    }
+                };
+                for k in 0..PLAYOUTS_PER_GAME {
+                    let playout_seed = derive_seed(match_seed, &[0x5eed, k as u64]);
+                    players_ms[i]
+                        .1
+                        .push(time_playout(game, level, playout_seed) / 1e6);
+                }
+            }
             total_ns += ns;
             total_actions += record.actions.len();
 
@@ -188,8 +249,14 @@ where
         })
         .collect();
 
+    players_ms.sort_by_key(|&(n, _)| n);
+    let by_players = players_ms
+        .into_iter()
+        .map(|(n, mut ms)| (n, median(&mut ms) * 1e3))
+        .collect();
     FmBench {
         random_game_ms: median(&mut game_ms),
+        by_players,
         clone_ns: median(&mut clone_ns),
         apply_ns: median(&mut apply_ns),
         actions_per_sec: if total_ns > 0.0 {
@@ -198,6 +265,26 @@ where
             0.0
         },
     }
+}
+
+/// Nanoseconds of one uniformly random game of `game` on `level` through the forward model
+/// alone (initial state included), the draws from an RNG seeded by `seed`; stops after
+/// [`crate::arena::MAX_ACTIONS`] actions.
+fn time_playout<G: Game>(game: &G, level: &G::Level, seed: u64) -> f64 {
+    let mut rng = derive_rng(seed, &[]);
+    let mut legal = Vec::new();
+    let timer = Timer::start();
+    let mut state = initial_state(game, level, seed);
+    for _ in 0..crate::arena::MAX_ACTIONS {
+        game.legal_actions(&state, &mut legal);
+        if legal.is_empty() {
+            break;
+        }
+        let a = legal[rng.random_range(0..legal.len())];
+        game.apply(&mut state, a);
+    }
+    black_box(&state);
+    timer.elapsed_ns()
 }
 
 #[cfg(test)]
@@ -232,15 +319,28 @@ mod tests {
 /// ([`crate::kit::GameKit::bench_agents`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AgentBenchSet {
-    /// The agent of both seats in the games that provide the timed states.
+    /// The agent of every seat in the games that provide the timed states.
     pub warmup: &'static str,
+    /// Games of `warmup` agents played per level for those states.
+    pub warmup_games: usize,
     /// Time only states where a turn starts (the player to move is not the previous
     /// state's), for agents that plan a whole turn at its first decision.
     pub turn_starts: bool,
-    /// The timed decisions: (measure name, agent spec).
+    /// Time only states in this phase ([`crate::game::Game::phase`]), if given.
+    pub phase: Option<u8>,
+    /// Of the states that qualify, every how many is timed.
+    pub every: usize,
+    /// The timed decisions: (measure name, agent spec). A name ending in `_us` is measured in
+    /// microseconds, any other in milliseconds.
     pub decisions: &'static [(&'static str, &'static str)],
-    /// The whole games: (label, agent spec) per seat, seats alternated game by game.
-    pub game: [(&'static str, &'static str); 2],
+    /// Also time each decision at the first decision of a game (the initial state of each
+    /// level, one per whole-game seed), as `…_first_ms`.
+    pub first_decisions: bool,
+    /// The whole games, each given as (label, agent spec) per seat, as many seats as the
+    /// levels have players; the seating is rotated by one seat game by game.
+    pub games: &'static [&'static [(&'static str, &'static str)]],
+    /// The unit of whole-game times: `"s"`, `"ms"` or `"us"`.
+    pub game_unit: &'static str,
 }
 
 impl AgentBenchSet {
@@ -249,16 +349,21 @@ impl AgentBenchSet {
     /// `mcts(budget=100)` self-play.
     pub const SEARCH: AgentBenchSet = AgentBenchSet {
         warmup: "mcts(budget=100)",
+        warmup_games: 1,
         turn_starts: false,
+        phase: None,
+        every: 25,
         decisions: &[
             ("mcts_ms", "mcts(budget=2000)"),
             ("rhea_ms", "rhea(budget=2000)"),
             ("pmcts_pu_ms", "pmcts(bias=true,pruning=true,budget=2000)"),
         ],
-        game: [
+        first_decisions: false,
+        games: &[&[
             ("pmcts", "pmcts(bias=true,pruning=true,budget=2000)"),
             ("mcts", "mcts(budget=2000)"),
-        ],
+        ]],
+        game_unit: "s",
     };
 }
 
@@ -322,11 +427,18 @@ impl serde::Serialize for AgentsBench {
     }
 }
 
-/// Times `set`'s agents: one decision each on states of games between two `set.warmup`
-/// agents on the given levels (rounds 5–30, every 25th action, or with `set.turn_starts`
-/// every 10th turn start), and whole games of `set.game` (seats alternated, one per level up
-/// to `games`). States where only one action is legal are skipped (the agents return at once
-/// there).
+/// Times `set`'s agents: one decision each on states of `set.warmup_games` games per level
+/// between `set.warmup` agents (rounds 5–30, every `set.every`th state that qualifies: any,
+/// or with `set.turn_starts` a turn start, and with `set.phase` in that phase), with
+/// `set.first_decisions` also on the first state of `games` games per level, and whole games
+/// of each of `set.games` (seating rotated, one per level up to `games`). States where only
+/// one action is legal are skipped (the agents return at once there).
+///
+/// Each whole-game set of seats reports `A_vs_B…_game_s` (its seat labels joined; the unit is
+/// `set.game_unit`), the
+/// decisions of each label's seats pooled (`A_game_decisions`) and `game_rounds`; when `set`
+/// has more than one, the last two are prefixed by the game's name (`A_vs_B…_A_decisions`,
+/// `A_vs_B…_game_rounds`).
 ///
 /// # Errors
 ///
@@ -340,99 +452,154 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
 ) -> crate::Result<AgentsBench> {
     use crate::agents::build_agent;
     let build = |s: &str| build_agent(game, s);
+    let players = |level: &G::Level, seed: u64| {
+        game.num_players(&crate::arena::initial_state(game, level, seed))
+    };
 
     // Mid-game states from cheap self-play.
     let mut states = Vec::new();
     let mut buf = Vec::new();
     for (i, level) in levels.iter().enumerate() {
-        let mut agents = vec![build(set.warmup)?, build(set.warmup)?];
-        let (mut k, mut last_player) = (0usize, None);
-        crate::arena::play_match(game, level, &mut agents, seed ^ i as u64, |s, _| {
-            let r = game.round(s);
-            let player = match game.turn(s) {
-                crate::game::Turn::Player(p) => Some(p),
-                _ => None,
+        for j in 0..set.warmup_games {
+            let match_seed = if j == 0 {
+                seed ^ i as u64
+            } else {
+                crate::rng::derive_seed(seed, &[i as u64, j as u64])
             };
-            let take = if set.turn_starts {
+            let mut agents = (0..players(level, match_seed))
+                .map(|_| build(set.warmup))
+                .collect::<crate::Result<Vec<_>>>()?;
+            let (mut k, mut last_player) = (0usize, None);
+            crate::arena::play_match(game, level, &mut agents, match_seed, |s, _| {
+                let r = game.round(s);
+                let player = match game.turn(s) {
+                    crate::game::Turn::Player(p) => Some(p),
+                    _ => None,
+                };
                 let starts = player != last_player;
                 last_player = player;
-                starts && {
+                let qualifies = (!set.turn_starts || starts)
+                    && set.phase.is_none_or(|phase| game.phase(s) == phase);
+                let take = qualifies && {
                     k += 1;
-                    k.is_multiple_of(10)
+                    k.is_multiple_of(set.every.max(1))
+                };
+                if take && (5..=30).contains(&r) {
+                    game.legal_actions(s, &mut buf);
+                    if buf.len() > 1 {
+                        states.push(s.clone());
+                    }
                 }
-            } else {
-                k += 1;
-                k.is_multiple_of(25)
-            };
-            if take && (5..=30).contains(&r) {
-                game.legal_actions(s, &mut buf);
+            });
+        }
+    }
+    let mut first_states = Vec::new();
+    if set.first_decisions {
+        for level in levels {
+            for i in 0..games {
+                let s = crate::arena::initial_state(game, level, seed.wrapping_add(i as u64));
+                game.legal_actions(&s, &mut buf);
                 if buf.len() > 1 {
-                    states.push(s.clone());
+                    first_states.push(s);
                 }
             }
-        });
+        }
     }
     let mut rng = crate::rng::derive_rng(seed, &[0xbe7c]);
     let mut measures = Vec::new();
-    for &(name, spec) in set.decisions {
+    let mut time = |name: String, spec: &str, states: &[G::State]| -> crate::Result<()> {
         let mut ms = Vec::with_capacity(states.len());
-        for s in &states {
+        let (unit, per) = if name.ends_with("_us") {
+            ("us", 1e3)
+        } else {
+            ("ms", 1e6)
+        };
+        for s in states {
             let mut agent = build(spec)?;
             let t = Timer::start();
             std::hint::black_box(agent.act(game, s, &mut rng));
-            ms.push(t.elapsed_ns() / 1e6);
+            ms.push(t.elapsed_ns() / per);
         }
-        measures.push((name.to_string(), median(&mut ms), "ms"));
+        measures.push((name, median(&mut ms), unit));
+        Ok(())
+    };
+    for &(name, spec) in set.decisions {
+        time(name.to_string(), spec, &states)?;
+    }
+    if set.first_decisions {
+        for &(name, spec) in set.decisions {
+            let (stem, unit) = name.rsplit_once('_').unwrap_or((name, "ms"));
+            time(format!("{stem}_first_{unit}"), spec, &first_states)?;
+        }
     }
     // Whole games.
-    let [(a_label, a_spec), (b_label, b_spec)] = set.game;
-    let (mut secs, mut rounds) = (Vec::new(), Vec::new());
-    let (mut a_decisions, mut b_decisions) = (Vec::new(), Vec::new());
-    for (i, level) in levels.iter().cycle().take(games).enumerate() {
-        let (a, b) = (build(a_spec)?, build(b_spec)?);
-        let mut agents = if i % 2 == 0 { vec![a, b] } else { vec![b, a] };
-        let t = Timer::start();
-        let record = crate::arena::play_match(
-            game,
-            level,
-            &mut agents,
-            seed.wrapping_add(i as u64),
-            |_, _| {},
-        );
-        secs.push(t.elapsed_ns() / 1e9);
-        rounds.push(f64::from(record.rounds));
-        let a_seat = i % 2;
-        a_decisions.push(record.players[a_seat].actions() as f64);
-        b_decisions.push(record.players[1 - a_seat].actions() as f64);
+    let game_per = match set.game_unit {
+        "ms" => 1e6,
+        "us" => 1e3,
+        _ => 1e9,
+    };
+    let mut timed_games = 0;
+    for seats in set.games {
+        let labels: Vec<&str> = seats.iter().map(|&(label, _)| label).collect();
+        let title = labels.join("_vs_");
+        let prefix = if set.games.len() > 1 {
+            format!("{title}_")
+        } else {
+            String::new()
+        };
+        let mut distinct: Vec<&str> = Vec::new();
+        for &l in &labels {
+            if !distinct.contains(&l) {
+                distinct.push(l);
+            }
+        }
+        let (mut secs, mut rounds) = (Vec::new(), Vec::new());
+        let mut decisions: Vec<Vec<f64>> = vec![Vec::new(); distinct.len()];
+        for (i, level) in levels.iter().cycle().take(games).enumerate() {
+            let match_seed = seed.wrapping_add(i as u64);
+            let n = players(level, match_seed);
+            if n != seats.len() {
+                return Err(crate::Error::config(
+                    "levels",
+                    format!(
+                        "the benchmark game {title} seats {} agents, the level has {n} players",
+                        seats.len()
+                    ),
+                ));
+            }
+            // Seat `p` gets the spec at `(p + i) % n`: game by game, every agent moves up one.
+            let mut agents = (0..n)
+                .map(|p| build(seats[(p + i) % n].1))
+                .collect::<crate::Result<Vec<_>>>()?;
+            let t = Timer::start();
+            let record = crate::arena::play_match(game, level, &mut agents, match_seed, |_, _| {});
+            secs.push(t.elapsed_ns() / game_per);
+            rounds.push(f64::from(record.rounds));
+            for (p, player) in record.players.iter().enumerate() {
+                let label = labels[(p + i) % n];
+                let d = distinct.iter().position(|&l| l == label).unwrap_or(0);
+                decisions[d].push(player.actions() as f64);
+            }
+        }
+        timed_games += secs.len();
+        measures.push((
+            format!("{title}_game_{}", set.game_unit),
+            median(&mut secs),
+            set.game_unit,
+        ));
+        for (label, mut d) in distinct.iter().zip(decisions) {
+            let name = if prefix.is_empty() {
+                format!("{label}_game_decisions")
+            } else {
+                format!("{prefix}{label}_decisions")
+            };
+            measures.push((name, median(&mut d), ""));
+        }
+        measures.push((format!("{prefix}game_rounds"), median(&mut rounds), ""));
     }
-    measures.push((
-        format!("{a_label}_vs_{b_label}_game_s"),
-        median(&mut secs),
-        "s",
-    ));
-    if a_label == b_label {
-        a_decisions.append(&mut b_decisions);
-        measures.push((
-            format!("{a_label}_game_decisions"),
-            median(&mut a_decisions),
-            "",
-        ));
-    } else {
-        measures.push((
-            format!("{a_label}_game_decisions"),
-            median(&mut a_decisions),
-            "",
-        ));
-        measures.push((
-            format!("{b_label}_game_decisions"),
-            median(&mut b_decisions),
-            "",
-        ));
-    }
-    measures.push(("game_rounds".to_string(), median(&mut rounds), ""));
     Ok(AgentsBench {
         measures,
         states: states.len(),
-        games: secs.len(),
+        games: timed_games,
     })
 }

@@ -5,7 +5,7 @@
 //! playstyles games
 //! playstyles levels [--game GAME] [list|show LEVEL]
 //! playstyles play --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] [--render] [--json]
-//! playstyles bench [fm|agents] --game GAME [--json]
+//! playstyles bench [fm|agents] --game GAME [--level LEVEL,...] [--json]
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
 //! playstyles ask RUN_DIR [--config CONFIG.toml]
@@ -359,6 +359,11 @@ pub struct BenchArgs {
     /// The game.
     #[arg(long, default_value_t = GameKind::default(), value_parser = parse_game)]
     pub game: GameKind,
+    /// The levels to measure on, comma-separated or repeated (default: the game's benchmark
+    /// levels; Tribes and Prismata: the built-in ones; Puerto Rico: 3p,5p for `fm`, 4p for
+    /// `agents`).
+    #[arg(long, value_name = "LEVEL", value_delimiter = ',')]
+    pub level: Vec<String>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -416,6 +421,7 @@ impl Cli {
                     BenchTargetArg::Agents => BenchTarget::Agents,
                 };
                 let mut cfg = BenchConfig::new(a.game, target);
+                cfg.levels = a.level;
                 cfg.json = a.json;
                 Command::Bench(cfg)
             }
@@ -580,7 +586,28 @@ mod tests {
             panic!("not a bench command: {cmd:?}")
         };
         assert_eq!((cfg.target, cfg.json), (BenchTarget::Fm, true));
+        assert!(cfg.levels.is_empty(), "{cfg:?}");
         assert!(settings(&["bench", "fm", "--game", "tribes"]).is_ok());
+    }
+
+    #[test]
+    fn bench_takes_levels_comma_separated_or_repeated() {
+        let cmd = settings(&[
+            "bench",
+            "agents",
+            "--game",
+            "puerto-rico",
+            "--level",
+            "3p,4p",
+            "--level",
+            "5p",
+        ])
+        .unwrap();
+        let Command::Bench(cfg) = cmd else {
+            panic!("not a bench command: {cmd:?}")
+        };
+        assert_eq!(cfg.target, BenchTarget::Agents);
+        assert_eq!(cfg.levels, ["3p", "4p", "5p"]);
     }
 
     #[test]

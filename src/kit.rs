@@ -16,6 +16,7 @@ use crate::arena::summary::SummaryColumn;
 use crate::bench::AgentBenchSet;
 use crate::board::{Drawing, LegendEntry, text_drawing};
 use crate::error::Result;
+use crate::experiments::BenchTarget;
 use crate::features::Composite;
 
 /// Everything the workflows (play, tournament, evolve, validate, tiers, plot, bench, levels)
@@ -78,6 +79,13 @@ pub trait GameKit: SearchSupport {
     /// The columns of `summary.csv` after the generic ones: means of final statistics.
     fn summary_columns() -> &'static [SummaryColumn] {
         &[]
+    }
+
+    /// The levels `playstyles bench` measures when `--level` names none (default: the
+    /// built-in levels).
+    fn bench_levels(target: BenchTarget) -> Vec<String> {
+        let _ = target;
+        Self::builtin_levels()
     }
 
     /// The agents `playstyles bench agents` times (default: the generic search agents,

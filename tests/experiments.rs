@@ -136,7 +136,7 @@ fn play_rejects_an_unknown_agent_before_playing() {
 }
 
 #[test]
-fn bench_fm_reports_the_four_measures() {
+fn bench_fm_reports_the_four_measures_and_games_by_player_count() {
     let game = Nim::new();
     let levels = [
         NimLevel::standard(),
@@ -162,11 +162,22 @@ fn bench_fm_reports_the_four_measures() {
         .map(String::as_str)
         .collect();
     keys.sort();
+    // A level with other than two players adds the median game per player count.
     assert_eq!(
         keys,
-        ["actions_per_sec", "apply_ns", "clone_ns", "random_game_ms"]
+        [
+            "actions_per_sec",
+            "apply_ns",
+            "clone_ns",
+            "random_game_2p_us",
+            "random_game_3p_us",
+            "random_game_ms"
+        ]
     );
-    assert_eq!(result.to_table().lines().count(), 5);
+    assert_eq!(result.to_table().lines().count(), 7);
+    let two_players = bench_fm(&game, &levels[..1], 2, 0);
+    assert!(two_players.by_players.is_empty(), "{two_players:?}");
+    assert_eq!(two_players.to_table().lines().count(), 5);
 }
 
 #[test]

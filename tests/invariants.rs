@@ -225,6 +225,41 @@ fn random_games_of_prismata_at_scale_keep_the_invariants() {
     }
 }
 
+/// The random-simulation test above plays every built-in Puerto Rico level, one per player
+/// count from 2 to 5.
+#[test]
+fn the_invariant_suite_plays_puerto_rico_with_two_to_five_players() {
+    use playstyles::games::puerto_rico::PuertoRicoGame;
+    let game = PuertoRicoGame::with_rules(Default::default());
+    let names = PuertoRicoGame::builtin_levels();
+    let players: Vec<usize> = names
+        .iter()
+        .take(LEVELS)
+        .map(|name| {
+            let level = PuertoRicoGame::load_level(name).unwrap();
+            game.num_players(&initial_state(&game, &level, 0))
+        })
+        .collect();
+    assert_eq!(players, [2, 3, 4, 5]);
+}
+
+/// Issue 15's acceptance: 100,000 random Puerto Rico games, 25,000 each of 2, 3, 4 and 5
+/// players, every step checked; `cargo test --release --test main invariants -- --ignored
+/// puerto_rico_at_scale`.
+#[test]
+#[ignore = "100,000 games: run on demand"]
+fn random_games_of_puerto_rico_at_scale_keep_the_invariants() {
+    use playstyles::games::puerto_rico::PuertoRicoGame;
+    let game = PuertoRicoGame::with_rules(Default::default());
+    for players in 2..=5 {
+        let name = format!("{players}p");
+        let level = PuertoRicoGame::load_level(&name).unwrap();
+        for seed in 0..25_000 {
+            check_game(&game, &level, &name, seed);
+        }
+    }
+}
+
 /// Tribes levels with 3 and 4 tribes (the built-in ones have 2).
 fn tribes_levels() -> Vec<(String, playstyles::games::tribes::Level)> {
     use TribeKind::*;

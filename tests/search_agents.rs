@@ -298,6 +298,54 @@ fn the_agent_benchmark_times_decisions_and_counts_the_decisions_of_a_game() {
     }
 }
 
+#[test]
+fn the_agent_benchmark_seats_as_many_agents_as_the_level_has_players() {
+    use playstyles::bench::{AgentBenchSet, bench_agents};
+    use playstyles::games::puerto_rico::PuertoRicoGame;
+    use playstyles::kit::GameKit;
+    let game = PuertoRicoGame::with_rules(Default::default());
+    let levels = [PuertoRicoGame::load_level("3p").unwrap()];
+    let set = AgentBenchSet {
+        warmup: "sa0",
+        warmup_games: 2,
+        turn_starts: false,
+        phase: Some(0),
+        every: 3,
+        decisions: &[("sa0_us", "sa0"), ("random_ms", "random")],
+        first_decisions: true,
+        games: &[
+            &[("sa0", "sa0"), ("sa0", "sa0"), ("sa0", "sa0")],
+            &[("random", "random"), ("sa0", "sa0"), ("sa0", "sa0")],
+        ],
+        game_unit: "ms",
+    };
+    let b = bench_agents(&game, &set, &levels, 3, 1).unwrap();
+    assert_eq!(b.games, 6, "{b:?}");
+    assert!(b.states > 0, "{b:?}");
+    let m = |name: &str| b.get(name).unwrap_or_else(|| panic!("{name} in {b:?}"));
+    for name in [
+        "sa0_us",
+        "random_ms",
+        "sa0_first_us",
+        "random_first_ms",
+        "sa0_vs_sa0_vs_sa0_game_ms",
+        "random_vs_sa0_vs_sa0_game_ms",
+    ] {
+        assert!(m(name).is_finite() && m(name) > 0.0, "{name}: {b:?}");
+    }
+    // Several whole-game sets: each one's decisions and rounds under its own name.
+    assert!(m("sa0_vs_sa0_vs_sa0_game_rounds") >= 1.0, "{b:?}");
+    assert!(m("random_vs_sa0_vs_sa0_random_decisions") >= 1.0, "{b:?}");
+    assert!(m("random_vs_sa0_vs_sa0_sa0_decisions") >= 1.0, "{b:?}");
+    assert_eq!(b.get("game_rounds"), None, "{b:?}");
+    // A set seating fewer agents than the level has players is refused.
+    let two = AgentBenchSet {
+        games: &[&[("sa0", "sa0"), ("sa0", "sa0")]],
+        ..set
+    };
+    assert!(bench_agents(&game, &two, &levels, 1, 1).is_err());
+}
+
 /// A three-player game of one decision each for players 0 and 1 (player 2 never moves):
 /// player 0 takes `Right`, which ends the game with `right`, or `Left`, after which player 1
 /// chooses between `left_a` and `left_b`.

@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::game::Game;
 
 /// What `playstyles bench` measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BenchTarget {
     /// The forward model: whole random games, clone, apply ([`bench_fm`]).
     Fm,
@@ -18,12 +18,15 @@ pub enum BenchTarget {
 }
 
 /// Validated settings of `playstyles bench`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchConfig {
     /// The game to measure.
     pub game: GameKind,
     /// What to measure.
     pub target: BenchTarget,
+    /// The levels to measure on (`--level`); empty: the game's
+    /// [`crate::kit::GameKit::bench_levels`].
+    pub levels: Vec<String>,
     /// Random games per level (`bench fm`).
     pub games_per_level: usize,
     /// Whole games (`bench agents`).
@@ -41,12 +44,13 @@ impl BenchConfig {
     /// Default whole games of `bench agents`.
     pub const AGENT_GAMES: usize = 10;
 
-    /// Settings measuring `target` of `game` with the defaults: [`Self::GAMES_PER_LEVEL`] games
-    /// per level, seed 0, table output.
+    /// Settings measuring `target` of `game` with the defaults: the game's benchmark levels,
+    /// [`Self::GAMES_PER_LEVEL`] games per level, seed 0, table output.
     pub fn new(game: GameKind, target: BenchTarget) -> Self {
         BenchConfig {
             game,
             target,
+            levels: Vec::new(),
             games_per_level: Self::GAMES_PER_LEVEL,
             agent_games: Self::AGENT_GAMES,
             seed: 0,
@@ -83,7 +87,8 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
 
 /// Runs the forward-model benchmark on `levels` and writes its result to `out`: a table, or with
 /// `cfg.json` one line holding one JSON object (`random_game_ms`, `clone_ns`, `apply_ns`,
-/// `actions_per_sec`).
+/// `actions_per_sec`, and `random_game_{n}p_us` per player count unless every level has two
+/// players).
 ///
 /// # Errors
 ///

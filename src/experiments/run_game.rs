@@ -95,7 +95,12 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
             replay::replay(&game, &level, &cfg, &build, out)
         }
         Command::Bench(cfg) => {
-            let levels: Vec<G::Level> = G::builtin_levels()
+            let names = if cfg.levels.is_empty() {
+                G::bench_levels(cfg.target)
+            } else {
+                cfg.levels.clone()
+            };
+            let levels: Vec<G::Level> = names
                 .iter()
                 .map(|name| G::load_level(name))
                 .collect::<Result<_>>()?;

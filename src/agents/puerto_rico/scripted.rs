@@ -29,7 +29,7 @@ use crate::agent::Agent;
 use crate::game::Game;
 use crate::games::puerto_rico::PuertoRicoGame;
 use crate::games::puerto_rico::legal::{can_sell, sale_price};
-use crate::games::puerto_rico::state::{NO_GOOD, PlayerState, State};
+use crate::games::puerto_rico::state::{NO_GOOD, PRODUCTION, PlayerState, State, ones};
 use crate::games::puerto_rico::types::{
     Action, BUILDING_TABLE, BUILDINGS, BuildingKind, COLONIST_BUILDING, CORN, DRAW, GOODS, Kind,
     PRICES, QUARRY, SPACES, WHARF, WINDROSE, bld, role,
@@ -331,21 +331,15 @@ enum W {
 
 /// Circles of `me`'s production buildings of good `g`.
 fn circles(me: &PlayerState, g: u8) -> u8 {
-    BUILDING_TABLE
-        .iter()
-        .enumerate()
-        .filter(|&(b, t)| t.kind == BuildingKind::Production(g) && me.owns(b as u8))
-        .map(|(_, t)| t.slots)
+    ones(PRODUCTION[usize::from(g)] & me.owned)
+        .map(|b| BUILDING_TABLE[b].slots)
         .sum()
 }
 
 /// Occupied circles of `me`'s production buildings of good `g`.
 fn workers(me: &PlayerState, g: u8) -> u8 {
-    BUILDING_TABLE
-        .iter()
-        .enumerate()
-        .filter(|&(_, t)| t.kind == BuildingKind::Production(g))
-        .map(|(b, _)| me.workers[b])
+    ones(PRODUCTION[usize::from(g)])
+        .map(|b| me.workers[b])
         .sum()
 }
 

@@ -111,7 +111,10 @@ impl GameKit for PrismataGame {
     fn bench_agents() -> AgentBenchSet {
         AgentBenchSet {
             warmup: "MediumAI",
+            warmup_games: 1,
             turn_starts: true,
+            phase: None,
+            every: 10,
             decisions: &[
                 ("expert_ms", "ExpertAI"),
                 ("uct400_ms", "UCT100(traversals=400)"),
@@ -119,7 +122,9 @@ impl GameKit for PrismataGame {
                 ("uct100_ms", "UCT100"),
                 ("pmcts100_ms", "PMCTS100"),
             ],
-            game: [("playout", "Playout"), ("playout", "Playout")],
+            first_decisions: false,
+            games: &[&[("playout", "Playout"), ("playout", "Playout")]],
+            game_unit: "s",
         }
     }
 

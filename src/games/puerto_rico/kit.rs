@@ -9,6 +9,7 @@ use super::state::MAX_PLAYERS;
 use crate::agent::SearchSupport;
 use crate::bench::AgentBenchSet;
 use crate::error::{Error, Result};
+use crate::experiments::BenchTarget;
 use crate::features::Composite;
 use crate::kit::GameKit;
 
@@ -81,19 +82,48 @@ impl GameKit for PuertoRicoGame {
         &STATS
     }
 
-    /// The paper's AIs and our searches, one decision each at the start of a 4-player game
-    /// and through SA-0 self-play; whole SA-0 games.
+    /// `bench fm`: random games of 3 and 5 players (the speed targets' sizes); `bench agents`:
+    /// 4 players, the paper's table size.
+    fn bench_levels(target: BenchTarget) -> Vec<String> {
+        match target {
+            BenchTarget::Fm => vec!["3p".into(), "5p".into()],
+            BenchTarget::Agents => vec!["4p".into()],
+        }
+    }
+
+    /// The paper's AIs and our searches, one role decision each on the first state of a game
+    /// and through SA-0 self-play (10 games, every other role decision of rounds 5–30); whole
+    /// SA-0 games, and the paper's two Thinking AIs (budget 250, its "100 ms") against two
+    /// SA-0s.
     fn bench_agents() -> AgentBenchSet {
         AgentBenchSet {
             warmup: "sa0",
+            warmup_games: 10,
             turn_starts: false,
+            phase: Some(0),
+            every: 2,
             decisions: &[
-                ("sa0_ms", "sa0"),
+                ("sa0_us", "sa0"),
                 ("thinking100_ms", "thinking(budget=250)"),
                 ("mcts_ms", "mcts(budget=2000)"),
                 ("pmcts_ms", "pmcts(budget=2000,bias=true)"),
             ],
-            game: [("sa0", "sa0"), ("sa0", "sa0")],
+            first_decisions: true,
+            games: &[
+                &[
+                    ("sa0", "sa0"),
+                    ("sa0", "sa0"),
+                    ("sa0", "sa0"),
+                    ("sa0", "sa0"),
+                ],
+                &[
+                    ("thinking", "thinking(budget=250)"),
+                    ("sa0", "sa0"),
+                    ("thinking", "thinking(budget=250)"),
+                    ("sa0", "sa0"),
+                ],
+            ],
+            game_unit: "ms",
         }
     }
 }

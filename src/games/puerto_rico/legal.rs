@@ -2,7 +2,7 @@
 //! Each action carries its ends-turn bit. The predicates here also drive the engine's
 //! skipping of players with no real choice ([`super::apply`]).
 
-use super::state::{NO_GOOD, Phase, PlayerState, State};
+use super::state::{NO_GOOD, Phase, PlayerState, State, ones};
 use super::types::{
     Action, BUILDING_TABLE, BUILDINGS, COLONIST_BUILDING, COLONIST_ISLAND, DRAW, GOODS, Kind, PASS,
     PRICES, QUARRY, ROLES, SKIP, SPACES, WAREHOUSE, WHARF, WINDROSE, bld, role,
@@ -37,13 +37,21 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
         Phase::Mayor => {
             // After one placement: one colonist and one circle fewer, a target fewer if it had
             // one free circle; the turn ends when the rest is forced.
-            let (kinds, empty) = free_circles(me);
-            let pool = u32::from(me.san_juan);
+            // One walk over the targets: list them, then set each one's ends-turn bit.
+            let first = out.len();
+            let (mut kinds, mut empty) = (0, 0);
             colonist_targets(me, |t, free| {
-                let kinds = kinds - u32::from(free == 1);
-                let ends = pool == 1 || pool >= empty || kinds <= 1;
-                out.push(Action::new(Kind::Colonist, t).with_end(ends));
+                kinds += 1;
+                empty += u32::from(free);
+                // The payload's free circles ride in the ends-turn bit until all are known.
+                out.push(Action::new(Kind::Colonist, t).with_end(free == 1));
             });
+            let pool = u32::from(me.san_juan);
+            for a in &mut out[first..] {
+                let kinds = kinds - u32::from(a.ends_turn);
+                let ends = pool == 1 || pool >= empty || kinds <= 1;
+                *a = a.with_end(ends);
+            }
         }
         Phase::Builder => {
             for b in 0..BUILDINGS as u8 {
@@ -145,9 +153,10 @@ pub fn colonist_targets(me: &PlayerState, mut f: impl FnMut(u8, u8)) {
             f(COLONIST_ISLAND + t as u8, me.tiles[t] - me.occupied[t]);
         }
     }
-    for (b, t) in BUILDING_TABLE.iter().enumerate() {
-        if me.owns(b as u8) && me.workers[b] < t.slots {
-            f(COLONIST_BUILDING + b as u8, t.slots - me.workers[b]);
+    for b in ones(me.owned) {
+        let slots = BUILDING_TABLE[b].slots;
+        if me.workers[b] < slots {
+            f(COLONIST_BUILDING + b as u8, slots - me.workers[b]);
         }
     }
 }
@@ -186,8 +195,8 @@ pub fn mayor_fill(me: &mut PlayerState) {
             place(me, COLONIST_ISLAND + t as u8);
         }
     }
-    for (b, t) in BUILDING_TABLE.iter().enumerate() {
-        while me.san_juan > 0 && me.owns(b as u8) && me.workers[b] < t.slots {
+    for b in ones(me.owned) {
+        while me.san_juan > 0 && me.workers[b] < BUILDING_TABLE[b].slots {
             place(me, COLONIST_BUILDING + b as u8);
         }
     }

@@ -8,6 +8,30 @@ pub const MAX_PLAYERS: usize = 5;
 /// Marks an empty cargo ship.
 pub const NO_GOOD: u8 = u8::MAX;
 
+/// The set bits of `mask`, lowest first (building ids of an `owned` mask, ascending).
+pub fn ones(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let b = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            b
+        })
+    })
+}
+
+/// The buildings producing each good (bit = building id), from [`BUILDING_TABLE`].
+pub const PRODUCTION: [u32; GOODS] = {
+    let mut masks = [0; GOODS];
+    let mut b = 0;
+    while b < BUILDINGS {
+        if let BuildingKind::Production(g) = BUILDING_TABLE[b].kind {
+            masks[g as usize] |= 1 << b;
+        }
+        b += 1;
+    }
+    masks
+};
+
 /// What is being resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
@@ -97,8 +121,7 @@ impl PlayerState {
 
     /// Empty circles on own buildings.
     pub fn empty_building_circles(&self) -> u32 {
-        (0..BUILDINGS)
-            .filter(|&b| self.owns(b as u8))
+        ones(self.owned)
             .map(|b| u32::from(BUILDING_TABLE[b].slots - self.workers[b]))
             .sum()
     }
@@ -117,10 +140,7 @@ impl PlayerState {
         if g == 0 {
             return crop;
         }
-        let circles: u8 = (0..BUILDINGS)
-            .filter(|&b| BUILDING_TABLE[b].kind == BuildingKind::Production(g))
-            .map(|b| self.workers[b])
-            .sum();
+        let circles: u8 = ones(PRODUCTION[g as usize]).map(|b| self.workers[b]).sum();
         crop.min(circles)
     }
 
