@@ -1027,6 +1027,45 @@ mod tests {
         }
     }
 
+    #[test]
+    fn preferences_scale_their_choices_and_zero_rules_a_role_out() {
+        let s = start(3, 4);
+        let mut actions = Vec::new();
+        game().legal_actions(&s, &mut actions);
+        let (mut base, mut scaled) = (Vec::new(), Vec::new());
+        ScriptedWeights::default().weights(&s, &actions, &mut base);
+        let mut w = ScriptedWeights::default();
+        w.set_preferences(&[("role.captain".into(), 0.0), ("role.builder".into(), 2.0)])
+            .unwrap();
+        w.weights(&s, &actions, &mut scaled);
+        for ((a, b), x) in actions.iter().zip(&base).zip(&scaled) {
+            let factor = match (a.kind, a.payload) {
+                (Kind::Role, role::CAPTAIN) => 0.0,
+                (Kind::Role, role::BUILDER) => 2.0,
+                _ => 1.0,
+            };
+            assert_eq!(*x, b * factor, "{a:?}");
+        }
+        // Never the captain while another role weighs more than 0.
+        let mut ai = ScriptedAi::new(w);
+        let mut rng = rng_from_seed(9);
+        for _ in 0..200 {
+            let a = ai.act(&game(), &s, &mut rng);
+            assert!(!(a.kind == Kind::Role && a.payload == role::CAPTAIN));
+        }
+        let mut bad = ScriptedWeights::default();
+        assert!(bad.set_preferences(&[("role.nobody".into(), 1.0)]).is_err());
+        assert!(
+            bad.set_preferences(&[("build.large".into(), -1.0)])
+                .is_err()
+        );
+        assert_eq!(preference_of(Action::new(Kind::Build, bld::WHARF)), Some(8));
+        assert_eq!(
+            preference_of(Action::new(Kind::Role, role::PROSPECTOR_2)),
+            Some(6)
+        );
+    }
+
     /// 1 SA-0 against 2 uniformly random players, 3 players, SA-0's seat rotating over 60
     /// seeded games. Measured: SA-0 won 54 of 60 (90 %; 279 of 300 = 93 % over seeds 1000–1299);
     /// asserted: at least 60 %.
