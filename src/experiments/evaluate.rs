@@ -63,11 +63,14 @@ pub fn evaluate_player<G: SearchSupport>(
 
 /// The index ranges of the runs of consecutive `levels` with the same player count.
 fn same_count_runs<G: Game>(game: &G, levels: &[(String, G::Level)]) -> Vec<Range<usize>> {
-    let count = |l: &G::Level| game.num_players(&initial_state(game, l, 0));
+    let counts: Vec<usize> = levels
+        .iter()
+        .map(|(_, l)| game.num_players(&initial_state(game, l, 0)))
+        .collect();
     let mut runs = Vec::new();
     let mut start = 0;
     for i in 1..=levels.len() {
-        if i == levels.len() || count(&levels[i].1) != count(&levels[start].1) {
+        if i == levels.len() || counts[i] != counts[start] {
             runs.push(start..i);
             start = i;
         }

@@ -4,7 +4,9 @@
 //! the building built — and agree on the rest (colonists, goods, loads), where the portfolio
 //! then offers one action. Their weights are what a P-MCTS genome evolves.
 
-use super::scripted::ScriptedWeights;
+use std::cell::RefCell;
+
+use super::scripted::{PREFERENCES, ScriptedWeights, heaviest, preference_of};
 use crate::agent::{Assignment, Portfolio};
 use crate::game::{Game, Turn};
 use crate::games::puerto_rico::{Action, PuertoRicoGame, State};
@@ -45,27 +47,30 @@ const PROFILES: [&[(&str, f64)]; 5] = [
 /// The five personalities as a portfolio (see the module docs).
 #[derive(Clone, Debug)]
 pub struct PuertoRicoScripts {
-    weights: Vec<ScriptedWeights>,
+    /// SA-0's tables, which every script shares.
+    base: ScriptedWeights,
+    /// Each script's factors on [`super::PREFERENCES`].
+    factors: Vec<[f64; PREFERENCES.len()]>,
 }
 
 impl PuertoRicoScripts {
     /// The scripts of [`SCRIPTS`].
     pub fn new() -> Self {
-        let weights = PROFILES
+        let factors = PROFILES
             .iter()
             .map(|profile| {
-                let mut w = ScriptedWeights {
-                    tau: f64::INFINITY,
-                    ..ScriptedWeights::default()
-                };
+                let mut w = ScriptedWeights::default();
                 let factors: Vec<(String, f64)> =
                     profile.iter().map(|&(n, f)| (n.to_string(), f)).collect();
                 w.set_preferences(&factors)
                     .expect("profiles name known preferences (tested)");
-                w
+                w.preference
             })
             .collect();
-        PuertoRicoScripts { weights }
+        PuertoRicoScripts {
+            base: ScriptedWeights::default(),
+            factors,
+        }
     }
 }
 
@@ -75,15 +80,9 @@ impl Default for PuertoRicoScripts {
     }
 }
 
-/// Index of the heaviest of `w` (first on ties).
-fn heaviest(w: &[f64]) -> usize {
-    let mut best = 0;
-    for (i, &x) in w.iter().enumerate() {
-        if x > w[best] {
-            best = i;
-        }
-    }
-    best
+thread_local! {
+    /// The legal actions and their SA-0 weights of the state being proposed for.
+    static BUFFERS: RefCell<(Vec<Action>, Vec<f64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
 impl Portfolio<PuertoRicoGame> for PuertoRicoScripts {
@@ -91,6 +90,8 @@ impl Portfolio<PuertoRicoGame> for PuertoRicoScripts {
         &SCRIPTS
     }
 
+    /// SA-0's weights are computed once; each script scales them by its factors
+    /// ([`preference_of`]) and proposes the heaviest (first on ties).
     fn assignments(
         &self,
         game: &PuertoRicoGame,
@@ -102,31 +103,40 @@ impl Portfolio<PuertoRicoGame> for PuertoRicoScripts {
         if game.turn(state) == Turn::Terminal {
             return;
         }
-        let mut actions = Vec::new();
-        game.legal_actions(state, &mut actions);
-        let mut w = Vec::new();
-        for (script, weights) in self.weights.iter().enumerate() {
-            let action = if actions.len() == 1 {
-                actions[0]
-            } else {
-                weights.weights(state, &actions, &mut w);
-                actions[heaviest(&w)]
-            };
-            if !out.iter().any(|a| a.action == action) {
-                out.push(Assignment {
-                    action,
-                    script: script as u16,
-                    value: 1.0,
-                });
+        BUFFERS.with_borrow_mut(|(actions, w)| {
+            game.legal_actions(state, actions);
+            if actions.len() > 1 {
+                self.base.weights(state, actions, w);
             }
-        }
+            let mut scaled = Vec::with_capacity(actions.len());
+            for (script, factors) in self.factors.iter().enumerate() {
+                let action = if actions.len() == 1 {
+                    actions[0]
+                } else {
+                    scaled.clear();
+                    scaled.extend(
+                        actions
+                            .iter()
+                            .zip(w.iter())
+                            .map(|(&a, &x)| preference_of(a).map_or(x, |p| x * factors[p])),
+                    );
+                    actions[heaviest(&scaled)]
+                };
+                if !out.iter().any(|a| a.action == action) {
+                    out.push(Assignment {
+                        action,
+                        script: script as u16,
+                        value: 1.0,
+                    });
+                }
+            }
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::puerto_rico::PREFERENCES;
     use crate::games::puerto_rico::test_support::{game, start};
     use crate::rng::rng_from_seed;
 
@@ -137,7 +147,7 @@ mod tests {
                 assert!(PREFERENCES.contains(name), "{name}");
             }
         }
-        assert_eq!(PuertoRicoScripts::new().weights.len(), SCRIPTS.len());
+        assert_eq!(PuertoRicoScripts::new().factors.len(), SCRIPTS.len());
     }
 
     #[test]

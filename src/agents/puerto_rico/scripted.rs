@@ -702,6 +702,17 @@ impl ScriptedWeights {
     }
 }
 
+/// Index of the heaviest of `w` (the first on ties; 0 if `w` is empty).
+pub fn heaviest(w: &[f64]) -> usize {
+    let mut best = 0;
+    for (i, &x) in w.iter().enumerate() {
+        if x > w[best] {
+            best = i;
+        }
+    }
+    best
+}
+
 /// The Scripted AI SA-0 (spec §5.2): weighs every legal action ([`ScriptedWeights::weights`])
 /// and draws one with probability ∝ w^τ from the agent's RNG (τ = ∞: the first heaviest). A
 /// single legal action is played without a draw. Colonists are placed one draw per `colonist`
@@ -727,13 +738,7 @@ impl ScriptedAi {
     /// Index into `w` drawn ∝ w^τ (argmax, first on ties, for τ = ∞; uniform if all are 0).
     fn draw(tau: f64, w: &mut [f64], rng: &mut Rng) -> usize {
         if tau == f64::INFINITY {
-            let mut best = 0;
-            for (i, &x) in w.iter().enumerate() {
-                if x > w[best] {
-                    best = i;
-                }
-            }
-            return best;
+            return heaviest(w);
         }
         if tau != 1.0 {
             // Zero stays zero (0^0 would be 1).
