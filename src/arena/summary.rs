@@ -134,6 +134,17 @@ pub struct PairingSummary {
     pub stats: Vec<Option<f64>>,
 }
 
+/// `wins / games` (0 with no games) and its 95 % Wilson interval.
+fn rate(wins: u64, games: u64) -> (f64, f64, f64) {
+    let (lo, hi) = wilson_interval(wins, games, Z_95);
+    let r = if games == 0 {
+        0.0
+    } else {
+        wins as f64 / games as f64
+    };
+    (r, lo, hi)
+}
+
 /// Summarises `games` for participant `participant`.
 ///
 /// `stat_names[i]` names statistic `i` of [`FinishedGame::final_stat`] (for a [`SeriesGame`],
@@ -154,7 +165,7 @@ pub fn summarize<T: FinishedGame>(
         .filter(|g| g.winner() == Some(participant))
         .count() as u64;
     let draws = games.iter().filter(|g| g.is_draw()).count() as u64;
-    let (lo, hi) = wilson_interval(wins, n, Z_95);
+    let (win_rate, lo, hi) = rate(wins, n);
     let final_mean = |name: &str| -> Option<f64> {
         let i = stat_names.iter().position(|&s| s == name)?;
         let values: Option<Vec<f64>> = games.iter().map(|g| g.final_stat(participant, i)).collect();
@@ -172,7 +183,7 @@ pub fn summarize<T: FinishedGame>(
         games: n,
         wins,
         draws,
-        win_rate: if n == 0 { 0.0 } else { wins as f64 / n as f64 },
+        win_rate,
         win_rate_lo: lo,
         win_rate_hi: hi,
         mean_score: mean(games.iter().map(|g| g.score(participant))),
@@ -239,13 +250,13 @@ pub fn summarize_side<T: FinishedGame>(
         .iter()
         .filter(|g| side_won(*g, members, participants))
         .count() as u64;
-    let (lo, hi) = wilson_interval(wins, n, Z_95);
+    let (win_rate, lo, hi) = rate(wins, n);
     SideSummary {
         members: members.to_vec(),
         participants,
         games: n,
         wins,
-        win_rate: if n == 0 { 0.0 } else { wins as f64 / n as f64 },
+        win_rate,
         win_rate_lo: lo,
         win_rate_hi: hi,
     }
