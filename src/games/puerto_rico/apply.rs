@@ -44,7 +44,15 @@ pub fn apply(s: &mut State, a: Action) {
             }
             next_player(s);
         }
-        Kind::Colonist => place(&mut s.players[p], a.payload),
+        Kind::Colonist => {
+            place(&mut s.players[p], a.payload);
+            // A placement that does not end the turn leaves the actor a real choice (the
+            // listing set the bit from `mayor_forced`): nothing for the engine to resolve.
+            if !a.ends_turn {
+                debug_assert!(!mayor_forced(&s.players[p]));
+                return;
+            }
+        }
         Kind::Build => {
             if !a.is_pass() {
                 build(s, p, a.payload);

@@ -34,25 +34,7 @@ pub fn legal_actions(s: &State, out: &mut Vec<Action>) {
                 out.push(Action::new(Kind::Plantation, PASS));
             }
         }
-        Phase::Mayor => {
-            // After one placement: one colonist and one circle fewer, a target fewer if it had
-            // one free circle; the turn ends when the rest is forced.
-            // One walk over the targets: list them, then set each one's ends-turn bit.
-            let first = out.len();
-            let (mut kinds, mut empty) = (0, 0);
-            colonist_targets(me, |t, free| {
-                kinds += 1;
-                empty += u32::from(free);
-                // The payload's free circles ride in the ends-turn bit until all are known.
-                out.push(Action::new(Kind::Colonist, t).with_end(free == 1));
-            });
-            let pool = u32::from(me.san_juan);
-            for a in &mut out[first..] {
-                let kinds = kinds - u32::from(a.ends_turn);
-                let ends = pool == 1 || pool >= empty || kinds <= 1;
-                *a = a.with_end(ends);
-            }
-        }
+        Phase::Mayor => colonist_actions(me, |a| out.push(a)),
         Phase::Builder => {
             for b in 0..BUILDINGS as u8 {
                 if can_build(s, p, b) {
@@ -161,13 +143,35 @@ pub fn colonist_targets(me: &PlayerState, mut f: impl FnMut(u8, u8)) {
     }
 }
 
+/// Calls `f` with every colonist placement of `me`'s mayor turn, its ends-turn bit set: the
+/// [`legal_actions`] of a mayor turn, in order.
+pub fn colonist_actions(me: &PlayerState, mut f: impl FnMut(Action)) {
+    // After one placement: one colonist and one circle fewer, a target fewer if it had one
+    // free circle; the turn ends when the rest is forced (`mayor_forced`), whatever the
+    // target (`always`) or by filling the last circle of one of two targets.
+    let (kinds, empty) = free_circles(me);
+    let pool = u32::from(me.san_juan);
+    let always = pool == 1 || pool >= empty || kinds <= 1;
+    colonist_targets(me, |t, free| {
+        let ends = always || (kinds == 2 && free == 1);
+        f(Action::new(Kind::Colonist, t).with_end(ends));
+    });
+}
+
 /// Colonist targets with a free circle, and free circles in all.
 fn free_circles(me: &PlayerState) -> (u32, u32) {
+    // What `colonist_targets` walks, without a branch per target.
     let (mut kinds, mut empty) = (0, 0);
-    colonist_targets(me, |_, free| {
-        kinds += 1;
+    for t in 0..6 {
+        let free = me.tiles[t] - me.occupied[t];
+        kinds += u32::from(free > 0);
         empty += u32::from(free);
-    });
+    }
+    for b in ones(me.owned) {
+        let free = BUILDING_TABLE[b].slots - me.workers[b];
+        kinds += u32::from(free > 0);
+        empty += u32::from(free);
+    }
     (kinds, empty)
 }
 
@@ -184,8 +188,11 @@ pub fn place(me: &mut PlayerState, target: u8) {
 /// True if the rest of `me`'s mayor turn has no real choice: no colonist left, enough to fill
 /// every circle, or free circles of one target only.
 pub fn mayor_forced(me: &PlayerState) -> bool {
+    if me.san_juan == 0 {
+        return true;
+    }
     let (kinds, empty) = free_circles(me);
-    me.san_juan == 0 || u32::from(me.san_juan) >= empty || kinds <= 1
+    u32::from(me.san_juan) >= empty || kinds <= 1
 }
 
 /// Places `me`'s colonists when [`mayor_forced`]: fills every circle it can.
