@@ -68,8 +68,8 @@ pub enum CliCommand {
     /// `evolve` writes (exit code 2 naming the tasks without a result).
     Tell(TellArgs),
     /// Redraw the pictures of a MAP-Elites run directory (heatmap.png/.svg, progress.png) or
-    /// of a tournament's output folder (summary.png/.svg: each pairing's win rate with its 95%
-    /// interval) from its CSV files.
+    /// of a tournament's output folder (summary.png/.svg: the win rate of each pairing's side,
+    /// the first agent and its copies, with its 95% interval and chance) from its CSV files.
     Plot(PlotArgs),
     /// Re-play a run's elites on other levels and compare their features and win rates with
     /// the archive's (validation.csv, validation_summary.csv).

@@ -9,8 +9,8 @@
 //!   evaluations ([`crate::report::progress_chart`]).
 //!
 //! A tournament's output folder (it holds `summary.csv` but no `archive.csv`) gets
-//! `summary.png` and `summary.svg`: each pairing's win rate with its 95 % interval
-//! ([`crate::report::win_rate_chart`]).
+//! `summary.png` and `summary.svg`: the win rate of each pairing's side (the first agent and
+//! its copies) with its 95 % interval and the rate of chance ([`crate::report::win_rate_chart`]).
 //!
 //! Every file is written atomically. A missing or malformed input is an error naming the file
 //! (and the line, for a bad row).

@@ -1,9 +1,11 @@
 //! A tournament's `summary.csv` drawn as `summary.png` and `summary.svg`: one row per pairing,
-//! top to bottom in the file's order, labelled with the pairing's name; a point at its first
-//! agent's win rate with a horizontal bar over the 95 % Wilson interval (`win_rate_lo` to
-//! `win_rate_hi`), green where the whole interval lies above 50 %, red where it lies below,
-//! blue where it holds 50 %; the x axis from 0 to 100 % with a vertical line at 50 %; the
-//! numbers and the games written at the right of each row. Rows are shaded alternately and the
+//! top to bottom in the file's order, labelled with the pairing's name; a point at its side's
+//! win rate (the first agent and its copies: `side_win_rate`, or the first agent's `win_rate`
+//! in a file without side columns) with a horizontal bar over the 95 % Wilson interval, green
+//! where the whole interval lies above chance (side size / participants, 50 % for two
+//! players), red where it lies below, blue where it holds chance; the x axis from 0 to 100 %
+//! with a vertical line at chance (a mark on each row where chances differ); the numbers and
+//! the games written at the right of each row. Rows are shaded alternately and the
 //! picture grows with the pairings, so a sweep of 15 or more settings stays readable; names
 //! too long for the label column are shortened with an ellipsis.
 //!
@@ -27,8 +29,16 @@ use crate::report::atomic::write_atomic;
 pub const SUMMARY_PNG: &str = "summary.png";
 /// File name of the SVG chart in a tournament's output folder.
 pub const SUMMARY_SVG: &str = "summary.svg";
-/// The columns of `summary.csv` the chart reads (any others are ignored).
+/// The columns of `summary.csv` the chart needs (any others but [`SIDE_COLUMNS`] are ignored).
 pub const CHART_COLUMNS: [&str; 5] = ["pairing", "games", "win_rate", "win_rate_lo", "win_rate_hi"];
+/// The side columns the chart reads instead of the first agent's, where the file has them all.
+pub const SIDE_COLUMNS: [&str; 5] = [
+    "side_win_rate",
+    "side_win_rate_lo",
+    "side_win_rate_hi",
+    "side_size",
+    "participants",
+];
 
 const MARGIN: i32 = 16;
 const TITLE_H: i32 = 44;
@@ -58,23 +68,28 @@ pub struct WinRateRow {
     pub pairing: String,
     /// Games played.
     pub games: u64,
-    /// The first agent's win rate, in [0, 1].
+    /// The side's win rate (the first agent's where it plays alone), in [0, 1].
     pub win_rate: f64,
     /// Lower end of its 95 % interval.
     pub lo: f64,
     /// Upper end of its 95 % interval.
     pub hi: f64,
+    /// The win rate of chance: side size / participants.
+    pub chance: f64,
+    /// Copies of the first agent on the side (1: it plays alone).
+    pub side_size: u64,
 }
 
 /// Reads the [`CHART_COLUMNS`] of a tournament's `summary.csv` (at most [`DATA_LIMIT`]
-/// bytes), one [`WinRateRow`] per pairing in the file's order.
+/// bytes), and the [`SIDE_COLUMNS`] where it has them all (a file from before them is read as
+/// two-player sides of one), one [`WinRateRow`] per pairing in the file's order.
 ///
 /// # Errors
 ///
 /// [`crate::Error::Io`] naming the file, and the line for a bad row, if it cannot be read,
 /// lacks one of the columns, holds no pairing, has a row with too few or too many fields (a
 /// truncated file), an empty pairing name, a number that does not parse, rates outside
-/// [0, 1], or an interval that does not hold its win rate.
+/// [0, 1], an interval that does not hold its win rate, or a side larger than its table.
 pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
     let bytes = read_bytes(path, DATA_LIMIT)?;
     let mut r = ::csv::Reader::from_reader(&bytes[..]);
@@ -91,31 +106,52 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
             })
         })
         .collect::<Result<Vec<usize>>>()?;
+    let side: Option<Vec<usize>> = SIDE_COLUMNS.iter().map(|c| at.get(c).copied()).collect();
     let mut rows = Vec::new();
     for (i, rec) in r.records().enumerate() {
         let line = i + 2;
         let rec = rec.map_err(|e| record_error(path, line, &e))?;
         let line = rec.position().map_or(line, |p| p.line() as usize);
         let bad = |reason: String| invalid(path, format!("line {line}: {reason}"));
-        let text = |k: usize| rec.get(cols[k]).unwrap_or("").trim();
-        let rate = |k: usize| -> Result<f64> {
-            match text(k).parse::<f64>() {
+        let cell = |(name, i): (&'static str, usize)| (name, rec.get(i).unwrap_or("").trim());
+        let column = |k: usize| cell((CHART_COLUMNS[k], cols[k]));
+        let rate = |(name, text): (&str, &str)| -> Result<f64> {
+            match text.parse::<f64>() {
                 Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
                 _ => Err(bad(format!(
-                    "`{}` is `{}`, not a rate between 0 and 1",
-                    CHART_COLUMNS[k],
-                    text(k)
+                    "`{name}` is `{text}`, not a rate between 0 and 1"
                 ))),
             }
         };
-        let pairing = text(0).to_string();
+        let count = |(name, text): (&str, &str)| -> Result<u64> {
+            text.parse::<u64>()
+                .map_err(|_| bad(format!("`{name}` is `{text}`, not a whole number")))
+        };
+        let pairing = column(0).1.to_string();
         if pairing.is_empty() {
             return Err(bad("the `pairing` name is empty".into()));
         }
-        let games = text(1)
-            .parse::<u64>()
-            .map_err(|_| bad(format!("`games` is `{}`, not a whole number", text(1))))?;
-        let (win_rate, lo, hi) = (rate(2)?, rate(3)?, rate(4)?);
+        let games = count(column(1))?;
+        let (win_rate, lo, hi, side_size, chance) = match &side {
+            Some(side) => {
+                let column = |k: usize| cell((SIDE_COLUMNS[k], side[k]));
+                let (size, participants) = (count(column(3))?, count(column(4))?);
+                if size == 0 || size > participants {
+                    return Err(bad(format!(
+                        "a side of {size} of {participants} participants"
+                    )));
+                }
+                let chance = size as f64 / participants as f64;
+                (
+                    rate(column(0))?,
+                    rate(column(1))?,
+                    rate(column(2))?,
+                    size,
+                    chance,
+                )
+            }
+            None => (rate(column(2))?, rate(column(3))?, rate(column(4))?, 1, 0.5),
+        };
         // The Wilson interval holds its proportion; allow for rounding in the file.
         if lo > win_rate + 1e-9 || win_rate > hi + 1e-9 {
             return Err(bad(format!(
@@ -128,6 +164,8 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
             win_rate,
             lo,
             hi,
+            chance,
+            side_size,
         });
     }
     if rows.is_empty() {
@@ -185,11 +223,11 @@ fn fit(label: &str, width: i32) -> String {
     s
 }
 
-/// The colour of a row: whether its interval lies above, below or across 50 %.
+/// The colour of a row: whether its interval lies above, below or across chance.
 fn colour_of(r: &WinRateRow) -> RGBColor {
-    if r.lo > 0.5 {
+    if r.lo > r.chance {
         ABOVE
-    } else if r.hi < 0.5 {
+    } else if r.hi < r.chance {
         BELOW
     } else {
         SPANS
@@ -236,6 +274,17 @@ impl<'a> Plan<'a> {
         )
     }
 
+    /// The chance every row shares, if they all do.
+    fn common_chance(&self) -> Option<f64> {
+        let c = self.rows.first()?.chance;
+        self.rows.iter().all(|r| r.chance == c).then_some(c)
+    }
+
+    /// True if some pairing's side has more than one agent.
+    fn sides(&self) -> bool {
+        self.rows.iter().any(|r| r.side_size > 1)
+    }
+
     /// The x pixel of a win rate in [0, 1].
     fn x_of(&self, rate: f64) -> i32 {
         let (x0, ..) = self.area();
@@ -246,9 +295,14 @@ impl<'a> Plan<'a> {
         root.fill(&WHITE)?;
         let (w, _) = self.size();
         let (x0, x1, y0, y1) = self.area();
+        let who = if self.sides() {
+            "side (first agent and its copies)"
+        } else {
+            "first agent"
+        };
         root.draw(&Text::new(
             format!(
-                "Win rate of each pairing's first agent, with 95% intervals ({} pairing{})",
+                "Win rate of each pairing's {who}, with 95% intervals ({} pairing{})",
                 self.rows.len(),
                 if self.rows.len() == 1 { "" } else { "s" }
             ),
@@ -262,9 +316,10 @@ impl<'a> Plan<'a> {
                 SHADE.filled(),
             ))?;
         }
+        let common = self.common_chance();
         for pct in (0..=100).step_by(10) {
             let x = self.x_of(f64::from(pct) / 100.0);
-            if pct % 50 != 0 {
+            if pct % 100 != 0 && Some(f64::from(pct) / 100.0) != common {
                 root.draw(&PathElement::new(vec![(x, y0), (x, y1)], GRID))?;
             }
             root.draw(&PathElement::new(vec![(x, y1), (x, y1 + 4)], FRAME))?;
@@ -275,13 +330,23 @@ impl<'a> Plan<'a> {
             ))?;
         }
         root.draw(&Rectangle::new([(x0, y0), (x1, y1)], FRAME.stroke_width(1)))?;
-        let half = self.x_of(0.5);
-        root.draw(&PathElement::new(
-            vec![(half, y0), (half, y1)],
-            EVEN.stroke_width(2),
-        ))?;
+        if let Some(c) = common {
+            let x = self.x_of(c);
+            root.draw(&PathElement::new(
+                vec![(x, y0), (x, y1)],
+                EVEN.stroke_width(2),
+            ))?;
+        }
         for (i, r) in self.rows.iter().enumerate() {
             let y = y0 + i as i32 * ROW_H + ROW_H / 2;
+            if common.is_none() {
+                let x = self.x_of(r.chance);
+                let h = ROW_H / 2 - 3;
+                root.draw(&PathElement::new(
+                    vec![(x, y - h), (x, y + h)],
+                    EVEN.stroke_width(2),
+                ))?;
+            }
             root.draw(&Text::new(
                 fit(&r.pairing, self.label_w - 12),
                 (x0 - 8, y),
@@ -308,13 +373,21 @@ impl<'a> Plan<'a> {
             ))?;
         }
         root.draw(&Text::new(
-            "win rate of the first agent (%)",
+            format!(
+                "win rate of the {} (%)",
+                if self.sides() { "side" } else { "first agent" }
+            ),
             ((x0 + x1) / 2, y1 + AXIS_H - 16),
             font(LABEL_FONT).pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;
+        let chance = common.map_or("chance (the mark on each row)".to_string(), |c| {
+            format!("chance ({:.0}%, the dark line)", 100.0 * c)
+        });
         root.draw(&Text::new(
-            "point: win rate; bar: 95% Wilson interval (draws count as non-wins); green: above \
-             50%, red: below, blue: holds 50%",
+            format!(
+                "point: win rate; bar: 95% Wilson interval (draws count as non-wins); green: \
+                 above {chance}, red: below, blue: holds it"
+            ),
             (MARGIN, y1 + AXIS_H + NOTE_H / 2),
             font(TICK_FONT - 1.0)
                 .color(&FRAME)
@@ -340,15 +413,65 @@ mod tests {
 
     #[test]
     fn rows_are_coloured_by_where_their_interval_lies() {
-        let row = |lo, hi| WinRateRow {
+        let row = |lo, hi, chance| WinRateRow {
             pairing: "p".into(),
             games: 10,
             win_rate: (lo + hi) / 2.0,
             lo,
             hi,
+            chance,
+            side_size: 1,
         };
-        assert_eq!(colour_of(&row(0.55, 0.9)), ABOVE);
-        assert_eq!(colour_of(&row(0.1, 0.45)), BELOW);
-        assert_eq!(colour_of(&row(0.3, 0.7)), SPANS);
+        assert_eq!(colour_of(&row(0.55, 0.9, 0.5)), ABOVE);
+        assert_eq!(colour_of(&row(0.1, 0.45, 0.5)), BELOW);
+        assert_eq!(colour_of(&row(0.3, 0.7, 0.5)), SPANS);
+        // Against a chance of 1/4 (one of four players), 30-45 % is above it.
+        assert_eq!(colour_of(&row(0.3, 0.45, 0.25)), ABOVE);
+        assert_eq!(colour_of(&row(0.3, 0.45, 0.5)), BELOW);
+    }
+
+    /// Writes `text` as a summary.csv in a fresh folder and reads it.
+    fn read(name: &str, text: &str) -> Result<Vec<WinRateRow>> {
+        let dir =
+            std::env::temp_dir().join(format!("playstyles-chart-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("summary.csv");
+        std::fs::write(&path, text).unwrap();
+        let rows = read_summary_csv(&path);
+        std::fs::remove_dir_all(&dir).unwrap();
+        rows
+    }
+
+    #[test]
+    fn sides_are_drawn_where_the_file_has_them() {
+        let head = "pairing,games,win_rate,win_rate_lo,win_rate_hi";
+        let side =
+            ",side_size,participants,side_wins,side_win_rate,side_win_rate_lo,side_win_rate_hi";
+        let rows = read(
+            "side",
+            &format!("{head}{side}\nt-vs-s,100,0.48,0.38,0.58,2,4,77,0.77,0.68,0.84\n"),
+        )
+        .unwrap();
+        assert_eq!(
+            (rows[0].win_rate, rows[0].lo, rows[0].hi),
+            (0.77, 0.68, 0.84)
+        );
+        assert_eq!((rows[0].chance, rows[0].side_size), (0.5, 2));
+        // A file from before the side columns: the first agent, chance one half.
+        let rows = read("old", &format!("{head}\na-vs-b,20,0.6,0.39,0.78\n")).unwrap();
+        assert_eq!(
+            (rows[0].win_rate, rows[0].chance, rows[0].side_size),
+            (0.6, 0.5, 1)
+        );
+        let err = read(
+            "bad",
+            &format!("{head}{side}\nt-vs-s,100,0.48,0.38,0.58,5,4,77,0.77,0.68,0.84\n"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("line 2") && err.contains("a side of 5 of 4"),
+            "{err}"
+        );
     }
 }
