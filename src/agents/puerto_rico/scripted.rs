@@ -336,8 +336,8 @@ fn circles(me: &PlayerState, g: u8) -> u8 {
         .sum()
 }
 
-/// Circles and occupied circles of `me`'s production buildings, per good, in one walk over the
-/// city ([`circles`] is one good's first half).
+/// Per good, the circles of `me`'s production buildings (what [`circles`] counts for one good)
+/// and the colonists on them, for every good in one walk over the city.
 #[derive(Default)]
 struct Chains {
     circles: [u8; GOODS],
