@@ -12,7 +12,8 @@
 #      elites on the 20 held-out levels x 25 repetitions (500 games each, the paper's count);
 #      the re-evaluation of every elite on 40 fresh games of the training levels; the run
 #      explorer, report.html, with everything the run now knows (one game per elite).
-#   3. Use case I with continuous weights (usecase1-continuous, 11,020 games).
+#   3. Use case I with continuous weights (usecase1-continuous, 11,020 games) and its
+#      re-evaluation (40 games per elite), to compare with the discrete map's.
 #
 # Runtimes: see experiments/README.md. PLAYSTYLES names the binary (default
 # target/release/playstyles); THREADS the worker threads (default: one per core).
@@ -61,4 +62,5 @@ for name in usecase1-attacks-vs-support usecase2-defenders-vs-win-turn usecase3-
     "$ps" report "results/$name" "${threads[@]}"
 done
 evolve usecase1-continuous
+replay reevaluate results/usecase1-continuous reevaluated.csv reevaluated.journal.json --games 40
 say "done"
