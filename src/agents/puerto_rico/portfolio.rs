@@ -81,8 +81,10 @@ impl Default for PuertoRicoScripts {
 }
 
 thread_local! {
-    /// The legal actions and their SA-0 weights of the state being proposed for.
-    static BUFFERS: RefCell<(Vec<Action>, Vec<f64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// The legal actions of the state being proposed for, their SA-0 weights, and those weights
+    /// scaled by one script's factors.
+    static BUFFERS: RefCell<(Vec<Action>, Vec<f64>, Vec<f64>)> =
+        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 impl Portfolio<PuertoRicoGame> for PuertoRicoScripts {
@@ -103,12 +105,11 @@ impl Portfolio<PuertoRicoGame> for PuertoRicoScripts {
         if game.turn(state) == Turn::Terminal {
             return;
         }
-        BUFFERS.with_borrow_mut(|(actions, w)| {
+        BUFFERS.with_borrow_mut(|(actions, w, scaled)| {
             game.legal_actions(state, actions);
             if actions.len() > 1 {
                 self.base.weights(state, actions, w);
             }
-            let mut scaled = Vec::with_capacity(actions.len());
             for (script, factors) in self.factors.iter().enumerate() {
                 let action = if actions.len() == 1 {
                     actions[0]
@@ -120,7 +121,7 @@ impl Portfolio<PuertoRicoGame> for PuertoRicoScripts {
                             .zip(w.iter())
                             .map(|(&a, &x)| preference_of(a).map_or(x, |p| x * factors[p])),
                     );
-                    actions[heaviest(&scaled)]
+                    actions[heaviest(scaled)]
                 };
                 if !out.iter().any(|a| a.action == action) {
                     out.push(Assignment {

@@ -586,10 +586,10 @@ impl ScriptedWeights {
         W::Computed(prior * (1.0 + vp * pr / self.build_progress_divisor))
     }
 
-    /// The weight of a colonist on `target` (a computed weight, lifted to the floor), `chains`
+    /// The weight of a colonist on `target`, lifted to the floor (a computed weight), `chains`
     /// being `me`'s.
     fn colonist(&self, me: &PlayerState, chains: &Chains, target: u8) -> f64 {
-        if target < COLONIST_BUILDING {
+        let w = if target < COLONIST_BUILDING {
             match target {
                 CORN => self.colonist_corn,
                 QUARRY => self.colonist_quarry,
@@ -610,7 +610,8 @@ impl ScriptedWeights {
                 BuildingKind::SmallViolet => self.colonist_violet,
                 BuildingKind::Large => self.colonist_large,
             }
-        }
+        };
+        w.max(self.floor)
     }
 
     /// The weight of one legal action `a` of `s` before the floor; `cargo` says whether a
@@ -702,7 +703,7 @@ impl ScriptedWeights {
             out.extend(
                 actions
                     .iter()
-                    .map(|a| self.colonist(me, &chains, a.payload).max(self.floor)),
+                    .map(|a| self.colonist(me, &chains, a.payload)),
             );
             return;
         }
@@ -825,7 +826,7 @@ impl Agent<PuertoRicoGame> for ScriptedAi {
             w.clear();
             colonist_actions(me, |a| {
                 actions.push(a);
-                w.push(weights.colonist(me, &chains, a.payload).max(weights.floor));
+                w.push(weights.colonist(me, &chains, a.payload));
             });
         } else {
             game.legal_actions(state, &mut self.actions);
@@ -1067,8 +1068,6 @@ mod tests {
         assert_eq!(play(11), play(11));
     }
 
-    /// Over SA-0 self-play, every listed action weighs a finite w ≥ 0, and the played one
-    /// weighs more than 0 unless every choice does not.
     /// SA-0 lists and weighs a mayor turn's placements in one walk: the same list and weights
     /// as `legal_actions` and `weights`, at every placement of 20 games of 2 to 5 players.
     #[test]
@@ -1094,6 +1093,8 @@ mod tests {
         assert!(placements > 500, "{placements}");
     }
 
+    /// Over SA-0 self-play, every listed action weighs a finite w ≥ 0, and the played one
+    /// weighs more than 0 unless every choice does not.
     #[test]
     fn weights_stay_finite_and_the_played_action_has_weight() {
         let mut actions = Vec::new();
