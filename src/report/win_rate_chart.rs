@@ -74,10 +74,17 @@ pub struct WinRateRow {
     pub lo: f64,
     /// Upper end of its 95 % interval.
     pub hi: f64,
-    /// The win rate of chance: side size / participants.
-    pub chance: f64,
     /// Copies of the first agent on the side (1: it plays alone).
     pub side_size: u64,
+    /// Participants in each game.
+    pub participants: u64,
+}
+
+impl WinRateRow {
+    /// The win rate of chance: side size / participants.
+    pub fn chance(&self) -> f64 {
+        self.side_size as f64 / self.participants as f64
+    }
 }
 
 /// Reads the [`CHART_COLUMNS`] of a tournament's `summary.csv` (at most [`DATA_LIMIT`]
@@ -132,7 +139,7 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
             return Err(bad("the `pairing` name is empty".into()));
         }
         let games = count(column(1))?;
-        let (win_rate, lo, hi, side_size, chance) = match &side {
+        let (win_rate, lo, hi, side_size, participants) = match &side {
             Some(side) => {
                 let column = |k: usize| cell((SIDE_COLUMNS[k], side[k]));
                 let (size, participants) = (count(column(3))?, count(column(4))?);
@@ -141,16 +148,15 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
                         "a side of {size} of {participants} participants"
                     )));
                 }
-                let chance = size as f64 / participants as f64;
                 (
                     rate(column(0))?,
                     rate(column(1))?,
                     rate(column(2))?,
                     size,
-                    chance,
+                    participants,
                 )
             }
-            None => (rate(column(2))?, rate(column(3))?, rate(column(4))?, 1, 0.5),
+            None => (rate(column(2))?, rate(column(3))?, rate(column(4))?, 1, 2),
         };
         // The Wilson interval holds its proportion; allow for rounding in the file.
         if lo > win_rate + 1e-9 || win_rate > hi + 1e-9 {
@@ -164,8 +170,8 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
             win_rate,
             lo,
             hi,
-            chance,
             side_size,
+            participants,
         });
     }
     if rows.is_empty() {
@@ -225,9 +231,9 @@ fn fit(label: &str, width: i32) -> String {
 
 /// The colour of a row: whether its interval lies above, below or across chance.
 fn colour_of(r: &WinRateRow) -> RGBColor {
-    if r.lo > r.chance {
+    if r.lo > r.chance() {
         ABOVE
-    } else if r.hi < r.chance {
+    } else if r.hi < r.chance() {
         BELOW
     } else {
         SPANS
@@ -276,8 +282,8 @@ impl<'a> Plan<'a> {
 
     /// The chance every row shares, if they all do.
     fn common_chance(&self) -> Option<f64> {
-        let c = self.rows.first()?.chance;
-        self.rows.iter().all(|r| r.chance == c).then_some(c)
+        let c = self.rows.first()?.chance();
+        self.rows.iter().all(|r| r.chance() == c).then_some(c)
     }
 
     /// True if some pairing's side has more than one agent.
@@ -340,7 +346,7 @@ impl<'a> Plan<'a> {
         for (i, r) in self.rows.iter().enumerate() {
             let y = y0 + i as i32 * ROW_H + ROW_H / 2;
             if common.is_none() {
-                let x = self.x_of(r.chance);
+                let x = self.x_of(r.chance());
                 let h = ROW_H / 2 - 3;
                 root.draw(&PathElement::new(
                     vec![(x, y - h), (x, y + h)],
@@ -413,21 +419,21 @@ mod tests {
 
     #[test]
     fn rows_are_coloured_by_where_their_interval_lies() {
-        let row = |lo, hi, chance| WinRateRow {
+        let row = |lo, hi, participants| WinRateRow {
             pairing: "p".into(),
             games: 10,
             win_rate: (lo + hi) / 2.0,
             lo,
             hi,
-            chance,
             side_size: 1,
+            participants,
         };
-        assert_eq!(colour_of(&row(0.55, 0.9, 0.5)), ABOVE);
-        assert_eq!(colour_of(&row(0.1, 0.45, 0.5)), BELOW);
-        assert_eq!(colour_of(&row(0.3, 0.7, 0.5)), SPANS);
+        assert_eq!(colour_of(&row(0.55, 0.9, 2)), ABOVE);
+        assert_eq!(colour_of(&row(0.1, 0.45, 2)), BELOW);
+        assert_eq!(colour_of(&row(0.3, 0.7, 2)), SPANS);
         // Against a chance of 1/4 (one of four players), 30-45 % is above it.
-        assert_eq!(colour_of(&row(0.3, 0.45, 0.25)), ABOVE);
-        assert_eq!(colour_of(&row(0.3, 0.45, 0.5)), BELOW);
+        assert_eq!(colour_of(&row(0.3, 0.45, 4)), ABOVE);
+        assert_eq!(colour_of(&row(0.3, 0.45, 2)), BELOW);
     }
 
     /// Writes `text` as a summary.csv in a fresh folder and reads it.
@@ -456,11 +462,11 @@ mod tests {
             (rows[0].win_rate, rows[0].lo, rows[0].hi),
             (0.77, 0.68, 0.84)
         );
-        assert_eq!((rows[0].chance, rows[0].side_size), (0.5, 2));
+        assert_eq!((rows[0].chance(), rows[0].side_size), (0.5, 2));
         // A file from before the side columns: the first agent, chance one half.
         let rows = read("old", &format!("{head}\na-vs-b,20,0.6,0.39,0.78\n")).unwrap();
         assert_eq!(
-            (rows[0].win_rate, rows[0].chance, rows[0].side_size),
+            (rows[0].win_rate, rows[0].chance(), rows[0].side_size),
             (0.6, 0.5, 1)
         );
         let err = read(
