@@ -1,6 +1,18 @@
 //! The command line: clap types mirroring the flags, turned into the typed settings of
 //! [`crate::experiments`]. The only module that uses clap.
 //!
+//! [`main`] is the `playstyles` binary; [`main_for`] gives a library user's binary the same
+//! command line for its own game, under its own name (and [`main_with`] for any registry of
+//! games, [`crate::experiments::Registry`]):
+//!
+//! ```no_run
+//! # fn demo<MyGame: playstyles::GameKit>() -> std::process::ExitCode {
+//! // src/main.rs of the crate `mygame`, whose `MyGame` implements `GameKit`:
+//! // `mygame evolve mygame.toml`, `mygame play --level 2 --agents mcts,random`, …
+//! playstyles::cli::main_for::<MyGame>()
+//! # }
+//! ```
+//!
 //! ```text
 //! playstyles games
 //! playstyles levels [--game GAME] [list|show LEVEL]
@@ -16,20 +28,25 @@
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--force]
 //! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--force]
 //! playstyles tiers RUN_DIR [--count N]
+//! playstyles report RUN_DIR [--no-replays] [--threads N]
+//! playstyles replay --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] --out FILE.html
 //! ```
 
 use std::io::{BufWriter, ErrorKind, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::error::{Error, Result};
+use crate::experiments::registry::{Registry, install, registry};
 use crate::experiments::{
     self, AskConfig, BenchConfig, BenchTarget, CellChoice, Command, EvolveConfig, Exit, GameKind,
     LevelChoice, LevelsAction, LevelsConfig, PlayConfig, PlotConfig, ReevaluateConfig,
     ReplayConfig, ReportConfig, TellConfig, TiersConfig, TournamentConfig, ValidateConfig,
     WorkConfig,
 };
+use crate::kit::GameKit;
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
 #[derive(Debug, Parser)]
@@ -485,14 +502,65 @@ impl Cli {
     }
 }
 
-/// Parses the process arguments; on a bad flag or `--help`, clap prints and exits (code 2 for
-/// errors).
-pub fn parse() -> Cli {
-    Cli::parse()
+/// The `playstyles` binary: the built-in games' command line ([`main_with`] of
+/// [`Registry::builtin`]).
+pub fn main() -> ExitCode {
+    main_with(Registry::builtin())
 }
 
-/// Validates the flags and runs the command, writing to standard output. A closed pipe (as in
-/// `playstyles levels list | head -1`) is not an error.
+/// A library user's binary for game `G`: every subcommand, with `G` the only game (so the
+/// default of `--game` and of a config's `game`) and the binary's file name as the program
+/// name in help, messages and replay commands.
+///
+/// ```no_run
+/// # fn demo<MyGame: playstyles::GameKit>() -> std::process::ExitCode {
+/// playstyles::cli::main_for::<MyGame>()
+/// # }
+/// ```
+pub fn main_for<G: GameKit>() -> ExitCode {
+    let program = std::env::args_os()
+        .next()
+        .and_then(|a| {
+            Path::new(&a)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| G::with_rules(G::Rules::default()).info().name.to_string());
+    // One name for the life of the process, as the registry keeps it.
+    let program: &'static str = Box::leak(program.into_boxed_str());
+    main_with(Registry::new(program).with::<G>())
+}
+
+/// Installs `registry` ([`install`]), reads the process arguments and runs the command: on
+/// error prints `error: …` to standard error and exits with code 2; a finished `ask` exits
+/// with [`crate::experiments::tasks::EXIT_FINISHED`] (3); a closed standard output is not an
+/// error ([`run`]). Bad flags and `--help` are clap's (code 2 for errors).
+pub fn main_with(registry: Registry) -> ExitCode {
+    if let Err(e) = install(registry) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    match run(parse()) {
+        Ok(Exit::Success) => ExitCode::SUCCESS,
+        Ok(Exit::Finished) => ExitCode::from(experiments::tasks::EXIT_FINISHED),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Parses the process arguments, the program named as the process's registry names it; on a
+/// bad flag or `--help`, clap prints and exits (code 2 for errors).
+pub fn parse() -> Cli {
+    let program = registry().program();
+    let matches = Cli::command().name(program).bin_name(program).get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// Validates the flags and runs the command with the process's registry, writing to standard
+/// output. A closed pipe (as in `playstyles levels list | head -1`) is not an error.
 ///
 /// # Errors
 ///
@@ -515,8 +583,6 @@ pub fn run(cli: Cli) -> Result<Exit> {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
-
     use super::*;
 
     fn parse(args: &[&str]) -> std::result::Result<Cli, clap::Error> {

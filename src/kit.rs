@@ -3,8 +3,9 @@
 //! A game implements [`crate::game::Game`] (the rules), [`SearchSupport`] (what the search
 //! agents use: knowledge, portfolio, rule-based agent) and [`GameKit`] (rules options, levels,
 //! the default genome, play-style features and the columns of tournament tables). Registered in
-//! [`crate::games::visit_all`], it gets every subcommand; a library user's game that implements
-//! them can call the workflows directly ([`crate::experiments::run_game()`]).
+//! [`crate::games::visit_all`], it gets every subcommand of `playstyles`; a library user's game
+//! that implements them gets every subcommand under its own name from its own binary
+//! ([`crate::cli::main_for`]).
 
 use std::fmt::Debug;
 
@@ -57,6 +58,13 @@ pub trait GameKit: SearchSupport {
 
     /// The scripts whose weights MAP-Elites evolves when a config names none.
     fn default_genome() -> Vec<&'static str>;
+
+    /// A run config (TOML text) that `evolve` and `ask` run when given none and this game
+    /// comes first in the registry: a small map that finishes in minutes (none by default:
+    /// then a bare `evolve` asks for a config).
+    fn quickstart() -> Option<&'static str> {
+        None
+    }
 
     /// Every name a genome may weight (a config's `genome.scripts`): by default the
     /// portfolio's scripts; a game whose own agents take other weights adds their names.

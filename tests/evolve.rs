@@ -403,8 +403,8 @@ fn a_missing_config_file_is_named() {
 fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
     use playstyles::agents::tribes::scripts::SCRIPT_NAMES;
     use playstyles::experiments::config_file::LevelSet;
-    use playstyles::experiments::evolve::QUICKSTART;
     use playstyles::experiments::run_game::resolve_features;
+    use playstyles::games::tribes::QUICKSTART;
     use playstyles::games::tribes::TribesGame;
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");

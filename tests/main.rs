@@ -30,6 +30,9 @@ mod golden;
 mod invariants;
 /// Tribes level files: malformed inputs, built-in levels, the generator.
 mod levels;
+/// A library user's game through its own binary (`examples/pig`, `cli::main_for`): every
+/// subcommand under Pig's name, `ask`/`work`/`tell` byte-identical to `evolve`, exit codes.
+mod pig;
 /// Tribes random-playout invariants, determinism and replay.
 mod playouts;
 /// Prismata's bots: every built-in bot finishes games, replays, spec and config errors.

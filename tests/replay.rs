@@ -10,6 +10,7 @@ use crate::support::cli::{path_arg, playstyles, read_text, scratch, stderr};
 
 fn source(agents: &[&str]) -> ReplaySource {
     ReplaySource {
+        program: "playstyles".into(),
         game: "tribes".into(),
         level: "1590191438878".into(),
         seed: 3,

@@ -77,7 +77,9 @@ fn through_tasks(run: &Path, config: &Path) -> usize {
     batches
 }
 
-fn assert_same_run(a: &Path, b: &Path) {
+/// Panics unless the runs in `a` and `b` have the same archive, checkpoint, config and progress
+/// (but for the `seconds` column).
+pub fn assert_same_run(a: &Path, b: &Path) {
     for f in ["archive.csv", "checkpoint.json", "config.toml"] {
         assert!(
             read_bytes(&a.join(f)) == read_bytes(&b.join(f)),

@@ -456,6 +456,11 @@ impl GameKit for PigGame {
         SCRIPT_NAMES.to_vec()
     }
 
+    /// `examples/pig/quickstart.toml`: a map of how greedy a player is, in under a minute.
+    fn quickstart() -> Option<&'static str> {
+        Some(include_str!("quickstart.toml"))
+    }
+
     fn features() -> &'static [Composite] {
         &FEATURES
     }

@@ -1,8 +1,8 @@
 //! `playstyles evolve`: a MAP-Elites run (tribes-rules §16) over the script weights of a
 //! player, evaluated against a baseline, from a [`RunConfig`] to a run directory.
 //!
-//! With no config file the built-in quick start ([`QUICKSTART`], `experiments/quickstart.toml`)
-//! runs. The run directory (default `results/<config name>/`) receives, each file written
+//! With no config file the default game's built-in quick start runs
+//! ([`crate::kit::GameKit::quickstart`]; for `playstyles`, Tribes' `experiments/quickstart.toml`). The run directory (default `results/<config name>/`) receives, each file written
 //! atomically (temp file, fsync, rename):
 //!
 //! - `config.toml`: the resolved config (every default explicit, levels listed, evolved scripts
@@ -56,10 +56,8 @@ use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
 use crate::report::progress::Progress;
 use crate::report::write_atomic;
 
-/// The built-in quick-start experiment, run by `playstyles evolve` without a config file.
-pub const QUICKSTART: &str = include_str!("../../experiments/quickstart.toml");
-
-/// The name the quick start's config is known by (its file stem).
+/// The name a built-in quick start's config is known by (its file stem, naming the run when
+/// the config has no `name`).
 pub const QUICKSTART_NAME: &str = "quickstart";
 
 /// The resolved config in a run directory.
@@ -85,7 +83,8 @@ pub const RUN_FILES: [&str; 7] = [
 pub struct EvolveConfig {
     /// The run.
     pub run: RunConfig,
-    /// Where the config came from (a path, or `built-in quickstart.toml`), for messages.
+    /// Where the config came from (a path, or `built-in quickstart.toml of GAME`), for
+    /// messages.
     pub source: String,
     /// The run directory.
     pub out: PathBuf,
@@ -102,13 +101,16 @@ pub struct EvolveConfig {
 }
 
 impl EvolveConfig {
-    /// Reads the config file at `path` (the built-in [`QUICKSTART`] if `None`) and validates
-    /// it, with the run directory `out` or by default `results/<config name>/`, the progress
-    /// bar shown, nothing overwritten or resumed.
+    /// Reads the config file at `path` (if `None`, the quick start of the registry's default
+    /// game, [`crate::kit::GameKit::quickstart`]) and validates it, with the run directory
+    /// `out` or by default `results/<config name>/`, the progress bar shown, nothing
+    /// overwritten or resumed.
     ///
     /// # Errors
     ///
     /// [`Error::Io`] if the file cannot be read, is larger than [`TEXT_LIMIT`] or is not UTF-8;
+    /// [`Error::Config`] naming `CONFIG` if `path` is `None` and the default game has no quick
+    /// start;
     /// [`Error::Config`] naming the field at fault
     /// (see [`RunConfig::parse`]), with the file named in the reason.
     pub fn load(path: Option<&Path>, out: Option<PathBuf>) -> Result<Self> {
@@ -121,11 +123,23 @@ impl EvolveConfig {
                     .unwrap_or_default();
                 (text, stem, p.display().to_string())
             }
-            None => (
-                QUICKSTART.to_string(),
-                QUICKSTART_NAME.to_string(),
-                format!("built-in {QUICKSTART_NAME}.toml"),
-            ),
+            None => {
+                let game = super::registry::registry().default_game();
+                let text = game.quickstart().ok_or_else(|| {
+                    Error::config(
+                        "CONFIG",
+                        format!(
+                            "give a run config: `{}` has no built-in quick start",
+                            game.name()
+                        ),
+                    )
+                })?;
+                (
+                    text.to_string(),
+                    QUICKSTART_NAME.to_string(),
+                    format!("built-in {QUICKSTART_NAME}.toml of {}", game.name()),
+                )
+            }
         };
         let run = RunConfig::parse(&text, &stem).map_err(|e| in_source(e, &source))?;
         let out = out.unwrap_or_else(|| Path::new("results").join(&run.name));
@@ -277,6 +291,33 @@ pub fn evolve<G: SearchSupport>(
         }
         open_run(dir, &setup.config_toml, me_config)?
     } else {
+        if !cfg.force
+            && let Some((me, reports)) = same_run(dir, &setup.config_toml, &me_config)
+        {
+            if !me.is_done() {
+                return Err(Error::config(
+                    "out",
+                    format!(
+                        "{} holds this run (the same config.toml), stopped after {} of {} \
+                         evaluations: pass --resume to continue it or --force to start over",
+                        dir.display(),
+                        me.evaluations(),
+                        me.total_evaluations()
+                    ),
+                ));
+            }
+            let summary = EvolveSummary {
+                last: reports.last().cloned(),
+                total_evaluations: me.total_evaluations(),
+                cells: me.archive().num_cells(),
+                batches_run: 0,
+                games_run: 0,
+                seconds: started.elapsed().as_secs_f64(),
+                done: true,
+            };
+            write!(out, "{}", finished_text(&run.name, dir, &summary)).map_err(output_error)?;
+            return Ok(summary);
+        }
         prepare_run_dir(dir, cfg.force)?;
         write_atomic(&dir.join(CONFIG_TOML), setup.config_toml.as_bytes())?;
         (MapElites::new(me_config)?, Vec::new())
@@ -480,6 +521,39 @@ pub fn open_run(
     Ok((me, reports))
 }
 
+/// The run in `dir` if it is this run: its `config.toml` is `config_toml` and its checkpoint
+/// and progress read back (`None` otherwise, or if either is damaged: then the run directory
+/// is another run's, for [`prepare_run_dir`] to refuse).
+fn same_run(
+    dir: &Path,
+    config_toml: &str,
+    config: &MapElitesConfig,
+) -> Option<(MapElites, Vec<BatchReport>)> {
+    let on_disk = read_text(&dir.join(CONFIG_TOML), TEXT_LIMIT).ok()?;
+    if on_disk != config_toml || !dir.join(CHECKPOINT_JSON).is_file() {
+        return None;
+    }
+    open_run(dir, config_toml, config.clone()).ok()
+}
+
+/// What `evolve` prints for a run directory that already holds this run, finished.
+fn finished_text(name: &str, dir: &Path, s: &EvolveSummary) -> String {
+    let (evaluations, games) = s.last.as_ref().map_or((0, 0), |r| (r.evaluations, r.games));
+    let (elites, best) = s
+        .last
+        .as_ref()
+        .map_or((0, None), |r| (r.elites, r.max_fitness));
+    format!(
+        "evolve {name}: {dir} already holds this run, finished ({evaluations} evaluations, \
+         {games} games; {elites} elites of {cells} cells, best win rate {best}); nothing to do.\n  \
+         its explorer: {report}\n  run it again from the start with --force\n",
+        dir = dir.display(),
+        cells = s.cells,
+        best = best.map_or("-".to_string(), |b| format!("{:.1} %", 100.0 * b)),
+        report = dir.join(super::report::REPORT_HTML).display(),
+    )
+}
+
 /// Writes `progress.csv`, `archive.csv`, the heatmaps and the checkpoint, in that order.
 ///
 /// # Errors
@@ -572,7 +646,7 @@ mod tests {
         let cfg = EvolveConfig::load(None, None).unwrap();
         assert_eq!(cfg.run.name, QUICKSTART_NAME);
         assert_eq!(cfg.out, Path::new("results").join(QUICKSTART_NAME));
-        assert_eq!(cfg.source, "built-in quickstart.toml");
+        assert_eq!(cfg.source, "built-in quickstart.toml of tribes");
     }
 
     #[test]

@@ -17,8 +17,8 @@
 //!   run explorer page;
 //! - [`config_file`]: what every TOML config shares (errors naming the field, `levels`,
 //!   `[rules]`);
-//! - [`run_game()`]: every subcommand for one game `G: GameKit` ([`run`] finds `G` in the
-//!   registry, [`crate::games::visit_all`]).
+//! - [`run_game()`]: every subcommand for one game `G: GameKit`; [`registry`]: the games a
+//!   binary runs, by name ([`run`] finds the command's game there).
 
 pub mod bench;
 pub mod config_file;
@@ -30,6 +30,7 @@ pub mod levels;
 pub mod play;
 pub mod plot;
 pub mod reevaluate;
+pub mod registry;
 pub mod replay;
 pub mod report;
 pub mod run_config;
@@ -44,12 +45,9 @@ pub mod validate;
 
 use std::fmt;
 use std::io::Write;
-use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
-use crate::games::{GameVisitor, visit_all};
-use crate::kit::GameKit;
 
 pub use bench::{BenchConfig, BenchTarget};
 pub use evolve::EvolveConfig;
@@ -57,6 +55,7 @@ pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
 pub use plot::PlotConfig;
 pub use reevaluate::ReevaluateConfig;
+pub use registry::{GameEntry, Registry};
 pub use replay::ReplayConfig;
 pub use report::ReportConfig;
 pub use run_game::run_game;
@@ -65,19 +64,20 @@ pub use tiers::TiersConfig;
 pub use tournament_spec::{TournamentConfig, TournamentSpec};
 pub use validate::{CellChoice, LevelChoice, ValidateConfig};
 
-/// A registered game, by name: a `--game` value or a config's `game` (see
-/// [`crate::games::visit_all`]).
+/// A game of the process's registry, by name: a `--game` value or a config's `game` (see
+/// [`registry`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameKind {
     name: &'static str,
 }
 
 impl GameKind {
-    /// Every registered game, in registry order.
+    /// Every game of the registry, in order.
     pub fn all() -> Vec<GameKind> {
-        crate::games::names()
-            .into_iter()
-            .map(|name| GameKind { name })
+        registry::registry()
+            .games()
+            .iter()
+            .map(|g| GameKind { name: g.name() })
             .collect()
     }
 
@@ -87,10 +87,12 @@ impl GameKind {
     }
 }
 
-/// The first registered game.
+/// The registry's first game.
 impl Default for GameKind {
     fn default() -> Self {
-        GameKind::all()[0]
+        GameKind {
+            name: registry::registry().default_game().name(),
+        }
     }
 }
 
@@ -105,14 +107,9 @@ impl FromStr for GameKind {
 
     /// Looks a game up in the registry; the error (field `game`) lists the registered names.
     fn from_str(s: &str) -> Result<Self> {
-        let all = GameKind::all();
-        all.iter().copied().find(|g| g.name == s).ok_or_else(|| {
-            let known: Vec<_> = all.iter().map(|g| g.name).collect();
-            Error::config(
-                "game",
-                format!("unknown game `{s}` (known games: {})", known.join(", ")),
-            )
-        })
+        registry::registry()
+            .get(s)
+            .map(|g| GameKind { name: g.name() })
     }
 }
 
@@ -184,41 +181,14 @@ pub enum Exit {
     Finished,
 }
 
-/// Runs a command, writing its report to `out`.
+/// Runs a command with the game it names in the process's registry, writing its report to
+/// `out`.
 ///
 /// # Errors
 ///
 /// Whatever the command reports (bad levels, bad agent specs, I/O errors on `out`).
 pub fn run<W: Write>(cmd: Command, out: &mut W) -> Result<Exit> {
-    if cmd == Command::Games {
-        return run_game::list_games(out).map(|()| Exit::Success);
-    }
-    struct Dispatch<'a, W> {
-        name: &'static str,
-        cmd: Option<Command>,
-        out: &'a mut W,
-        result: Result<Exit>,
-    }
-    impl<W: Write> GameVisitor for Dispatch<'_, W> {
-        fn visit<G: GameKit>(&mut self) -> ControlFlow<()> {
-            if G::with_rules(Default::default()).info().name != self.name {
-                return ControlFlow::Continue(());
-            }
-            if let Some(cmd) = self.cmd.take() {
-                self.result = run_game::run_game::<G, W>(cmd, self.out);
-            }
-            ControlFlow::Break(())
-        }
-    }
-    let name = cmd.game().name();
-    let mut d = Dispatch {
-        name,
-        cmd: Some(cmd),
-        out,
-        result: Err(Error::config("game", format!("unknown game `{name}`"))),
-    };
-    visit_all(&mut d);
-    d.result
+    registry::registry().run(cmd, out)
 }
 
 /// A worker pool of `threads` threads (`None`: one per core).

@@ -274,6 +274,7 @@ fn replay_of<G: GameKit>(
         .map(|s| build_agent(game, s))
         .collect::<Result<Vec<_>>>()?;
     let source = ReplaySource {
+        program: super::registry::registry().program().to_string(),
         game: game.info().name.to_string(),
         level: name.clone(),
         seed: derive_seed(run.config.seed, &[REPLAY_TAG, r.cell as u64]),

@@ -20,7 +20,6 @@ use super::{
 use crate::agents::{build_agent, build_agent_from};
 use crate::error::{Error, Result};
 use crate::features::{Feature, feature_names};
-use crate::games::{GameVisitor, visit_all};
 use crate::kit::GameKit;
 
 /// Levels with the names reports give them.
@@ -37,15 +36,16 @@ type NamedLevels<L> = Vec<(String, L)>;
 /// - `tournament`, `evolve`: read `[rules]` as [`GameKit::Rules`], load the levels (`"paper"`:
 ///   [`GameKit::builtin_levels`]) and run ([`super::tournament::tournament`],
 ///   [`super::evolve::evolve`]; evolve's scripts default to [`GameKit::default_genome`] and
-///   its features are resolved against the game; a finished run gets its explorer page,
-///   [`super::report`]);
+///   its features are resolved against the game; a run finished now, or found finished
+///   without its page, gets its explorer page, [`super::report`]);
 /// - `ask`, `tell`: the run resolved as for `evolve` ([`super::tasks::ask::ask`],
 ///   [`super::tasks::tell::tell`]; the `tell` that finishes the schedule writes the explorer
 ///   page); `work`: the game, rules and features its tasks name ([`super::tasks::work::work`]);
 /// - `validate`: the run's rules, features and the chosen levels ([`super::validate`]);
 /// - `reevaluate`: the run's rules, features and training levels ([`super::reevaluate`]);
 /// - `report`: the run's rules and training levels ([`super::report`]);
-/// - `plot`, `tiers`: game-independent ([`super::plot`], [`super::tiers`]).
+/// - `plot`, `tiers`: game-independent ([`super::plot`], [`super::tiers`]);
+/// - `games`: the facts of `G` ([`describe_game`]).
 ///
 /// # Errors
 ///
@@ -69,7 +69,7 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
             }
             Ok(())
         }
-        Command::Games => list_games(out),
+        Command::Games => describe_game::<G, W>(out),
         Command::Tournament(cfg) => run_tournament::<G, W>(&cfg, out),
         Command::Plot(cfg) => super::plot::plot(&cfg, out),
         Command::Validate(cfg) => run_validate::<G, W>(&cfg, out),
@@ -220,7 +220,8 @@ fn run_report<G: GameKit, W: Write>(cfg: &ReportConfig, out: &mut W) -> Result<(
 fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
     let (game, setup) = prepare_run::<G>(cfg)?;
     let summary = evolve(&game, &setup, cfg, out)?;
-    if summary.done {
+    let page = cfg.out.join(super::report::REPORT_HTML);
+    if summary.done && (summary.batches_run > 0 || !page.is_file()) {
         finished_report(&game, &setup, cfg, out)?;
     }
     Ok(())
@@ -302,36 +303,12 @@ fn list_levels<G: GameKit, W: Write>(out: &mut W) -> Result<()> {
     Ok(())
 }
 
-/// `playstyles games`: every registered game with its facts.
+/// The facts of game `G`, as `playstyles games` prints them.
 ///
 /// # Errors
 ///
 /// I/O errors on `out`.
-pub fn list_games<W: Write>(out: &mut W) -> Result<()> {
-    struct List<'a, W> {
-        out: &'a mut W,
-        result: Result<()>,
-    }
-    impl<W: Write> GameVisitor for List<'_, W> {
-        fn visit<G: GameKit>(&mut self) -> std::ops::ControlFlow<()> {
-            self.result = describe_game::<G, W>(self.out);
-            if self.result.is_ok() {
-                std::ops::ControlFlow::Continue(())
-            } else {
-                std::ops::ControlFlow::Break(())
-            }
-        }
-    }
-    let mut list = List {
-        out,
-        result: Ok(()),
-    };
-    visit_all(&mut list);
-    list.result
-}
-
-/// The facts of game `G`, as `playstyles games` prints them.
-fn describe_game<G: GameKit, W: Write>(out: &mut W) -> Result<()> {
+pub fn describe_game<G: GameKit, W: Write>(out: &mut W) -> Result<()> {
     let game = G::with_rules(G::Rules::default());
     let info = game.info();
     let yes_no = |b: bool| if b { "yes" } else { "no" };

@@ -25,6 +25,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::registry::registry;
 use super::run_dir::{RunDir, read_config};
 use super::validate::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error};
@@ -158,7 +159,11 @@ pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
             let stale = |why: String| {
                 invalid(
                     &validation,
-                    format!("line {}: {why}; run `playstyles validate` again", i + 2),
+                    format!(
+                        "line {}: {why}; run `{} validate` again",
+                        i + 2,
+                        registry().program()
+                    ),
                 )
             };
             match run.row(r.cell) {
@@ -219,8 +224,10 @@ pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
     let from = match source {
         Source::Validated => format!("validation win rates ({VALIDATION_CSV})"),
         Source::Archived => {
-            "archived win rates (archive.csv; run `playstyles validate` for held-out ones)"
-                .to_string()
+            format!(
+                "archived win rates (archive.csv; run `{} validate` for held-out ones)",
+                registry().program()
+            )
         }
     };
     let text = format!(

@@ -17,6 +17,8 @@ use crate::board::{Drawing, LegendEntry};
 /// How a replayed game came about: enough to play it again.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplaySource {
+    /// The program that plays it (`playstyles`, or a library user's binary).
+    pub program: String,
     /// The game's registry name.
     pub game: String,
     /// The level, as `--level` takes it.
@@ -31,7 +33,8 @@ impl ReplaySource {
     /// The command that plays the game again and writes its replay.
     pub fn command(&self) -> String {
         format!(
-            "playstyles replay --game {} --level {} --agents '{}' --seed {} --out replay.html",
+            "{} replay --game {} --level {} --agents '{}' --seed {} --out replay.html",
+            self.program,
             self.game,
             self.level,
             self.agents.join(","),
@@ -427,6 +430,7 @@ mod tests {
 
     fn source() -> ReplaySource {
         ReplaySource {
+            program: "playstyles".into(),
             game: "toy".into(),
             level: "1".into(),
             seed: 7,

@@ -13,6 +13,7 @@ use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
 use crate::experiments::evolve::{CONFIG_TOML, EvolveConfig, RunSetup, open_run, record_batch};
 use crate::experiments::output_error;
+use crate::experiments::registry::registry;
 use crate::files::{DATA_LIMIT, read_text};
 use crate::qd::checkpoint::invalid;
 
@@ -91,9 +92,10 @@ pub fn tell<G: SearchSupport>(
     if !tasks_path.is_file() {
         writeln!(
             out,
-            "tell {}: nothing to tell, batch {} has not been asked (run `playstyles ask`)",
+            "tell {}: nothing to tell, batch {} has not been asked (run `{} ask`)",
             dir.display(),
-            batch.number()
+            batch.number(),
+            registry().program()
         )
         .map_err(output_error)?;
         return Ok(Told::Nothing);
@@ -159,7 +161,10 @@ fn no_run(dir: &std::path::Path) -> Error {
         dir.join(CONFIG_TOML),
         std::io::Error::new(
             std::io::ErrorKind::NotFound,
-            "no run here: start it with `playstyles ask RUN_DIR --config FILE`",
+            format!(
+                "no run here: start it with `{} ask RUN_DIR --config FILE`",
+                registry().program()
+            ),
         ),
     )
 }

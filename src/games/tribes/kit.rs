@@ -9,6 +9,10 @@ use crate::error::Result;
 use crate::features::Composite;
 use crate::kit::GameKit;
 
+/// The built-in quick start (`experiments/quickstart.toml`): use case I's map in small, about
+/// 3 minutes on 2 cores; `playstyles evolve` runs it when given no config.
+pub const QUICKSTART: &str = include_str!("../../../experiments/quickstart.toml");
+
 /// The summary columns of the paper's Table I: share of the tech tree, cities, production.
 static SUMMARY_COLUMNS: [SummaryColumn; 3] = [
     SummaryColumn {
@@ -73,6 +77,11 @@ impl GameKit for TribesGame {
     /// The 11 scripts of [`EVOLVED_WEIGHTS`] (spec §15.5).
     fn default_genome() -> Vec<&'static str> {
         EVOLVED_WEIGHTS.to_vec()
+    }
+
+    /// [`QUICKSTART`].
+    fn quickstart() -> Option<&'static str> {
+        Some(QUICKSTART)
     }
 
     fn features() -> &'static [Composite] {

@@ -27,6 +27,7 @@ pub mod types;
 mod units;
 
 pub use action::Action;
+pub use kit::QUICKSTART;
 pub use level::Level;
 pub use rules::{Compat, GameMode, TribesGame, TribesRules};
 pub use state::State;

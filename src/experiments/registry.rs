@@ -1,0 +1,247 @@
+//! The games a binary runs: a [`Registry`] of [`GameEntry`]s, each a game's workflows
+//! ([`super::run_game()`]) compiled for it, under the game's name.
+//!
+//! The `playstyles` binary runs [`Registry::builtin`], the games of
+//! [`crate::games::visit_all`]. A library user's binary runs its own game with every
+//! subcommand through one call, [`crate::cli::main_for`], which installs a registry of that
+//! game alone; [`crate::cli::main_with`] takes any registry (say, the built-in games and one's
+//! own).
+//!
+//! A process has one registry, installed before the command line is read ([`install`]) and
+//! read everywhere a game is named: `--game`, a config's `game`, the game of `work`'s tasks,
+//! `playstyles games`, and the program name in messages and on replay commands. Without an
+//! installed one, [`registry`] is the built-in registry (as in the library's own tests).
+
+use std::fmt;
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::sync::OnceLock;
+
+use super::{Command, Exit};
+use crate::error::{Error, Result};
+use crate::games::{GameVisitor, visit_all};
+use crate::kit::GameKit;
+
+/// One game of a registry: its name, its built-in quick start and its workflows.
+#[derive(Clone, Copy)]
+pub struct GameEntry {
+    name: &'static str,
+    quickstart: Option<&'static str>,
+    run: fn(Command, &mut dyn Write) -> Result<Exit>,
+    describe: fn(&mut dyn Write) -> Result<()>,
+}
+
+impl GameEntry {
+    /// The entry of game `G`: named by its [`crate::game::GameInfo::name`], running every
+    /// subcommand with [`super::run_game()`].
+    pub fn of<G: GameKit>() -> Self {
+        fn run<G: GameKit>(cmd: Command, out: &mut dyn Write) -> Result<Exit> {
+            let mut out = out;
+            super::run_game::run_game::<G, _>(cmd, &mut out)
+        }
+        fn describe<G: GameKit>(out: &mut dyn Write) -> Result<()> {
+            let mut out = out;
+            super::run_game::describe_game::<G, _>(&mut out)
+        }
+        GameEntry {
+            name: G::with_rules(G::Rules::default()).info().name,
+            quickstart: G::quickstart(),
+            run: run::<G>,
+            describe: describe::<G>,
+        }
+    }
+
+    /// The name `--game` and a config's `game` take.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The run config a bare `evolve` runs when this game comes first ([`GameKit::quickstart`]).
+    pub fn quickstart(&self) -> Option<&'static str> {
+        self.quickstart
+    }
+}
+
+impl fmt::Debug for GameEntry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GameEntry")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+/// The games of a binary, in order (the first is the default of `--game` and of a config's
+/// `game`), and the program name its messages and replay commands use.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    program: &'static str,
+    games: Vec<GameEntry>,
+}
+
+impl Registry {
+    /// A registry without games, for the program `program` (the command its messages name).
+    pub fn new(program: &'static str) -> Self {
+        Registry {
+            program,
+            games: Vec::new(),
+        }
+    }
+
+    /// The `playstyles` binary's games: those of [`crate::games::visit_all`], in its order.
+    pub fn builtin() -> Self {
+        struct Entries(Vec<GameEntry>);
+        impl GameVisitor for Entries {
+            fn visit<G: GameKit>(&mut self) -> ControlFlow<()> {
+                self.0.push(GameEntry::of::<G>());
+                ControlFlow::Continue(())
+            }
+        }
+        let mut entries = Entries(Vec::new());
+        visit_all(&mut entries);
+        Registry {
+            program: "playstyles",
+            games: entries.0,
+        }
+    }
+
+    /// This registry with game `G` added after its games.
+    ///
+    /// # Panics
+    ///
+    /// If the registry already has a game of `G`'s name (a bug of the binary, found on its
+    /// first run).
+    #[must_use]
+    pub fn with<G: GameKit>(mut self) -> Self {
+        let entry = GameEntry::of::<G>();
+        assert!(
+            self.find(entry.name).is_none(),
+            "two games named `{}` in one registry",
+            entry.name
+        );
+        self.games.push(entry);
+        self
+    }
+
+    /// The program name (`playstyles` for the built-in registry).
+    pub fn program(&self) -> &'static str {
+        self.program
+    }
+
+    /// The games, in order.
+    pub fn games(&self) -> &[GameEntry] {
+        &self.games
+    }
+
+    /// The game named `name`.
+    pub fn find(&self, name: &str) -> Option<&GameEntry> {
+        self.games.iter().find(|g| g.name == name)
+    }
+
+    /// The game named `name`, or an error naming `game` that lists the known ones.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `game` for a name the registry does not have.
+    pub fn get(&self, name: &str) -> Result<&GameEntry> {
+        self.find(name).ok_or_else(|| {
+            let known: Vec<&str> = self.games.iter().map(|g| g.name).collect();
+            Error::config(
+                "game",
+                format!("unknown game `{name}` (known games: {})", known.join(", ")),
+            )
+        })
+    }
+
+    /// The first game, the default of `--game` and of a config's `game`.
+    ///
+    /// # Panics
+    ///
+    /// If the registry has no game.
+    pub fn default_game(&self) -> &GameEntry {
+        self.games
+            .first()
+            .expect("a registry has at least one game")
+    }
+
+    /// Runs `cmd` with the game it names (`games`: lists every game).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `game` for a game the registry does not have; whatever the
+    /// command reports.
+    pub fn run(&self, cmd: Command, out: &mut dyn Write) -> Result<Exit> {
+        if cmd == Command::Games {
+            for g in &self.games {
+                (g.describe)(out)?;
+            }
+            return Ok(Exit::Success);
+        }
+        let entry = self.get(cmd.game().name())?;
+        (entry.run)(cmd, out)
+    }
+}
+
+/// The process's registry.
+static INSTALLED: OnceLock<Registry> = OnceLock::new();
+
+/// Makes `registry` the process's registry; call it once, before the command line is read
+/// ([`crate::cli::main_with`] does).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `game` if the registry has no game, or if another registry was
+/// installed (or the built-in one already read) before.
+pub fn install(registry: Registry) -> Result<()> {
+    if registry.games.is_empty() {
+        return Err(Error::config("game", "a registry needs at least one game"));
+    }
+    INSTALLED.set(registry).map_err(|_| {
+        Error::config(
+            "game",
+            "the registry was already set: install it once, before anything reads it",
+        )
+    })
+}
+
+/// The process's registry: the installed one, else (installing it) the built-in one.
+pub fn registry() -> &'static Registry {
+    INSTALLED.get_or_init(Registry::builtin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_registry_lists_the_visited_games_in_order() {
+        let r = Registry::builtin();
+        let names: Vec<&str> = r.games().iter().map(GameEntry::name).collect();
+        assert_eq!(names, crate::games::names());
+        assert_eq!(r.default_game().name(), names[0]);
+        assert_eq!(r.program(), "playstyles");
+        assert!(r.default_game().quickstart().is_some());
+    }
+
+    #[test]
+    fn an_unknown_game_is_named_with_the_known_ones() {
+        let e = Registry::builtin().get("chess").unwrap_err();
+        let text = e.to_string();
+        assert!(
+            matches!(&e, Error::Config { field, .. } if field == "game"),
+            "{e}"
+        );
+        assert!(text.contains("chess") && text.contains("tribes"), "{text}");
+    }
+
+    #[test]
+    #[should_panic(expected = "two games named `tribes`")]
+    fn a_game_registered_twice_is_refused() {
+        let _ = Registry::builtin().with::<crate::games::tribes::TribesGame>();
+    }
+
+    #[test]
+    fn an_empty_registry_cannot_be_installed() {
+        let e = install(Registry::new("nothing")).unwrap_err();
+        assert!(e.to_string().contains("at least one game"), "{e}");
+    }
+}
