@@ -3,8 +3,9 @@ use std::process::Command;
 
 use crate::support::cli::{path_arg, playstyles, read_text, scratch, stderr};
 
-/// The headless browser: `$CHROMIUM`, else `chromium`, `chromium-browser` or `google-chrome`
-/// on the path. `.ci/run` installs Debian's `chromium` when none is there.
+/// The headless browser: `$CHROMIUM` (a path, or a name on the path), else `chromium`,
+/// `chromium-browser` or `google-chrome` on the path. `tests/run.sh`, the test command, installs
+/// Debian's `chromium` when none is there. Without one the browser tests fail: they never skip.
 fn browser() -> PathBuf {
     if let Some(p) = std::env::var_os("CHROMIUM") {
         return PathBuf::from(p);
@@ -19,8 +20,10 @@ fn browser() -> PathBuf {
         }
     }
     panic!(
-        "the browser tests need headless Chromium: install it (Debian: apt-get install \
-         chromium, as .ci/run does) or set CHROMIUM to its path"
+        "the browser tests need headless Chromium, and there is none: CHROMIUM is not set and \
+         no chromium, chromium-browser or google-chrome is on PATH. Run the tests with \
+         `tests/run.sh`, which installs Debian's chromium, or set CHROMIUM to a Chromium or \
+         Chrome binary"
     );
 }
 
@@ -73,7 +76,7 @@ fn load_with(
             .args(extra)
             .arg(&url)
             .output()
-            .expect("the browser starts");
+            .unwrap_or_else(|e| panic!("the browser {} does not start: {e}", browser().display()));
         assert!(o.status.success(), "chromium failed: {}", stderr(&o));
         o
     };

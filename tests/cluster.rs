@@ -1,8 +1,9 @@
 //! The cluster engines for real: a run through the Dask package (`python/playstyles_dask`,
 //! a `LocalCluster` of two worker processes) and through a one-node Slurm
 //! (`experiments/slurm/`, `sbatch --wait`, an array of two) ends byte-identical to `evolve`.
-//! `.ci/run` installs what they need when it is missing: the package in a virtual environment
-//! (`target/venv-dask`), Debian's `slurm-wlm` and `munge`.
+//! `tests/run.sh`, the test command, installs what they need when it is missing: the package in
+//! a virtual environment (`target/venv-dask`), Debian's `slurm-wlm` and `munge`. Without them
+//! these tests fail, naming what is missing: they never skip.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,7 +17,7 @@ fn root() -> PathBuf {
 }
 
 /// The Python with `playstyles_dask` installed: `$PLAYSTYLES_PYTHON`, else the virtual
-/// environment `.ci/run` makes, `target/venv-dask`.
+/// environment `tests/run.sh` makes, `target/venv-dask`.
 fn python() -> PathBuf {
     if let Some(p) = std::env::var_os("PLAYSTYLES_PYTHON") {
         return PathBuf::from(p);
@@ -24,11 +25,47 @@ fn python() -> PathBuf {
     let p = root().join("target/venv-dask/bin/python");
     assert!(
         p.is_file(),
-        "the Dask tests need the package in a virtual environment: run .ci/run, or \
-         `python3 -m venv target/venv-dask && target/venv-dask/bin/pip install ./python`, \
-         or set PLAYSTYLES_PYTHON to a Python that has it"
+        "the Dask tests need a Python with the package python/playstyles_dask, and there is \
+         none: PLAYSTYLES_PYTHON is not set and {} does not exist. Run the tests with \
+         `tests/run.sh`, which makes that virtual environment, or set PLAYSTYLES_PYTHON to a \
+         Python that has the package (`pip install ./python`)",
+        p.display()
     );
     p
+}
+
+/// Panics, naming what is missing and the test command, unless this machine can start a
+/// one-node Slurm: Debian's `slurm-wlm` and `munge` on the path, and root (slurmd starts job
+/// steps as the job's user).
+fn assert_slurm_can_start() {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let commands = [
+        "sbatch",
+        "srun",
+        "squeue",
+        "sinfo",
+        "scancel",
+        "slurmctld",
+        "slurmd",
+        "munged",
+    ];
+    let missing: Vec<&str> = commands
+        .into_iter()
+        .filter(|c| !std::env::split_paths(&path).any(|d| d.join(c).is_file()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "the Slurm tests need Debian's slurm-wlm and munge, and these are not on PATH: {}. Run \
+         the tests with `tests/run.sh`, which installs them",
+        missing.join(", ")
+    );
+    let id = Command::new("id").arg("-u").output().expect("`id -u` runs");
+    let uid = String::from_utf8_lossy(&id.stdout).trim().to_string();
+    assert_eq!(
+        uid, "0",
+        "the Slurm tests start a one-node Slurm whose slurmd must run as root, and this is user \
+         {uid}: run `tests/run.sh` as root"
+    );
 }
 
 /// The tiny run through `evolve` in `dir/evolved`, and its config at `dir/tiny.toml`.
@@ -80,7 +117,7 @@ fn a_run_through_a_dask_local_cluster_is_byte_identical_to_evolve() {
             env!("CARGO_BIN_EXE_playstyles"),
         ])
         .output()
-        .unwrap();
+        .unwrap_or_else(|e| panic!("{} does not start: {e}", python().display()));
     let out = succeeded(o, "python -m playstyles_dask");
     assert_eq!(
         out.matches(" told, ").count(),
@@ -96,7 +133,7 @@ fn the_dask_package_passes_its_own_tests() {
         .args(["-m", "unittest", "discover", "-s", "python/tests"])
         .current_dir(root())
         .output()
-        .unwrap();
+        .unwrap_or_else(|e| panic!("{} does not start: {e}", python().display()));
     let e = stderr(&o);
     assert!(o.status.success(), "{e}");
     assert!(e.contains("OK") && e.contains("Ran "), "{e}");
@@ -106,6 +143,7 @@ fn the_dask_package_passes_its_own_tests() {
 /// batch; `allocation`: one allocation of two tasks looping ask / srun work / tell) with
 /// `experiments/slurm/test-local.sh`, which starts the cluster and stops it by PID afterwards.
 fn through_slurm(mode: &str) {
+    assert_slurm_can_start();
     let dir = scratch("cluster", &format!("slurm-{mode}"));
     let (config, evolved) = reference(&dir);
     // Short: munge's socket path lives under it (at most about 75 characters).
@@ -122,8 +160,7 @@ fn through_slurm(mode: &str) {
         .unwrap();
     assert!(
         o.status.success(),
-        "test-local.sh {mode} failed ({:?}); it needs root and Debian's slurm-wlm and munge \
-         (.ci/run installs them):\n{}",
+        "test-local.sh {mode} failed ({:?}):\n{}",
         o.status.code(),
         stderr(&o)
     );

@@ -31,7 +31,8 @@ dir=$(cd "$2" && pwd)
 conf=$dir/slurm.conf
 export SLURM_CONF=$conf
 
-# Debian's packages; .ci/run must work on a fresh machine, so install when missing.
+# Debian's packages, installed when missing so that this script works alone on a fresh machine
+# (the tests check for them first; tests/run.sh installs them).
 install_packages() {
     local missing=()
     command -v slurmctld >/dev/null 2>&1 || missing+=(slurm-wlm)
@@ -41,7 +42,7 @@ install_packages() {
     local sudo=""
     [ "$(id -u)" -ne 0 ] && sudo=sudo
     $sudo apt-get update -q >&2
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}" >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 }
 
 # PID from a pid file if that process is alive.
