@@ -1,7 +1,7 @@
 //! The `evolve` command, run as a binary on tiny configs (budget 20, two levels, one repetition,
 //! eight genomes in four batches): the run directory's files, byte-identical archives for any
-//! thread count, resuming a stopped run, no overwriting without `--force`, config errors naming
-//! the field.
+//! thread count, resuming a stopped run (one whose config an earlier version wrote too), no
+//! overwriting without `--force`, config errors naming the field.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -263,6 +263,27 @@ fn resuming_a_finished_run_changes_no_result() {
     ] {
         assert_eq!(before[f], after[f], "{f} changed");
     }
+}
+
+#[test]
+fn a_run_whose_config_an_earlier_version_wrote_resumes_keeping_it() {
+    let dir = scratch("evolve", "resume-older");
+    let cfg = config(&dir, TINY);
+    let out = dir.join("run");
+    evolve_ok(&cfg, &out, &["--stop-after-batches", "1"]);
+    // Resolved configs used to leave `emitter = "schedule"` out.
+    let path = out.join("config.toml");
+    let written = String::from_utf8(read(&path)).unwrap();
+    let older = written.replace("emitter = \"schedule\"\n", "");
+    assert_ne!(older, written);
+    std::fs::write(&path, &older).unwrap();
+    evolve_ok(&cfg, &out, &["--resume"]);
+    assert_eq!(progress_without_seconds(&out).len(), 1 + 4);
+    assert_eq!(String::from_utf8(read(&path)).unwrap(), older);
+    // A changed value is still another run.
+    let other = config(&dir, &TINY.replace("iterations = 4", "iterations = 5"));
+    let o = evolve(&other, &out, &["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
 #[test]
