@@ -41,6 +41,10 @@
 //!                                       # one per weight) or "iso_line_dd" (with
 //!                                       # iso_sigma = 0.01, line_sigma = 0.2)
 //! ```
+//!
+//! So a run needs about ten lines: `game`, `[evaluation] levels` (with the `player` and
+//! `baseline` it is about) and one `[[features]]` table; `experiments/minimal-*.toml` are one
+//! such config per game.
 
 use serde::{Deserialize, Serialize};
 
