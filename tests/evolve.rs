@@ -1,7 +1,8 @@
 //! The `evolve` command, run as a binary on tiny configs (budget 20, two levels, one repetition,
 //! eight genomes in four batches): the run directory's files, byte-identical archives for any
-//! thread count, resuming a stopped run, no overwriting without `--force`, config errors naming
-//! the field.
+//! thread count, resuming a stopped run (one whose config an earlier version wrote too), no
+//! overwriting without `--force`, config errors naming the field; the minimal example configs
+//! resolved for their games.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -266,6 +267,27 @@ fn resuming_a_finished_run_changes_no_result() {
 }
 
 #[test]
+fn a_run_whose_config_an_earlier_version_wrote_resumes_keeping_it() {
+    let dir = scratch("evolve", "resume-older");
+    let cfg = config(&dir, TINY);
+    let out = dir.join("run");
+    evolve_ok(&cfg, &out, &["--stop-after-batches", "1"]);
+    // Resolved configs used to leave `emitter = "schedule"` out.
+    let path = out.join("config.toml");
+    let written = String::from_utf8(read(&path)).unwrap();
+    let older = written.replace("emitter = \"schedule\"\n", "");
+    assert_ne!(older, written);
+    std::fs::write(&path, &older).unwrap();
+    evolve_ok(&cfg, &out, &["--resume"]);
+    assert_eq!(progress_without_seconds(&out).len(), 1 + 4);
+    assert_eq!(String::from_utf8(read(&path)).unwrap(), older);
+    // A changed value is still another run.
+    let other = config(&dir, &TINY.replace("iterations = 4", "iterations = 5"));
+    let o = evolve(&other, &out, &["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
 fn resuming_without_a_checkpoint_names_the_file() {
     let dir = scratch("evolve", "resume-none");
     let out = dir.join("run");
@@ -458,6 +480,93 @@ fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
             "pmcts(bias=true,pruning=false,budget=2000)"
         );
         assert_eq!(run.baseline.to_string(), "mcts(budget=2000)");
+    }
+}
+
+#[test]
+fn the_minimal_configs_resolve_for_their_games_with_every_default_written() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let scratch = scratch("evolve", "minimal");
+    for game in ["tribes", "prismata", "puerto-rico"] {
+        let path = dir.join(format!("minimal-{game}.toml"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        for key in ["seed", "repetitions", "[map_elites]", "[genome]", "[rules]"] {
+            assert!(
+                !lines.iter().any(|l| l.starts_with(key)),
+                "{game}: the minimal config sets {key}"
+            );
+        }
+        let given = EvolveConfig::load(Some(&path), None).unwrap().run;
+        assert_eq!(given.game.name(), game);
+        // Resolved for the game, checked (agents built, levels loaded), no batch played.
+        let out = scratch.join(game);
+        evolve_ok(&path, &out, &["--stop-after-batches", "0"]);
+        let resolved = String::from_utf8(read(&out.join("config.toml"))).unwrap();
+        for line in [
+            format!("name = \"minimal-{game}\""),
+            format!("game = \"{game}\""),
+            "seed = 1".into(),
+            "batch_size = 10".into(),
+            "[rules]".into(),
+            "repetitions = 4".into(),
+            "values = [0.0, 0.25, 0.5, 0.75, 1.0]".into(),
+            "one_hot = true".into(),
+            "random_init = 40".into(),
+            "iterations = 500".into(),
+            "replacement = \"paper\"".into(),
+            "emitter = \"schedule\"".into(),
+        ] {
+            assert!(
+                resolved.lines().any(|l| l == line),
+                "{game}: {line} missing from:\n{resolved}"
+            );
+        }
+        let again = RunConfig::parse(&resolved, "other").unwrap();
+        assert!(!again.rules.is_empty(), "{game}: no rules in:\n{resolved}");
+        assert!(again.scripts.is_some_and(|s| !s.is_empty()), "{game}");
+        assert_eq!(
+            (
+                again.name.as_str(),
+                again.game,
+                again.seed,
+                again.batch_size
+            ),
+            (
+                given.name.as_str(),
+                given.game,
+                given.seed,
+                given.batch_size
+            )
+        );
+        assert_eq!(
+            (
+                &again.levels,
+                again.repetitions,
+                &again.player,
+                &again.baseline
+            ),
+            (
+                &given.levels,
+                given.repetitions,
+                &given.player,
+                &given.baseline
+            )
+        );
+        assert_eq!(
+            (
+                &again.domain,
+                &again.features,
+                &again.emitter,
+                again.replacement
+            ),
+            (
+                &given.domain,
+                &given.features,
+                &given.emitter,
+                given.replacement
+            )
+        );
     }
 }
 

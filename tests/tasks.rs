@@ -124,6 +124,24 @@ fn a_run_through_ask_work_and_tell_with_two_shards_is_byte_identical_to_evolve()
 }
 
 #[test]
+fn a_run_whose_config_an_earlier_version_wrote_continues_through_ask_work_and_tell() {
+    let dir = scratch("tasks", "older-config");
+    let cfg = config(&dir, TINY);
+    let run = dir.join("run");
+    ask(&run, &cfg).unwrap();
+    // As an earlier version would have started it: no `emitter` line, no batch asked yet.
+    let path = run.join("config.toml");
+    let older = read_text(&path).replace("emitter = \"schedule\"\n", "");
+    std::fs::write(&path, &older).unwrap();
+    std::fs::remove_dir_all(run.join("batches")).unwrap();
+    let tasks = ask(&run, &cfg).unwrap();
+    work(&tasks, "0/1");
+    let told = succeeded(tell(&run), "tell");
+    assert!(told.contains("batch 0 told"), "{told}");
+    assert_eq!(read_text(&path), older);
+}
+
+#[test]
 fn missing_results_are_named_and_telling_twice_is_harmless() {
     let dir = scratch("tasks", "missing");
     let cfg = config(&dir, TINY);

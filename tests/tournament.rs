@@ -248,7 +248,7 @@ fn bad_configs_name_the_field() {
             "pairing[0].agent",
         ),
         (TOY.replace("game = \"tribes\"", "game = \"chess\""), "game"),
-        (TOY.replace("seed = 17\n", ""), "seed"),
+        (TOY.replace("levels = [1, 2]\n", ""), "levels"),
         (TOY.replace("seed = 17", "seed = 1.5"), "seed"),
         (
             "game = \"tribes\"\nseed = 1\nlevels = \"paper\"\nrepetitions = 1\npairing = []\n"

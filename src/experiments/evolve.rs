@@ -36,7 +36,7 @@ use rayon::prelude::*;
 
 use super::evaluate::{line_up, with_weights};
 use super::output_error;
-use super::run_config::RunConfig;
+use super::run_config::{RunConfig, older_form_of};
 use super::run_dir::prepare_out_dir;
 use super::tasks::{BATCHES_DIR, Task, TaskPlan, TaskResult, config_hash, gather, play_task};
 use crate::agent::SearchSupport;
@@ -216,7 +216,7 @@ pub struct RunSetup<L> {
     pub scripts: Vec<String>,
     /// The rules, every default explicit (the resolved config's `[rules]`).
     pub rules: toml::Table,
-    /// The resolved config, written as `config.toml`.
+    /// The resolved config, written as `config.toml` (see [`kept_config`]).
     pub config_toml: String,
 }
 
@@ -478,6 +478,20 @@ pub fn preflight<G: SearchSupport>(
             Error::Config { reason, .. } => Error::config("evaluation.levels", reason),
             e => e,
         })
+}
+
+/// The resolved config the run in `dir` works from: `resolved`, or the text of `dir`'s
+/// `config.toml` if that is the same run as an earlier version wrote it
+/// ([`older_form_of`]): such a run then resumes, and the task files of its batches keep their
+/// config hash. With `force` (a new run replacing the old) it is always `resolved`.
+pub fn kept_config(dir: &Path, resolved: String, force: bool) -> String {
+    if force {
+        return resolved;
+    }
+    match read_text(&dir.join(CONFIG_TOML), TEXT_LIMIT) {
+        Ok(on_disk) if on_disk != resolved && older_form_of(&on_disk, &resolved) => on_disk,
+        _ => resolved,
+    }
 }
 
 /// Opens the run in `dir` to continue it: its `config.toml` must be `config_toml`; its

@@ -1,42 +1,50 @@
 //! The configuration of a MAP-Elites run (`playstyles evolve CONFIG.toml`): parsed from TOML,
 //! validated with errors naming the field, and written back resolved into the run directory
-//! (`config.toml`), where `validate`, `tiers` and `plot` read it.
+//! (`config.toml`, every value explicit), where `validate`, `tiers`, `report` and `--resume`
+//! read it.
+//!
+//! Only `[evaluation] levels` and the `[[features]]` are required; every other field has a
+//! default, shown below (where the paper's use cases set a value, theirs):
 //!
 //! ```toml
 //! name = "usecase1-attacks-vs-support"  # run directory name (default: the file's stem)
-//! game = "tribes"
-//! seed = 1
-//! batch_size = 10                       # genomes evaluated in parallel per batch
+//! game = "tribes"                       # default: the first registered game (tribes)
+//! seed = 1                              # default 1
+//! batch_size = 10                       # default 10: genomes evaluated in parallel per batch
 //!
-//! [rules]                               # the game's rules options (Tribes: compat, mode)
-//! compat = "intended"
+//! [rules]                               # the game's rules options (default: the game's;
+//! compat = "intended"                   # Tribes: compat = "intended", mode = "capitals")
 //!
 //! [evaluation]
-//! levels = [1590557911279, 1588955551452]  # or "paper"
-//! repetitions = 4                       # games per level; seats alternate every game
-//! player = "pmcts(bias=true,pruning=false,budget=2000)"  # the genome's weights are added
-//! baseline = "mcts(budget=2000)"
+//! levels = [1590557911279, 1588955551452]  # required: level seeds and files, or "paper"
+//! repetitions = 4                       # default 4: games per level; seats rotate every game
+//! player = "pmcts(bias=true,pruning=false,budget=2000)"  # default; the genome adds `weights`
+//! baseline = "mcts(budget=2000)"        # default
 //!
 //! [genome]
-//! scripts = ["spawn.strongest", "spawn.defensive"]  # the evolved weights (default: the 11)
-//! values = [0.0, 0.25, 0.5, 0.75, 1.0]  # or: range = [0.0, 1.0]
+//! scripts = ["spawn.strongest", "spawn.defensive"]  # default: the game's evolved set
+//! values = [0.0, 0.25, 0.5, 0.75, 1.0]  # default; or: range = [0.0, 1.0]
 //!
-//! [[features]]                          # 1 to 3 axes
+//! [[features]]                          # required: 1 to 3 axes
 //! name = "attacks"
 //! min = 0
 //! max = 20
 //! step = 2                              # or: bins = 10 (equal-width bins over [min, max])
 //!
-//! [map_elites]
-//! one_hot = true
-//! random_init = 40
-//! iterations = 500
-//! replacement = "paper"                 # or "lower_confidence" (with z = 1.96)
-//! emitter = "schedule"                  # offspring: the hill climber (default), or, for a
-//!                                       # `range` genome, "gaussian" (with sigma = 0.1, or a
-//!                                       # list, one per weight) or "iso_line_dd" (with
+//! [map_elites]                          # the whole section is optional
+//! one_hot = true                        # default true
+//! random_init = 40                      # default 40
+//! iterations = 500                      # default 500
+//! replacement = "paper"                 # default; or "lower_confidence" (with z = 1.96)
+//! emitter = "schedule"                  # default: the hill climber; for a `range` genome
+//!                                       # also "gaussian" (with sigma, required: one number or
+//!                                       # one per weight) or "iso_line_dd" (with
 //!                                       # iso_sigma = 0.01, line_sigma = 0.2)
 //! ```
+//!
+//! So a run needs about ten lines: `game`, `[evaluation] levels` (with the `player` and
+//! `baseline` it is about) and one `[[features]]` table; `experiments/minimal-*.toml` are one
+//! such config per game.
 
 use serde::{Deserialize, Serialize};
 
@@ -49,7 +57,28 @@ use crate::qd::{
     GenomeSpace, MapElitesConfig, Replacement, Sigma,
 };
 
-/// The TOML file as written (every section; unknown keys are errors).
+/// The run seed when a config gives none: the seed of the quick start and use case I, so a
+/// config without one still runs the same games every time.
+pub const DEFAULT_SEED: i64 = 1;
+
+/// Genomes per batch when a config gives none: the quick start's and the use cases' value; with
+/// 4 repetitions on 5 levels a batch is 200 games to share between the threads, and a killed
+/// run loses at most one batch.
+pub const DEFAULT_BATCH_SIZE: i64 = 10;
+
+/// Games per level when a config gives none: the paper's use cases (5 levels × 4 = 20 games a
+/// genome); even, so the player takes each seat of a two-player level equally often (and each
+/// seat of a four-player one).
+pub const DEFAULT_REPETITIONS: i64 = 4;
+
+/// Random genomes after the one-hot ones when a config gives none: the paper's use cases.
+pub const DEFAULT_RANDOM_INIT: i64 = 40;
+
+/// Offspring when a config gives none: the paper's use cases, 500 after 11 one-hot and 40
+/// random genomes, about four evaluations per cell of use case I's 12 × 11 map.
+pub const DEFAULT_ITERATIONS: i64 = 500;
+
+/// The TOML file as written (unknown keys are errors; a field left out takes its default).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunFile {
@@ -59,12 +88,13 @@ pub struct RunFile {
     /// The game (default: the first registered game).
     #[serde(default = "default_game")]
     pub game: String,
-    /// The run seed.
+    /// The run seed (default [`DEFAULT_SEED`]).
+    #[serde(default = "default_seed")]
     pub seed: i64,
-    /// Genomes per batch.
+    /// Genomes per batch (default [`DEFAULT_BATCH_SIZE`]).
     #[serde(default = "default_batch")]
     pub batch_size: i64,
-    /// The game's rules options.
+    /// The game's rules options (default: the game's).
     #[serde(default)]
     pub rules: toml::Table,
     /// How genomes are evaluated.
@@ -74,7 +104,8 @@ pub struct RunFile {
     pub genome: GenomeFile,
     /// The map's axes (1–3).
     pub features: Vec<FeatureFile>,
-    /// The MAP-Elites schedule.
+    /// The MAP-Elites schedule (default: [`MapElitesFile::default`]).
+    #[serde(default)]
     pub map_elites: MapElitesFile,
 }
 
@@ -82,8 +113,12 @@ fn default_game() -> String {
     super::GameKind::default().name().into()
 }
 
+fn default_seed() -> i64 {
+    DEFAULT_SEED
+}
+
 fn default_batch() -> i64 {
-    10
+    DEFAULT_BATCH_SIZE
 }
 
 /// `[evaluation]`.
@@ -92,7 +127,8 @@ fn default_batch() -> i64 {
 pub struct EvaluationFile {
     /// Training levels: `"paper"` or level seeds and files.
     pub levels: LevelsField,
-    /// Games per level.
+    /// Games per level (default [`DEFAULT_REPETITIONS`]).
+    #[serde(default = "default_repetitions")]
     pub repetitions: i64,
     /// The evolved player's agent spec (its `weights` come from the genome).
     #[serde(default = "default_player")]
@@ -100,6 +136,10 @@ pub struct EvaluationFile {
     /// The opponent's agent spec.
     #[serde(default = "default_baseline")]
     pub baseline: String,
+}
+
+fn default_repetitions() -> i64 {
+    DEFAULT_REPETITIONS
 }
 
 fn default_player() -> String {
@@ -143,21 +183,23 @@ pub struct FeatureFile {
     pub bins: Option<i64>,
 }
 
-/// `[map_elites]`.
+/// `[map_elites]`; every field is optional.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapElitesFile {
-    /// Start with the one-hot genomes.
+    /// Start with the one-hot genomes (default true, as the paper's "master" runs).
     #[serde(default = "yes")]
     pub one_hot: bool,
-    /// Random genomes after the one-hot ones.
+    /// Random genomes after the one-hot ones (default [`DEFAULT_RANDOM_INIT`]).
+    #[serde(default = "default_random_init")]
     pub random_init: i64,
-    /// Offspring of elites.
+    /// Offspring of elites (default [`DEFAULT_ITERATIONS`]).
+    #[serde(default = "default_iterations")]
     pub iterations: i64,
-    /// `paper` or `lower_confidence`.
+    /// `paper` (the default, the reference's rule) or `lower_confidence`.
     #[serde(default = "default_replacement")]
     pub replacement: String,
-    /// z of `lower_confidence`.
+    /// z of `lower_confidence` (default 1.96).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
     /// How offspring are made: `schedule` (the default, the reference hill climber),
@@ -175,8 +217,34 @@ pub struct MapElitesFile {
     pub line_sigma: Option<f64>,
 }
 
+impl Default for MapElitesFile {
+    /// The paper's use cases' schedule: the one-hot genomes, [`DEFAULT_RANDOM_INIT`] random
+    /// ones, [`DEFAULT_ITERATIONS`] hill-climber offspring, the paper's replacement rule.
+    fn default() -> Self {
+        MapElitesFile {
+            one_hot: true,
+            random_init: DEFAULT_RANDOM_INIT,
+            iterations: DEFAULT_ITERATIONS,
+            replacement: default_replacement(),
+            z: None,
+            emitter: None,
+            sigma: None,
+            iso_sigma: None,
+            line_sigma: None,
+        }
+    }
+}
+
 fn yes() -> bool {
     true
+}
+
+fn default_random_init() -> i64 {
+    DEFAULT_RANDOM_INIT
+}
+
+fn default_iterations() -> i64 {
+    DEFAULT_ITERATIONS
 }
 
 fn default_replacement() -> String {
@@ -518,10 +586,10 @@ impl RunConfig {
         Ok(config)
     }
 
-    /// The resolved TOML written into the run directory: every default made explicit, the
-    /// levels listed, the evolved scripts named. (An `emitter` left out stays out, so the
-    /// resolved config of a run started before emitters could be chosen is unchanged and the
-    /// run can still be resumed.)
+    /// The resolved TOML written into the run directory: every default made explicit (the
+    /// emitter and its σs, the `z` of `lower_confidence` included), the levels listed, the
+    /// evolved scripts named; the `[rules]` are written as given (the workflow puts the
+    /// game's resolved rules in `file.rules` first). It parses back to the same run.
     ///
     /// # Errors
     ///
@@ -529,6 +597,10 @@ impl RunConfig {
     pub fn resolved_toml(&self, levels: &[String], scripts: &[String]) -> Result<String> {
         let mut file = self.file.clone();
         file.name = Some(self.name.clone());
+        file.map_elites.emitter = Some(self.emitter.kind.name().to_string());
+        if let Replacement::LowerConfidence { z } = self.replacement {
+            file.map_elites.z = Some(z);
+        }
         file.evaluation.levels = LevelsField::listed(levels);
         file.genome.scripts = Some(scripts.to_vec());
         if file.genome.values.is_none()
@@ -547,6 +619,21 @@ impl RunConfig {
         }
         toml::to_string(&file).map_err(|e| Error::config("config", e.to_string()))
     }
+}
+
+/// Whether `text`, a run directory's `config.toml`, is the run whose resolved config is
+/// `resolved` as an earlier version wrote it, leaving out a value now written explicitly
+/// (`emitter = "schedule"`, the `z` of `lower_confidence`): resolving `text` again gives
+/// `resolved` byte for byte.
+pub fn older_form_of(text: &str, resolved: &str) -> bool {
+    let Ok(run) = RunConfig::parse(text, "run") else {
+        return false;
+    };
+    let (LevelSet::List(levels), Some(scripts)) = (&run.levels, &run.scripts) else {
+        return false;
+    };
+    run.resolved_toml(levels, scripts)
+        .is_ok_and(|again| again == resolved)
 }
 
 #[cfg(test)]
@@ -596,6 +683,133 @@ iterations = 10
         assert_eq!(again.scripts, Some(vec!["spawn.defensive".to_string()]));
     }
 
+    /// The levels and one feature: every other field left to its default.
+    const MINIMAL: &str = r#"
+[evaluation]
+levels = [1590557911279]
+
+[[features]]
+name = "attacks"
+min = 0
+max = 20
+step = 2
+"#;
+
+    #[test]
+    fn a_minimal_config_takes_the_documented_defaults() {
+        let c = RunConfig::parse(MINIMAL, "minimal").unwrap();
+        assert_eq!(c.name, "minimal");
+        assert_eq!(c.game, GameKind::default());
+        assert_eq!(c.seed, 1);
+        assert_eq!(c.batch_size, 10);
+        assert!(c.rules.is_empty());
+        assert_eq!(c.repetitions, 4);
+        assert_eq!(
+            c.player.to_string(),
+            "pmcts(bias=true,pruning=false,budget=2000)"
+        );
+        assert_eq!(c.baseline.to_string(), "mcts(budget=2000)");
+        assert_eq!(c.scripts, None);
+        assert_eq!(c.domain, Domain::default());
+        assert_eq!(
+            c.emitter,
+            EmitterConfig {
+                one_hot: true,
+                random_init: 40,
+                iterations: 500,
+                kind: EmitterKind::Schedule,
+            }
+        );
+        assert_eq!(c.replacement, Replacement::Paper);
+    }
+
+    #[test]
+    fn the_resolved_config_writes_every_default_and_parses_back_to_the_same_run() {
+        let c = RunConfig::parse(MINIMAL, "minimal").unwrap();
+        let scripts = ["spawn.strongest".to_string(), "research.roads".into()];
+        let resolved = c
+            .resolved_toml(&["1590557911279".into()], &scripts)
+            .unwrap();
+        for line in [
+            "name = \"minimal\"",
+            "game = \"tribes\"",
+            "seed = 1",
+            "batch_size = 10",
+            "levels = [1590557911279]",
+            "repetitions = 4",
+            "player = \"pmcts(bias=true,pruning=false,budget=2000)\"",
+            "baseline = \"mcts(budget=2000)\"",
+            "scripts = [\"spawn.strongest\", \"research.roads\"]",
+            "values = [0.0, 0.25, 0.5, 0.75, 1.0]",
+            "one_hot = true",
+            "random_init = 40",
+            "iterations = 500",
+            "replacement = \"paper\"",
+            "emitter = \"schedule\"",
+        ] {
+            assert!(
+                resolved.lines().any(|l| l == line),
+                "{line} in:\n{resolved}"
+            );
+        }
+        let again = RunConfig::parse(&resolved, "other").unwrap();
+        assert_eq!(
+            (
+                again.name.as_str(),
+                again.game,
+                again.seed,
+                again.batch_size
+            ),
+            ("minimal", c.game, c.seed, c.batch_size)
+        );
+        assert_eq!(
+            (again.levels.clone(), again.repetitions),
+            (c.levels, c.repetitions)
+        );
+        assert_eq!((&again.player, &again.baseline), (&c.player, &c.baseline));
+        assert_eq!(again.scripts, Some(scripts.to_vec()));
+        assert_eq!(
+            (again.domain.clone(), again.features.clone()),
+            (c.domain, c.features)
+        );
+        assert_eq!(
+            (again.emitter.clone(), again.replacement),
+            (c.emitter, c.replacement)
+        );
+        // Resolving the resolved config changes nothing.
+        assert_eq!(
+            again
+                .resolved_toml(&["1590557911279".into()], &scripts)
+                .unwrap(),
+            resolved
+        );
+
+        // `lower_confidence` without `z` resolves with its z.
+        let text = format!("{MINIMAL}[map_elites]\nreplacement = \"lower_confidence\"\n");
+        let c = RunConfig::parse(&text, "t").unwrap();
+        assert_eq!(c.replacement, Replacement::LowerConfidence { z: 1.96 });
+        let resolved = c.resolved_toml(&["1".into()], &scripts).unwrap();
+        assert!(resolved.lines().any(|l| l == "z = 1.96"), "{resolved}");
+        assert_eq!(
+            RunConfig::parse(&resolved, "t").unwrap().replacement,
+            c.replacement
+        );
+    }
+
+    #[test]
+    fn a_config_resolved_before_emitters_were_written_is_the_same_run() {
+        let c = RunConfig::parse(GOOD, "t").unwrap();
+        let scripts = ["spawn.defensive".to_string()];
+        let resolved = c.resolved_toml(&["1".into()], &scripts).unwrap();
+        let old = resolved.replace("emitter = \"schedule\"\n", "");
+        assert_ne!(old, resolved);
+        assert!(older_form_of(&old, &resolved));
+        assert!(older_form_of(&resolved, &resolved));
+        let other = old.replace("iterations = 10", "iterations = 11");
+        assert!(!older_form_of(&other, &resolved));
+        assert!(!older_form_of("seed = ", &resolved));
+    }
+
     /// GOOD with continuous weights over three scripts and `map_elites` lines added.
     fn continuous(map_elites: &str) -> String {
         GOOD.replace(
@@ -610,7 +824,7 @@ iterations = 10
         let c = RunConfig::parse(GOOD, "t").unwrap();
         assert_eq!(c.emitter.kind, EmitterKind::Schedule);
         let resolved = c.resolved_toml(&["1".into()], &["a".into()]).unwrap();
-        assert!(!resolved.contains("emitter"), "{resolved}");
+        assert!(resolved.contains("emitter = \"schedule\""), "{resolved}");
 
         let c = RunConfig::parse(&continuous("emitter = \"gaussian\"\nsigma = 0.1"), "t").unwrap();
         assert_eq!(

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::config_file::{LevelSet, read_rules};
-use super::evolve::{EvolveConfig, RunSetup, evolve};
+use super::evolve::{EvolveConfig, RunSetup, evolve, kept_config};
 use super::games_csv::TableColumns;
 use super::reevaluate::{ReevaluateConfig, reevaluate};
 use super::report::ReportConfig;
@@ -228,7 +228,8 @@ fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<(
 }
 
 /// The run `cfg` resolved for `G`: the game with the run's rules, and the run's levels,
-/// features, scripts (default: [`GameKit::default_genome`]) and resolved `config.toml`.
+/// features, scripts (default: [`GameKit::default_genome`]) and resolved `config.toml` (the
+/// run directory's own, if an earlier version wrote this run's there: [`kept_config`]).
 ///
 /// # Errors
 ///
@@ -249,6 +250,7 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)
     let rules = rules_table(&rules)?;
     resolved.file.rules = rules.clone();
     let config_toml = resolved.resolved_toml(&names, &scripts)?;
+    let config_toml = kept_config(&cfg.out, config_toml, cfg.force);
     let setup = RunSetup {
         levels,
         features,

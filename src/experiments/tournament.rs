@@ -1,18 +1,19 @@
 //! `playstyles tournament`: pairings of agents played over levels × repetitions with seats
 //! rotated (spec §17), summarised as in the paper's Table I.
 //!
-//! A tournament config is a TOML file:
+//! A tournament config is a TOML file; `levels` and the pairings are required, the other
+//! fields take the defaults shown:
 //!
 //! ```toml
-//! game = "tribes"
-//! seed = 1
-//! levels = "paper"          # or a list of level seeds and level files: [42, "maps/a.txt"]
-//! repetitions = 20
+//! game = "tribes"           # default: the first registered game (tribes)
+//! seed = 1                  # default 1
+//! levels = "paper"          # required; or level seeds and level files: [42, "maps/a.txt"]
+//! repetitions = 20          # default 20 (the paper's Table I: 25 levels × 20 games)
 //!
-//! [rules]                   # the game's rules options (Tribes: compat, mode); optional
-//! mode = "capitals"
+//! [rules]                   # the game's rules options (Tribes: compat, mode);
+//! mode = "capitals"         # default: the game's
 //!
-//! [[pairing]]
+//! [[pairing]]               # at least one
 //! name = "pmcts-vs-mcts"
 //! agents = ["pmcts(bias=true,pruning=true,budget=2000)", "mcts(budget=2000)"]
 //! ```
