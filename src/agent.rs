@@ -6,6 +6,8 @@
 //! one per [`Game::apply`] they make (the Java-compatible tree searches also count each
 //! tree-descent step), and have no wall-clock limit, so a decision is the same on every machine.
 
+#[cfg(doc)]
+use crate::error::Error;
 use crate::error::Result;
 use crate::game::{Game, Player};
 use crate::rng::Rng;
@@ -21,9 +23,15 @@ pub trait Agent<G: Game>: Send {
     /// Chooses one legal action in `state`.
     ///
     /// `state` is what the acting player observes ([`Game::observe`]) and is never terminal;
-    /// the returned action must be one of [`Game::legal_actions`] of `state`. All randomness
-    /// must come from `rng`.
-    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action;
+    /// the returned action must be one of [`Game::legal_actions`] of `state` (the arena checks
+    /// it before applying it, [`crate::arena::play_match`]). All randomness must come from
+    /// `rng`.
+    ///
+    /// # Errors
+    ///
+    /// When what the agent was built from breaks its contract, [`Error::IllegalChoice`] naming
+    /// the culprit, rather than an action known to be illegal.
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<G::Action>;
 
     /// Called once before each match, so that an agent can drop what it remembered of the
     /// previous one. Does nothing by default.

@@ -116,7 +116,7 @@
 //!     .iter()
 //!     .map(|spec| build_agent(&game, spec))
 //!     .collect::<playstyles::Result<Vec<Box<dyn Agent<Race>>>>>()?;
-//! let record = play_match(&game, &3, &mut agents, 7, |_, _| {});
+//! let record = play_match(&game, &3, &mut agents, 7, |_, _| {})?;
 //! let outcome = record.outcome.expect("a race always ends");
 //! assert_eq!(outcome.seats(), 3);
 //! assert!(outcome.winner().is_some());

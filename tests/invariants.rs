@@ -291,7 +291,7 @@ fn agents_finish<G: SearchSupport>(game: &G, level: &G::Level, name: &str) {
             "{} level {name} ({players} players), {spec}",
             game.info().name
         );
-        let record = play_match(game, level, &mut agents, 5, |_, _| {});
+        let record = play_match(game, level, &mut agents, 5, |_, _| {}).unwrap();
         assert!(!record.capped, "{ctx}: capped");
         let o = record
             .outcome

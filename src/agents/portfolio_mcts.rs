@@ -556,14 +556,14 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         )
     }
 
-    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<G::Action> {
         let Turn::Player(me) = game.turn(state) else {
             panic!("Portfolio MCTS asked to act in a terminal state");
         };
         game.legal_actions(state, &mut self.proposer.legal);
         if self.proposer.legal.len() == 1 {
             self.last_fm_calls = 0;
-            return self.proposer.legal[0];
+            return Ok(self.proposer.legal[0]);
         }
         self.nodes.clear();
         self.props.clear();
@@ -578,7 +578,7 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         self.open_with(0);
         if self.nodes[0].head.len == 1 {
             self.last_fm_calls = 0;
-            return self.props[0].action;
+            return Ok(self.props[0].action);
         }
         let knowledge = self.knowledge.clone();
         let values = LeafValues::new(game, &*knowledge, state, me, players, self.compat);
@@ -603,6 +603,6 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         } else {
             best.item
         };
-        self.props[slot as usize].action
+        Ok(self.props[slot as usize].action)
     }
 }
