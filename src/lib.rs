@@ -14,6 +14,8 @@
 //! - [`bench`](mod@bench): measurement helpers and the forward-model and search-agent
 //!   benchmarks ([`bench::bench_fm`], [`bench::bench_agents`]);
 //! - [`board`]: pictures of game states for pages (SVG parts a game draws, and a legend);
+//! - [`check`]: the invariant suite for a game of your own (random games checked at every
+//!   step, the portfolio's contract, agents finishing games);
 //! - [`features`]: play-style features (behaviour descriptors) from game records;
 //! - [`qd`]: the MAP-Elites engine (grid archive, genomes, emitter, ask/tell, checkpoints),
 //!   knowing nothing of games;
@@ -130,6 +132,7 @@ pub mod agents;
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod check;
 pub mod cli;
 pub mod error;
 pub mod experiments;
