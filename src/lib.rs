@@ -124,6 +124,12 @@
 //! assert!(outcome.winner().is_some());
 //! # Ok::<(), playstyles::Error>(())
 //! ```
+//!
+//! A script proposes only legal actions, with values in [0, 1]; proposing none lets the search
+//! take every legal action ([`Portfolio`]). An illegal action is never applied: the arena
+//! fails the match with [`Error::IllegalChoice`] naming the script or agent. Test a game as
+//! this crate tests its own, with [`check::suite`]: random games checked at every step, the
+//! portfolio's contract along them, and every search agent finishing games.
 
 #![deny(missing_docs)]
 
