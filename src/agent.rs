@@ -6,6 +6,8 @@
 //! one per [`Game::apply`] they make (the Java-compatible tree searches also count each
 //! tree-descent step), and have no wall-clock limit, so a decision is the same on every machine.
 
+#[cfg(doc)]
+use crate::error::Error;
 use crate::error::Result;
 use crate::game::{Game, Player};
 use crate::rng::Rng;
@@ -21,9 +23,16 @@ pub trait Agent<G: Game>: Send {
     /// Chooses one legal action in `state`.
     ///
     /// `state` is what the acting player observes ([`Game::observe`]) and is never terminal;
-    /// the returned action must be one of [`Game::legal_actions`] of `state`. All randomness
-    /// must come from `rng`.
-    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action;
+    /// the returned action must be one of [`Game::legal_actions`] of `state` (the arena checks
+    /// it before applying it, [`crate::arena::play_match`]). All randomness must come from
+    /// `rng`.
+    ///
+    /// # Errors
+    ///
+    /// When what the agent was built from breaks its contract: [`Error::IllegalChoice`] when a
+    /// script of Portfolio MCTS's portfolio proposes an illegal action
+    /// ([`Portfolio::assignments`]).
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<G::Action>;
 
     /// Called once before each match, so that an agent can drop what it remembered of the
     /// previous one. Does nothing by default.
@@ -75,12 +84,32 @@ pub struct Assignment<A> {
 }
 
 /// A set of scripts: for each actor and action kind, scripts propose one action each.
+///
+/// Portfolio MCTS ([`crate::agents::portfolio_mcts::PortfolioMcts`]) searches only what the
+/// scripts propose. What [`Portfolio::assignments`] and [`Portfolio::sample`] return must keep
+/// this contract in every state the search reaches:
+/// - every proposed action is one of [`Game::legal_actions`] of the state (a script picks one
+///   of the legal actions it is given; it never builds an action of its own);
+/// - [`Assignment::script`] indexes [`Portfolio::script_names`]: it picks the weight that
+///   scales the value;
+/// - [`Assignment::value`] is in [0, 1]: times the script's weight, it is the proposal's
+///   progressive bias and its rank for progressive unpruning;
+/// - an empty set means that no script has anything to propose: the search then takes every
+///   legal action instead, each valued 0.5 with weight 0.5.
+///
+/// Portfolio MCTS checks the proposals at the root of every decision against the legal actions
+/// and fails the decision with [`Error::IllegalChoice`] naming the script. Inside its tree and
+/// rollouts it trusts them (checking them there cost 22 % more instructions in a Tribes game),
+/// so an illegal proposal there plays a move the rules do not allow in the search's
+/// imagination: test a portfolio in every state of many games with
+/// [`crate::check::portfolio_contract`].
 pub trait Portfolio<G: Game>: Send + Sync {
     /// Stable script names (`spawn.defensive`, `research.naval`, …); a script's index is its id.
     fn script_names(&self) -> &[&'static str];
 
     /// Every script's proposal for the player to move, deduplicated by (actor, action), into
-    /// `out` (cleared first). Scripts may draw from `rng` (ties, random choices).
+    /// `out` (cleared first): legal actions only, values in [0, 1], possibly none (see the
+    /// [trait docs](Portfolio)). Scripts may draw from `rng` (ties, random choices).
     fn assignments(
         &self,
         game: &G,
@@ -89,10 +118,13 @@ pub trait Portfolio<G: Game>: Send + Sync {
         out: &mut Vec<Assignment<G::Action>>,
     );
 
-    /// One random proposal for a rollout step. By default every proposal is computed and one
-    /// is drawn uniformly (the reference's rule); a portfolio may instead draw an (actor,
-    /// script) pair uniformly and run only that script, which is much cheaper and differs only
-    /// in weighting an action that several scripts propose more.
+    /// One random proposal for a rollout step, under the same contract as
+    /// [`Portfolio::assignments`]; `None` if there is none (the rollout then draws from
+    /// [`Portfolio::assignments`], or from every legal action if that is empty too). By default
+    /// every proposal is computed and one is drawn uniformly (the reference's rule); a
+    /// portfolio may instead draw an (actor, script) pair uniformly and run only that script,
+    /// which is much cheaper and differs only in weighting an action that several scripts
+    /// propose more.
     ///
     /// `last` continues a rollout: it is the action that led to `state` from the state of this
     /// thread's previous `sample` call, so that a portfolio may update what it listed then

@@ -21,7 +21,7 @@ pub mod summary;
 use std::collections::BTreeMap;
 
 use crate::agent::Agent;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::game::{Game, Outcome, Turn};
 use crate::rng::{derive_rng, derive_seed};
 
@@ -153,17 +153,25 @@ pub fn initial_state<G: Game>(game: &G, level: &G::Level, seed: u64) -> G::State
 /// Every action is also logged in its player's [`PlayerRecord`]: counted by kind and label,
 /// and, when it ends the turn, followed by one [`Game::player_stats`] call on the new state.
 ///
+/// Every action an agent returns is checked ([`Game::is_legal`]) before it is applied, so a
+/// match never plays a move the rules do not allow.
+///
+/// # Errors
+///
+/// [`Error::IllegalChoice`] if an agent returns an action that is not legal, naming the agent,
+/// seat, round and action; what an agent's [`Agent::act`] reports (a script proposing an
+/// illegal action), with the action's place in the match added.
+///
 /// # Panics
 ///
-/// If `agents.len()` differs from the number of players of the level, or (with debug
-/// assertions) if an agent plays an illegal action: both are bugs of the caller or the agent.
+/// If `agents.len()` differs from the number of players of the level: a bug of the caller.
 pub fn play_match<G: Game>(
     game: &G,
     level: &G::Level,
     agents: &mut [Box<dyn Agent<G>>],
     seed: u64,
     mut observer: impl FnMut(&G::State, G::Action),
-) -> MatchRecord<G::Action> {
+) -> Result<MatchRecord<G::Action>> {
     let mut state = initial_state(game, level, seed);
     let players = game.num_players(&state);
     assert_eq!(
@@ -189,12 +197,32 @@ pub fn play_match<G: Game>(
             break;
         }
         let seen = game.observe(&state, p);
-        let action = agents[p].act(game, &seen, &mut rngs[p]);
-        debug_assert!(
-            game.is_legal(&state, action),
-            "agent {} (seat {p}) played the illegal action {action:?}",
-            agents[p].name()
-        );
+        let place = || format!("action {} of the match with seed {seed}", actions.len());
+        let action = match agents[p].act(game, &seen, &mut rngs[p]) {
+            Ok(action) => action,
+            Err(Error::IllegalChoice {
+                game,
+                by,
+                action,
+                at,
+            }) => {
+                return Err(Error::IllegalChoice {
+                    game,
+                    by,
+                    action,
+                    at: format!("{at}, {}", place()),
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        if !game.is_legal(&state, action) {
+            return Err(Error::IllegalChoice {
+                game: game.info().name.to_string(),
+                by: format!("agent `{}`", agents[p].name()),
+                action: format!("{action:?}"),
+                at: format!("seat {p}, round {}, {}", game.round(&state), place()),
+            });
+        }
         observer(&state, action);
         let log = &mut logs[p];
         let kind = usize::from(game.action_kind(action));
@@ -226,7 +254,7 @@ pub fn play_match<G: Game>(
             log.finish(stats)
         })
         .collect();
-    MatchRecord {
+    Ok(MatchRecord {
         seed,
         actions,
         outcome: game.outcome(&state),
@@ -234,7 +262,7 @@ pub fn play_match<G: Game>(
         scores: game.scores(&state),
         capped,
         players,
-    }
+    })
 }
 
 /// Replays a recorded match and returns its final state, checking every action.

@@ -164,12 +164,17 @@ impl Serialize for FmBench {
 ///
 /// Levels must have as many players as [`RandomAgent`]s are seated, which is read from each
 /// level's initial state.
+///
+/// # Errors
+///
+/// [`crate::Error::IllegalChoice`] if the game refuses an action it listed as legal
+/// ([`Game::is_legal`] disagrees with [`Game::legal_actions`]).
 pub fn bench_fm<G: Game>(
     game: &G,
     levels: &[G::Level],
     games_per_level: usize,
     seed: u64,
-) -> FmBench
+) -> crate::Result<FmBench>
 where
     G::Action: 'static,
 {
@@ -192,7 +197,7 @@ where
                 .map(|_| Box::new(RandomAgent::new()) as Box<dyn Agent<G>>)
                 .collect();
             let timer = Timer::start();
-            let record = play_match(game, level, &mut agents, match_seed, |_, _| {});
+            let record = play_match(game, level, &mut agents, match_seed, |_, _| {})?;
             let ns = timer.elapsed_ns();
             game_ms.push(ns / 1e6);
             if !all_two {
@@ -254,7 +259,7 @@ where
         .into_iter()
         .map(|(n, mut ms)| (n, median(&mut ms) * 1e3))
         .collect();
-    FmBench {
+    Ok(FmBench {
         random_game_ms: median(&mut game_ms),
         by_players,
         clone_ns: median(&mut clone_ns),
@@ -264,7 +269,7 @@ where
         } else {
             0.0
         },
-    }
+    })
 }
 
 /// Nanoseconds of one uniformly random game of `game` on `level` through the forward model
@@ -442,7 +447,8 @@ impl serde::Serialize for AgentsBench {
 ///
 /// # Errors
 ///
-/// Agent construction errors (none for a game's own [`AgentBenchSet`]).
+/// Agent construction errors (none for a game's own [`AgentBenchSet`]); an agent's illegal
+/// choice ([`crate::Error::IllegalChoice`]).
 pub fn bench_agents<G: crate::agent::SearchSupport>(
     game: &G,
     set: &AgentBenchSet,
@@ -490,7 +496,7 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
                         states.push(s.clone());
                     }
                 }
-            });
+            })?;
         }
     }
     let mut first_states = Vec::new();
@@ -517,7 +523,7 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
         for s in states {
             let mut agent = build(spec)?;
             let t = Timer::start();
-            std::hint::black_box(agent.act(game, s, &mut rng));
+            std::hint::black_box(agent.act(game, s, &mut rng)?);
             ms.push(t.elapsed_ns() / per);
         }
         measures.push((name, median(&mut ms), unit));
@@ -572,7 +578,7 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
                 .map(|p| build(seats[(p + i) % n].1))
                 .collect::<crate::Result<Vec<_>>>()?;
             let t = Timer::start();
-            let record = crate::arena::play_match(game, level, &mut agents, match_seed, |_, _| {});
+            let record = crate::arena::play_match(game, level, &mut agents, match_seed, |_, _| {})?;
             secs.push(t.elapsed_ns() / game_per);
             rounds.push(f64::from(record.rounds));
             for (p, player) in record.players.iter().enumerate() {

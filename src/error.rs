@@ -34,6 +34,19 @@ pub enum Error {
     },
     /// A game action was refused.
     Illegal(crate::game::IllegalAction),
+    /// An agent played, or a script of an agent's portfolio proposed, an action that the state
+    /// does not allow: a bug of the agent or the script, caught before the action is applied
+    /// (see [`crate::agent::Agent::act`] and [`crate::agent::Portfolio::assignments`]).
+    IllegalChoice {
+        /// The game's name ([`crate::game::GameInfo::name`]).
+        game: String,
+        /// Who chose the action: ``script `name` of agent`` or ``agent `name` ``.
+        by: String,
+        /// The action, as `Debug` text.
+        action: String,
+        /// Where: the seat and round, and the action's place in the match.
+        at: String,
+    },
 }
 
 /// Shorthand for results of this crate.
@@ -73,6 +86,12 @@ impl fmt::Display for Error {
             },
             Error::Config { field, reason } => write!(f, "invalid `{field}`: {reason}"),
             Error::Illegal(e) => write!(f, "{e}"),
+            Error::IllegalChoice {
+                game,
+                by,
+                action,
+                at,
+            } => write!(f, "{game}: {by} chose the illegal action {action} ({at})"),
         }
     }
 }

@@ -14,6 +14,8 @@
 //! - [`bench`](mod@bench): measurement helpers and the forward-model and search-agent
 //!   benchmarks ([`bench::bench_fm`], [`bench::bench_agents`]);
 //! - [`board`]: pictures of game states for pages (SVG parts a game draws, and a legend);
+//! - [`check`]: the invariant suite for a game of your own (random games checked at every
+//!   step, the portfolio's contract, agents finishing games);
 //! - [`features`]: play-style features (behaviour descriptors) from game records;
 //! - [`qd`]: the MAP-Elites engine (grid archive, genomes, emitter, ask/tell, checkpoints),
 //!   knowing nothing of games;
@@ -116,12 +118,18 @@
 //!     .iter()
 //!     .map(|spec| build_agent(&game, spec))
 //!     .collect::<playstyles::Result<Vec<Box<dyn Agent<Race>>>>>()?;
-//! let record = play_match(&game, &3, &mut agents, 7, |_, _| {});
+//! let record = play_match(&game, &3, &mut agents, 7, |_, _| {})?;
 //! let outcome = record.outcome.expect("a race always ends");
 //! assert_eq!(outcome.seats(), 3);
 //! assert!(outcome.winner().is_some());
 //! # Ok::<(), playstyles::Error>(())
 //! ```
+//!
+//! A script proposes only legal actions, with values in [0, 1]; proposing none lets the search
+//! take every legal action ([`Portfolio`]). An illegal action is never applied: the arena
+//! fails the match with [`Error::IllegalChoice`] naming the script or agent. Test a game as
+//! this crate tests its own, with [`check::suite`]: random games checked at every step, the
+//! portfolio's contract along them, and every search agent finishing games.
 
 #![deny(missing_docs)]
 
@@ -130,6 +138,7 @@ pub mod agents;
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod check;
 pub mod cli;
 pub mod error;
 pub mod experiments;

@@ -24,7 +24,8 @@ fn random_agents_finish_games_with_only_legal_actions() {
                 game.is_legal(state, action),
                 "seed {seed}: illegal {action:?}"
             );
-        });
+        })
+        .unwrap();
         assert!(record.outcome.is_some(), "seed {seed} did not finish");
         assert!(!record.capped);
     }
@@ -50,7 +51,8 @@ fn every_search_agent_finishes_nim_games_for_two_three_and_four_players() {
             for seed in 0..3 {
                 let record = play_match(&game, &level, &mut seats, seed, |state, action| {
                     assert!(game.is_legal(state, action), "{spec}: illegal {action:?}");
-                });
+                })
+                .unwrap();
                 assert!(
                     record.outcome.is_some() && !record.capped,
                     "{spec} seed {seed}"
@@ -85,7 +87,8 @@ fn random_agents_finish_three_player_games_without_passing_allowed() {
     for seed in 0..50 {
         let record = play_match(&game, &level, &mut players, seed, |state, action| {
             assert!(game.is_legal(state, action));
-        });
+        })
+        .unwrap();
         assert!(
             record.outcome.and_then(Outcome::winner).is_some(),
             "seed {seed}"
@@ -103,7 +106,7 @@ fn random_agent_plays_every_legal_action_sometimes() {
     let mut rng = rng_from_seed(1);
     let mut seen = std::collections::HashSet::new();
     for _ in 0..2_000 {
-        seen.insert(Agent::<Nim>::act(&mut agent, &game, &state, &mut rng));
+        seen.insert(Agent::<Nim>::act(&mut agent, &game, &state, &mut rng).unwrap());
     }
     assert_eq!(seen.len(), legal.len());
 }
@@ -115,7 +118,8 @@ fn end_turn_agents_only_end_turns_when_they_may() {
     let mut players = agents(&["end_turn", "end_turn"]);
     let record = play_match(&game, &level, &mut players, 3, |_, action| {
         assert_eq!(action, NimAction::EndTurn);
-    });
+    })
+    .unwrap();
     assert_eq!(record.outcome, Some(Outcome::draw(2)));
     assert_eq!(record.rounds, 50);
     assert_eq!(record.actions.len(), 100);
@@ -133,7 +137,7 @@ fn end_turn_agent_plays_the_first_legal_action_when_it_may_not_end_its_turn() {
     game.legal_actions(&state, &mut legal);
     assert!(!legal.contains(&NimAction::EndTurn));
     let mut agent = EndTurnAgent::new();
-    let action = Agent::<Nim>::act(&mut agent, &game, &state, &mut rng_from_seed(0));
+    let action = Agent::<Nim>::act(&mut agent, &game, &state, &mut rng_from_seed(0)).unwrap();
     assert_eq!(action, legal[0]);
 }
 
@@ -149,7 +153,8 @@ fn end_turn_agents_finish_a_game_that_forces_takes() {
     let record = play_match(&game, &level, &mut players, 0, |state, action| {
         assert!(game.is_legal(state, action));
         assert_ne!(game.turn(state), Turn::Terminal);
-    });
+    })
+    .unwrap();
     assert!(record.outcome.and_then(Outcome::winner).is_some());
     // One take (the first legal action), then the end of the turn, every turn.
     for (i, &a) in record.actions.iter().enumerate() {

@@ -17,11 +17,11 @@ fn the_same_seed_gives_the_same_match() {
     let game = Nim::new();
     let level = NimLevel::standard();
     for seed in [0, 1, 99, u64::MAX] {
-        let a = play_match(&game, &level, &mut randoms(2), seed, |_, _| {});
+        let a = play_match(&game, &level, &mut randoms(2), seed, |_, _| {}).unwrap();
         // Fresh agents and reused agents alike.
         let mut reused = randoms(2);
-        play_match(&game, &level, &mut reused, seed ^ 1, |_, _| {});
-        let b = play_match(&game, &level, &mut reused, seed, |_, _| {});
+        play_match(&game, &level, &mut reused, seed ^ 1, |_, _| {}).unwrap();
+        let b = play_match(&game, &level, &mut reused, seed, |_, _| {}).unwrap();
         assert_eq!(a, b, "seed {seed}");
         assert_eq!(a.seed, seed);
     }
@@ -32,7 +32,11 @@ fn different_seeds_give_different_matches() {
     let game = Nim::new();
     let level = NimLevel::standard();
     let records: Vec<_> = (0..10)
-        .map(|seed| play_match(&game, &level, &mut randoms(2), seed, |_, _| {}).actions)
+        .map(|seed| {
+            play_match(&game, &level, &mut randoms(2), seed, |_, _| {})
+                .unwrap()
+                .actions
+        })
         .collect();
     for (i, a) in records.iter().enumerate() {
         for b in &records[i + 1..] {
@@ -51,7 +55,8 @@ fn the_observer_sees_every_action_with_the_state_it_is_applied_to() {
         assert_eq!(*s, state);
         game.apply(&mut state, a);
         seen.push(a);
-    });
+    })
+    .unwrap();
     assert_eq!(seen, record.actions);
     assert_eq!(record.outcome, game.outcome(&state));
     assert_eq!(record.scores, game.scores(&state));
@@ -68,7 +73,8 @@ fn replay_reproduces_the_final_state() {
             let mut next = s.clone();
             game.apply(&mut next, a);
             last = Some(next);
-        });
+        })
+        .unwrap();
         let state = replay(&game, &level, seed, &record.actions).unwrap();
         assert_eq!(Some(state.clone()), last);
         assert_eq!(game.outcome(&state), record.outcome);
@@ -80,7 +86,7 @@ fn replay_reproduces_the_final_state() {
 fn replay_rejects_an_illegal_action_with_an_error() {
     let game = Nim::new();
     let level = NimLevel::standard();
-    let record = play_match(&game, &level, &mut randoms(2), 7, |_, _| {});
+    let record = play_match(&game, &level, &mut randoms(2), 7, |_, _| {}).unwrap();
     let too_many = NimAction::Take {
         heap: 0,
         count: 200,
@@ -108,7 +114,7 @@ fn a_runaway_game_is_stopped_by_the_action_cap_as_a_draw_by_cap() {
     let mut passive: Vec<Box<dyn Agent<Nim>>> = (0..2)
         .map(|_| build_agent(&game, "end_turn").unwrap())
         .collect();
-    let record = play_match(&game, &level, &mut passive, 0, |_, _| {});
+    let record = play_match(&game, &level, &mut passive, 0, |_, _| {}).unwrap();
     assert!(record.capped);
     assert_eq!(record.outcome, None);
     assert_eq!(record.actions.len(), MAX_ACTIONS);
@@ -118,7 +124,7 @@ fn a_runaway_game_is_stopped_by_the_action_cap_as_a_draw_by_cap() {
 #[test]
 fn a_finished_game_is_not_capped() {
     let game = Nim::new();
-    let record = play_match(&game, &NimLevel::standard(), &mut randoms(2), 0, |_, _| {});
+    let record = play_match(&game, &NimLevel::standard(), &mut randoms(2), 0, |_, _| {}).unwrap();
     assert!(!record.capped);
     let outcome = record.outcome.expect("the game finished");
     assert!(outcome.winner().is_some() || outcome.ranks() == [1, 1]);
@@ -128,5 +134,5 @@ fn a_finished_game_is_not_capped() {
 #[should_panic(expected = "players")]
 fn a_wrong_number_of_agents_is_a_bug() {
     let game = Nim::new();
-    play_match(&game, &NimLevel::standard(), &mut randoms(3), 0, |_, _| {});
+    play_match(&game, &NimLevel::standard(), &mut randoms(3), 0, |_, _| {}).unwrap();
 }

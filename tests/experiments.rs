@@ -99,7 +99,7 @@ fn play_plays_the_same_match_as_the_arena() {
         playstyles::agents::build_agent(&game, "random").unwrap(),
         playstyles::agents::build_agent(&game, "random").unwrap(),
     ];
-    let direct = play_match(&game, &NimLevel::standard(), &mut agents, 21, |_, _| {});
+    let direct = play_match(&game, &NimLevel::standard(), &mut agents, 21, |_, _| {}).unwrap();
     assert_eq!(record, direct);
 }
 
@@ -145,7 +145,7 @@ fn bench_fm_reports_the_four_measures_and_games_by_player_count() {
             ..NimLevel::standard()
         },
     ];
-    let result = bench_fm(&game, &levels, 2, 0);
+    let result = bench_fm(&game, &levels, 2, 0).unwrap();
     for x in [
         result.random_game_ms,
         result.clone_ns,
@@ -175,7 +175,7 @@ fn bench_fm_reports_the_four_measures_and_games_by_player_count() {
         ]
     );
     assert_eq!(result.to_table().lines().count(), 7);
-    let two_players = bench_fm(&game, &levels[..1], 2, 0);
+    let two_players = bench_fm(&game, &levels[..1], 2, 0).unwrap();
     assert!(two_players.by_players.is_empty(), "{two_players:?}");
     assert_eq!(two_players.to_table().lines().count(), 5);
 }

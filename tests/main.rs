@@ -16,6 +16,10 @@ mod cli;
 /// Dask and Slurm for real: a run through a Dask LocalCluster and a one-node Slurm is
 /// byte-identical to `evolve`.
 mod cluster;
+/// Issue 26: an illegal script proposal or agent action is an error naming the game, script
+/// (or agent) and action, through matches, series and the play workflow; the check module
+/// finds both.
+mod contract;
 /// The `evolve` command: run-directory files, thread-count and resume determinism, no
 /// overwriting without `--force`, config errors naming the field.
 mod evolve;

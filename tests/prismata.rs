@@ -33,7 +33,7 @@ fn every_builtin_bot_finishes_a_game_against_the_playout_bot() {
             build_agent(&game, &quick(name)).unwrap(),
             build_agent(&game, "Playout").unwrap(),
         ];
-        let record = play_match(&game, &level, &mut agents, 3, |_, _| {});
+        let record = play_match(&game, &level, &mut agents, 3, |_, _| {}).unwrap();
         let outcome = record
             .outcome
             .unwrap_or_else(|| panic!("{name}: no outcome"));
@@ -51,7 +51,9 @@ fn a_bot_game_replays_from_its_seed() {
             build_agent(&game, "MediumAI").unwrap(),
             build_agent(&game, "AB100(evaluations=5)").unwrap(),
         ];
-        play_match(&game, &level, &mut agents, 11, |_, _| {}).actions
+        play_match(&game, &level, &mut agents, 11, |_, _| {})
+            .unwrap()
+            .actions
     };
     assert_eq!(play(), play());
 }
@@ -99,7 +101,7 @@ fn a_bot_from_a_config_file_plays() {
         build_agent(&game, "RandomAI").unwrap(),
     ];
     let level = Level::load(game.library(), "3").unwrap();
-    let record = play_match(&game, &level, &mut agents, 1, |_, _| {});
+    let record = play_match(&game, &level, &mut agents, 1, |_, _| {}).unwrap();
     assert!(record.outcome.is_some());
     let bad = std::fs::read_to_string(&path)
         .unwrap()
@@ -201,7 +203,8 @@ fn a_match_record_has_one_entry_per_own_turn_not_per_phase() {
         if game.turn(&next) != Turn::Player(p) {
             turns[p] += 1;
         }
-    });
+    })
+    .unwrap();
     assert!(turns[0] > 3, "{turns:?}");
     for (p, &n) in turns.iter().enumerate() {
         assert_eq!(record.players[p].turns.len(), n, "seat {p}");

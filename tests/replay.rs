@@ -29,7 +29,7 @@ fn a_replay_has_a_frame_at_the_start_and_after_every_turn() {
             .map(|s| build_agent(&game, s).unwrap())
             .collect()
     };
-    let replay = record(&game, &level, source(&specs), &mut build());
+    let replay = record(&game, &level, source(&specs), &mut build()).unwrap();
 
     // The same match played plainly: count the turns (a change of the player to move).
     let mut turns = 0;
@@ -41,7 +41,8 @@ fn a_replay_has_a_frame_at_the_start_and_after_every_turn() {
         if game.is_terminal(&next) || game.turn(&next) != game.turn(s) {
             turns += 1;
         }
-    });
+    })
+    .unwrap();
     assert_eq!(replay.frames.len(), turns + 1);
     assert_eq!(replay.frames[0].caption, "start");
     assert!(replay.frames[0].actions.is_empty());

@@ -47,7 +47,8 @@ fn every_agent_finishes_whole_games_on_all_25_levels_with_legal_actions() {
             if illegal.is_none() && !buf.contains(&act) {
                 illegal = Some(format!("{act:?} at round {}", s.tick));
             }
-        });
+        })
+        .unwrap();
         assert_eq!(illegal, None, "{a} vs {b} on {seed}");
         assert!(
             record.outcome.is_some(),
@@ -88,7 +89,7 @@ fn mcts_takes_an_available_capital_capture_that_wins_the_game() {
         let mut mcts = agent(&game, "mcts(budget=300)");
         let mut rng = derive_rng(seed, &[1]);
         while game.turn(&s) == Turn::Player(0) {
-            let a = mcts.act(&game, &s, &mut rng);
+            let a = mcts.act(&game, &s, &mut rng).unwrap();
             game.apply(&mut s, a);
         }
         assert_eq!(game.outcome(&s), Some(Outcome::win(0, 2)), "seed {seed}");
@@ -154,7 +155,7 @@ fn a_one_script_portfolio_plays_exactly_that_script() {
             }
             let mut probe = rng.clone();
             one.assignments(&game, &s, &mut probe, &mut proposals);
-            let a = agent.act(&game, &s, &mut rng);
+            let a = agent.act(&game, &s, &mut rng).unwrap();
             if !proposals.is_empty() {
                 assert!(
                     proposals.iter().any(|p| p.action == a),
@@ -248,7 +249,9 @@ fn search_agents_are_deterministic_for_a_seed() {
     ] {
         let run = || {
             let mut agents = vec![agent(&game, spec), agent(&game, "rule")];
-            play_match(&game, &level, &mut agents, 5, |_, _| {}).actions
+            play_match(&game, &level, &mut agents, 5, |_, _| {})
+                .unwrap()
+                .actions
         };
         assert_eq!(run(), run(), "{spec}");
     }
@@ -263,7 +266,9 @@ fn without_pruning_the_java_bias_changes_nothing_and_the_intended_bias_does() {
     let level = builtin::level(builtin::SEEDS[4]).unwrap();
     let play = |game: &TribesGame, spec: &str| {
         let mut agents = vec![agent(game, spec), agent(game, "mcts(budget=60)")];
-        play_match(game, &level, &mut agents, 9, |_, _| {}).actions
+        play_match(game, &level, &mut agents, 9, |_, _| {})
+            .unwrap()
+            .actions
     };
     let plain = "pmcts(bias=false,pruning=false,budget=60)";
     let biased = "pmcts(bias=true,pruning=false,budget=60)";
@@ -511,7 +516,9 @@ fn first_choices(game: &ThreeSeats) -> Vec<(String, u8)> {
         }
         for agent in &mut agents {
             for seed in 0..5 {
-                let a = agent.act(game, &Spot(0), &mut derive_rng(seed, &[7]));
+                let a = agent
+                    .act(game, &Spot(0), &mut derive_rng(seed, &[7]))
+                    .unwrap();
                 choices.push((format!("{} {compat:?} seed {seed}", agent.name()), a));
             }
         }

@@ -242,7 +242,7 @@ fn records_count_every_action_end_turn_included_and_its_label() {
     for seed in 0..10 {
         let mut agents: Vec<Box<dyn Agent<Nim>>> =
             vec![build("random").unwrap(), build("random").unwrap()];
-        let record = play_match(&game, &level, &mut agents, seed, |_, _| {});
+        let record = play_match(&game, &level, &mut agents, seed, |_, _| {}).unwrap();
         assert_eq!(record.players.len(), 2);
         let all: u64 = record.players.iter().map(|r| r.actions()).sum();
         assert_eq!(all, record.actions.len() as u64);
@@ -292,7 +292,7 @@ fn a_passive_player_logs_one_end_turn_and_one_stats_row_per_turn() {
     let level = NimLevel::standard();
     let mut agents: Vec<Box<dyn Agent<Nim>>> =
         vec![build("end_turn").unwrap(), build("end_turn").unwrap()];
-    let record = play_match(&game, &level, &mut agents, 0, |_, _| {});
+    let record = play_match(&game, &level, &mut agents, 0, |_, _| {}).unwrap();
     // Nobody takes: the game is drawn after 50 rounds of END_TURN only.
     assert_eq!(record.outcome, Some(Outcome::draw(2)));
     for r in &record.players {

@@ -526,7 +526,7 @@ impl playstyles::agent::Agent<Nim> for Watched {
         game: &Nim,
         state: &<Nim as playstyles::game::Game>::State,
         rng: &mut playstyles::rng::Rng,
-    ) -> <Nim as playstyles::game::Game>::Action {
+    ) -> playstyles::Result<<Nim as playstyles::game::Game>::Action> {
         self.inner.act(game, state, rng)
     }
 

@@ -49,7 +49,7 @@ fn visit_game(
         }
         visit(&s, &mut rng);
         let a = if rng.random_bool(greed) {
-            rule.act(game, &s, &mut rng)
+            rule.act(game, &s, &mut rng).unwrap()
         } else {
             game.legal_actions(&s, &mut legal);
             legal[rng.random_range(0..legal.len())]
@@ -318,7 +318,8 @@ fn rule_based_wins(
         agents[seat] = Box::new(RuleBasedAgent::new());
         let record = play_match(g, level, &mut agents, 7000 + i, |s, a| {
             assert!(g.is_legal(s, a), "game {i}: illegal {a:?}");
-        });
+        })
+        .unwrap();
         assert!(!record.capped, "game {i} capped");
         let outcome = record
             .outcome

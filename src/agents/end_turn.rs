@@ -36,15 +36,15 @@ impl<G: Game> Agent<G> for EndTurnAgent<G::Action> {
     /// # Panics
     ///
     /// If `state` has no legal action (it is terminal).
-    fn act(&mut self, game: &G, state: &G::State, _rng: &mut Rng) -> G::Action {
+    fn act(&mut self, game: &G, state: &G::State, _rng: &mut Rng) -> Result<G::Action> {
         game.legal_actions(state, &mut self.buf);
-        match self.buf.iter().find(|&&a| game.ends_turn(a)) {
+        Ok(match self.buf.iter().find(|&&a| game.ends_turn(a)) {
             Some(&a) => a,
             None => *self
                 .buf
                 .first()
                 .expect("end-turn agent asked to act in a state without legal actions"),
-        }
+        })
     }
 }
 

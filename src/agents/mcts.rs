@@ -523,7 +523,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
         format!("mcts(budget={})", self.params.budget)
     }
 
-    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<G::Action> {
         let Turn::Player(me) = game.turn(state) else {
             panic!("MCTS asked to act in a terminal state");
         };
@@ -531,7 +531,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
         let legal = &self.listing.actions;
         if legal.len() == 1 {
             self.last_fm_calls = 0;
-            return legal[0];
+            return Ok(legal[0]);
         }
         let legal = legal.clone();
         self.nodes.clear();
@@ -573,6 +573,6 @@ impl<G: Game> Agent<G> for Mcts<G> {
         let fm = run_search(self, game, &values, limits, rng);
         self.last_fm_calls = fm;
         let slot = self.recommend(rng);
-        self.actions[slot as usize]
+        Ok(self.actions[slot as usize])
     }
 }

@@ -45,7 +45,7 @@ impl<G: Game> Agent<G> for Osla<G> {
         format!("osla(budget={})", self.budget)
     }
 
-    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<G::Action> {
         let Turn::Player(me) = game.turn(state) else {
             panic!("OSLA asked to act in a terminal state");
         };
@@ -70,7 +70,7 @@ impl<G: Game> Agent<G> for Osla<G> {
             let v = self.compat.leaf_value(game, &*eval, &next, me);
             best.offer(v, i as u32, rng);
         }
-        match best.item {
+        Ok(match best.item {
             u32::MAX => self
                 .buf
                 .iter()
@@ -78,6 +78,6 @@ impl<G: Game> Agent<G> for Osla<G> {
                 .find(|&a| game.ends_turn(a))
                 .unwrap_or(self.buf[0]),
             i => self.buf[i as usize],
-        }
+        })
     }
 }

@@ -5,6 +5,10 @@
 //! `⌊A·1.3^k⌋`, `A = ⌊T·1.5⌋`). Random rollouts over script proposals to depth 20; the root
 //! child with the best mean is played. Budgeted in FM calls.
 //!
+//! A decision first checks its root's proposals against the legal actions: an illegal one
+//! fails it with [`Error::IllegalChoice`] naming the script. Proposals inside the tree and
+//! the rollouts are trusted (the [`Portfolio`] contract).
+//!
 //! With two players the opponent chooses against the searching player (`1 − Q`, or the Java
 //! rule under `compat = "java"`); with more, every player maximises its own value plus
 //! exploration and progressive bias (max^n, see [`super::tree`]). The Java quirk that lets
@@ -293,6 +297,32 @@ impl<G: Game> PortfolioMcts<G> {
         &self.weights
     }
 
+    /// The error for the proposal `bad`, which is not a legal action in `state`, where `me`
+    /// is to move.
+    fn illegal_proposal(
+        &self,
+        game: &G,
+        state: &G::State,
+        me: Player,
+        bad: Assignment<G::Action>,
+    ) -> Error {
+        let script = match self
+            .proposer
+            .portfolio
+            .script_names()
+            .get(usize::from(bad.script))
+        {
+            Some(name) => format!("`{name}`"),
+            None => format!("#{} (no such script)", bad.script),
+        };
+        Error::IllegalChoice {
+            game: game.info().name.to_string(),
+            by: format!("script {script} of agent `{}`", self.name()),
+            action: format!("{:?}", bad.action),
+            at: format!("seat {me}, round {}", game.round(state)),
+        }
+    }
+
     fn prune_value_of(&self, a: &Assignment<G::Action>) -> f64 {
         self.weights.get(a.script as usize).copied().unwrap_or(0.5) * a.value
     }
@@ -369,6 +399,14 @@ struct Proposer<G: Game> {
 }
 
 impl<G: Game> Proposer<G> {
+    /// The first of the last proposals that is not in `self.legal`.
+    fn illegal_proposal(&self) -> Option<Assignment<G::Action>> {
+        self.buf
+            .iter()
+            .find(|a| !self.legal.contains(&a.action))
+            .copied()
+    }
+
     /// The portfolio's proposals in `state` into `self.buf`; if it proposes nothing, every
     /// legal action (so the search never stalls).
     fn proposals(&mut self, game: &G, state: &G::State, rng: &mut Rng) {
@@ -556,14 +594,18 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         )
     }
 
-    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+    /// # Errors
+    ///
+    /// [`Error::IllegalChoice`] naming the script if a proposal in `state` is not a legal
+    /// action (the root's proposals are checked before the search plays any of them).
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<G::Action> {
         let Turn::Player(me) = game.turn(state) else {
             panic!("Portfolio MCTS asked to act in a terminal state");
         };
         game.legal_actions(state, &mut self.proposer.legal);
         if self.proposer.legal.len() == 1 {
             self.last_fm_calls = 0;
-            return self.proposer.legal[0];
+            return Ok(self.proposer.legal[0]);
         }
         self.nodes.clear();
         self.props.clear();
@@ -575,10 +617,13 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         let players = game.num_players(state);
         self.maxn.reset(players, 1);
         self.proposer.proposals(game, state, rng);
+        if let Some(bad) = self.proposer.illegal_proposal() {
+            return Err(self.illegal_proposal(game, state, me, bad));
+        }
         self.open_with(0);
         if self.nodes[0].head.len == 1 {
             self.last_fm_calls = 0;
-            return self.props[0].action;
+            return Ok(self.props[0].action);
         }
         let knowledge = self.knowledge.clone();
         let values = LeafValues::new(game, &*knowledge, state, me, players, self.compat);
@@ -603,6 +648,6 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         } else {
             best.item
         };
-        self.props[slot as usize].action
+        Ok(self.props[slot as usize].action)
     }
 }

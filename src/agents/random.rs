@@ -40,13 +40,13 @@ impl<G: Game> Agent<G> for RandomAgent<G::Action> {
     /// # Panics
     ///
     /// If `state` has no legal action (it is terminal).
-    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<G::Action> {
         game.legal_actions(state, &mut self.buf);
         assert!(
             !self.buf.is_empty(),
             "random agent asked to act in a state without legal actions"
         );
-        self.buf[rng.random_range(0..self.buf.len())]
+        Ok(self.buf[rng.random_range(0..self.buf.len())])
     }
 }
 

@@ -170,7 +170,7 @@ impl<G: Game> Agent<G> for Rhea<G> {
         self.genes.clear();
     }
 
-    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> G::Action {
+    fn act(&mut self, game: &G, state: &G::State, rng: &mut Rng) -> Result<G::Action> {
         let Turn::Player(me) = game.turn(state) else {
             panic!("RHEA asked to act in a terminal state");
         };
@@ -178,7 +178,7 @@ impl<G: Game> Agent<G> for Rhea<G> {
         if self.buf.len() == 1 {
             let a = self.buf[0];
             self.last = Some((game.round(state), me, game.ends_turn(a)));
-            return a;
+            return Ok(a);
         }
         let world = super::tree::determinised(game, state, me, rng);
         let state = world.as_ref().unwrap_or(state);
@@ -208,6 +208,6 @@ impl<G: Game> Agent<G> for Rhea<G> {
         let a = parent[0].expect("the first gene is filled by evaluation");
         self.last = Some((round, me, game.ends_turn(a)));
         self.genes = parent;
-        a
+        Ok(a)
     }
 }

@@ -318,7 +318,7 @@ where
         .iter()
         .map(|&j| build(&specs[j]))
         .collect::<Result<Vec<_>>>()?;
-    let record = play_match(game, level, &mut agents, slot.seed, |_, _| {});
+    let record = play_match(game, level, &mut agents, slot.seed, |_, _| {})?;
     let outcome = record.outcome.unwrap_or(Outcome::draw(n));
     let winner = outcome
         .winner()

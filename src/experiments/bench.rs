@@ -92,7 +92,7 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
 ///
 /// # Errors
 ///
-/// [`crate::Error::Io`] if writing to `out` fails.
+/// [`crate::Error::Io`] if writing to `out` fails; what [`bench_fm`] reports.
 pub fn bench<G: Game>(
     game: &G,
     levels: &[G::Level],
@@ -102,7 +102,7 @@ pub fn bench<G: Game>(
 where
     G::Action: 'static,
 {
-    let result = bench_fm(game, levels, cfg.games_per_level, cfg.seed);
+    let result = bench_fm(game, levels, cfg.games_per_level, cfg.seed)?;
     let title = format!(
         "forward model of {}: {} levels x {} random games",
         game.info().name,

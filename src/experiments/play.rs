@@ -86,7 +86,8 @@ struct PlayReport<'a> {
 /// `build` turns each agent spec into an agent (e.g. [`crate::agents::build_agent_from`]).
 ///
 /// [`Error::Config`] if an agent cannot be built or the number of agents differs from the
-/// level's number of players (field `agents`); [`Error::Io`] if writing to `out` fails.
+/// level's number of players (field `agents`); [`Error::Io`] if writing to `out` fails;
+/// [`Error::IllegalChoice`] if an agent chooses an illegal action ([`play_match`]).
 pub fn play<G: Game>(
     game: &G,
     level: &G::Level,
@@ -127,7 +128,7 @@ where
             );
         }
         last = Some(next);
-    });
+    })?;
     written.map_err(output_error)?;
 
     if cfg.render {

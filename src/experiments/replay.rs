@@ -53,12 +53,16 @@ impl ReplayConfig {
 /// Plays `agents` (one per seat) against each other on `level` with `seed` and records the
 /// game: a frame at the start and after every turn (when another player, or nobody, is to
 /// move), each with the turn's actions in words and every seat's score.
+///
+/// # Errors
+///
+/// What [`play_match`] reports (an agent's illegal choice).
 pub fn record<G: GameKit>(
     game: &G,
     level: &G::Level,
     source: ReplaySource,
     agents: &mut [Box<dyn Agent<G>>],
-) -> Replay {
+) -> Result<Replay> {
     let start = initial_state(game, level, source.seed);
     let names = seat_names(game, &start, agents);
     let seed = source.seed;
@@ -89,7 +93,7 @@ pub fn record<G: GameKit>(
                 game.scores(&last),
             );
         }
-    });
+    })?;
     if !turn.is_empty() {
         replay.push(
             game.draw(&last),
@@ -105,7 +109,7 @@ pub fn record<G: GameKit>(
         record.rounds,
         scores.join(", ")
     );
-    replay
+    Ok(replay)
 }
 
 /// Plays the match `cfg` describes, writes its replay page to `cfg.out` (atomically) and
@@ -114,7 +118,8 @@ pub fn record<G: GameKit>(
 /// # Errors
 ///
 /// [`crate::Error::Config`] for agents that cannot be built or do not match the level's seats
-/// (field `agents`); [`crate::Error::Io`] naming the page if it cannot be written.
+/// (field `agents`); [`crate::Error::Io`] naming the page if it cannot be written; what
+/// [`play_match`] reports (an agent's illegal choice).
 pub fn replay<G: GameKit>(
     game: &G,
     level: &G::Level,
@@ -130,7 +135,7 @@ pub fn replay<G: GameKit>(
         seed: cfg.seed,
         agents: cfg.agents.iter().map(ToString::to_string).collect(),
     };
-    let replay = record(game, level, source, &mut agents);
+    let replay = record(game, level, source, &mut agents)?;
     let html = page(&replay);
     write_atomic(&cfg.out, html.as_bytes())?;
     writeln!(

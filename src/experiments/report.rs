@@ -83,7 +83,7 @@ impl ReportConfig {
 ///
 /// [`Error::Io`] naming a file of the run that is malformed (and its line where it has one)
 /// or the page if it cannot be written; [`Error::Config`] if an agent spec of the run does
-/// not build.
+/// not build; [`Error::IllegalChoice`] if an agent of a replay chooses an illegal action.
 pub fn report<G: GameKit>(
     game: &G,
     levels: &[(String, G::Level)],
@@ -280,7 +280,7 @@ fn replay_of<G: GameKit>(
         seed: derive_seed(run.config.seed, &[REPLAY_TAG, r.cell as u64]),
         agents: specs,
     };
-    Ok(record(game, level, source, &mut agents))
+    record(game, level, source, &mut agents)
 }
 
 /// Card rows per cell from `validation.csv`, if the run has one.

@@ -7,7 +7,8 @@
 //! object to some heaps (the game's only chance), so replays must use the right seed.
 //! Statistics: objects `taken` by the player and objects left on the heaps (`left`); a take of
 //! `n` objects is labelled `take.<n>`. The search agents play it with a knowledge that values
-//! objects taken and a two-script portfolio (`take.most`, `end_turn`).
+//! objects taken and a two-script portfolio (`take.most`, `end_turn`); [`Nim::overreaching`]
+//! has a third script that proposes an illegal take.
 
 #![allow(dead_code)]
 
@@ -88,6 +89,8 @@ pub struct NimState {
 /// The Nim rules (no parameters).
 pub struct Nim {
     info: GameInfo,
+    /// The portfolio has the illegal script `take.too_many` ([`Nim::overreaching`]).
+    overreaching: bool,
 }
 
 impl Nim {
@@ -106,6 +109,17 @@ impl Nim {
                 chance: false,
                 hidden_information: false,
             },
+            overreaching: false,
+        }
+    }
+
+    /// The game with a broken portfolio ([`Overreaching`]): its script `take.too_many` takes
+    /// one object more than the largest heap holds, an illegal action that, applied, would wrap
+    /// the heap's counter around (or panic with overflow checks).
+    pub fn overreaching() -> Self {
+        Nim {
+            overreaching: true,
+            ..Nim::new()
         }
     }
 }
@@ -313,12 +327,50 @@ impl Portfolio<Nim> for NimPortfolio {
     }
 }
 
+/// [`NimPortfolio`] plus the script `take.too_many`, which proposes taking one object more
+/// than the largest heap holds (never legal) whenever a take is legal.
+pub struct Overreaching;
+
+impl Portfolio<Nim> for Overreaching {
+    fn script_names(&self) -> &[&'static str] {
+        &["take.most", "end_turn", "take.too_many"]
+    }
+
+    fn assignments(
+        &self,
+        game: &Nim,
+        state: &NimState,
+        rng: &mut Rng,
+        out: &mut Vec<Assignment<NimAction>>,
+    ) {
+        NimPortfolio.assignments(game, state, rng, out);
+        let largest = (0..4).max_by_key(|&h| state.heaps[h]).unwrap_or(0);
+        if out
+            .iter()
+            .any(|a| matches!(a.action, NimAction::Take { .. }))
+        {
+            out.push(Assignment {
+                action: NimAction::Take {
+                    heap: largest as u8,
+                    count: (state.heaps[largest] + 1).min(255) as u8,
+                },
+                script: 2,
+                value: 1.0,
+            });
+        }
+    }
+}
+
 impl SearchSupport for Nim {
     fn knowledge(&self) -> Arc<dyn Knowledge<Self>> {
         Arc::new(NimKnowledge)
     }
 
     fn portfolio(&self) -> Arc<dyn Portfolio<Self>> {
-        Arc::new(NimPortfolio)
+        if self.overreaching {
+            Arc::new(Overreaching)
+        } else {
+            Arc::new(NimPortfolio)
+        }
     }
 }

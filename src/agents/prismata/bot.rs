@@ -12,6 +12,7 @@ use super::portfolio::Portfolio;
 use super::sequence::Sequence;
 use super::uct::Uct;
 use crate::agent::Agent;
+use crate::error::Result;
 use crate::games::prismata::{Action, Library, PrismataGame, State, rules};
 use crate::rng::Rng;
 
@@ -81,7 +82,7 @@ impl Agent<PrismataGame> for Bot {
 
     /// The next action of the plan; a new plan when the state is not the one the plan
     /// expected (a new turn, or a game the bot did not see move).
-    fn act(&mut self, game: &PrismataGame, state: &State, rng: &mut Rng) -> Action {
+    fn act(&mut self, game: &PrismataGame, state: &State, rng: &mut Rng) -> Result<Action> {
         let library = game.library();
         if self.expected.as_ref() != Some(state) || self.plan.is_empty() {
             self.plan = self.planner.plan(library, state, rng).into();
@@ -93,7 +94,7 @@ impl Agent<PrismataGame> for Bot {
         let mut next = state.clone();
         rules::apply(library, &mut next, action);
         self.expected = Some(next);
-        action
+        Ok(action)
     }
 
     fn new_game(&mut self) {
@@ -122,7 +123,7 @@ mod tests {
         while game.outcome(&s).is_none() && s.ply < 20 {
             let turn = seq.actions(lib, &s, &mut rng);
             for expected in turn {
-                let a = bot.act(&game, &s, &mut rng);
+                let a = bot.act(&game, &s, &mut rng).unwrap();
                 assert_eq!(a, expected);
                 game.apply(&mut s, a);
             }

@@ -807,15 +807,14 @@ impl ScriptedAi {
     }
 }
 
-impl Agent<PuertoRicoGame> for ScriptedAi {
-    fn name(&self) -> String {
-        "sa0".to_string()
-    }
-
+impl ScriptedAi {
+    /// [`Agent::act`], which cannot fail: for callers that play many of its actions (the
+    /// Thinking AI's simulations).
+    ///
     /// # Panics
     ///
     /// If `state` has no legal action (it is terminal).
-    fn act(&mut self, game: &PuertoRicoGame, state: &State, rng: &mut Rng) -> Action {
+    pub fn choose(&mut self, game: &PuertoRicoGame, state: &State, rng: &mut Rng) -> Action {
         if state.phase == Phase::Mayor {
             // The commonest decision of a game: one walk lists and weighs the placements
             // (what `legal_actions` and `weights` give).
@@ -840,6 +839,26 @@ impl Agent<PuertoRicoGame> for ScriptedAi {
             return self.actions[0];
         }
         self.actions[Self::draw(self.weights.tau, &mut self.w, rng)]
+    }
+}
+
+impl Agent<PuertoRicoGame> for ScriptedAi {
+    fn name(&self) -> String {
+        "sa0".to_string()
+    }
+
+    /// [`ScriptedAi::choose`].
+    ///
+    /// # Panics
+    ///
+    /// If `state` has no legal action (it is terminal).
+    fn act(
+        &mut self,
+        game: &PuertoRicoGame,
+        state: &State,
+        rng: &mut Rng,
+    ) -> crate::Result<Action> {
+        Ok(self.choose(game, state, rng))
     }
 }
 
@@ -1035,7 +1054,7 @@ mod tests {
             tau: f64::INFINITY,
             ..ScriptedWeights::default()
         });
-        let a = greedy.act(&game(), &s, &mut rng_from_seed(1));
+        let a = greedy.act(&game(), &s, &mut rng_from_seed(1)).unwrap();
         assert_eq!(a, Action::new(Kind::Role, role::SETTLER));
         // Ties go to the first in legal order: with all priors equal, the settler again.
         let mut flat = ScriptedAi::new(ScriptedWeights {
@@ -1048,7 +1067,7 @@ mod tests {
             ..ScriptedWeights::default()
         });
         assert_eq!(
-            flat.act(&game(), &s, &mut rng_from_seed(2)),
+            flat.act(&game(), &s, &mut rng_from_seed(2)).unwrap(),
             Action::new(Kind::Role, role::SETTLER)
         );
 
@@ -1063,6 +1082,7 @@ mod tests {
                 seed,
                 |_, _| {},
             )
+            .unwrap()
             .actions
         };
         assert_eq!(play(11), play(11));
@@ -1080,7 +1100,7 @@ mod tests {
             let mut sa = ScriptedAi::default();
             let mut rng = rng_from_seed(seed);
             while s.phase != Phase::Over {
-                let a = sa.act(&g, &s, &mut rng);
+                let a = sa.act(&g, &s, &mut rng).unwrap();
                 if s.phase == Phase::Mayor {
                     g.legal_actions(&s, &mut actions);
                     sa.weights.weights(&s, &actions, &mut w);
@@ -1111,7 +1131,8 @@ mod tests {
                 assert!(w.iter().all(|x| x.is_finite() && *x >= 0.0), "{w:?}");
                 let i = actions.iter().position(|&b| b == a).unwrap();
                 assert!(w[i] > 0.0 || w.iter().all(|&x| x == 0.0) || actions.len() == 1);
-            });
+            })
+            .unwrap();
             assert!(record.outcome.is_some());
         }
     }
@@ -1139,7 +1160,7 @@ mod tests {
         let mut ai = ScriptedAi::new(w);
         let mut rng = rng_from_seed(9);
         for _ in 0..200 {
-            let a = ai.act(&game(), &s, &mut rng);
+            let a = ai.act(&game(), &s, &mut rng).unwrap();
             assert!(!(a.kind == Kind::Role && a.payload == role::CAPTAIN));
         }
         let mut bad = ScriptedWeights::default();
@@ -1174,7 +1195,8 @@ mod tests {
                     }
                 })
                 .collect();
-            let record = play_match(&game(), &level, &mut agents, 1000 + i as u64, |_, _| {});
+            let record =
+                play_match(&game(), &level, &mut agents, 1000 + i as u64, |_, _| {}).unwrap();
             assert!(!record.capped, "game {i} did not finish");
             let outcome = record.outcome.expect("the game finished");
             wins += usize::from(outcome.winner() == Some(seat));

@@ -13,6 +13,7 @@
 //! [`ThinkingParams::simulate_last_colonists`] remain, which are then simulated.
 
 use crate::agent::Agent;
+use crate::error::Result;
 use crate::game::{Game, Player};
 use crate::games::puerto_rico::PuertoRicoGame;
 use crate::games::puerto_rico::scoring;
@@ -292,7 +293,7 @@ impl ThinkingAi {
             if done {
                 break;
             }
-            let a = self.script.act(game, &self.sim, rng);
+            let a = self.script.choose(game, &self.sim, rng);
             game.apply(&mut self.sim, a);
             steps += 1;
         }
@@ -323,7 +324,7 @@ impl Agent<PuertoRicoGame> for ThinkingAi {
     /// # Panics
     ///
     /// If `state` has no legal action (it is terminal).
-    fn act(&mut self, game: &PuertoRicoGame, state: &State, rng: &mut Rng) -> Action {
+    fn act(&mut self, game: &PuertoRicoGame, state: &State, rng: &mut Rng) -> Result<Action> {
         self.last_simulations = 0;
         self.last_steps = 0;
         self.counts.clear();
@@ -333,14 +334,14 @@ impl Agent<PuertoRicoGame> for ThinkingAi {
             "thinking AI asked to act in a state without legal actions"
         );
         if self.actions.len() == 1 {
-            return self.actions[0];
+            return Ok(self.actions[0]);
         }
         let me = usize::from(state.actor);
         let kind = self.actions[0].kind;
         if kind == Kind::Colonist
             && u32::from(state.players[me].san_juan) > self.params.simulate_last_colonists
         {
-            return self.script.act(game, state, rng);
+            return Ok(self.script.choose(game, state, rng));
         }
         // Sorting the stack first makes the decision independent of its true order.
         self.root = game.observe(state, me);
@@ -366,7 +367,7 @@ impl Agent<PuertoRicoGame> for ThinkingAi {
                 best = c;
             }
         }
-        self.actions[best]
+        Ok(self.actions[best])
     }
 }
 
@@ -470,7 +471,7 @@ mod tests {
         let mut actions = Vec::new();
         game().legal_actions(&s, &mut actions);
         assert_eq!(actions[0].kind, Kind::Role);
-        let a = ai.act(&game(), &s, &mut rng_from_seed(1));
+        let a = ai.act(&game(), &s, &mut rng_from_seed(1)).unwrap();
         assert!(actions.contains(&a));
         assert_eq!(ai.last_simulations(), 40);
         let n = actions.len() as u32;
@@ -503,7 +504,7 @@ mod tests {
             if actions.len() > 1 && actions[0].kind == kind {
                 return s;
             }
-            let a = sa.act(&game(), &s, &mut rng);
+            let a = sa.act(&game(), &s, &mut rng).unwrap();
             game().apply(&mut s, a);
         }
     }
@@ -514,7 +515,7 @@ mod tests {
         for (kind, rounds) in [(Kind::Build, 3), (Kind::Plantation, 3), (Kind::Load, 2)] {
             let s = reach(kind, 7);
             let mut ai = small(12);
-            ai.act(&g, &s, &mut rng_from_seed(2));
+            ai.act(&g, &s, &mut rng_from_seed(2)).unwrap();
             let leaf = ai.last_leaf();
             assert!(ai.last_simulations() >= 1);
             if leaf.phase != Phase::Over {
@@ -523,7 +524,7 @@ mod tests {
         }
         let s = reach(Kind::Sell, 7);
         let mut ai = small(12);
-        ai.act(&g, &s, &mut rng_from_seed(2));
+        ai.act(&g, &s, &mut rng_from_seed(2)).unwrap();
         assert_ne!(ai.last_leaf().phase, Phase::Trader);
         // Stopped right after the phase (the round ends there if trader was its last role).
         assert!(g.round(ai.last_leaf()) <= g.round(&s) + 1);
@@ -536,7 +537,7 @@ mod tests {
             let s = reach(kind, 11);
             let run = |state: &State, seed: u64| {
                 let mut ai = small(30);
-                ai.act(&g, state, &mut rng_from_seed(seed))
+                ai.act(&g, state, &mut rng_from_seed(seed)).unwrap()
             };
             assert_eq!(run(&s, 4), run(&s, 4));
             assert_eq!(run(&s, 4), run(&g.observe(&s, usize::from(s.actor)), 4));
@@ -563,7 +564,7 @@ mod tests {
             while s.phase != Phase::Over {
                 g.legal_actions(&s, &mut actions);
                 if actions.len() > 1 && actions[0].kind == Kind::Colonist {
-                    ai.act(&g, &s, &mut rng_from_seed(seed));
+                    ai.act(&g, &s, &mut rng_from_seed(seed)).unwrap();
                     if s.players[usize::from(s.actor)].san_juan > 2 {
                         assert_eq!(ai.last_simulations(), 0);
                         scripted += 1;
@@ -572,7 +573,7 @@ mod tests {
                         simulated += 1;
                     }
                 }
-                let a = sa.act(&g, &s, &mut rng);
+                let a = sa.act(&g, &s, &mut rng).unwrap();
                 g.apply(&mut s, a);
             }
         }
@@ -593,10 +594,10 @@ mod tests {
             }
             g.legal_actions(&s, &mut actions);
             if actions.len() == 1 {
-                assert_eq!(ai.act(&g, &s, &mut rng), actions[0]);
+                assert_eq!(ai.act(&g, &s, &mut rng).unwrap(), actions[0]);
                 assert_eq!(ai.last_simulations(), 0);
             }
-            let a = sa.act(&g, &s, &mut rng);
+            let a = sa.act(&g, &s, &mut rng).unwrap();
             g.apply(&mut s, a);
         }
     }
@@ -619,7 +620,7 @@ mod tests {
                     }
                 })
                 .collect();
-            let record = play_match(&game(), &level, &mut agents, 500 + seed, |_, _| {});
+            let record = play_match(&game(), &level, &mut agents, 500 + seed, |_, _| {}).unwrap();
             assert!(!record.capped, "game {seed} did not finish");
             let outcome = record.outcome.expect("the game finished");
             match outcome.winner() {

@@ -4,6 +4,7 @@ use rand::RngExt;
 
 use super::rule_scores::Scorer;
 use crate::agent::Agent;
+use crate::error::Result;
 use crate::game::Game;
 use crate::games::tribes::{Action, State, TribesGame};
 use crate::rng::Rng;
@@ -41,7 +42,7 @@ impl Agent<TribesGame> for RuleBasedAgent {
     /// # Panics
     ///
     /// If `state` has no legal action (it is terminal).
-    fn act(&mut self, game: &TribesGame, state: &State, rng: &mut Rng) -> Action {
+    fn act(&mut self, game: &TribesGame, state: &State, rng: &mut Rng) -> Result<Action> {
         game.legal_actions(state, &mut self.legal);
         assert!(
             !self.legal.is_empty(),
@@ -62,6 +63,6 @@ impl Agent<TribesGame> for RuleBasedAgent {
                 }
             }
         }
-        chosen
+        Ok(chosen)
     }
 }
