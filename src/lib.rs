@@ -2,13 +2,15 @@
 //!
 //! Brief overview:
 //! - [`game`]: the game API ([`game::Game`]) every engine implements and every agent sees;
-//! - [`games::tribes`]: the Tribes engine (rules, levels, level generator);
+//! - [`games`]: the built-in games (Tribes, Prismata, Puerto Rico), one line each in
+//!   [`games::visit_all`]; [`kit`]: what the workflows need of a game ([`kit::GameKit`]);
 //! - [`agent`]: the agent API ([`agent::Agent`]: picks one action at a time), the game
 //!   knowledge searches use ([`agent::Knowledge`]) and portfolios of scripts
 //!   ([`agent::Portfolio`]);
 //! - [`agents`]: random, end-turn, rule-based, OSLA, MCTS, RHEA and Portfolio MCTS, built from
-//!   `name(key=value,...)` spec strings ([`agents::build_agent`]), and the Tribes
-//!   knowledge: DIFF heuristic, 55 portfolio scripts ([`agents::tribes`]);
+//!   `name(key=value,...)` spec strings ([`agents::build_agent`]), and each built-in game's
+//!   knowledge, scripts and own agents ([`agents::tribes`], [`agents::prismata`],
+//!   [`agents::puerto_rico`]);
 //! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them, plays
 //!   series with seats rotated ([`arena::series::Series`]) and summarises them;
 //! - [`bench`](mod@bench): measurement helpers and the forward-model and search-agent
@@ -21,8 +23,10 @@
 //!   knowing nothing of games;
 //! - [`experiments`]: the workflows behind the subcommands, generic over the game, among them
 //!   a MAP-Elites run batch by batch through separate processes for clusters
-//!   ([`experiments::tasks`]: `ask`, `work`, `tell`);
-//! - [`cli`]: the command line (the only clap user), turned into typed settings;
+//!   ([`experiments::tasks`]: `ask`, `work`, `tell`), and the games a binary runs
+//!   ([`experiments::Registry`]);
+//! - [`cli`]: the command line (the only clap user), turned into typed settings; a library
+//!   user's binary gets all of it for its own game with [`cli::main_for`];
 //! - [`report`]: result files (CSV, written atomically), heatmaps, HTML pages (replays) and
 //!   terminal output;
 //! - [`stats`]: small statistics helpers ([`stats::wilson_interval`]);
@@ -33,7 +37,9 @@
 //! # Your own game
 //!
 //! Implement [`Game`] (the rules) and [`SearchSupport`] (a [`Knowledge`] and a [`Portfolio`]
-//! of scripts), and every agent plays it. Here a race to 10 (players in turn add 1 or 2; who
+//! of scripts), and every agent plays it; implement [`GameKit`] too, and
+//! `fn main() -> std::process::ExitCode { playstyles::cli::main_for::<MyGame>() }` is a binary
+//! with every subcommand (`evolve`, `report`, …) for it. Here a race to 10 (players in turn add 1 or 2; who
 //! reaches 10 wins) is played by three agents built from spec strings.
 //! `examples/pig/` is a complete game with play-style features and a MAP-Elites run.
 //!

@@ -231,8 +231,15 @@ fn a_pig_run_through_ask_work_and_tell_is_byte_identical_to_evolve() {
         assert!(batches <= 10, "the schedule never finished");
     }
     let rows = read_text(&evolved.join("progress.csv")).lines().count();
-    assert_eq!(batches, rows - 1, "as many batches as evolve's progress rows");
-    assert!(batches > 2, "one-hot, random and offspring batches: {batches}");
+    assert_eq!(
+        batches,
+        rows - 1,
+        "as many batches as evolve's progress rows"
+    );
+    assert!(
+        batches > 2,
+        "one-hot, random and offspring batches: {batches}"
+    );
     assert_same_run(&evolved, &run);
     let page = read_text(&run.join("report.html"));
     assert!(
