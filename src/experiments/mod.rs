@@ -72,15 +72,6 @@ pub struct GameKind {
 }
 
 impl GameKind {
-    /// Every game of the registry, in order.
-    pub fn all() -> Vec<GameKind> {
-        registry::registry()
-            .games()
-            .iter()
-            .map(|g| GameKind { name: g.name() })
-            .collect()
-    }
-
     /// The name used on the command line and in configs.
     pub fn name(self) -> &'static str {
         self.name

@@ -224,19 +224,30 @@ mod tests {
 
     #[test]
     fn an_unknown_game_is_named_with_the_known_ones() {
-        let e = Registry::builtin().get("chess").unwrap_err();
+        let r = Registry::builtin();
+        let e = r.get("chess").unwrap_err();
         let text = e.to_string();
         assert!(
             matches!(&e, Error::Config { field, .. } if field == "game"),
             "{e}"
         );
-        assert!(text.contains("chess") && text.contains("tribes"), "{text}");
+        for g in r.games() {
+            assert!(text.contains(g.name()), "{text}");
+        }
     }
 
     #[test]
-    #[should_panic(expected = "two games named `tribes`")]
+    #[should_panic(expected = "two games named")]
     fn a_game_registered_twice_is_refused() {
-        let _ = Registry::builtin().with::<crate::games::tribes::TribesGame>();
+        /// Adds the first visited game to the built-in registry, which already has it.
+        struct AddFirstAgain;
+        impl GameVisitor for AddFirstAgain {
+            fn visit<G: GameKit>(&mut self) -> ControlFlow<()> {
+                let _ = Registry::builtin().with::<G>();
+                ControlFlow::Break(())
+            }
+        }
+        visit_all(&mut AddFirstAgain);
     }
 
     #[test]
