@@ -844,7 +844,7 @@ fn report_names_a_missing_or_truncated_archive_csv_and_its_line() {
 }
 
 /// A Puerto Rico run: SA-0 play-style factors, 4 players on `4p`.
-const PUERTO_RICO_CONFIG: &str = r#"
+pub(crate) const PUERTO_RICO_CONFIG: &str = r#"
 game = "puerto-rico"
 seed = 3
 batch_size = 4

@@ -20,7 +20,8 @@
 //! Determinism: genome `i` (its global evaluation index) plays its games as
 //! `evaluate_player` seeded by `derive_seed(run seed, &[i])` would: game `j` on level
 //! `j / repetitions` with the seed `derive_seed(derive_seed(run seed, &[i]), &[j])`, seats
-//! rotated. A batch's games are game tasks ([`TaskPlan::tasks`]), played in parallel on a local
+//! rotated (levels of different player counts: one such series per run of levels of one
+//! count, see [`TaskPlan::tasks`]). A batch's games are game tasks ([`TaskPlan::tasks`]), played in parallel on a local
 //! rayon pool of `--threads` threads, and their results are gathered per genome in game order
 //! and told to the archive in index order. `archive.csv` is therefore byte-identical for any
 //! thread count, and for a run taken batch by batch through `ask`, `work` and `tell`
@@ -34,14 +35,13 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::evaluate::{line_up, with_weights};
+use super::evaluate::{count_runs, line_up, player_counts, with_weights};
 use super::output_error;
 use super::run_config::{RunConfig, older_form_of};
 use super::run_dir::prepare_out_dir;
 use super::tasks::{BATCHES_DIR, Task, TaskPlan, TaskResult, config_hash, gather, play_task};
 use crate::agent::SearchSupport;
 use crate::agents::build_agent;
-use crate::arena::initial_state;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
@@ -227,17 +227,15 @@ impl<L> RunSetup<L> {
     ///
     /// [`Error::Config`] naming `evaluation.levels` if there is no level.
     pub fn plan<G: Game<Level = L>>(&self, game: &G, run: &RunConfig) -> Result<TaskPlan> {
-        let (_, first) = self
-            .levels
-            .first()
-            .ok_or_else(|| Error::config("evaluation.levels", "no level to play"))?;
-        let players = game.num_players(&initial_state(game, first, 0));
+        if self.levels.is_empty() {
+            return Err(Error::config("evaluation.levels", "no level to play"));
+        }
         Ok(TaskPlan {
             game_name: game.info().name.to_string(),
             rules: self.rules.clone(),
             levels: self.levels.iter().map(|(n, _)| n.clone()).collect(),
             repetitions: run.repetitions,
-            players: players.max(1),
+            players: player_counts(game, &self.levels),
             seed: run.seed,
             player: run.player.clone(),
             baseline: run.baseline.to_string(),
@@ -260,7 +258,7 @@ impl<L> RunSetup<L> {
 /// # Errors
 ///
 /// [`Error::Config`] naming `evaluation.player`, `evaluation.baseline` or `evaluation.levels`
-/// for an agent that cannot be built or levels with different numbers of players, `out` if the run
+/// for an agent that cannot be built or a level it cannot be played on, `out` if the run
 /// directory holds a run and neither `force` nor `resume` is set, `threads` if the pool cannot
 /// be built; an error naming `checkpoint.json` or `config.toml` when resuming without a
 /// checkpoint or with another configuration; [`Error::Io`] if a file cannot be written.
@@ -445,7 +443,7 @@ pub fn prepare_run_dir(dir: &Path, force: bool) -> Result<()> {
 
 /// Checks, without playing, that the player (with weights for every evolved script), the
 /// baseline and the levels make games: the player against N − 1 baselines ([`line_up`]) on
-/// every level.
+/// every level, N its number of players (levels may differ).
 ///
 /// # Errors
 ///
@@ -471,13 +469,20 @@ pub fn preflight<G: SearchSupport>(
     let build = |s: &str| build_agent(game, s);
     build(&player).map_err(named("evaluation.player"))?;
     build(&baseline).map_err(named("evaluation.baseline"))?;
-    let specs = line_up(game, levels, &player, &baseline).map_err(named("evaluation.levels"))?;
-    Series::new(levels.to_vec(), run.repetitions, run.seed)
-        .check(game, &specs, &build)
-        .map_err(|e| match e {
-            Error::Config { reason, .. } => Error::config("evaluation.levels", reason),
-            e => e,
-        })
+    if levels.is_empty() {
+        return Err(Error::config("evaluation.levels", "no level to play"));
+    }
+    for (range, _) in count_runs(&player_counts(game, levels), run.seed) {
+        let group = &levels[range];
+        let specs = line_up(game, group, &player, &baseline).map_err(named("evaluation.levels"))?;
+        Series::new(group.to_vec(), run.repetitions, run.seed)
+            .check(game, &specs, &build)
+            .map_err(|e| match e {
+                Error::Config { reason, .. } => Error::config("evaluation.levels", reason),
+                e => e,
+            })?;
+    }
+    Ok(())
 }
 
 /// The resolved config the run in `dir` works from: `resolved`, or the text of `dir`'s

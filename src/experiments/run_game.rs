@@ -186,7 +186,23 @@ fn run_validate<G: GameKit, W: Write>(cfg: &ValidateConfig, out: &mut W) -> Resu
     let levels = refs
         .into_iter()
         .map(|r| match r {
-            LevelRef::Load(name) => Ok((name.clone(), G::load_level(&name)?)),
+            LevelRef::Load(name) => match G::load_level(&name) {
+                Ok(level) => Ok((name, level)),
+                // `--levels` named it: say so, with the game's reason.
+                Err(e) => {
+                    let why = match e {
+                        Error::Config { reason, .. } => reason,
+                        e => e.to_string(),
+                    };
+                    Err(Error::config(
+                        "--levels",
+                        format!(
+                            "{why} (give held-out, paper, generated:N or a comma-separated \
+                             list of levels)"
+                        ),
+                    ))
+                }
+            },
             LevelRef::Generated(seed) => {
                 Ok((format!("generated:{seed}"), G::generate_level(seed)?))
             }
