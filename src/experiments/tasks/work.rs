@@ -71,6 +71,9 @@ impl Shard {
     ///    from `SGE_TASK_LAST` (an SGE array; first 1 and step 1 when unset);
     /// 4. otherwise the whole file.
     ///
+    /// A variable set to the empty string is unset, and so is an `SGE_*` variable set to
+    /// `undefined`, as SGE sets them in a job that is not an array.
+    ///
     /// # Errors
     ///
     /// [`Error::Config`] naming the variable that is not a number or gives no valid shard.
@@ -79,6 +82,7 @@ impl Shard {
             match var(name) {
                 None => Ok(None),
                 Some(v) if v.trim().is_empty() => Ok(None),
+                Some(v) if name.starts_with("SGE_") && v.trim() == "undefined" => Ok(None),
                 Some(v) => v
                     .trim()
                     .parse()
@@ -542,10 +546,34 @@ mod tests {
         let sge_default = [
             ("SGE_TASK_ID", "3"),
             ("SGE_TASK_LAST", "3"),
-            ("SGE_TASK_FIRST", "undefined"),
+            ("SGE_TASK_FIRST", "x"),
         ];
         let e = from(&sge_default).unwrap_err().to_string();
         assert!(e.contains("SGE_TASK_FIRST"), "{e}");
+        // SGE outside an array job: every SGE_TASK_* variable is `undefined`, i.e. unset.
+        let not_an_array = [
+            ("SGE_TASK_ID", "undefined"),
+            ("SGE_TASK_FIRST", "undefined"),
+            ("SGE_TASK_LAST", "undefined"),
+            ("SGE_TASK_STEPSIZE", "undefined"),
+        ];
+        assert_eq!(from(&not_an_array).unwrap(), Shard::ALL);
+        let first_undefined = [
+            ("SGE_TASK_ID", "3"),
+            ("SGE_TASK_LAST", "3"),
+            ("SGE_TASK_FIRST", "undefined"),
+        ];
+        assert_eq!(
+            from(&first_undefined).unwrap(),
+            Shard { index: 2, count: 3 }
+        );
+        let e = from(&[("SLURM_PROCID", "undefined"), ("SLURM_NTASKS", "2")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("SLURM_PROCID"),
+            "only SGE writes `undefined`: {e}"
+        );
         let outside = [
             ("SLURM_ARRAY_TASK_ID", "2"),
             ("SLURM_ARRAY_TASK_COUNT", "2"),
