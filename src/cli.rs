@@ -47,6 +47,7 @@ use crate::experiments::{
     WorkConfig,
 };
 use crate::kit::GameKit;
+use crate::report::printable::printable_text;
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
 #[derive(Debug, Parser)]
@@ -538,17 +539,18 @@ pub fn main_for<G: GameKit>() -> ExitCode {
 /// with [`crate::experiments::tasks::EXIT_FINISHED`] (3); a closed standard output is not an
 /// error ([`run`]). Bad flags and `--help` are clap's (code 2 for errors).
 pub fn main_with(registry: Registry) -> ExitCode {
+    // A message may quote user text: its control characters are shown, not sent.
+    let fail = |e: Error| {
+        eprintln!("error: {}", printable_text(&e.to_string()));
+        ExitCode::from(2)
+    };
     if let Err(e) = install(registry) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
+        return fail(e);
     }
     match run(parse()) {
         Ok(Exit::Success) => ExitCode::SUCCESS,
         Ok(Exit::Finished) => ExitCode::from(experiments::tasks::EXIT_FINISHED),
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(e),
     }
 }
 
