@@ -398,6 +398,17 @@ fn bad_configs_exit_with_code_2_naming_the_field() {
             ),
             "map_elites.sigma",
         ),
+        // A missing top-level table, in a file whose first key starts at offset 0 (was
+        // named `seed.evaluation`).
+        ("seed = 1\n".to_string(), "evaluation"),
+        // A level the game refuses: the config's field, not the `--level` flag.
+        (
+            "game = \"puerto-rico\"\n[evaluation]\nlevels = [\"9p\"]\nplayer = \"sa0\"\n\
+             baseline = \"sa0\"\n[[features]]\nname = \"shipping_pct\"\nmin = 0\nmax = 100\n\
+             step = 10\n"
+                .to_string(),
+            "evaluation.levels",
+        ),
     ];
     for (i, (text, field)) in cases.iter().enumerate() {
         let out = dir.join(format!("run{i}"));
