@@ -15,7 +15,8 @@
 //!
 //! A run directory is never overwritten without `--force` (which first removes the old run's
 //! files); `--resume` continues the run from `checkpoint.json` if `config.toml` in the
-//! directory is the resolved config of this run.
+//! directory is the resolved config of this run (and starts it if the run was stopped before
+//! its first checkpoint, with `config.toml` alone).
 //!
 //! Determinism: genome `i` (its global evaluation index) plays its games as
 //! `evaluate_player` seeded by `derive_seed(run seed, &[i])` would: game `j` on level
@@ -37,7 +38,8 @@ use rayon::prelude::*;
 use super::evaluate::{line_up, with_weights};
 use super::output_error;
 use super::run_config::{RunConfig, older_form_of};
-use super::run_dir::prepare_out_dir;
+pub use super::run_dir::CHECKPOINT_JSON;
+use super::run_dir::{edited_config, prepare_out_dir, written_beside};
 use super::tasks::{BATCHES_DIR, Task, TaskPlan, TaskResult, config_hash, gather, play_task};
 use crate::agent::SearchSupport;
 use crate::agents::build_agent;
@@ -47,6 +49,7 @@ use crate::error::{Error, Result};
 use crate::features::Feature;
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::Game;
+use crate::qd::checkpoint::Checkpoint;
 use crate::qd::{Batch, BatchReport, Evaluation, MapElites, MapElitesConfig};
 use crate::report::archive::{
     ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, read_progress_csv, write_archive_csv,
@@ -62,9 +65,6 @@ pub const QUICKSTART_NAME: &str = "quickstart";
 
 /// The resolved config in a run directory.
 pub const CONFIG_TOML: &str = "config.toml";
-
-/// The checkpoint in a run directory.
-pub const CHECKPOINT_JSON: &str = "checkpoint.json";
 
 /// Every file a run writes into its run directory, in the order they are first written (the
 /// explorer page last, once the run is finished).
@@ -263,7 +263,7 @@ impl<L> RunSetup<L> {
 /// for an agent that cannot be built or levels with different numbers of players, `out` if the run
 /// directory holds a run and neither `force` nor `resume` is set, `threads` if the pool cannot
 /// be built; an error naming `checkpoint.json` or `config.toml` when resuming without a
-/// checkpoint or with another configuration; [`Error::Io`] if a file cannot be written.
+/// run (neither file) or with another configuration; [`Error::Io`] if a file cannot be written.
 pub fn evolve<G: SearchSupport>(
     game: &G,
     setup: &RunSetup<G::Level>,
@@ -280,7 +280,8 @@ pub fn evolve<G: SearchSupport>(
     let dir = &cfg.out;
     let checkpoint_path = dir.join(CHECKPOINT_JSON);
     let (mut me, mut reports) = if cfg.resume {
-        if !checkpoint_path.is_file() {
+        // A run killed before its first checkpoint has only its config.toml: it starts.
+        if !checkpoint_path.is_file() && !dir.join(CONFIG_TOML).is_file() {
             return Err(Error::io(
                 &checkpoint_path,
                 std::io::Error::new(
@@ -495,13 +496,15 @@ pub fn kept_config(dir: &Path, resolved: String, force: bool) -> String {
 }
 
 /// Opens the run in `dir` to continue it: its `config.toml` must be `config_toml`; its
-/// checkpoint, if it has one, must fit `config` (without one, the run starts at batch 0);
+/// checkpoint, if it has one, must fit `config` and have been written beside this
+/// `config.toml` ([`written_beside`]; without a checkpoint, the run starts at batch 0);
 /// `progress.csv` keeps the rows of the batches the checkpoint holds.
 ///
 /// # Errors
 ///
-/// An error naming `config.toml` if it is missing or holds another configuration, or naming
-/// `checkpoint.json` or `progress.csv` if either is unreadable or does not fit.
+/// An error naming `config.toml` if it is missing or holds another configuration (or one
+/// edited since the checkpoint), or naming `checkpoint.json` or `progress.csv` if either is
+/// unreadable or does not fit.
 pub fn open_run(
     dir: &Path,
     config_toml: &str,
@@ -521,7 +524,11 @@ pub fn open_run(
     }
     let checkpoint_path = dir.join(CHECKPOINT_JSON);
     let me = if checkpoint_path.is_file() {
-        MapElites::resume_file(config, &checkpoint_path)?
+        let me = MapElites::resume_file(config, &checkpoint_path)?;
+        if !written_beside(&Checkpoint::load(&checkpoint_path)?, &on_disk) {
+            return Err(edited_config(dir));
+        }
+        me
     } else {
         MapElites::new(config)?
     };
@@ -568,7 +575,10 @@ fn finished_text(name: &str, dir: &Path, s: &EvolveSummary) -> String {
     )
 }
 
-/// Writes `progress.csv`, `archive.csv`, the heatmaps and the checkpoint, in that order.
+/// Writes `progress.csv`, `archive.csv`, the heatmaps and the checkpoint, in that order; the
+/// checkpoint carries the fingerprint of the run's `config.toml` beside it
+/// ([`config_hash`]), which readers of the run check it against
+/// ([`super::run_dir::check_against_checkpoint`]).
 ///
 /// # Errors
 ///
@@ -578,7 +588,11 @@ pub fn write_outputs(dir: &Path, me: &MapElites, reports: &[BatchReport]) -> Res
     let table = ArchiveTable::from_archive(me.archive(), &me.config().space);
     write_archive_csv(&dir.join(ARCHIVE_CSV), &table)?;
     write_heatmaps(&table.rows, me.archive().axes(), dir)?;
-    me.checkpoint().save(&dir.join(CHECKPOINT_JSON))
+    let mut checkpoint = me.checkpoint();
+    checkpoint.run_config = read_text(&dir.join(CONFIG_TOML), TEXT_LIMIT)
+        .ok()
+        .map(|text| config_hash(&text));
+    checkpoint.save(&dir.join(CHECKPOINT_JSON))
 }
 
 /// The progress bar's message: elites and best win rate.
