@@ -1,14 +1,15 @@
 //! Issue 27, "a run directory owns itself": a command that writes into a run directory holds
 //! its lock, so a second one is refused naming the holder and the first run's files stay
 //! whole; a run killed before its first checkpoint resumes; `config.toml` is checked against
-//! the checkpoint that its run wrote.
+//! the checkpoint that its run wrote; the bot files a run's agents read are copied into it, so
+//! the run is continued and re-played from anywhere after the originals are gone.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::evolve::TINY;
-use crate::support::cli::{playstyles, read_text, scratch, stderr, succeeded};
+use crate::support::cli::{playstyles, playstyles_in, read_text, scratch, stderr, succeeded};
 use crate::tasks::assert_same_run;
 
 /// Runs `evolve CONFIG --out OUT --quiet ARGS…`.
@@ -181,4 +182,132 @@ fn an_edited_config_toml_is_refused_by_every_command_that_reads_the_run() {
         on_run(&["tiers", "{}"], &run),
         "tiers of the run as written",
     );
+}
+
+/// A tiny Prismata run whose player reads the bot file `bots/x.toml` (relative to the working
+/// folder it starts in).
+const PRISMATA_WITH_BOT_FILE: &str = r#"
+game = "prismata"
+seed = 3
+batch_size = 2
+
+[evaluation]
+levels = ["1"]
+repetitions = 1
+player = "PMCTS100(traversals=1,config=bots/x.toml)"
+baseline = "RandomAI"
+
+[[features]]
+name = "economy"
+min = 20
+max = 50
+step = 10
+
+[[features]]
+name = "aggression"
+min = 5
+max = 15
+step = 5
+
+[map_elites]
+one_hot = false
+random_init = 2
+iterations = 2
+"#;
+
+#[test]
+fn a_run_keeps_its_bot_files_and_works_from_anywhere_once_the_originals_are_gone() {
+    let dir = scratch("run_dir", "bot-files");
+    let (start, elsewhere) = (dir.join("start"), dir.join("elsewhere"));
+    std::fs::create_dir_all(start.join("bots")).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let bots = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/agents/prismata/bots.toml");
+    std::fs::copy(&bots, start.join("bots/x.toml")).unwrap();
+    let cfg = start.join("pr.toml");
+    std::fs::write(&cfg, PRISMATA_WITH_BOT_FILE).unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let at = |cwd: &Path, args: &[&str]| playstyles_in(args, cwd);
+    // Started in `start`: a whole run, one stopped after its first batch, one through ask.
+    succeeded(
+        at(&start, &["evolve", cfg, "--out", "whole", "--quiet"]),
+        "evolve",
+    );
+    let whole = start.join("whole");
+    let stopped = &[
+        "evolve",
+        cfg,
+        "--out",
+        "stopped",
+        "--quiet",
+        "--stop-after-batches",
+        "1",
+    ];
+    succeeded(at(&start, stopped), "evolve, stopped");
+    let first = succeeded(at(&start, &["ask", "asked", "--config", cfg]), "ask");
+    let config = read_text(&whole.join("config.toml"));
+    assert!(
+        config.contains("player = \"PMCTS100(traversals=1,config=agent-files/bots/x.toml)\""),
+        "config.toml names the copy: {config}"
+    );
+    assert_eq!(
+        read_text(&whole.join("agent-files/bots/x.toml")),
+        read_text(&bots)
+    );
+    std::fs::remove_dir_all(start.join("bots")).unwrap();
+
+    // Elsewhere, without the original: resumed, taken through work and tell, re-played.
+    let (stopped, asked) = (start.join("stopped"), start.join("asked"));
+    let resume = &[
+        "evolve",
+        cfg,
+        "--out",
+        stopped.to_str().unwrap(),
+        "--quiet",
+        "--resume",
+    ];
+    succeeded(at(&elsewhere, resume), "evolve --resume");
+    assert_same_run(&whole, &stopped);
+    let mut tasks = first.trim().to_string();
+    loop {
+        let tasks_file = start.join(&tasks);
+        succeeded(
+            at(
+                &elsewhere,
+                &["work", tasks_file.to_str().unwrap(), "--quiet"],
+            ),
+            "work",
+        );
+        succeeded(at(&elsewhere, &["tell", asked.to_str().unwrap()]), "tell");
+        let o = at(&elsewhere, &["ask", asked.to_str().unwrap()]);
+        if o.status.code() == Some(3) {
+            break;
+        }
+        tasks = succeeded(o, "ask").trim().to_string();
+    }
+    assert_same_run(&whole, &asked);
+    let run = whole.to_str().unwrap();
+    for args in READERS {
+        let args: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "{}" { run } else { a })
+            .collect();
+        succeeded(at(&elsewhere, &args), &args.join(" "));
+    }
+    // The tiers name the run's copy by its absolute path, and play from anywhere.
+    let tiers = read_text(&whole.join("tiers.toml"));
+    let copy = std::fs::canonicalize(whole.join("agent-files/bots/x.toml")).unwrap();
+    assert!(
+        tiers.contains(&format!("config={}", copy.display())),
+        "{tiers}"
+    );
+    let agent = tiers
+        .lines()
+        .find_map(|l| l.strip_prefix("agent = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .unwrap();
+    let agents = format!("{agent},RandomAI");
+    let play = &[
+        "play", "--game", "prismata", "--level", "1", "--agents", &agents,
+    ];
+    succeeded(at(&elsewhere, play), "play a tier");
 }

@@ -6,7 +6,9 @@
 //! atomically (temp file, fsync, rename):
 //!
 //! - `config.toml`: the resolved config (every default explicit, levels listed, evolved scripts
-//!   named), written first, before any game;
+//!   named), written first, before any game, right after `agent-files/`, the copies of the
+//!   files its agents read (bot files; none for most runs), which it names
+//!   ([`super::agent_files`]);
 //! - after every batch, in this order: `progress.csv` (one row per batch), `archive.csv` (one
 //!   row per elite), `heatmap.png` and `heatmap.svg`, then `checkpoint.json` (the run state
 //!   [`MapElites::resume_file`] continues from). The checkpoint comes last, so every other file
@@ -35,6 +37,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::agent_files::{AgentFile, copy_agent_files};
 use super::evaluate::{line_up, with_weights};
 use super::output_error;
 use super::run_config::{RunConfig, older_form_of};
@@ -42,7 +45,7 @@ pub use super::run_dir::CHECKPOINT_JSON;
 use super::run_dir::{edited_config, prepare_out_dir, written_beside};
 use super::tasks::{BATCHES_DIR, Task, TaskPlan, TaskResult, config_hash, gather, play_task};
 use crate::agent::SearchSupport;
-use crate::agents::build_agent;
+use crate::agents::{AgentSpec, build_agent_at};
 use crate::arena::initial_state;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
@@ -216,6 +219,14 @@ pub struct RunSetup<L> {
     pub scripts: Vec<String>,
     /// The rules, every default explicit (the resolved config's `[rules]`).
     pub rules: toml::Table,
+    /// The evolved player's spec (without weights) and the baseline's, as `config.toml`
+    /// names them: the files they read are the run's copies, relative to the run directory
+    /// ([`super::agent_files`]).
+    pub player: AgentSpec,
+    /// The baseline's spec, as `config.toml` names it.
+    pub baseline: AgentSpec,
+    /// The files the agents read, copied into the run directory when it starts.
+    pub files: Vec<AgentFile>,
     /// The resolved config, written as `config.toml` (see [`kept_config`]).
     pub config_toml: String,
 }
@@ -239,8 +250,8 @@ impl<L> RunSetup<L> {
             repetitions: run.repetitions,
             players: players.max(1),
             seed: run.seed,
-            player: run.player.clone(),
-            baseline: run.baseline.to_string(),
+            player: self.player.clone(),
+            baseline: self.baseline.to_string(),
             scripts: self.scripts.clone(),
             features: run.features.iter().map(|a| a.name.clone()).collect(),
             config_hash: config_hash(&self.config_toml),
@@ -273,11 +284,14 @@ pub fn evolve<G: SearchSupport>(
     let started = Instant::now();
     let run = &cfg.run;
     let me_config = run.map_elites(&setup.scripts).map_err(|e| cfg.located(e))?;
-    preflight(game, setup, run).map_err(|e| cfg.located(e))?;
+    let dir = &cfg.out;
+    // A run continued plays with its own copies of its agents' files; a run started, with
+    // the files the config names (copied once nothing else can fail).
+    let continued = cfg.resume.then_some(dir.as_path());
+    preflight(game, setup, run, continued).map_err(|e| cfg.located(e))?;
     let plan = setup.plan(game, run)?;
     let pool = super::thread_pool(cfg.threads, "threads")?;
 
-    let dir = &cfg.out;
     let checkpoint_path = dir.join(CHECKPOINT_JSON);
     let (mut me, mut reports) = if cfg.resume {
         // A run killed before its first checkpoint has only its config.toml: it starts.
@@ -320,6 +334,7 @@ pub fn evolve<G: SearchSupport>(
             return Ok(summary);
         }
         prepare_run_dir(dir, cfg.force)?;
+        copy_agent_files(dir, &setup.files)?;
         write_atomic(&dir.join(CONFIG_TOML), setup.config_toml.as_bytes())?;
         (MapElites::new(me_config)?, Vec::new())
     };
@@ -336,7 +351,7 @@ pub fn evolve<G: SearchSupport>(
         let batch_start = Instant::now();
         let tasks = plan.tasks(&batch)?;
         let played = pool.install(|| {
-            play_tasks(game, &setup.levels, &setup.features, &tasks, || {
+            play_tasks(game, &setup.levels, &setup.features, &tasks, dir, || {
                 progress.inc()
             })
         });
@@ -377,8 +392,9 @@ pub fn evolve<G: SearchSupport>(
     Ok(summary)
 }
 
-/// Plays `tasks` of a run on the current rayon pool, the level of each task found by name in
-/// `levels`, calling `each` after every game; the results come back in task order.
+/// Plays `tasks` of the run in `dir` on the current rayon pool, the level of each task found
+/// by name in `levels`, calling `each` after every game; the results come back in task
+/// order.
 ///
 /// # Errors
 ///
@@ -389,6 +405,7 @@ pub fn play_tasks<G: SearchSupport>(
     levels: &[(String, G::Level)],
     features: &[Feature],
     tasks: &[Task],
+    dir: &Path,
     each: impl Fn() + Sync,
 ) -> Result<Vec<TaskResult>> {
     let results: Vec<Result<TaskResult>> = tasks
@@ -401,7 +418,7 @@ pub fn play_tasks<G: SearchSupport>(
                 .ok_or_else(|| {
                     Error::config("level", format!("`{}` is not a level of the run", t.level))
                 })?;
-            let result = play_task(game, level, features, t);
+            let result = play_task(game, level, features, t, dir);
             each();
             result
         })
@@ -446,7 +463,9 @@ pub fn prepare_run_dir(dir: &Path, force: bool) -> Result<()> {
 
 /// Checks, without playing, that the player (with weights for every evolved script), the
 /// baseline and the levels make games: the player against N − 1 baselines ([`line_up`]) on
-/// every level.
+/// every level. `started`: the run directory of a run that has started, whose agents read
+/// its copies of their files (`setup`'s specs at the directory); `None` for a run starting,
+/// whose agents read the files `run` names.
 ///
 /// # Errors
 ///
@@ -455,8 +474,13 @@ pub fn preflight<G: SearchSupport>(
     game: &G,
     setup: &RunSetup<G::Level>,
     run: &RunConfig,
+    started: Option<&Path>,
 ) -> Result<()> {
-    let (levels, scripts, baseline) = (&setup.levels, &setup.scripts, run.baseline.to_string());
+    let (player, baseline, base) = match started {
+        Some(dir) => (&setup.player, &setup.baseline, dir),
+        None => (&run.player, &run.baseline, Path::new("")),
+    };
+    let (levels, scripts, baseline) = (&setup.levels, &setup.scripts, baseline.to_string());
     let named = |field: &str| {
         let field = field.to_string();
         move |e: Error| match e {
@@ -468,8 +492,8 @@ pub fn preflight<G: SearchSupport>(
         }
     };
     let values = vec![0.0; scripts.len()];
-    let player = with_weights(&run.player, scripts, &values).map_err(named("evaluation.player"))?;
-    let build = |s: &str| build_agent(game, s);
+    let player = with_weights(player, scripts, &values).map_err(named("evaluation.player"))?;
+    let build = |s: &str| build_agent_at(game, s, base);
     build(&player).map_err(named("evaluation.player"))?;
     build(&baseline).map_err(named("evaluation.baseline"))?;
     let specs = line_up(game, levels, &player, &baseline).map_err(named("evaluation.levels"))?;

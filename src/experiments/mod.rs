@@ -20,6 +20,7 @@
 //! - [`run_game()`]: every subcommand for one game `G: GameKit`; [`registry`]: the games a
 //!   binary runs, by name ([`run`] finds the command's game there).
 
+pub mod agent_files;
 pub mod bench;
 pub mod config_file;
 pub mod evaluate;
