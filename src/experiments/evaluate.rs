@@ -4,10 +4,11 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::path::Path;
 
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::AgentSpec;
-use crate::agents::build_agent;
+use crate::agents::build_agent_at;
 use crate::arena::initial_state;
 use crate::arena::series::{Series, SeriesGame};
 use crate::error::{Error, Result};
@@ -26,11 +27,13 @@ use crate::rng::derive_seed;
 /// Levels with different player counts (Puerto Rico's `2p` … `5p`) are played as one series
 /// per run of consecutive levels with the same count, each seeded by
 /// `derive_seed(seed, &[index of its first level])`; levels of one count are one series
-/// seeded by `seed`, as above.
+/// seeded by `seed`, as above. Relative file paths in the specs are relative to `base`
+/// (a run directory; `""`: the working folder), [`build_agent_at`].
 ///
 /// # Errors
 ///
 /// A spec the game cannot build; [`Error::Config`] naming `levels` if there are none.
+#[allow(clippy::too_many_arguments)] // what is played, by whom, where their files are, measured how
 pub fn evaluate_player<G: SearchSupport>(
     game: &G,
     levels: &[(String, G::Level)],
@@ -39,11 +42,12 @@ pub fn evaluate_player<G: SearchSupport>(
     player: &str,
     baseline: &str,
     features: &[Feature],
+    base: &Path,
 ) -> Result<Evaluation> {
     if levels.is_empty() {
         return Err(Error::config("levels", "no level to play"));
     }
-    let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent(game, s) };
+    let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent_at(game, s, base) };
     let mut results = Vec::new();
     for (range, seed) in count_runs(&player_counts(game, levels), seed) {
         let group = &levels[range];

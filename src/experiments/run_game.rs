@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use super::agent_files::keep_files;
 use super::config_file::{LevelSet, read_rules};
 use super::evolve::{EvolveConfig, RunSetup, evolve, kept_config};
 use super::games_csv::TableColumns;
@@ -255,8 +256,10 @@ fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<(
 }
 
 /// The run `cfg` resolved for `G`: the game with the run's rules, and the run's levels,
-/// features, scripts (default: [`GameKit::default_genome`]) and resolved `config.toml` (the
-/// run directory's own, if an earlier version wrote this run's there: [`kept_config`]).
+/// features, scripts (default: [`GameKit::default_genome`]), agent specs naming the run's
+/// copies of the files they read and those files ([`keep_files`]), and resolved
+/// `config.toml` (the run directory's own, if an earlier version wrote this run's there:
+/// [`kept_config`]).
 ///
 /// # Errors
 ///
@@ -276,6 +279,18 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)
     let mut resolved = run.clone();
     let rules = rules_table(&rules)?;
     resolved.file.rules = rules.clone();
+    let mut files = Vec::new();
+    let player =
+        keep_files(&run.player, "evaluation.player", &mut files).map_err(|e| cfg.located(e))?;
+    let baseline =
+        keep_files(&run.baseline, "evaluation.baseline", &mut files).map_err(|e| cfg.located(e))?;
+    // Rewritten only where they name files (elsewhere as written, byte for byte).
+    if player != run.player {
+        resolved.file.evaluation.player = player.to_string();
+    }
+    if baseline != run.baseline {
+        resolved.file.evaluation.baseline = baseline.to_string();
+    }
     let config_toml = resolved.resolved_toml(&names, &scripts)?;
     let config_toml = kept_config(&cfg.out, config_toml, cfg.force);
     let setup = RunSetup {
@@ -283,6 +298,9 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)
         features,
         scripts,
         rules,
+        player,
+        baseline,
+        files,
         config_toml,
     };
     Ok((game, setup))

@@ -117,6 +117,7 @@ pub fn reevaluate<G: SearchSupport>(
             spec,
             &baseline,
             features,
+            &run.dir,
         )
     })?;
     let played: Vec<(ArchiveRow, Evaluation)> = jobs

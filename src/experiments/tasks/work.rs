@@ -10,9 +10,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::task::{Task, TaskResult, parse_lines, to_lines};
-use super::{RESULTS_DIR, TASKS_JSONL};
+use super::{BATCHES_DIR, RESULTS_DIR, TASKS_JSONL};
 use crate::agent::SearchSupport;
-use crate::agents::build_agent;
+use crate::agents::build_agent_at;
 use crate::arena::initial_state;
 use crate::arena::series::{GameSlot, play_slot};
 use crate::error::{Error, Result};
@@ -228,7 +228,9 @@ impl WorkConfig {
     }
 }
 
-/// Plays one task on `level` (the level its name loads) and measures `features`.
+/// Plays one task of the run in `run_dir` on `level` (the level its name loads) and
+/// measures `features`; the agents read the run's copies of their files
+/// ([`crate::experiments::agent_files`]).
 ///
 /// # Errors
 ///
@@ -238,8 +240,9 @@ pub fn play_task<G: SearchSupport>(
     level: &G::Level,
     features: &[Feature],
     task: &Task,
+    run_dir: &Path,
 ) -> Result<TaskResult> {
-    let build = |s: &str| build_agent(game, s);
+    let build = |s: &str| build_agent_at(game, s, run_dir);
     let slot = GameSlot {
         index: task.game as usize,
         level: task.level.clone(),
@@ -353,6 +356,7 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
         }
     }
 
+    let run_dir = run_dir_of(cfg.tasks_file.as_deref());
     let pool = thread_pool(cfg.threads, "--threads")?;
     let progress = Progress::new(todo.len() as u64, !cfg.quiet && cfg.tasks_file.is_some());
     let mut own_lines: Vec<TaskResult> = kept.remove(&own_name).unwrap_or_default();
@@ -363,8 +367,9 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
             pool.install(|| {
                 todo.par_iter()
                     .try_for_each_with(tx, |tx, (t, line)| -> Result<()> {
-                        let result = play_task(&game, &levels[t.level.as_str()].0, &features, t)
-                            .map_err(|e| at(*line, e))?;
+                        let result =
+                            play_task(&game, &levels[t.level.as_str()].0, &features, t, &run_dir)
+                                .map_err(|e| at(*line, e))?;
                         progress.inc();
                         // The writer is gone only after a write error, reported below.
                         tx.send(result)
@@ -453,6 +458,19 @@ pub fn results_dir(tasks_file: &Path) -> PathBuf {
     tasks_file
         .parent()
         .map_or_else(|| PathBuf::from(RESULTS_DIR), |p| p.join(RESULTS_DIR))
+}
+
+/// The run directory of a task file, `RUN_DIR` of `RUN_DIR/batches/NNNNNN/tasks.jsonl`, which
+/// the tasks' agents read their files from; the working folder (`""`) for tasks on standard
+/// input or in a file elsewhere.
+pub fn run_dir_of(tasks_file: Option<&Path>) -> PathBuf {
+    let batches = tasks_file.and_then(Path::parent).and_then(Path::parent);
+    match batches {
+        Some(b) if b.file_name().is_some_and(|n| n == BATCHES_DIR) => {
+            b.parent().map(Path::to_path_buf).unwrap_or_default()
+        }
+        _ => PathBuf::new(),
+    }
 }
 
 /// Every result file in `dir` (`*.jsonl`, hidden temporary files skipped), by file name, in
