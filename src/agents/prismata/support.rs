@@ -2,6 +2,7 @@
 //! for [`PrismataGame`] — the will-score evaluation, the partial players as a portfolio of
 //! scripts, and the difficulty bots of a bot configuration by name.
 
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use super::bot::{Bot, Planner};
@@ -12,6 +13,7 @@ use super::sequence::{acts_now, play_phase};
 use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
+use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::{Game, Player};
 use crate::games::prismata::{Action, Phase, PrismataGame, State};
 use crate::rng::Rng;
@@ -167,7 +169,7 @@ impl SearchSupport for PrismataGame {
     }
 
     /// The players of the built-in bot configuration (or of the file in the spec's `config`
-    /// field), by name; `evaluations` (Alpha-Beta) and `traversals` (UCT, Portfolio MCTS)
+    /// field, a regular file of at most [`TEXT_LIMIT`] bytes), by name; `evaluations` (Alpha-Beta) and `traversals` (UCT, Portfolio MCTS)
     /// override their budgets, and a Portfolio MCTS player takes `weights=[name=w,...]` (by
     /// partial player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult` and `b`;
     /// Portfolio Greedy Search takes `iterations` and `responses`.
@@ -182,8 +184,7 @@ impl SearchSupport for PrismataGame {
             return Some(bot(&name, planner.clone(), spec));
         }
         Some((|| {
-            let text =
-                std::fs::read_to_string(&config_path).map_err(|e| Error::io(&config_path, e))?;
+            let text = read_text(Path::new(&config_path), TEXT_LIMIT)?;
             let config = BotConfig::parse(self.library(), &text, &config_path)?;
             let planner = config.player(&name).ok_or_else(|| {
                 Error::config(

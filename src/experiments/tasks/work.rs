@@ -2,7 +2,7 @@
 //! and keeps their results (see the [module docs](super)).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -20,7 +20,7 @@ use crate::experiments::config_file::read_rules;
 use crate::experiments::evaluate::GameResult;
 use crate::experiments::{GameKind, output_error, thread_pool};
 use crate::features::Feature;
-use crate::files::{DATA_LIMIT, read_text};
+use crate::files::{DATA_LIMIT, read_stdin_text, read_text};
 use crate::kit::GameKit;
 use crate::qd::checkpoint::invalid;
 use crate::report::progress::Progress;
@@ -181,11 +181,7 @@ impl WorkConfig {
             },
         };
         let (tasks_file, text, origin) = if tasks == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .take(DATA_LIMIT)
-                .read_to_string(&mut text)
-                .map_err(|e| Error::io("<stdin>", e))?;
+            let text = read_stdin_text(DATA_LIMIT)?;
             (None, text, PathBuf::from("<stdin>"))
         } else {
             let path = PathBuf::from(tasks);
