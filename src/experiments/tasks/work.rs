@@ -22,6 +22,7 @@ use crate::experiments::{GameKind, output_error, thread_pool};
 use crate::features::Feature;
 use crate::files::{DATA_LIMIT, read_stdin_text, read_text};
 use crate::kit::GameKit;
+use crate::limits;
 use crate::qd::checkpoint::invalid;
 use crate::report::progress::Progress;
 use crate::report::write_atomic;
@@ -168,15 +169,17 @@ impl WorkConfig {
             None => Shard::from_env(var)?,
         };
         let threads = match threads {
-            Some(0) => return Err(Error::config("--threads", "must be at least 1")),
-            Some(t) => Some(t),
+            Some(t) => limits::threads(Some(t), "--threads")?,
             None => match var("SLURM_CPUS_PER_TASK") {
-                Some(v) => Some(v.trim().parse().ok().filter(|&t| t > 0).ok_or_else(|| {
-                    Error::config(
-                        "SLURM_CPUS_PER_TASK",
-                        format!("`{v}` is not a thread count"),
-                    )
-                })?),
+                Some(v) => {
+                    let t = v.trim().parse().ok().filter(|&t| t > 0).ok_or_else(|| {
+                        Error::config(
+                            "SLURM_CPUS_PER_TASK",
+                            format!("`{v}` is not a thread count"),
+                        )
+                    })?;
+                    limits::threads(Some(t), "SLURM_CPUS_PER_TASK")?
+                }
                 None => None,
             },
         };
