@@ -1,6 +1,10 @@
-//! Reading user-supplied files with a size limit, so that a wrong path (`/dev/zero`, a huge
-//! file) fails with an error naming it instead of reading forever or exhausting memory.
+//! The one place that opens user-supplied files (configs, levels, task files, bot files, a
+//! run directory's CSV files and checkpoints): regular files only, so that a FIFO, a device, a
+//! directory or a socket given as a file fails at once with an error naming it instead of
+//! blocking in `open()` or reading forever; and read with a size limit, so that a huge file
+//! fails with an error naming it instead of exhausting memory.
 
+use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::Path;
 
@@ -13,21 +17,82 @@ pub const TEXT_LIMIT: u64 = 16 << 20;
 /// `archive.csv`, `progress.csv`, `games.csv`, `validation.csv`): 1 GiB, millions of rows.
 pub const DATA_LIMIT: u64 = 1 << 30;
 
-/// The bytes of the file at `path`, at most `limit` of them.
+/// The file at `path`, opened for reading if it is a regular file (or a link to one). The path
+/// is checked before it is opened (a FIFO would block `open()` until a writer comes) and the
+/// opened handle again (in case the path was replaced in between).
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming `path` if it cannot be opened or read, or holds more than `limit`
-/// bytes (the reading stops after `limit + 1`).
+/// [`Error::Io`] naming `path` if it cannot be opened, or is a directory, FIFO, socket or
+/// device ("not a regular file (a FIFO)").
+pub fn open(path: &Path) -> Result<File> {
+    let before = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    regular(path, &before)?;
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let opened = file.metadata().map_err(|e| Error::io(path, e))?;
+    regular(path, &opened)?;
+    Ok(file)
+}
+
+/// Ok if `meta` is a regular file's; else [`Error::Io`] naming `path` and what it is.
+fn regular(path: &Path, meta: &Metadata) -> Result<()> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    Err(Error::io(
+        path,
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("not a regular file ({})", kind(meta)),
+        ),
+    ))
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind(meta: &Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+    }
+    "a special file"
+}
+
+/// The bytes of the file at `path` (a regular file, see [`open`]), at most `limit` of them.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming `path` if it cannot be opened or read, is not a regular file, or holds
+/// more than `limit` bytes (the reading stops after `limit + 1`).
 pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    read_limited(open(path)?, path, limit)
+}
+
+/// The bytes `reader` gives, at most `limit` of them; errors name `origin`.
+fn read_limited(reader: impl Read, origin: &Path, limit: u64) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
+    reader
+        .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(path, e))?;
+        .map_err(|e| Error::io(origin, e))?;
     if bytes.len() as u64 > limit {
         return Err(Error::io(
-            path,
+            origin,
             std::io::Error::new(
                 std::io::ErrorKind::FileTooLarge,
                 format!("larger than the limit of {}", size(limit)),
@@ -37,15 +102,34 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The text of standard input, at most `limit` bytes of UTF-8; errors name `<stdin>`.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming `<stdin>` if it cannot be read, gives more than `limit` bytes or is
+/// not UTF-8.
+pub fn read_stdin_text(limit: u64) -> Result<String> {
+    let origin = Path::new("<stdin>");
+    utf8(
+        origin,
+        read_limited(std::io::stdin().lock(), origin, limit)?,
+    )
+}
+
 /// The text of the file at `path`, at most `limit` bytes of UTF-8.
 ///
 /// # Errors
 ///
 /// As [`read_bytes`]; [`Error::Io`] naming `path` and the byte offset if the file is not UTF-8.
 pub fn read_text(path: &Path, limit: u64) -> Result<String> {
-    String::from_utf8(read_bytes(path, limit)?).map_err(|e| {
+    utf8(path, read_bytes(path, limit)?)
+}
+
+/// `bytes` as text; [`Error::Io`] naming `origin` and the byte offset if they are not UTF-8.
+fn utf8(origin: &Path, bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
         Error::io(
-            path,
+            origin,
             std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!(
@@ -97,10 +181,54 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn an_endless_file_stops_at_the_limit() {
+    fn a_device_is_refused_before_it_is_read() {
         let path = Path::new("/dev/zero");
         let msg = read_bytes(path, TEXT_LIMIT).unwrap_err().to_string();
-        assert_eq!(msg, "/dev/zero: larger than the limit of 16 MiB");
+        assert_eq!(msg, "/dev/zero: not a regular file (a character device)");
+    }
+
+    #[test]
+    fn a_directory_is_refused_naming_it() {
+        let dir = scratch_file("in-dir.txt", b"x")
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        let msg = read_text(&dir, TEXT_LIMIT).unwrap_err().to_string();
+        assert!(
+            msg.contains("playstyles-files-") && msg.ends_with("not a regular file (a directory)"),
+            "{msg}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let path = scratch_file("fifo", b"").with_file_name("a.fifo");
+        let _ = std::fs::remove_file(&path);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        // Opened, the FIFO would block this test until a writer came.
+        let msg = read_text(&path, TEXT_LIMIT).unwrap_err().to_string();
+        assert!(
+            msg.ends_with("a.fifo: not a regular file (a FIFO)"),
+            "{msg}"
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_reader_beyond_the_limit_is_refused_naming_its_origin() {
+        let msg = read_limited(std::io::repeat(0), Path::new("<stdin>"), TEXT_LIMIT)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(msg, "<stdin>: larger than the limit of 16 MiB");
+        assert_eq!(
+            read_limited(&b"abc"[..], Path::new("<stdin>"), 3).unwrap(),
+            b"abc"
+        );
     }
 
     #[test]

@@ -30,7 +30,8 @@
 //! - [`report`]: result files (CSV, written atomically), heatmaps, HTML pages (replays) and
 //!   terminal output;
 //! - [`stats`]: small statistics helpers ([`stats::wilson_interval`]);
-//! - [`files`]: reading user-supplied files with a size limit;
+//! - [`files`]: the one place user files are opened: regular files only, with a size limit;
+//! - [`limits`]: the largest counts and budgets accepted, each with its reason;
 //! - [`rng`]: the only place RNGs are made; every run is reproducible from its seed;
 //! - [`error`]: the crate's error type; every message names the field, line or flag at fault.
 //!
@@ -153,6 +154,7 @@ pub mod files;
 pub mod game;
 pub mod games;
 pub mod kit;
+pub mod limits;
 pub mod qd;
 pub mod report;
 pub mod rng;

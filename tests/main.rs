@@ -8,6 +8,9 @@ mod support;
 mod agents;
 /// Matches are deterministic and replay; the action cap stops runaway games.
 mod arena;
+/// Every input bounded: FIFOs and devices refused by name, counts, budgets and threads above
+/// their maxima named before any game, grids checked with the config.
+mod bounds;
 /// Pages in headless Chromium: replays and the run explorer load from disk, their scripts
 /// run without errors and draw a frame per turn and a card per elite; screenshots kept.
 mod browser;

@@ -14,6 +14,7 @@ use super::spec::AgentSpec;
 use crate::agent::{Agent, Knowledge, SearchSupport};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
+use crate::limits;
 use crate::rng::Rng;
 
 /// RHEA settings.
@@ -38,8 +39,8 @@ impl Default for RheaParams {
 }
 
 impl RheaParams {
-    /// The settings given by `spec`'s fields `mutation` (within [0, 1]), `length` (at least 1)
-    /// and `budget`, the defaults for the others.
+    /// The settings given by `spec`'s fields `mutation` (within [0, 1]), `length` (1 to
+    /// [`limits::MAX_RHEA_LENGTH`]) and `budget`, the defaults for the others.
     ///
     /// # Errors
     ///
@@ -50,7 +51,8 @@ impl RheaParams {
         if !(0.0..=1.0).contains(&mutation) {
             return Err(Error::config("mutation", "must be within [0, 1]"));
         }
-        let length = spec.take_u64("length", d.length as u64)? as usize;
+        let length =
+            spec.take_at_most("length", d.length as u64, limits::MAX_RHEA_LENGTH)? as usize;
         if length == 0 {
             return Err(Error::config("length", "must be at least 1"));
         }

@@ -10,6 +10,7 @@ use super::spec::AgentSpec;
 use crate::agent::{Evaluator, Knowledge};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
+use crate::limits;
 use crate::rng::Rng;
 
 /// FM calls per decision of a search agent whose spec gives no `budget`.
@@ -19,9 +20,10 @@ pub const DEFAULT_BUDGET: u64 = 2000;
 ///
 /// # Errors
 ///
-/// [`Error::Config`] naming `budget` if it is not an integer of at least 1.
+/// [`Error::Config`] naming `budget` if it is not an integer from 1 to
+/// [`limits::MAX_BUDGET`].
 pub fn take_budget(spec: &mut AgentSpec) -> Result<u64> {
-    let b = spec.take_u64("budget", DEFAULT_BUDGET)?;
+    let b = spec.take_at_most("budget", DEFAULT_BUDGET, limits::MAX_BUDGET)?;
     if b == 0 {
         return Err(Error::config("budget", "must be at least 1 FM call"));
     }

@@ -237,6 +237,16 @@ impl AgentSpec {
         }
     }
 
+    /// Takes a non-negative integer field of at most `max` (a maximum of [`crate::limits`]), or
+    /// `default` if it is absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` if the value is not an integer in `0..=max`.
+    pub fn take_at_most(&mut self, key: &str, default: u64, max: u64) -> Result<u64> {
+        crate::limits::at_most(self.take_u64(key, default)?, max, key)
+    }
+
     /// Takes a non-negative integer field that fits a `u32`, or `default` if it is absent.
     ///
     /// # Errors

@@ -6,6 +6,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::limits;
 
 /// The word in `levels` that stands for the game's built-in experiment levels (the 25 levels of
 /// the paper for Tribes).
@@ -160,12 +161,13 @@ fn field_at(text: &str, span: &Range<usize>) -> Option<String> {
     in_table(table.get_ref(), span, "")
 }
 
-/// A validated level set from a `levels` field: `"paper"` (or `"builtin"`) or a non-empty list of level seeds
-/// and files; errors name `field` (or `field[i]`).
+/// A validated level set from a `levels` field: `"paper"` (or `"builtin"`) or a non-empty list
+/// of at most [`limits::MAX_LEVELS`] level seeds and files; errors name `field` (or
+/// `field[i]`).
 ///
 /// # Errors
 ///
-/// [`Error::Config`] for an unknown word, an empty list or an empty entry.
+/// [`Error::Config`] for an unknown word, an empty or too long list or an empty entry.
 pub fn level_set(levels: LevelsField, field: &str) -> Result<LevelSet> {
     Ok(match levels {
         LevelsField::Word(w) if w == PAPER_LEVELS || w == BUILTIN_LEVELS => LevelSet::Paper,
@@ -179,6 +181,16 @@ pub fn level_set(levels: LevelsField, field: &str) -> Result<LevelSet> {
         }
         LevelsField::List(entries) if entries.is_empty() => {
             return Err(Error::config(field, "give at least one level"));
+        }
+        LevelsField::List(entries) if entries.len() as u64 > limits::MAX_LEVELS => {
+            return Err(Error::config(
+                field,
+                format!(
+                    "{} levels, more than the maximum of {}",
+                    entries.len(),
+                    limits::MAX_LEVELS
+                ),
+            ));
         }
         LevelsField::List(entries) => LevelSet::List(
             entries

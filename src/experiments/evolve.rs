@@ -52,6 +52,7 @@ use crate::error::{Error, Result};
 use crate::features::Feature;
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::Game;
+use crate::limits;
 use crate::qd::checkpoint::Checkpoint;
 use crate::qd::{Batch, BatchReport, Evaluation, MapElites, MapElitesConfig};
 use crate::report::archive::{
@@ -168,12 +169,9 @@ impl EvolveConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `threads` if `threads` is 0.
+    /// [`Error::Config`] naming `threads` if it is 0 or above [`limits::max_threads`].
     pub fn with_threads(mut self, threads: Option<usize>) -> Result<Self> {
-        if threads == Some(0) {
-            return Err(Error::config("threads", "must be at least 1"));
-        }
-        self.threads = threads;
+        self.threads = limits::threads(threads, "threads")?;
         Ok(self)
     }
 }

@@ -25,6 +25,7 @@ use crate::agents::build_agent_at;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::kit::GameKit;
+use crate::limits;
 use crate::qd::{ArchiveStats, BatchReport};
 use crate::report::archive::{ArchiveRow, read_progress_csv};
 use crate::report::csv::read_with_header;
@@ -60,12 +61,10 @@ impl ReportConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `--threads` if it is 0; as [`read_config`] if the directory or
-    /// its `config.toml` is missing or invalid.
+    /// [`Error::Config`] naming `--threads` if it is 0 or above [`limits::max_threads`]; as
+    /// [`read_config`] if the directory or its `config.toml` is missing or invalid.
     pub fn new(run_dir: PathBuf, threads: Option<usize>) -> Result<Self> {
-        if threads == Some(0) {
-            return Err(Error::config("--threads", "must be at least 1"));
-        }
+        let threads = limits::threads(threads, "--threads")?;
         let game = read_config(&run_dir)?.game;
         Ok(ReportConfig {
             run_dir,

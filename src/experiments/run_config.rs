@@ -52,6 +52,7 @@ use super::GameKind;
 use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
+use crate::limits;
 use crate::qd::{
     DEFAULT_ISO_SIGMA, DEFAULT_LINE_SIGMA, Domain, EmitterConfig, EmitterKind, FeatureAxis,
     GenomeSpace, MapElitesConfig, Replacement, Sigma,
@@ -160,9 +161,10 @@ pub struct GenomeFile {
     /// Discrete weight values.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub values: Option<Vec<f64>>,
-    /// A continuous weight range `[lo, hi]` instead of values.
+    /// A continuous weight range `[lo, hi]` instead of values (exactly two numbers: TOML
+    /// would drop a third, so the list is read whole and its length checked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub range: Option<[f64; 2]>,
+    pub range: Option<Vec<f64>>,
 }
 
 /// One `[[features]]` axis.
@@ -328,8 +330,11 @@ fn agent_spec(s: &str, field: &str) -> Result<AgentSpec> {
 fn evaluation(ev: &EvaluationFile) -> Result<EvaluationParts> {
     let levels = level_set(ev.levels.clone(), "evaluation.levels")?;
     let repetitions = positive(ev.repetitions, "evaluation.repetitions")?;
-    let repetitions = u32::try_from(repetitions)
-        .map_err(|_| Error::config("evaluation.repetitions", "too large"))?;
+    let repetitions = limits::at_most(
+        repetitions,
+        limits::MAX_REPETITIONS,
+        "evaluation.repetitions",
+    )? as u32;
     let player = agent_spec(&ev.player, "evaluation.player")?;
     let baseline = agent_spec(&ev.baseline, "evaluation.baseline")?;
     if player.fields().iter().any(|(k, _)| k == "weights") {
@@ -349,7 +354,7 @@ fn evaluation(ev: &EvaluationFile) -> Result<EvaluationParts> {
 /// Validates `[genome]` and returns its weight domain; the script list, if given, must be
 /// non-empty without repeats (the names are checked later, by [`RunConfig::check_scripts`]).
 fn genome(g: &GenomeFile) -> Result<Domain> {
-    let domain = match (&g.values, g.range) {
+    let domain = match (&g.values, g.range.as_deref()) {
         (Some(_), Some(_)) => {
             return Err(Error::config(
                 "genome",
@@ -357,7 +362,13 @@ fn genome(g: &GenomeFile) -> Result<Domain> {
             ));
         }
         (Some(v), None) => Domain::Discrete(v.clone()),
-        (None, Some([lo, hi])) => Domain::Range { lo, hi },
+        (None, Some(&[lo, hi])) => Domain::Range { lo, hi },
+        (None, Some(range)) => {
+            return Err(Error::config(
+                "genome.range",
+                format!("give two numbers `[lo, hi]`, got {}", range.len()),
+            ));
+        }
         (None, None) => Domain::default(),
     };
     if let Some(scripts) = &g.scripts {
@@ -378,7 +389,8 @@ fn genome(g: &GenomeFile) -> Result<Domain> {
 
 /// Validates the `[[features]]` tables (1 to 3) into axes named after their features: distinct,
 /// non-empty names (resolved against the game later, by the workflow), `min < max`, and
-/// exactly one of `step` or `bins`; errors name `features[i].<key>`.
+/// exactly one of `step` or `bins`, giving at most [`limits::MAX_AXIS_CELLS`] cells (the
+/// heatmaps every batch draws); errors name `features[i].<key>`.
 fn features(files: &[FeatureFile]) -> Result<Vec<FeatureAxis>> {
     if files.is_empty() || files.len() > 3 {
         return Err(Error::config(
@@ -401,11 +413,11 @@ fn features(files: &[FeatureFile]) -> Result<Vec<FeatureAxis>> {
                 format!("need min < max, got min {} and max {}", f.min, f.max),
             ));
         }
-        let axis = match (f.step, f.bins) {
-            (Some(step), None) => FeatureAxis::bucket(&f.name, f.min, f.max, step),
+        let (axis, key) = match (f.step, f.bins) {
+            (Some(step), None) => (FeatureAxis::bucket(&f.name, f.min, f.max, step), "step"),
             (None, Some(bins)) => {
-                let bins = positive(bins, &field("bins"))? as usize;
-                FeatureAxis::bins(&f.name, f.min, f.max, bins)
+                let bins = usize::try_from(positive(bins, &field("bins"))?).unwrap_or(usize::MAX);
+                (FeatureAxis::bins(&f.name, f.min, f.max, bins), "bins")
             }
             _ => {
                 return Err(Error::config(
@@ -413,11 +425,13 @@ fn features(files: &[FeatureFile]) -> Result<Vec<FeatureAxis>> {
                     "give `step` (buckets) or `bins`, exactly one",
                 ));
             }
-        }
-        .map_err(|e| match e {
-            Error::Config { field: f2, reason } => {
-                Error::config(format!("features[{i}].{f2}"), reason)
+        };
+        // The axis's own errors name the feature; here they name the key at fault.
+        let axis = axis.map_err(|e| match e {
+            Error::Config { reason, .. } if reason.starts_with("min and max") => {
+                Error::config(field("max"), reason)
             }
+            Error::Config { reason, .. } => Error::config(field(key), reason),
             e => e,
         })?;
         features.push(axis);
@@ -469,13 +483,28 @@ fn emitter_kind(m: &MapElitesFile) -> Result<EmitterKind> {
     Ok(kind)
 }
 
-/// Validates `[map_elites]`: the emitter schedule and kind, and the replacement rule (`z` of
-/// `lower_confidence` positive, 1.96 by default).
+/// Validates `[map_elites]`: the emitter schedule (`random_init` + `iterations` at most
+/// [`limits::MAX_EVALUATIONS`]) and kind, and the replacement rule (`z` of `lower_confidence`
+/// positive, 1.96 by default).
 fn map_elites(m: &MapElitesFile) -> Result<(EmitterConfig, Replacement)> {
+    let evaluations =
+        |v, field| limits::at_most(non_negative(v, field)?, limits::MAX_EVALUATIONS, field);
+    let random_init = evaluations(m.random_init, "map_elites.random_init")?;
+    let iterations = evaluations(m.iterations, "map_elites.iterations")?;
+    if random_init + iterations > limits::MAX_EVALUATIONS {
+        return Err(Error::config(
+            "map_elites.iterations",
+            format!(
+                "random_init + iterations = {} genomes, more than the maximum of {} a run evaluates",
+                random_init + iterations,
+                limits::MAX_EVALUATIONS
+            ),
+        ));
+    }
     let emitter = EmitterConfig {
         one_hot: m.one_hot,
-        random_init: non_negative(m.random_init, "map_elites.random_init")?,
-        iterations: non_negative(m.iterations, "map_elites.iterations")?,
+        random_init,
+        iterations,
         kind: emitter_kind(m)?,
     };
     let replacement = match m.replacement.as_str() {
@@ -503,7 +532,10 @@ impl RunConfig {
     /// # Errors
     ///
     /// [`Error::Config`] naming the field: unknown keys, bad types, an unknown feature or
-    /// game, an empty level list, `min ≥ max`, negative or zero counts, bad agent specs, an
+    /// game, an empty level list, `min ≥ max`, a `range` that is not two numbers, an axis of
+    /// more than [`limits::MAX_AXIS_CELLS`] cells, negative or zero counts, counts above their
+    /// maxima in [`crate::limits`] (a batch's games with listed levels included, see
+    /// [`RunConfig::check_batch_games`]), bad agent specs, an
     /// unknown emitter, a σ that is not positive or belongs to another emitter, a continuous
     /// emitter over discrete weights.
     /// (Script names are checked by [`RunConfig::check_scripts`], which needs the game.)
@@ -525,14 +557,15 @@ impl RunConfig {
             .parse()
             .map_err(|_| Error::config("game", format!("unknown game `{}`", file.game)))?;
         let seed = non_negative(file.seed, "seed")?;
-        let batch_size = positive(file.batch_size, "batch_size")? as usize;
+        let batch_size = positive(file.batch_size, "batch_size")?;
+        let batch_size = limits::at_most(batch_size, limits::MAX_GAMES, "batch_size")? as usize;
         let ev = evaluation(&file.evaluation)?;
         let domain = genome(&file.genome)?;
         let features = features(&file.features)?;
         let (emitter, replacement) = map_elites(&file.map_elites)?;
         let dim = file.genome.scripts.as_ref().map(Vec::len);
         emitter.validate(&domain, dim)?;
-        Ok(RunConfig {
+        let run = RunConfig {
             name,
             game,
             seed,
@@ -548,7 +581,29 @@ impl RunConfig {
             emitter,
             replacement,
             file,
-        })
+        };
+        if let LevelSet::List(levels) = &run.levels {
+            run.check_batch_games(levels.len())?;
+        }
+        Ok(run)
+    }
+
+    /// Checks that one genome's games (`levels` × repetitions) and one batch's (batch_size ×
+    /// `levels` × repetitions) are at most [`limits::MAX_GAMES`]; `levels` is the number of
+    /// training levels (known once a `"paper"` set is resolved for the game).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `evaluation.repetitions` or `batch_size`, showing the product.
+    pub fn check_batch_games(&self, levels: usize) -> Result<()> {
+        let levels = (levels as u64, "levels");
+        let repetitions = (u64::from(self.repetitions), "repetitions");
+        limits::games(&[levels, repetitions], "evaluation.repetitions")?;
+        limits::games(
+            &[(self.batch_size as u64, "genomes"), levels, repetitions],
+            "batch_size",
+        )?;
+        Ok(())
     }
 
     /// Checks the evolved script names against the game's portfolio.
@@ -921,6 +976,90 @@ step = 2
             other => panic!("{other:?}"),
         }
         c.map_elites(&["a".into(), "b".into()]).unwrap();
+    }
+
+    #[test]
+    fn a_weight_range_is_exactly_two_numbers() {
+        let with_range = |range: &str| {
+            GOOD.replace(
+                "[evaluation]",
+                &format!("[genome]\nrange = {range}\n[evaluation]"),
+            )
+        };
+        let c = RunConfig::parse(&with_range("[0.0, 0.5]"), "t").unwrap();
+        assert_eq!(c.domain, Domain::Range { lo: 0.0, hi: 0.5 });
+        for range in ["[0.0, 0.5, 2.0]", "[0.5]", "[]"] {
+            assert_eq!(field_of(&with_range(range)), "genome.range", "{range}");
+        }
+    }
+
+    #[test]
+    fn counts_above_their_maxima_name_the_field_before_anything_is_allocated() {
+        let cases = [
+            (
+                GOOD.replace("repetitions = 2", "repetitions = 4294967295"),
+                "evaluation.repetitions",
+            ),
+            (
+                GOOD.replace("seed = 1", "seed = 1\nbatch_size = 1000000000"),
+                "batch_size",
+            ),
+            (
+                GOOD.replace("iterations = 10", "iterations = 9223372036854775807"),
+                "map_elites.iterations",
+            ),
+            (
+                GOOD.replace("random_init = 4", "random_init = 1000001"),
+                "map_elites.random_init",
+            ),
+            (
+                GOOD.replace("random_init = 4", "random_init = 600000")
+                    .replace("iterations = 10", "iterations = 600000"),
+                "map_elites.iterations",
+            ),
+            // One batch of 200,000 genomes × 1 level × 10 repetitions is 2,000,000 games.
+            (
+                GOOD.replace("seed = 1", "seed = 1\nbatch_size = 200000")
+                    .replace("repetitions = 2", "repetitions = 10"),
+                "batch_size",
+            ),
+            (
+                GOOD.replace(
+                    "levels = [1590557911279]",
+                    &format!("levels = [{}]", vec!["1"; 10_001].join(", ")),
+                ),
+                "evaluation.levels",
+            ),
+            // 263 cells on an axis: more than a heatmap draws.
+            (GOOD.replace("step = 2", "step = 0.075"), "features[0].step"),
+            (GOOD.replace("step = 2", "bins = 201"), "features[0].bins"),
+            (
+                GOOD.replace("step = 2", "bins = 9223372036854775807"),
+                "features[0].bins",
+            ),
+        ];
+        for (text, field) in cases {
+            assert_eq!(field_of(&text), field, "{text}");
+        }
+        // At the maxima, and with a resolved "paper" level set checked the same way.
+        let c = RunConfig::parse(
+            &GOOD
+                .replace("step = 2", "bins = 200")
+                .replace("repetitions = 2", "repetitions = 100000"),
+            "t",
+        )
+        .unwrap();
+        c.check_batch_games(1).unwrap();
+        match c.check_batch_games(25) {
+            Err(Error::Config { field, reason }) => {
+                assert_eq!(field, "evaluation.repetitions");
+                assert!(
+                    reason.contains("25 levels × 100000 repetitions"),
+                    "{reason}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

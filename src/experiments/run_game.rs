@@ -276,6 +276,8 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)
         None => G::default_genome().iter().map(|s| s.to_string()).collect(),
     };
     let (names, levels) = load_levels::<G>(&run.levels, RUN_LEVELS).map_err(|e| cfg.located(e))?;
+    run.check_batch_games(levels.len())
+        .map_err(|e| cfg.located(e))?;
     let mut resolved = run.clone();
     let rules = rules_table(&rules)?;
     resolved.file.rules = rules.clone();

@@ -114,6 +114,8 @@ pub struct PairingResult {
 /// # Errors
 ///
 /// [`Error::Config`] naming
+/// - `repetitions` if the games (levels × repetitions × pairings) are more than
+///   [`crate::limits::MAX_GAMES`];
 /// - `pairing[i].agents` for an agent that cannot be built or a level with a different number
 ///   of players;
 /// - `out` if result files exist and neither `cfg.force` nor `cfg.resume` is set;
@@ -138,6 +140,7 @@ where
     B: Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync,
 {
     let spec = &cfg.spec;
+    spec.check_games(levels.len())?;
     let series = Series::new(levels, spec.repetitions, spec.seed);
     let specs: Vec<Vec<String>> = spec.pairings.iter().map(Pairing::specs).collect();
     for (i, s) in specs.iter().enumerate() {

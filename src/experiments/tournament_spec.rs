@@ -10,6 +10,7 @@ use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
+use crate::limits;
 use crate::report::printable::{has_control, printable};
 
 /// The tournament seed when a config gives none (the run configs' default too).
@@ -108,8 +109,10 @@ impl TournamentSpec {
     /// [`Error::Config`] naming the field at fault (e.g. `repetitions`, `levels`,
     /// `pairing[1].agents`): a TOML syntax error (field `config`), an unknown or missing field,
     /// a value of the wrong type, an unknown game, a level word other than `"paper"`, no
-    /// levels, zero repetitions, no pairings, an empty or repeated pairing name or one with a
-    /// control character, a pairing with fewer than two agents, a malformed agent spec.
+    /// levels or more than [`limits::MAX_LEVELS`], zero repetitions or more than
+    /// [`limits::MAX_REPETITIONS`], more games than [`limits::MAX_GAMES`], no pairings, an
+    /// empty or repeated pairing name or one with a control character, a pairing with fewer
+    /// than two agents, a malformed agent spec.
     pub fn parse(text: &str) -> Result<Self> {
         let file: TournamentFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
         Self::validate(file)
@@ -126,6 +129,11 @@ impl TournamentSpec {
         if file.repetitions == 0 {
             return Err(Error::config("repetitions", "must be at least 1"));
         }
+        limits::at_most(
+            u64::from(file.repetitions),
+            limits::MAX_REPETITIONS,
+            "repetitions",
+        )?;
         if file.pairings.is_empty() {
             return Err(Error::config(
                 "pairing",
@@ -176,14 +184,37 @@ impl TournamentSpec {
                 .collect::<Result<_>>()?;
             pairings.push(Pairing { name, agents });
         }
-        Ok(TournamentSpec {
+        let spec = TournamentSpec {
             game,
             rules: file.rules,
             seed: file.seed,
             levels,
             repetitions: file.repetitions,
             pairings,
-        })
+        };
+        if let LevelSet::List(levels) = &spec.levels {
+            spec.check_games(levels.len())?;
+        }
+        Ok(spec)
+    }
+
+    /// Checks that the tournament's games (`levels` × repetitions × pairings) are at most
+    /// [`limits::MAX_GAMES`]; `levels` is the number of levels (known once a `"paper"` set is
+    /// resolved for the game).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `repetitions`, showing the product.
+    pub fn check_games(&self, levels: usize) -> Result<()> {
+        limits::games(
+            &[
+                (levels as u64, "levels"),
+                (u64::from(self.repetitions), "repetitions"),
+                (self.pairings.len() as u64, "pairings"),
+            ],
+            "repetitions",
+        )
+        .map(|_| ())
     }
 
     /// The resolved config as TOML: `rules` as the game read them (every default explicit),
@@ -278,12 +309,9 @@ impl TournamentConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `threads` if `threads` is 0.
+    /// [`Error::Config`] naming `threads` if it is 0 or above [`limits::max_threads`].
     pub fn with_threads(mut self, threads: Option<usize>) -> Result<Self> {
-        if threads == Some(0) {
-            return Err(Error::config("threads", "must be at least 1"));
-        }
-        self.threads = threads;
+        self.threads = limits::threads(threads, "threads")?;
         Ok(self)
     }
 }
@@ -330,6 +358,50 @@ agents = ["end_turn", "random"]
         match TournamentSpec::parse(text) {
             Err(Error::Config { field, .. }) => field,
             other => panic!("not a config error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn counts_above_their_maxima_name_the_field() {
+        let cases = [
+            (
+                GOOD.replace("repetitions = 2", "repetitions = 4294967295"),
+                "repetitions",
+            ),
+            // 6 levels × 100,000 repetitions × 2 pairings = 1,200,000 games.
+            (
+                GOOD.replace("repetitions = 2", "repetitions = 100000")
+                    .replace("[1, \"maps/a.txt\"]", "[1, 2, 3, 4, 5, 6]"),
+                "repetitions",
+            ),
+            (
+                GOOD.replace(
+                    "[1, \"maps/a.txt\"]",
+                    &format!("[{}]", vec!["1"; 10_001].join(", ")),
+                ),
+                "levels",
+            ),
+        ];
+        for (text, field) in cases {
+            assert_eq!(field_of(&text), field, "{text}");
+        }
+        // A "paper" set is checked once resolved for the game.
+        let spec = TournamentSpec::parse(
+            &GOOD
+                .replace("repetitions = 2", "repetitions = 100000")
+                .replace("[1, \"maps/a.txt\"]", "\"paper\""),
+        )
+        .unwrap();
+        spec.check_games(5).unwrap();
+        match spec.check_games(25) {
+            Err(Error::Config { field, reason }) => {
+                assert_eq!(field, "repetitions");
+                assert!(
+                    reason.contains("25 levels × 100000 repetitions × 2 pairings = 5000000 games"),
+                    "{reason}"
+                );
+            }
+            other => panic!("{other:?}"),
         }
     }
 

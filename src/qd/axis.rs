@@ -22,8 +22,8 @@ use crate::error::{Error, Result};
 /// Epsilon added by [`AxisKind::Bins`] before flooring, against float error (pyribs does the same).
 pub const BIN_EPSILON: f64 = 1e-9;
 
-/// Most cells one axis may have.
-pub const MAX_AXIS_CELLS: usize = 100_000;
+/// Most cells one axis may have (the most a heatmap draws; see [`crate::limits`]).
+pub use crate::limits::MAX_AXIS_CELLS;
 
 /// One dimension of the archive: a named feature and its cell rule.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -120,7 +120,9 @@ impl FeatureAxis {
         if !(1.0..=MAX_AXIS_CELLS as f64).contains(&cells) {
             return Err(Error::config(
                 field,
-                format!("has {cells} cells, at most {MAX_AXIS_CELLS} allowed"),
+                format!(
+                    "has {cells} cells, at most {MAX_AXIS_CELLS} allowed (the most a heatmap draws)"
+                ),
             ));
         }
         Ok(())

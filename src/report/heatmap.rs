@@ -40,8 +40,6 @@ const NAME_FONT: f64 = 16.0;
 const BAR_W: i32 = 18;
 const BAR_SPACE: i32 = 110;
 const PANEL_GAP: i32 = 24;
-/// Most cells per feature a heatmap draws (beyond that the picture is unreadable anyway).
-const MAX_DRAWN_CELLS: usize = 200;
 
 /// Writes `heatmap.png` and `heatmap.svg` into `dir` (atomically) from the rows of
 /// `archive.csv` and the archive's axes.
@@ -190,16 +188,11 @@ impl<'a> Plan<'a> {
                 format!("can draw 1 to 3 features, got {}", axes.len()),
             ));
         }
+        // A valid axis has at most `MAX_AXIS_CELLS` cells, the most a heatmap draws.
         for a in axes {
             a.validate()?;
         }
         let dims: Vec<usize> = axes.iter().map(FeatureAxis::cells).collect();
-        if dims.iter().any(|&d| d > MAX_DRAWN_CELLS) {
-            return Err(Error::config(
-                "heatmap",
-                format!("can draw at most {MAX_DRAWN_CELLS} cells per feature, got {dims:?}"),
-            ));
-        }
         let nx = dims[0];
         let ny = dims.get(1).copied().unwrap_or(1);
         let panels = dims.get(2).copied().unwrap_or(1);

@@ -667,13 +667,14 @@ fn pmcts(
     Ok(search)
 }
 
+/// A search budget (`traversals`, `evaluations`): 1 to [`crate::limits::MAX_BUDGET`].
 fn positive(entry: &mut Entry, key: &'static str) -> Result<u64> {
     match entry.integer(key, 0)? {
         0 => Err(Error::config(
             entry.field(key),
             "missing or 0 (a budget of at least 1)",
         )),
-        n => Ok(n),
+        n => crate::limits::at_most(n, crate::limits::MAX_BUDGET, &entry.field(key)),
     }
 }
 

@@ -2,6 +2,7 @@
 //! for [`PrismataGame`] — the will-score evaluation, the partial players as a portfolio of
 //! scripts, and the difficulty bots of a bot configuration by name.
 
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use super::bot::{Bot, Planner};
@@ -12,8 +13,10 @@ use super::sequence::{acts_now, play_phase};
 use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
+use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::{Game, Player};
 use crate::games::prismata::{Action, Phase, PrismataGame, State};
+use crate::limits::{MAX_BUDGET, MAX_PGS_ROUNDS};
 use crate::rng::Rng;
 
 /// The scripts of Prismata's portfolio for the generic Portfolio MCTS: partial players of the
@@ -167,10 +170,11 @@ impl SearchSupport for PrismataGame {
     }
 
     /// The players of the built-in bot configuration (or of the file in the spec's `config`
-    /// field), by name; `evaluations` (Alpha-Beta) and `traversals` (UCT, Portfolio MCTS)
-    /// override their budgets, and a Portfolio MCTS player takes `weights=[name=w,...]` (by
-    /// partial player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult` and `b`;
-    /// Portfolio Greedy Search takes `iterations` and `responses`.
+    /// field, a regular file of at most [`TEXT_LIMIT`] bytes), by name; `evaluations`
+    /// (Alpha-Beta) and `traversals` (UCT, Portfolio MCTS) override their budgets (at most
+    /// [`MAX_BUDGET`]), and a Portfolio MCTS player takes `weights=[name=w,...]` (by partial
+    /// player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult` and `b`; Portfolio
+    /// Greedy Search takes `iterations` and `responses` (at most [`MAX_PGS_ROUNDS`]).
     fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
         let name = spec.name().to_string();
         let config_path = match spec.take_word("config", "") {
@@ -182,8 +186,7 @@ impl SearchSupport for PrismataGame {
             return Some(bot(&name, planner.clone(), spec));
         }
         Some((|| {
-            let text =
-                std::fs::read_to_string(&config_path).map_err(|e| Error::io(&config_path, e))?;
+            let text = read_text(Path::new(&config_path), TEXT_LIMIT)?;
             let config = BotConfig::parse(self.library(), &text, &config_path)?;
             let planner = config.player(&name).ok_or_else(|| {
                 Error::config(
@@ -215,11 +218,19 @@ fn bot(
 ) -> Result<Box<dyn Agent<PrismataGame>>> {
     match &mut planner {
         Planner::AlphaBeta(ab) => {
-            ab.evaluations = spec.take_u64("evaluations", ab.evaluations)?.max(1)
+            ab.evaluations = spec
+                .take_at_most("evaluations", ab.evaluations, MAX_BUDGET)?
+                .max(1)
         }
-        Planner::Uct(uct) => uct.traversals = spec.take_u64("traversals", uct.traversals)?.max(1),
+        Planner::Uct(uct) => {
+            uct.traversals = spec
+                .take_at_most("traversals", uct.traversals, MAX_BUDGET)?
+                .max(1)
+        }
         Planner::Pmcts(search) => {
-            search.traversals = spec.take_u64("traversals", search.traversals)?.max(1);
+            search.traversals = spec
+                .take_at_most("traversals", search.traversals, MAX_BUDGET)?
+                .max(1);
             let p = &mut search.params;
             p.c = spec.take_positive("c", p.c)?;
             p.bias = spec.take_bool("bias", p.bias)?;
@@ -234,8 +245,12 @@ fn bot(
                 .map_err(|e| Error::config("weights", e))?;
         }
         Planner::Pgs(pgs) => {
-            pgs.iterations = spec.take_u32("iterations", pgs.iterations)?;
-            pgs.responses = spec.take_u32("responses", pgs.responses)?;
+            let rounds = |spec: &mut AgentSpec, key, default: u32| {
+                spec.take_at_most(key, u64::from(default), MAX_PGS_ROUNDS)
+                    .map(|n| n as u32)
+            };
+            pgs.iterations = rounds(spec, "iterations", pgs.iterations)?;
+            pgs.responses = rounds(spec, "responses", pgs.responses)?;
         }
         Planner::Sequence(_) | Planner::RandomFromPortfolio(_) => {}
     }

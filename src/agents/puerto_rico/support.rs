@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::games::puerto_rico::scoring;
 use crate::games::puerto_rico::{PuertoRicoGame, State};
+use crate::limits;
 
 /// Possessions (eq. 2, in hundredths of a doubloon) per VP in [`PuertoRicoKnowledge`]: a
 /// doubloon is worth 0.1 VP.
@@ -62,7 +63,8 @@ impl SearchSupport for PuertoRicoGame {
 
     /// The paper's AIs: `sa0` (alias `scripted`) takes `tau`, `greedy` (τ = ∞) and
     /// `weights=[role.captain=1.5,…]` (play-style factors, [`super::PREFERENCES`]);
-    /// `thinking` takes `budget` (simulations at full time, 250 = "100 ms"), `clamp`,
+    /// `thinking` takes `budget` (simulations at full time, 250 = "100 ms", at most
+    /// [`limits::MAX_BUDGET`]), `clamp`,
     /// `progress_at_root`, `exact_end` and the rollouts' `weights`.
     fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
         match spec.name() {
@@ -72,7 +74,9 @@ impl SearchSupport for PuertoRicoGame {
             })),
             "thinking" => Some((|| {
                 let mut params = ThinkingParams::default();
-                params.budget = spec.take_u32("budget", params.budget)?;
+                params.budget =
+                    spec.take_at_most("budget", u64::from(params.budget), limits::MAX_BUDGET)?
+                        as u32;
                 if params.budget == 0 {
                     return Err(Error::config("budget", "must be at least 1"));
                 }

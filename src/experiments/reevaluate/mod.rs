@@ -57,6 +57,7 @@ use std::path::PathBuf;
 use super::GameKind;
 use super::run_dir::read_config;
 use crate::error::{Error, Result};
+use crate::limits;
 
 mod run;
 pub mod tables;
@@ -101,15 +102,15 @@ impl ReevaluateConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `--games` or `--threads` if it is 0; as [`read_config`] if the
+    /// [`Error::Config`] naming `--games` if it is 0 or above [`limits::MAX_GAMES`], or
+    /// `--threads` if it is 0 or above [`limits::max_threads`]; as [`read_config`] if the
     /// directory or `config.toml` is missing or invalid.
     pub fn new(run_dir: PathBuf, games: u32, threads: Option<usize>) -> Result<Self> {
         if games == 0 {
             return Err(Error::config("--games", "must be at least 1"));
         }
-        if threads == Some(0) {
-            return Err(Error::config("--threads", "must be at least 1"));
-        }
+        limits::at_most(u64::from(games), limits::MAX_GAMES, "--games")?;
+        let threads = limits::threads(threads, "--threads")?;
         let game = read_config(&run_dir)?.game;
         Ok(ReevaluateConfig {
             run_dir,

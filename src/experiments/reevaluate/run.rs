@@ -12,6 +12,7 @@ use crate::experiments::journal::{Journal, Plays, elite_jobs, level_names, play_
 use crate::experiments::output_error;
 use crate::experiments::run_dir::{RunDir, prepare_out_dir};
 use crate::features::Feature;
+use crate::limits;
 use crate::qd::Evaluation;
 use crate::qd::checkpoint::invalid;
 use crate::report::archive::{ARCHIVE_CSV, ArchiveRow};
@@ -38,7 +39,8 @@ pub fn elite_seed(seed: u64, cell: usize) -> u64 {
 ///
 /// [`Error::Io`] naming `archive.csv` if it holds no elite, or a file that cannot be written;
 /// [`Error::Config`] naming `run_dir` if an earlier re-evaluation's tables exist and `force` is
-/// off, `--games` if rounding it up overflows, `levels` if there is no level, `--threads` if
+/// off, `--games` if rounding it up overflows or the elites' games are more than
+/// [`limits::MAX_GAMES`], `levels` if there is no level, `--threads` if
 /// the pool cannot be built, or the agent field at fault if the run's player or baseline cannot
 /// be built.
 pub fn reevaluate<G: SearchSupport>(
@@ -62,6 +64,13 @@ pub fn reevaluate<G: SearchSupport>(
     let per_elite = repetitions
         .checked_mul(levels.len() as u32)
         .ok_or_else(|| Error::config("--games", format!("{} is too many", cfg.games)))?;
+    limits::games(
+        &[
+            (run.archive.rows.len() as u64, "elites"),
+            (u64::from(per_elite), "games"),
+        ],
+        "--games",
+    )?;
     prepare_out_dir(
         &run.dir,
         "run_dir",

@@ -2,7 +2,7 @@
 //! and keeps their results (see the [module docs](super)).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Instant;
@@ -20,8 +20,9 @@ use crate::experiments::config_file::read_rules;
 use crate::experiments::evaluate::GameResult;
 use crate::experiments::{GameKind, output_error, thread_pool};
 use crate::features::Feature;
-use crate::files::{DATA_LIMIT, read_text};
+use crate::files::{DATA_LIMIT, read_stdin_text, read_text};
 use crate::kit::GameKit;
+use crate::limits;
 use crate::qd::checkpoint::invalid;
 use crate::report::progress::Progress;
 use crate::report::write_atomic;
@@ -168,24 +169,22 @@ impl WorkConfig {
             None => Shard::from_env(var)?,
         };
         let threads = match threads {
-            Some(0) => return Err(Error::config("--threads", "must be at least 1")),
-            Some(t) => Some(t),
+            Some(t) => limits::threads(Some(t), "--threads")?,
             None => match var("SLURM_CPUS_PER_TASK") {
-                Some(v) => Some(v.trim().parse().ok().filter(|&t| t > 0).ok_or_else(|| {
-                    Error::config(
-                        "SLURM_CPUS_PER_TASK",
-                        format!("`{v}` is not a thread count"),
-                    )
-                })?),
+                Some(v) => {
+                    let t = v.trim().parse().ok().filter(|&t| t > 0).ok_or_else(|| {
+                        Error::config(
+                            "SLURM_CPUS_PER_TASK",
+                            format!("`{v}` is not a thread count"),
+                        )
+                    })?;
+                    limits::threads(Some(t), "SLURM_CPUS_PER_TASK")?
+                }
                 None => None,
             },
         };
         let (tasks_file, text, origin) = if tasks == "-" {
-            let mut text = String::new();
-            std::io::stdin()
-                .take(DATA_LIMIT)
-                .read_to_string(&mut text)
-                .map_err(|e| Error::io("<stdin>", e))?;
+            let text = read_stdin_text(DATA_LIMIT)?;
             (None, text, PathBuf::from("<stdin>"))
         } else {
             let path = PathBuf::from(tasks);

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 use crate::experiments::config_file::LevelSet;
+use crate::limits;
 use crate::rng::derive_seed;
 
 /// Tag of the seeds of `generated:N` levels: level `i` is made from `derive_seed(run seed,
@@ -29,8 +30,8 @@ impl FromStr for LevelChoice {
     type Err = Error;
 
     /// Parses `held-out`, `paper` (or `builtin`), `generated:N` (N ≥ 1) or a comma-separated
-    /// list of distinct level names (the game loads them; see [`LevelChoice::Names`]); errors
-    /// name `--levels`.
+    /// list of distinct level names (the game loads them; see [`LevelChoice::Names`]), at most
+    /// [`limits::MAX_LEVELS`]; errors name `--levels`.
     fn from_str(s: &str) -> Result<Self> {
         let s = s.trim();
         let bad = |reason: String| Error::config("--levels", reason);
@@ -40,7 +41,10 @@ impl FromStr for LevelChoice {
             _ => {
                 if let Some(n) = s.strip_prefix("generated:") {
                     match n.trim().parse::<usize>() {
-                        Ok(n) if n > 0 => LevelChoice::Generated(n),
+                        Ok(n) if n > 0 => {
+                            limits::at_most(n as u64, limits::MAX_LEVELS, "--levels")?;
+                            LevelChoice::Generated(n)
+                        }
                         _ => {
                             return Err(bad(format!(
                                 "`{s}`: give the number of levels to generate, at least 1, as `generated:5`"
@@ -60,6 +64,12 @@ impl FromStr for LevelChoice {
                             return Err(bad(format!("level {part} is listed twice")));
                         }
                         names.push(part.to_string());
+                        if names.len() as u64 > limits::MAX_LEVELS {
+                            return Err(bad(format!(
+                                "more than the maximum of {} levels",
+                                limits::MAX_LEVELS
+                            )));
+                        }
                     }
                     LevelChoice::Names(names)
                 }

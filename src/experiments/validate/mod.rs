@@ -56,6 +56,7 @@ use std::path::PathBuf;
 use super::GameKind;
 use super::run_dir::read_config;
 use crate::error::{Error, Result};
+use crate::limits;
 
 mod cells;
 mod levels;
@@ -126,11 +127,17 @@ impl ValidateConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `--repetitions` if it is 0.
+    /// [`Error::Config`] naming `--repetitions` if it is 0 or above
+    /// [`limits::MAX_REPETITIONS`].
     pub fn with_repetitions(mut self, repetitions: u32) -> Result<Self> {
         if repetitions == 0 {
             return Err(Error::config("--repetitions", "must be at least 1"));
         }
+        limits::at_most(
+            u64::from(repetitions),
+            limits::MAX_REPETITIONS,
+            "--repetitions",
+        )?;
         self.repetitions = repetitions;
         Ok(self)
     }
@@ -139,12 +146,9 @@ impl ValidateConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `--threads` if it is 0.
+    /// [`Error::Config`] naming `--threads` if it is 0 or above [`limits::max_threads`].
     pub fn with_threads(mut self, threads: Option<usize>) -> Result<Self> {
-        if threads == Some(0) {
-            return Err(Error::config("--threads", "must be at least 1"));
-        }
-        self.threads = threads;
+        self.threads = limits::threads(threads, "--threads")?;
         Ok(self)
     }
 }

@@ -16,6 +16,7 @@ use crate::experiments::journal::{Journal, Plays, elite_jobs, level_names, play_
 use crate::experiments::output_error;
 use crate::experiments::run_dir::{RunDir, prepare_out_dir};
 use crate::features::Feature;
+use crate::limits;
 use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
 use crate::rng::derive_seed;
@@ -43,8 +44,9 @@ pub struct Validated {
 ///
 /// # Errors
 ///
-/// As [`choose_cells`]; [`Error::Config`] naming `--levels` if `levels` is empty, `--threads`
-/// if the pool cannot be built, or the agent field at fault if the run's player or baseline
+/// As [`choose_cells`]; [`Error::Config`] naming `--levels` if `levels` is empty,
+/// `--repetitions` if the elites × levels × repetitions are more than [`limits::MAX_GAMES`],
+/// `--threads` if the pool cannot be built, or the agent field at fault if the run's player or baseline
 /// cannot be built; [`Error::Io`] if a file cannot be written.
 pub fn validate<G: SearchSupport>(
     game: &G,
@@ -58,6 +60,14 @@ pub fn validate<G: SearchSupport>(
         return Err(Error::config("--levels", "no level to play"));
     }
     let cells = choose_cells(&cfg.cells, run)?;
+    limits::games(
+        &[
+            (cells.len() as u64, "elites"),
+            (levels.len() as u64, "levels"),
+            (u64::from(cfg.repetitions), "repetitions"),
+        ],
+        "--repetitions",
+    )?;
     prepare_out_dir(
         &run.dir,
         "run_dir",
