@@ -124,6 +124,34 @@ fn a_run_through_ask_work_and_tell_with_two_shards_is_byte_identical_to_evolve()
 }
 
 #[test]
+fn a_finished_run_without_its_page_gets_it_from_the_next_tell_or_ask() {
+    let dir = scratch("tasks", "page");
+    let cfg = config(&dir, TINY);
+    let run = dir.join("run");
+    through_tasks(&run, &cfg);
+    let page = run.join("report.html");
+    let written = read_bytes(&page);
+    // As a tell killed after the last checkpoint leaves the run: the page not written, the
+    // last batch's folder not removed.
+    std::fs::remove_file(&page).unwrap();
+    let last = run.join("batches").join("000003");
+    std::fs::create_dir_all(&last).unwrap();
+    std::fs::write(last.join("tasks.jsonl"), "").unwrap();
+    let told = succeeded(tell(&run), "tell");
+    assert!(
+        told.contains("nothing to tell, the schedule is finished"),
+        "{told}"
+    );
+    assert!(told.contains("report.html"), "{told}");
+    assert!(read_bytes(&page) == written, "the same page");
+    assert!(!last.exists(), "the told batch's folder is removed");
+    // Or the driver asks first: ask writes the page, says nothing and exits 3.
+    std::fs::remove_file(&page).unwrap();
+    assert!(ask(&run, &cfg).is_none());
+    assert!(read_bytes(&page) == written, "the same page");
+}
+
+#[test]
 fn a_result_that_cannot_be_a_game_of_the_run_is_named_by_file_and_line() {
     let dir = scratch("tasks", "malformed");
     let cfg = config(&dir, TINY);
