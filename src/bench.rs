@@ -566,7 +566,7 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
             let n = players(level, match_seed);
             if n != seats.len() {
                 return Err(crate::Error::config(
-                    "levels",
+                    "level",
                     format!(
                         "the benchmark game {title} seats {} agents, the level has {n} players",
                         seats.len()

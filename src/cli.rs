@@ -24,7 +24,7 @@
 //! playstyles work TASKS|- [--shard I/N] [--threads N] [--quiet]
 //! playstyles tell RUN_DIR
 //! playstyles plot RUN_DIR|TOURNAMENT_DIR
-//! playstyles validate RUN_DIR [--levels held-out|paper|builtin|SEEDS|generated:N] [--repetitions N]
+//! playstyles validate RUN_DIR [--levels held-out|paper|builtin|LEVELS|generated:N] [--repetitions N]
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--force]
 //! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--force]
 //! playstyles tiers RUN_DIR [--count N]
@@ -47,6 +47,7 @@ use crate::experiments::{
     WorkConfig,
 };
 use crate::kit::GameKit;
+use crate::report::printable::printable_text;
 
 /// Breeds diverse and strong bot personalities for turn-based strategy games.
 #[derive(Debug, Parser)]
@@ -190,12 +191,13 @@ pub struct ValidateArgs {
     #[arg(value_name = "RUN_DIR")]
     pub run_dir: PathBuf,
     /// The levels: `held-out` (the built-in levels the run did not train on), `paper` or
-    /// `builtin` (all built-in levels), level seeds `S1,S2,...`, or `generated:N` (N generated
-    /// levels, seeds derived from the run seed).
+    /// `builtin` (all built-in levels), levels `L1,L2,...` (seeds, level files, or the game's
+    /// level names such as Puerto Rico's `2p`), or `generated:N` (N generated levels, seeds
+    /// derived from the run seed).
     #[arg(
         long,
         default_value = "held-out",
-        value_name = "held-out|paper|SEEDS|generated:N"
+        value_name = "held-out|paper|LEVELS|generated:N"
     )]
     pub levels: String,
     /// Games per level and elite.
@@ -537,17 +539,18 @@ pub fn main_for<G: GameKit>() -> ExitCode {
 /// with [`crate::experiments::tasks::EXIT_FINISHED`] (3); a closed standard output is not an
 /// error ([`run`]). Bad flags and `--help` are clap's (code 2 for errors).
 pub fn main_with(registry: Registry) -> ExitCode {
+    // A message may quote user text: its control characters are shown, not sent.
+    let fail = |e: Error| {
+        eprintln!("error: {}", printable_text(&e.to_string()));
+        ExitCode::from(2)
+    };
     if let Err(e) = install(registry) {
-        eprintln!("error: {e}");
-        return ExitCode::from(2);
+        return fail(e);
     }
     match run(parse()) {
         Ok(Exit::Success) => ExitCode::SUCCESS,
         Ok(Exit::Finished) => ExitCode::from(experiments::tasks::EXIT_FINISHED),
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(e),
     }
 }
 
@@ -758,7 +761,7 @@ mod tests {
     fn bad_validate_reevaluate_and_tiers_flags_are_named_before_the_run_directory_is_read() {
         for (args, flag) in [
             (
-                &["validate", "/no/such/run", "--levels", "nope"][..],
+                &["validate", "/no/such/run", "--levels", "5,,6"][..],
                 "--levels",
             ),
             (

@@ -29,6 +29,25 @@ fn a_malformed_agent_spec_exits_with_code_2_and_an_error_line() {
     assert!(err.starts_with("error: invalid `agents`"), "{err}");
 }
 
+#[test]
+fn a_level_the_game_refuses_names_the_level_flag() {
+    // Puerto Rico named `levels` here, a field of configs, not of `play`.
+    for level in ["7p", "four"] {
+        let o = playstyles(&[
+            "play",
+            "--game",
+            "puerto-rico",
+            "--level",
+            level,
+            "--agents",
+            "sa0,sa0",
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(err.starts_with("error: invalid `level`:"), "{err}");
+    }
+}
+
 /// How long a refused endless input may take (reading 16 MiB and stopping takes milliseconds).
 const ENDLESS_INPUT_LIMIT: Duration = Duration::from_secs(60);
 

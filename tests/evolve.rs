@@ -278,6 +278,15 @@ fn a_run_whose_config_an_earlier_version_wrote_resumes_keeping_it() {
     let older = written.replace("emitter = \"schedule\"\n", "");
     assert_ne!(older, written);
     std::fs::write(&path, &older).unwrap();
+    // Nor did its checkpoints carry the fingerprint of config.toml.
+    let checkpoint = out.join(CHECKPOINT_JSON);
+    let without: String = String::from_utf8(read(&checkpoint))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("\"run_config\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&checkpoint, without).unwrap();
     evolve_ok(&cfg, &out, &["--resume"]);
     assert_eq!(progress_without_seconds(&out).len(), 1 + 4);
     assert_eq!(String::from_utf8(read(&path)).unwrap(), older);
@@ -428,6 +437,17 @@ fn bad_configs_exit_with_code_2_naming_the_field() {
                 "",
             ),
             "map_elites.sigma",
+        ),
+        // A missing top-level table, in a file whose first key starts at offset 0 (was
+        // named `seed.evaluation`).
+        ("seed = 1\n".to_string(), "evaluation"),
+        // A level the game refuses: the config's field, not the `--level` flag.
+        (
+            "game = \"puerto-rico\"\n[evaluation]\nlevels = [\"9p\"]\nplayer = \"sa0\"\n\
+             baseline = \"sa0\"\n[[features]]\nname = \"shipping_pct\"\nmin = 0\nmax = 100\n\
+             step = 10\n"
+                .to_string(),
+            "evaluation.levels",
         ),
     ];
     for (i, (text, field)) in cases.iter().enumerate() {

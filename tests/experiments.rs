@@ -225,6 +225,7 @@ fn an_evaluation_counts_games_wins_and_features() {
         "end_turn",
         &["win", "attacks"]
             .map(|f| Feature::resolve(f, "f", game.info(), TribesGame::features()).unwrap()),
+        std::path::Path::new(""),
     )
     .unwrap();
     assert_eq!(e.games, 4);

@@ -49,6 +49,9 @@ mod prismata;
 mod qd;
 /// `replay`: a game as an HTML page of pictures, one frame per turn; errors naming the flag.
 mod replay;
+/// Issue 27, a run directory owns itself: its lock, resuming before the first checkpoint,
+/// `config.toml` checked against the checkpoint, bot files copied into the run.
+mod run_dir;
 /// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.
 mod search_agents;
 /// Series: seats rotated, seeds derived, thread-count independence, any subset of games;

@@ -184,6 +184,74 @@ fn a_malformed_bot_config_file_exits_with_code_2_naming_the_entry() {
 }
 
 #[test]
+fn a_bot_file_with_partial_players_in_wrong_slots_exits_with_code_2_before_any_game() {
+    use crate::support::cli::{playstyles_in, scratch, stderr};
+    let dir = scratch("prismata", "wrong-slots");
+    let breach = "[partial_players]\nBreach = { type = \"Breach_GreedyKnapsack\" }\n";
+    // Four breach players, as a sequence and as an iterator: they passed the config check
+    // and panicked mid-game before.
+    std::fs::write(
+        dir.join("seq.toml"),
+        format!(
+            "{breach}[players]\nBad = {{ type = \"Player_PPSequence\", \
+             partial_players = [\"Breach\", \"Breach\", \"Breach\", \"Breach\"] }}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("iter.toml"),
+        format!(
+            "{breach}[iterators]\nAll = {{ partial_players = \
+             [[\"Breach\"], [\"Breach\"], [\"Breach\"], [\"Breach\"]] }}\n\
+             [players]\nBad = {{ type = \"Player_RandomFromIterator\", iterator = \"All\" }}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("t.toml"),
+        "game = \"prismata\"\nseed = 1\nlevels = [1, 2, 3]\nrepetitions = 4\n\
+         [[pairing]]\nname = \"bad\"\nagents = [\"Bad(config=seq.toml)\", \"RandomAI\"]\n",
+    )
+    .unwrap();
+    for (args, slot) in [
+        (
+            vec!["tournament", "t.toml", "--out", "out"],
+            "players.Bad.partial_players[0]",
+        ),
+        (
+            vec!["play", "--game", "prismata", "--level", "1", "--agents"],
+            "players.Bad.partial_players[0]",
+        ),
+        (
+            vec!["play", "--game", "prismata", "--level", "1", "--agents"],
+            "iterators.All.partial_players[0][0]",
+        ),
+    ] {
+        let agents = if slot.starts_with("iterators") {
+            "Bad(config=iter.toml),RandomAI"
+        } else {
+            "Bad(config=seq.toml),RandomAI"
+        };
+        let mut args = args;
+        if args[0] == "play" {
+            args.push(agents);
+        }
+        let o = playstyles_in(&args, &dir);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(
+            err.contains(slot) && err.contains("`Breach` is a breach player"),
+            "`{err}` should name the slot {slot} and the player"
+        );
+    }
+    assert!(
+        !dir.join("out").join("games.csv").exists(),
+        "no game played"
+    );
+}
+
+#[test]
 fn a_match_record_has_one_entry_per_own_turn_not_per_phase() {
     use playstyles::game::{Game, Turn};
     let game = PrismataGame::default();

@@ -348,7 +348,11 @@ fn the_agent_benchmark_seats_as_many_agents_as_the_level_has_players() {
         games: &[&[("sa0", "sa0"), ("sa0", "sa0")]],
         ..set
     };
-    assert!(bench_agents(&game, &two, &levels, 1, 1).is_err());
+    // The error names the flag that chose the level, `--level`.
+    match bench_agents(&game, &two, &levels, 1, 1) {
+        Err(playstyles::Error::Config { field, .. }) => assert_eq!(field, "level"),
+        other => panic!("{other:?}"),
+    }
 }
 
 /// A three-player game of one decision each for players 0 and 1 (player 2 never moves):

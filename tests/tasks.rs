@@ -454,3 +454,52 @@ fn bad_task_files_shards_and_configs_are_named() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_puerto_rico_run_on_levels_of_different_player_counts_runs_alike_everywhere() {
+    let dir = scratch("tasks", "player-counts");
+    let text = crate::validate::PUERTO_RICO_CONFIG
+        .replace(r#"levels = ["4p"]"#, r#"levels = ["3p", "4p"]"#)
+        .replace("repetitions = 4", "repetitions = 3");
+    let cfg = config(&dir, &text);
+    // Refused before ("level 4p has 4 players but 3 agents were given").
+    let reference = evolved(&dir, &cfg);
+    // Each task seats its own level's players: the player against N - 1 baselines.
+    let peek = dir.join("peek");
+    let tasks = ask(&peek, &cfg).unwrap();
+    let lines: Vec<serde_json::Value> = read_text(&tasks)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        !lines.is_empty() && lines.len().is_multiple_of(6),
+        "2 levels x 3 repetitions a genome"
+    );
+    for t in &lines {
+        let seats = t["seats"].as_array().unwrap().len();
+        let level = t["level"].as_str().unwrap();
+        assert_eq!(format!("{seats}p"), level, "{t}");
+    }
+    let run = dir.join("run");
+    through_tasks(&run, &cfg);
+    assert_same_run(&reference, &run);
+    // Validation and re-evaluation play each level with its own count; --levels names them.
+    let run_arg = path_arg(&run);
+    let out = succeeded(
+        playstyles(&[
+            "validate",
+            run_arg,
+            "--levels",
+            "2p,5p",
+            "--repetitions",
+            "2",
+            "--quiet",
+        ]),
+        "validate",
+    );
+    assert!(out.contains("2p, 5p"), "{out}");
+    succeeded(
+        playstyles(&["reevaluate", run_arg, "--games", "4", "--quiet"]),
+        "reevaluate",
+    );
+}

@@ -832,6 +832,44 @@ fn plot_draws_a_tournament_summary_one_row_per_pairing() {
 }
 
 #[test]
+fn control_characters_in_a_pairing_name_are_refused_or_shown_never_sent_raw() {
+    let dir = scratch("tournament", "control-names");
+    // In a tournament config: refused, naming the field, the name shown escaped.
+    let config = dir.join("t.toml");
+    std::fs::write(
+        &config,
+        TOY.replace("random-vs-end_turn", "a\\u0000b\\u001b[31mred"),
+    )
+    .unwrap();
+    let o = playstyles(
+        &["tournament", config.to_str().unwrap(), "--out", "out"],
+        &dir,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("pairing[1].name") && err.contains("a\\u{0}b\\u{1b}[31mred"),
+        "{err}"
+    );
+    assert!(
+        !err.contains(['\0', '\u{1b}']),
+        "raw control characters: {err:?}"
+    );
+    // In a summary.csv (edited, or older): plotted with the characters written visibly, so
+    // summary.svg stays well-formed XML.
+    let summary = summary_csv(&[("a\u{0}b\u{1b}[31mred", 20), ("plain", 30)]);
+    std::fs::write(dir.join("summary.csv"), summary).unwrap();
+    plot(&dir).unwrap();
+    let svg = read(&dir.join("summary.svg"));
+    assert!(svg.contains("a\\u{0}b\\u{1b}[31mred"), "the name shown");
+    assert!(
+        !svg.chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\t')),
+        "XML 1.0 forbids other control characters"
+    );
+}
+
+#[test]
 fn plot_names_a_bad_or_truncated_summary_csv_and_its_line() {
     let dir = scratch("tournament", "plot-bad");
     let good = summary_csv(&[("default", 20), ("b=1.6", 30)]);

@@ -971,7 +971,7 @@ fn damaged_numbers_in_the_tables_a_command_reads_are_errors_naming_file_and_line
 }
 
 /// A Puerto Rico run: SA-0 play-style factors, 4 players on `4p`.
-const PUERTO_RICO_CONFIG: &str = r#"
+pub(crate) const PUERTO_RICO_CONFIG: &str = r#"
 game = "puerto-rico"
 seed = 3
 batch_size = 4

@@ -31,6 +31,8 @@ pub use end_turn::EndTurnAgent;
 pub use random::RandomAgent;
 pub use spec::{AgentSpec, Value, parse_agent_list, split_agent_list};
 
+use std::path::Path;
+
 use crate::agent::{Agent, SearchSupport};
 use crate::error::{Error, Result};
 use compat::SearchCompat;
@@ -98,6 +100,24 @@ fn rule_agent<G: SearchSupport>(
 /// a bad or unknown field (named after the field), or an unknown script in `weights`.
 pub fn build_agent<G: SearchSupport>(game: &G, spec: &str) -> Result<Box<dyn Agent<G>>> {
     build_agent_from(game, AgentSpec::parse(spec)?)
+}
+
+/// Builds an agent for `game` from a spec string whose relative file paths
+/// ([`spec::FILE_FIELDS`], such as a bot file's `config=`) are relative to the folder `base`
+/// (a run directory, whose agents read the copies it keeps) rather than to the working
+/// folder.
+///
+/// # Errors
+///
+/// As [`build_agent`].
+pub fn build_agent_at<G: SearchSupport>(
+    game: &G,
+    spec: &str,
+    base: &Path,
+) -> Result<Box<dyn Agent<G>>> {
+    let mut spec = AgentSpec::parse(spec)?;
+    spec.map_files(|p| base.join(p).to_string_lossy().into_owned());
+    build_agent_from(game, spec)
 }
 
 /// Builds an agent for `game` from a parsed spec (or a TOML table, [`AgentSpec::from_toml`]).

@@ -26,6 +26,12 @@ use crate::error::{Error, Result};
 /// The config field that syntax errors in agent specs are reported against.
 const AGENTS_FIELD: &str = "agents";
 
+/// The fields whose value is the path of a file the agent reads, in any game's agents (a bot
+/// file: `config=bots/mine.toml`). A relative path is relative to the working folder, or to
+/// the base folder the spec is built at ([`AgentSpec::map_files`],
+/// [`crate::agents::build_agent_at`]); a run keeps a copy of each file in its directory.
+pub const FILE_FIELDS: [&str; 1] = ["config"];
+
 /// The value of one field of an agent spec.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -183,6 +189,29 @@ impl AgentSpec {
     /// The fields not yet taken, in the order given.
     pub fn fields(&self) -> &[(String, Value)] {
         &self.fields
+    }
+
+    /// The file paths the spec names in its [`FILE_FIELDS`], in the order given.
+    pub fn files(&self) -> Vec<&str> {
+        self.fields
+            .iter()
+            .filter(|(k, _)| FILE_FIELDS.contains(&k.as_str()))
+            .filter_map(|(_, v)| match v {
+                Value::Word(w) => Some(w.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Replaces each file path the spec names in its [`FILE_FIELDS`] by `f` of it.
+    pub fn map_files(&mut self, mut f: impl FnMut(&str) -> String) {
+        for (k, v) in &mut self.fields {
+            if let Value::Word(w) = v
+                && FILE_FIELDS.contains(&k.as_str())
+            {
+                *w = f(w);
+            }
+        }
     }
 
     /// Removes and returns the value of `key`, if given.
@@ -596,6 +625,20 @@ mod tests {
     fn whitespace_between_tokens_is_ignored() {
         let s = AgentSpec::parse(" mcts ( budget = 5 , w = [ a = 1 , b = 2 ] ) ").unwrap();
         assert_eq!(s.to_string(), "mcts(budget=5,w=[a=1,b=2])");
+    }
+
+    #[test]
+    fn file_fields_are_listed_and_mapped_and_other_words_are_not() {
+        let mut s = AgentSpec::parse("X(config=bots/x.toml,mode=greedy,c=2)").unwrap();
+        assert_eq!(s.files(), ["bots/x.toml"]);
+        s.map_files(|p| format!("run/{p}"));
+        assert_eq!(s.to_string(), "X(config=run/bots/x.toml,mode=greedy,c=2)");
+        assert!(
+            AgentSpec::parse("mcts(budget=5)")
+                .unwrap()
+                .files()
+                .is_empty()
+        );
     }
 
     #[test]

@@ -88,14 +88,19 @@ pub fn read_rules<R: serde::de::DeserializeOwned>(rules: &toml::Table) -> Result
 /// field" errors; `config` for syntax errors outside any field.
 pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> Error {
     let message = e.message().trim().to_string();
-    let mut path = e
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|m| m.split('`').next());
+    // A field missing from the top level comes with the document's span, empty (0..0): it
+    // lies in no key (not in the first one, which may start at 0) and on no line.
+    let span = e
         .span()
+        .filter(|span| missing.is_none() || !span.is_empty());
+    let mut path = span
+        .clone()
         .and_then(|span| field_at(text, &span))
         .unwrap_or_default();
-    if let Some(missing) = message
-        .strip_prefix("missing field `")
-        .and_then(|m| m.split('`').next())
-    {
+    if let Some(missing) = missing {
         if !path.is_empty() {
             path.push('.');
         }
@@ -104,7 +109,7 @@ pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> Error {
     if path.is_empty() {
         path = "config".into();
     }
-    let reason = match e.span() {
+    let reason = match span {
         Some(span) => {
             let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
             format!("{message} (line {line})")
@@ -195,6 +200,40 @@ pub fn level_set(levels: LevelsField, field: &str) -> Result<LevelSet> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Config {
+        seed: u64,
+        game: String,
+        inner: Option<Inner>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Inner {
+        levels: Vec<u64>,
+    }
+
+    fn field_of(text: &str) -> String {
+        let e = toml::from_str::<Config>(text).unwrap_err();
+        match toml_error(text, &e) {
+            Error::Config { field, .. } => field,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_missing_field_is_named_in_its_table_not_in_the_first_key() {
+        // The first key starts at offset 0, where the document's empty span points.
+        assert_eq!(field_of("seed = 1\n"), "game");
+        assert_eq!(field_of("\nseed = 1\n"), "game");
+        assert_eq!(
+            field_of("seed = 1\ngame = \"g\"\n[inner]\n"),
+            "inner.levels"
+        );
+        assert_eq!(field_of("seed = \"x\"\ngame = \"g\"\n"), "seed");
+    }
 
     #[test]
     fn builtin_is_a_synonym_of_paper_and_other_words_are_errors_naming_the_field() {

@@ -4,10 +4,11 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::path::Path;
 
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::AgentSpec;
-use crate::agents::build_agent;
+use crate::agents::build_agent_at;
 use crate::arena::initial_state;
 use crate::arena::series::{Series, SeriesGame};
 use crate::error::{Error, Result};
@@ -26,11 +27,13 @@ use crate::rng::derive_seed;
 /// Levels with different player counts (Puerto Rico's `2p` … `5p`) are played as one series
 /// per run of consecutive levels with the same count, each seeded by
 /// `derive_seed(seed, &[index of its first level])`; levels of one count are one series
-/// seeded by `seed`, as above.
+/// seeded by `seed`, as above. Relative file paths in the specs are relative to `base`
+/// (a run directory; `""`: the working folder), [`build_agent_at`].
 ///
 /// # Errors
 ///
 /// A spec the game cannot build; [`Error::Config`] naming `levels` if there are none.
+#[allow(clippy::too_many_arguments)] // what is played, by whom, where their files are, measured how
 pub fn evaluate_player<G: SearchSupport>(
     game: &G,
     levels: &[(String, G::Level)],
@@ -39,20 +42,15 @@ pub fn evaluate_player<G: SearchSupport>(
     player: &str,
     baseline: &str,
     features: &[Feature],
+    base: &Path,
 ) -> Result<Evaluation> {
     if levels.is_empty() {
         return Err(Error::config("levels", "no level to play"));
     }
-    let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent(game, s) };
-    let groups = same_count_runs(game, levels);
+    let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent_at(game, s, base) };
     let mut results = Vec::new();
-    for range in &groups {
-        let group = &levels[range.clone()];
-        let seed = if groups.len() == 1 {
-            seed
-        } else {
-            derive_seed(seed, &[range.start as u64])
-        };
+    for (range, seed) in count_runs(&player_counts(game, levels), seed) {
+        let group = &levels[range];
         let series = Series::new(group.to_vec(), repetitions, seed);
         let specs = line_up(game, group, player, baseline)?;
         let games = series.run(game, &specs, build, |_, _| {})?;
@@ -61,21 +59,37 @@ pub fn evaluate_player<G: SearchSupport>(
     Ok(aggregate(&results, features.len()))
 }
 
-/// The index ranges of the runs of consecutive `levels` with the same player count.
-fn same_count_runs<G: Game>(game: &G, levels: &[(String, G::Level)]) -> Vec<Range<usize>> {
-    let counts: Vec<usize> = levels
+/// The number of players of each of `levels`.
+pub fn player_counts<G: Game>(game: &G, levels: &[(String, G::Level)]) -> Vec<usize> {
+    levels
         .iter()
         .map(|(_, l)| game.num_players(&initial_state(game, l, 0)))
-        .collect();
+        .collect()
+}
+
+/// The series of an evaluation whose levels have the player `counts`: the index ranges of the
+/// runs of consecutive levels with the same count, each with its series seed — `seed` if there
+/// is one run, else `derive_seed(seed, &[index of the run's first level])`.
+pub fn count_runs(counts: &[usize], seed: u64) -> Vec<(Range<usize>, u64)> {
     let mut runs = Vec::new();
     let mut start = 0;
-    for i in 1..=levels.len() {
-        if i == levels.len() || counts[i] != counts[start] {
+    for i in 1..=counts.len() {
+        if i == counts.len() || counts[i] != counts[start] {
             runs.push(start..i);
             start = i;
         }
     }
-    runs
+    let one = runs.len() == 1;
+    runs.into_iter()
+        .map(|r| {
+            let s = if one {
+                seed
+            } else {
+                derive_seed(seed, &[r.start as u64])
+            };
+            (r, s)
+        })
+        .collect()
 }
 
 /// What the evaluation keeps of one game of the player (participant 0): enough for
@@ -214,6 +228,20 @@ mod tests {
         let none = aggregate(&[], 2);
         assert_eq!((none.games, none.fitness), (0, 0.0));
         assert_eq!(none.descriptor_means, [0.0, 0.0]);
+    }
+
+    #[test]
+    fn levels_of_one_count_are_one_series_with_the_evaluation_seed() {
+        assert_eq!(count_runs(&[4, 4], 9), [(0..2, 9)]);
+        assert_eq!(
+            count_runs(&[3, 4, 4, 3], 9),
+            [
+                (0..1, derive_seed(9, &[0])),
+                (1..3, derive_seed(9, &[1])),
+                (3..4, derive_seed(9, &[3])),
+            ]
+        );
+        assert!(count_runs(&[], 9).is_empty());
     }
 
     #[test]

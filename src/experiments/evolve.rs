@@ -6,7 +6,9 @@
 //! atomically (temp file, fsync, rename):
 //!
 //! - `config.toml`: the resolved config (every default explicit, levels listed, evolved scripts
-//!   named), written first, before any game;
+//!   named), written first, before any game, right after `agent-files/`, the copies of the
+//!   files its agents read (bot files; none for most runs), which it names
+//!   ([`super::agent_files`]);
 //! - after every batch, in this order: `progress.csv` (one row per batch), `archive.csv` (one
 //!   row per elite), `heatmap.png` and `heatmap.svg`, then `checkpoint.json` (the run state
 //!   [`MapElites::resume_file`] continues from). The checkpoint comes last, so every other file
@@ -15,12 +17,14 @@
 //!
 //! A run directory is never overwritten without `--force` (which first removes the old run's
 //! files); `--resume` continues the run from `checkpoint.json` if `config.toml` in the
-//! directory is the resolved config of this run.
+//! directory is the resolved config of this run (and starts it if the run was stopped before
+//! its first checkpoint, with `config.toml` alone).
 //!
 //! Determinism: genome `i` (its global evaluation index) plays its games as
 //! `evaluate_player` seeded by `derive_seed(run seed, &[i])` would: game `j` on level
 //! `j / repetitions` with the seed `derive_seed(derive_seed(run seed, &[i]), &[j])`, seats
-//! rotated. A batch's games are game tasks ([`TaskPlan::tasks`]), played in parallel on a local
+//! rotated (levels of different player counts: one such series per run of levels of one
+//! count, see [`TaskPlan::tasks`]). A batch's games are game tasks ([`TaskPlan::tasks`]), played in parallel on a local
 //! rayon pool of `--threads` threads, and their results are gathered per genome in game order
 //! and told to the archive in index order. `archive.csv` is therefore byte-identical for any
 //! thread count, and for a run taken batch by batch through `ask`, `work` and `tell`
@@ -34,19 +38,21 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::evaluate::{line_up, with_weights};
+use super::agent_files::{AgentFile, copy_agent_files};
+use super::evaluate::{count_runs, line_up, player_counts, with_weights};
 use super::output_error;
 use super::run_config::{RunConfig, older_form_of};
-use super::run_dir::prepare_out_dir;
+pub use super::run_dir::CHECKPOINT_JSON;
+use super::run_dir::{edited_config, prepare_out_dir, written_beside};
 use super::tasks::{BATCHES_DIR, Task, TaskPlan, TaskResult, config_hash, gather, play_task};
 use crate::agent::SearchSupport;
-use crate::agents::build_agent;
-use crate::arena::initial_state;
+use crate::agents::{AgentSpec, build_agent_at};
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::Game;
+use crate::qd::checkpoint::Checkpoint;
 use crate::qd::{Batch, BatchReport, Evaluation, MapElites, MapElitesConfig};
 use crate::report::archive::{
     ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, check_progress_against, read_progress_csv,
@@ -62,9 +68,6 @@ pub const QUICKSTART_NAME: &str = "quickstart";
 
 /// The resolved config in a run directory.
 pub const CONFIG_TOML: &str = "config.toml";
-
-/// The checkpoint in a run directory.
-pub const CHECKPOINT_JSON: &str = "checkpoint.json";
 
 /// Every file a run writes into its run directory, in the order they are first written (the
 /// explorer page last, once the run is finished).
@@ -216,6 +219,14 @@ pub struct RunSetup<L> {
     pub scripts: Vec<String>,
     /// The rules, every default explicit (the resolved config's `[rules]`).
     pub rules: toml::Table,
+    /// The evolved player's spec (without weights) and the baseline's, as `config.toml`
+    /// names them: the files they read are the run's copies, relative to the run directory
+    /// ([`super::agent_files`]).
+    pub player: AgentSpec,
+    /// The baseline's spec, as `config.toml` names it.
+    pub baseline: AgentSpec,
+    /// The files the agents read, copied into the run directory when it starts.
+    pub files: Vec<AgentFile>,
     /// The resolved config, written as `config.toml` (see [`kept_config`]).
     pub config_toml: String,
 }
@@ -227,20 +238,18 @@ impl<L> RunSetup<L> {
     ///
     /// [`Error::Config`] naming `evaluation.levels` if there is no level.
     pub fn plan<G: Game<Level = L>>(&self, game: &G, run: &RunConfig) -> Result<TaskPlan> {
-        let (_, first) = self
-            .levels
-            .first()
-            .ok_or_else(|| Error::config("evaluation.levels", "no level to play"))?;
-        let players = game.num_players(&initial_state(game, first, 0));
+        if self.levels.is_empty() {
+            return Err(Error::config("evaluation.levels", "no level to play"));
+        }
         Ok(TaskPlan {
             game_name: game.info().name.to_string(),
             rules: self.rules.clone(),
             levels: self.levels.iter().map(|(n, _)| n.clone()).collect(),
             repetitions: run.repetitions,
-            players: players.max(1),
+            players: player_counts(game, &self.levels),
             seed: run.seed,
-            player: run.player.clone(),
-            baseline: run.baseline.to_string(),
+            player: self.player.clone(),
+            baseline: self.baseline.to_string(),
             scripts: self.scripts.clone(),
             features: run.features.iter().map(|a| a.name.clone()).collect(),
             config_hash: config_hash(&self.config_toml),
@@ -260,10 +269,10 @@ impl<L> RunSetup<L> {
 /// # Errors
 ///
 /// [`Error::Config`] naming `evaluation.player`, `evaluation.baseline` or `evaluation.levels`
-/// for an agent that cannot be built or levels with different numbers of players, `out` if the run
+/// for an agent that cannot be built or a level it cannot be played on, `out` if the run
 /// directory holds a run and neither `force` nor `resume` is set, `threads` if the pool cannot
 /// be built; an error naming `checkpoint.json` or `config.toml` when resuming without a
-/// checkpoint or with another configuration; [`Error::Io`] if a file cannot be written.
+/// run (neither file) or with another configuration; [`Error::Io`] if a file cannot be written.
 pub fn evolve<G: SearchSupport>(
     game: &G,
     setup: &RunSetup<G::Level>,
@@ -273,14 +282,18 @@ pub fn evolve<G: SearchSupport>(
     let started = Instant::now();
     let run = &cfg.run;
     let me_config = run.map_elites(&setup.scripts).map_err(|e| cfg.located(e))?;
-    preflight(game, setup, run).map_err(|e| cfg.located(e))?;
+    let dir = &cfg.out;
+    // A run continued plays with its own copies of its agents' files; a run started, with
+    // the files the config names (copied once nothing else can fail).
+    let continued = cfg.resume.then_some(dir.as_path());
+    preflight(game, setup, run, continued).map_err(|e| cfg.located(e))?;
     let plan = setup.plan(game, run)?;
     let pool = super::thread_pool(cfg.threads, "threads")?;
 
-    let dir = &cfg.out;
     let checkpoint_path = dir.join(CHECKPOINT_JSON);
     let (mut me, mut reports) = if cfg.resume {
-        if !checkpoint_path.is_file() {
+        // A run killed before its first checkpoint has only its config.toml: it starts.
+        if !checkpoint_path.is_file() && !dir.join(CONFIG_TOML).is_file() {
             return Err(Error::io(
                 &checkpoint_path,
                 std::io::Error::new(
@@ -319,6 +332,7 @@ pub fn evolve<G: SearchSupport>(
             return Ok(summary);
         }
         prepare_run_dir(dir, cfg.force)?;
+        copy_agent_files(dir, &setup.files)?;
         write_atomic(&dir.join(CONFIG_TOML), setup.config_toml.as_bytes())?;
         (MapElites::new(me_config)?, Vec::new())
     };
@@ -335,7 +349,7 @@ pub fn evolve<G: SearchSupport>(
         let batch_start = Instant::now();
         let tasks = plan.tasks(&batch)?;
         let played = pool.install(|| {
-            play_tasks(game, &setup.levels, &setup.features, &tasks, || {
+            play_tasks(game, &setup.levels, &setup.features, &tasks, dir, || {
                 progress.inc()
             })
         });
@@ -376,8 +390,9 @@ pub fn evolve<G: SearchSupport>(
     Ok(summary)
 }
 
-/// Plays `tasks` of a run on the current rayon pool, the level of each task found by name in
-/// `levels`, calling `each` after every game; the results come back in task order.
+/// Plays `tasks` of the run in `dir` on the current rayon pool, the level of each task found
+/// by name in `levels`, calling `each` after every game; the results come back in task
+/// order.
 ///
 /// # Errors
 ///
@@ -388,6 +403,7 @@ pub fn play_tasks<G: SearchSupport>(
     levels: &[(String, G::Level)],
     features: &[Feature],
     tasks: &[Task],
+    dir: &Path,
     each: impl Fn() + Sync,
 ) -> Result<Vec<TaskResult>> {
     let results: Vec<Result<TaskResult>> = tasks
@@ -400,7 +416,7 @@ pub fn play_tasks<G: SearchSupport>(
                 .ok_or_else(|| {
                     Error::config("level", format!("`{}` is not a level of the run", t.level))
                 })?;
-            let result = play_task(game, level, features, t);
+            let result = play_task(game, level, features, t, dir);
             each();
             result
         })
@@ -445,7 +461,9 @@ pub fn prepare_run_dir(dir: &Path, force: bool) -> Result<()> {
 
 /// Checks, without playing, that the player (with weights for every evolved script), the
 /// baseline and the levels make games: the player against N − 1 baselines ([`line_up`]) on
-/// every level.
+/// every level, N its number of players (levels may differ). `started`: the run directory of
+/// a run that has started, whose agents read its copies of their files (`setup`'s specs at the
+/// directory); `None` for a run starting, whose agents read the files `run` names.
 ///
 /// # Errors
 ///
@@ -454,8 +472,13 @@ pub fn preflight<G: SearchSupport>(
     game: &G,
     setup: &RunSetup<G::Level>,
     run: &RunConfig,
+    started: Option<&Path>,
 ) -> Result<()> {
-    let (levels, scripts, baseline) = (&setup.levels, &setup.scripts, run.baseline.to_string());
+    let (player, baseline, base) = match started {
+        Some(dir) => (&setup.player, &setup.baseline, dir),
+        None => (&run.player, &run.baseline, Path::new("")),
+    };
+    let (levels, scripts, baseline) = (&setup.levels, &setup.scripts, baseline.to_string());
     let named = |field: &str| {
         let field = field.to_string();
         move |e: Error| match e {
@@ -467,17 +490,24 @@ pub fn preflight<G: SearchSupport>(
         }
     };
     let values = vec![0.0; scripts.len()];
-    let player = with_weights(&run.player, scripts, &values).map_err(named("evaluation.player"))?;
-    let build = |s: &str| build_agent(game, s);
+    let player = with_weights(player, scripts, &values).map_err(named("evaluation.player"))?;
+    let build = |s: &str| build_agent_at(game, s, base);
     build(&player).map_err(named("evaluation.player"))?;
     build(&baseline).map_err(named("evaluation.baseline"))?;
-    let specs = line_up(game, levels, &player, &baseline).map_err(named("evaluation.levels"))?;
-    Series::new(levels.to_vec(), run.repetitions, run.seed)
-        .check(game, &specs, &build)
-        .map_err(|e| match e {
-            Error::Config { reason, .. } => Error::config("evaluation.levels", reason),
-            e => e,
-        })
+    if levels.is_empty() {
+        return Err(Error::config("evaluation.levels", "no level to play"));
+    }
+    for (range, _) in count_runs(&player_counts(game, levels), run.seed) {
+        let group = &levels[range];
+        let specs = line_up(game, group, &player, &baseline).map_err(named("evaluation.levels"))?;
+        Series::new(group.to_vec(), run.repetitions, run.seed)
+            .check(game, &specs, &build)
+            .map_err(|e| match e {
+                Error::Config { reason, .. } => Error::config("evaluation.levels", reason),
+                e => e,
+            })?;
+    }
+    Ok(())
 }
 
 /// The resolved config the run in `dir` works from: `resolved`, or the text of `dir`'s
@@ -495,14 +525,16 @@ pub fn kept_config(dir: &Path, resolved: String, force: bool) -> String {
 }
 
 /// Opens the run in `dir` to continue it: its `config.toml` must be `config_toml`; its
-/// checkpoint, if it has one, must fit `config` (without one, the run starts at batch 0);
+/// checkpoint, if it has one, must fit `config` and have been written beside this
+/// `config.toml` ([`written_beside`]; without a checkpoint, the run starts at batch 0);
 /// `progress.csv` must hold a row for every batch the checkpoint holds
 /// ([`check_progress_against`]) and keeps those rows.
 ///
 /// # Errors
 ///
-/// An error naming `config.toml` if it is missing or holds another configuration, or naming
-/// `checkpoint.json` or `progress.csv` if either is unreadable or does not fit.
+/// An error naming `config.toml` if it is missing or holds another configuration (or one
+/// edited since the checkpoint), or naming `checkpoint.json` or `progress.csv` if either is
+/// unreadable or does not fit.
 pub fn open_run(
     dir: &Path,
     config_toml: &str,
@@ -522,7 +554,11 @@ pub fn open_run(
     }
     let checkpoint_path = dir.join(CHECKPOINT_JSON);
     let me = if checkpoint_path.is_file() {
-        MapElites::resume_file(config, &checkpoint_path)?
+        let me = MapElites::resume_file(config, &checkpoint_path)?;
+        if !written_beside(&Checkpoint::load(&checkpoint_path)?, &on_disk) {
+            return Err(edited_config(dir));
+        }
+        me
     } else {
         MapElites::new(config)?
     };
@@ -578,7 +614,10 @@ fn finished_text(name: &str, dir: &Path, s: &EvolveSummary) -> String {
     )
 }
 
-/// Writes `progress.csv`, `archive.csv`, the heatmaps and the checkpoint, in that order.
+/// Writes `progress.csv`, `archive.csv`, the heatmaps and the checkpoint, in that order; the
+/// checkpoint carries the fingerprint of the run's `config.toml` beside it
+/// ([`config_hash`]), which readers of the run check it against
+/// ([`super::run_dir::check_against_checkpoint`]).
 ///
 /// # Errors
 ///
@@ -588,7 +627,11 @@ pub fn write_outputs(dir: &Path, me: &MapElites, reports: &[BatchReport]) -> Res
     let table = ArchiveTable::from_archive(me.archive(), &me.config().space);
     write_archive_csv(&dir.join(ARCHIVE_CSV), &table)?;
     write_heatmaps(&table.rows, me.archive().axes(), dir)?;
-    me.checkpoint().save(&dir.join(CHECKPOINT_JSON))
+    let mut checkpoint = me.checkpoint();
+    checkpoint.run_config = read_text(&dir.join(CONFIG_TOML), TEXT_LIMIT)
+        .ok()
+        .map(|text| config_hash(&text));
+    checkpoint.save(&dir.join(CHECKPOINT_JSON))
 }
 
 /// The progress bar's message: elites and best win rate.

@@ -20,6 +20,7 @@
 //! - [`run_game()`]: every subcommand for one game `G: GameKit`; [`registry`]: the games a
 //!   binary runs, by name ([`run`] finds the command's game there).
 
+pub mod agent_files;
 pub mod bench;
 pub mod config_file;
 pub mod evaluate;
@@ -36,6 +37,7 @@ pub mod report;
 pub mod run_config;
 pub mod run_dir;
 pub mod run_game;
+pub mod run_lock;
 pub mod tasks;
 pub mod tiers;
 pub mod tournament;
@@ -45,6 +47,7 @@ pub mod validate;
 
 use std::fmt;
 use std::io::Write;
+use std::path::Path;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
@@ -158,6 +161,53 @@ impl Command {
             Command::Ask(c) => c.evolve.run.game,
             Command::Work(c) => c.game,
             Command::Tell(c) => c.evolve.run.game,
+        }
+    }
+
+    /// The subcommand's name, as typed (`evolve`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Games => "games",
+            Command::Levels(_) => "levels",
+            Command::Play(_) => "play",
+            Command::Replay(_) => "replay",
+            Command::Bench(_) => "bench",
+            Command::Tournament(_) => "tournament",
+            Command::Plot(_) => "plot",
+            Command::Validate(_) => "validate",
+            Command::Reevaluate(_) => "reevaluate",
+            Command::Tiers(_) => "tiers",
+            Command::Report(_) => "report",
+            Command::Evolve(_) => "evolve",
+            Command::Ask(_) => "ask",
+            Command::Work(_) => "work",
+            Command::Tell(_) => "tell",
+        }
+    }
+
+    /// The folder the command writes its results into, which it locks while it runs
+    /// ([`run_lock`]), and whether it may create that folder: a run directory (`evolve`,
+    /// `ask`, `tell`, `validate`, `reevaluate`, `report`, `tiers`, `plot`) or a tournament's
+    /// output folder. `None` for commands that write into no such folder, and for `work`,
+    /// whose workers, many at once, each add their own result file to a batch of a run that
+    /// `tell` may hold meanwhile.
+    pub fn output_dir(&self) -> Option<(&Path, bool)> {
+        match self {
+            Command::Evolve(c) => Some((&c.out, !c.resume)),
+            Command::Ask(c) => Some((&c.evolve.out, true)),
+            Command::Tell(c) => Some((&c.evolve.out, false)),
+            Command::Tournament(c) => Some((&c.out, !c.resume)),
+            Command::Plot(c) => Some((&c.dir, false)),
+            Command::Validate(c) => Some((&c.run_dir, false)),
+            Command::Reevaluate(c) => Some((&c.run_dir, false)),
+            Command::Report(c) => Some((&c.run_dir, false)),
+            Command::Tiers(c) => Some((&c.run_dir, false)),
+            Command::Games
+            | Command::Levels(_)
+            | Command::Play(_)
+            | Command::Replay(_)
+            | Command::Bench(_)
+            | Command::Work(_) => None,
         }
     }
 }

@@ -17,6 +17,7 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
+use super::run_lock::DirLock;
 use super::{Command, Exit};
 use crate::error::{Error, Result};
 use crate::games::{GameVisitor, visit_all};
@@ -163,12 +164,15 @@ impl Registry {
             .expect("a registry has at least one game")
     }
 
-    /// Runs `cmd` with the game it names (`games`: lists every game).
+    /// Runs `cmd` with the game it names (`games`: lists every game), holding the lock on
+    /// the folder it writes into ([`Command::output_dir`], [`DirLock`]) from before it looks
+    /// at that folder until it is done.
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `game` for a game the registry does not have; whatever the
-    /// command reports.
+    /// [`Error::Config`] naming `game` for a game the registry does not have; [`Error::Io`]
+    /// naming the output folder if another process holds its lock; whatever the command
+    /// reports.
     pub fn run(&self, cmd: Command, out: &mut dyn Write) -> Result<Exit> {
         if cmd == Command::Games {
             for g in &self.games {
@@ -177,6 +181,12 @@ impl Registry {
             return Ok(Exit::Success);
         }
         let entry = self.get(cmd.game().name())?;
+        let _lock = match cmd.output_dir() {
+            Some((dir, create)) => {
+                DirLock::acquire(dir, &format!("{} {}", self.program, cmd.name()), create)?
+            }
+            None => None,
+        };
         (entry.run)(cmd, out)
     }
 }

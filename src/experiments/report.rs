@@ -23,7 +23,7 @@ use super::run_dir::{RunDir, read_config};
 use super::tiers::{TIERS_TOML, TiersFile};
 use super::validate::tables::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error, thread_pool};
-use crate::agents::build_agent;
+use crate::agents::build_agent_at;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::kit::GameKit;
@@ -272,7 +272,7 @@ fn replay_of<G: GameKit>(
     let specs = line_up(game, &levels[..1], &spec, &baseline)?;
     let mut agents = specs
         .iter()
-        .map(|s| build_agent(game, s))
+        .map(|s| build_agent_at(game, s, &run.dir))
         .collect::<Result<Vec<_>>>()?;
     let source = ReplaySource {
         program: super::registry::registry().program().to_string(),

@@ -1,20 +1,24 @@
 //! Output folders: creating one without overwriting results by accident
 //! ([`prepare_out_dir`]), and reading a run directory written by `playstyles evolve`, for
-//! `plot`, `validate` and `tiers`: its resolved `config.toml` and its `archive.csv`, checked
-//! against each other.
+//! `plot`, `validate`, `reevaluate`, `tiers` and `report`: its resolved `config.toml` and its
+//! `archive.csv`, checked against each other and against the run's checkpoint.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::run_config::RunConfig;
+use super::tasks::config_hash;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::qd::GridArchive;
-use crate::qd::checkpoint::invalid;
+use crate::qd::checkpoint::{Checkpoint, invalid};
 use crate::report::archive::{ARCHIVE_CSV, ArchiveRow, ArchiveTable, read_archive_csv};
 
 /// File name of the resolved run config in a run directory.
 pub const CONFIG_TOML: &str = "config.toml";
+
+/// File name of the checkpoint in a run directory.
+pub const CHECKPOINT_JSON: &str = "checkpoint.json";
 
 /// A run directory's config and archive.
 #[derive(Clone, Debug)]
@@ -94,33 +98,95 @@ pub fn check_dir(dir: &Path) -> Result<()> {
 /// than [`TEXT_LIMIT`] or not UTF-8); [`Error::Config`]
 /// naming the field, with the file's path in the reason, if the config is invalid.
 pub fn read_config(dir: &Path) -> Result<RunConfig> {
+    read_config_text(dir).map(|(config, _)| config)
+}
+
+/// As [`read_config`], with the file's text.
+fn read_config_text(dir: &Path) -> Result<(RunConfig, String)> {
     check_dir(dir)?;
     let path = dir.join(CONFIG_TOML);
     let text = read_text(&path, TEXT_LIMIT)?;
     let stem = dir
         .file_name()
         .map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned());
-    RunConfig::parse(&text, &stem).map_err(|e| match e {
+    let config = RunConfig::parse(&text, &stem).map_err(|e| match e {
         Error::Config { field, reason } => Error::Config {
             field,
             reason: format!("{reason} (in {})", path.display()),
         },
         e => e,
-    })
+    })?;
+    Ok((config, text))
+}
+
+/// Checks `config.toml` of the run directory `dir` (parsed as `config`, its text `text`)
+/// against the run's `checkpoint.json`, if it has one: the checkpoint's hash of the engine's
+/// settings ([`crate::qd::MapElitesConfig::hash`]: seed, batches, genome, grid, schedule)
+/// must be that of `config` with the evolved scripts `scripts`, and its fingerprint of the
+/// whole `config.toml` ([`Checkpoint::run_config`], in checkpoints written since it exists)
+/// that of `text`. So a `config.toml` edited after the run (another grid, player, baseline,
+/// levels) is refused rather than read as the run's.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming `config.toml` if it is not the config that wrote the checkpoint; as
+/// [`Checkpoint::load`] for a damaged checkpoint.
+pub fn check_against_checkpoint(
+    dir: &Path,
+    config: &RunConfig,
+    text: &str,
+    scripts: &[String],
+) -> Result<()> {
+    let checkpoint = dir.join(CHECKPOINT_JSON);
+    if !checkpoint.is_file() {
+        return Ok(());
+    }
+    let cp = Checkpoint::load(&checkpoint)?;
+    let settings = config
+        .map_elites(scripts)
+        .map(|c| c.hash() == cp.config_hash)
+        .unwrap_or(false);
+    if settings && written_beside(&cp, text) {
+        return Ok(());
+    }
+    Err(edited_config(dir))
+}
+
+/// True if the checkpoint `cp` was written beside a `config.toml` of text `text` (or
+/// carries no fingerprint of it, [`Checkpoint::run_config`]).
+pub fn written_beside(cp: &Checkpoint, text: &str) -> bool {
+    cp.run_config
+        .as_ref()
+        .is_none_or(|h| *h == config_hash(text))
+}
+
+/// The error for a `config.toml` of the run directory `dir` that is not the one its
+/// checkpoint was written with.
+pub fn edited_config(dir: &Path) -> Error {
+    invalid(
+        &dir.join(CONFIG_TOML),
+        format!(
+            "is not the config this run was played with ({CHECKPOINT_JSON} was written with \
+             another one): it was edited or replaced after the run; restore the run's own \
+             {CONFIG_TOML}"
+        ),
+    )
 }
 
 impl RunDir {
     /// Reads `config.toml` and `archive.csv` of the run directory `dir` and checks that they
     /// agree: the archive's features are the config's, in order; its weights are the config's
     /// `genome.scripts` (when listed); every row's cell index and coordinates lie on the grid
-    /// and match each other, and no cell appears twice.
+    /// and match each other, and no cell appears twice; and that `config.toml` is the one
+    /// the run's checkpoint was written with ([`check_against_checkpoint`]).
     ///
     /// # Errors
     ///
-    /// As [`read_config`]; [`Error::Io`] naming `archive.csv` (and the line, for a bad row) if
-    /// it is missing, malformed or disagrees with the config.
+    /// As [`read_config`] and [`check_against_checkpoint`]; [`Error::Io`] naming
+    /// `archive.csv` (and the line, for a bad row) if it is missing, malformed or disagrees
+    /// with the config.
     pub fn load(dir: &Path) -> Result<RunDir> {
-        let config = read_config(dir)?;
+        let (config, text) = read_config_text(dir)?;
         let path = dir.join(ARCHIVE_CSV);
         let archive = read_archive_csv(&path)?;
         let axes = config.features.clone();
@@ -169,6 +235,7 @@ impl RunDir {
                 ));
             }
         }
+        check_against_checkpoint(dir, &config, &text, &archive.weights)?;
         Ok(RunDir {
             dir: dir.to_path_buf(),
             config,

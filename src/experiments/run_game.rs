@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use super::agent_files::keep_files;
 use super::config_file::{LevelSet, read_rules};
 use super::evolve::{EvolveConfig, RunSetup, evolve, kept_config};
 use super::games_csv::TableColumns;
@@ -24,6 +25,9 @@ use crate::kit::GameKit;
 
 /// Levels with the names reports give them.
 type NamedLevels<L> = Vec<(String, L)>;
+
+/// The field of a run config naming its training levels.
+const RUN_LEVELS: &str = "evaluation.levels";
 
 /// Runs `cmd` with game `G` (default rules unless the command's config has a `[rules]`
 /// table).
@@ -123,19 +127,27 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
     done.map(|()| Exit::Success)
 }
 
-/// The names of a level set and the levels they load.
+/// The names of a level set and the levels they load; `field` names the set in errors.
 ///
 /// # Errors
 ///
-/// As [`GameKit::load_level`].
-fn load_levels<G: GameKit>(set: &LevelSet) -> Result<(Vec<String>, NamedLevels<G::Level>)> {
+/// As [`GameKit::load_level`], a config error naming `field` (the config's, not the
+/// `--level` flag the game names).
+fn load_levels<G: GameKit>(
+    set: &LevelSet,
+    field: &str,
+) -> Result<(Vec<String>, NamedLevels<G::Level>)> {
     let names: Vec<String> = match set {
         LevelSet::Paper => G::builtin_levels(),
         LevelSet::List(list) => list.clone(),
     };
     let levels = names
         .iter()
-        .map(|name| Ok((name.clone(), G::load_level(name)?)))
+        .map(|name| match G::load_level(name) {
+            Ok(level) => Ok((name.clone(), level)),
+            Err(Error::Config { reason, .. }) => Err(Error::config(field, reason)),
+            Err(e) => Err(e),
+        })
         .collect::<Result<Vec<_>>>()?;
     Ok((names, levels))
 }
@@ -170,7 +182,7 @@ fn rules_table<R: serde::Serialize>(rules: &R) -> Result<toml::Table> {
 fn run_tournament<G: GameKit, W: Write>(cfg: &TournamentConfig, out: &mut W) -> Result<()> {
     let spec = &cfg.spec;
     let rules: G::Rules = read_rules(&spec.rules)?;
-    let (names, levels) = load_levels::<G>(&spec.levels)?;
+    let (names, levels) = load_levels::<G>(&spec.levels, "levels")?;
     let config_toml = spec.resolved_toml(rules_table(&rules)?, &names)?;
     let columns = TableColumns {
         stats: G::game_columns(),
@@ -194,7 +206,23 @@ fn run_validate<G: GameKit, W: Write>(cfg: &ValidateConfig, out: &mut W) -> Resu
     let levels = refs
         .into_iter()
         .map(|r| match r {
-            LevelRef::Load(name) => Ok((name.clone(), G::load_level(&name)?)),
+            LevelRef::Load(name) => match G::load_level(&name) {
+                Ok(level) => Ok((name, level)),
+                // `--levels` named it: say so, with the game's reason.
+                Err(e) => {
+                    let why = match e {
+                        Error::Config { reason, .. } => reason,
+                        e => e.to_string(),
+                    };
+                    Err(Error::config(
+                        "--levels",
+                        format!(
+                            "{why} (give held-out, paper, generated:N or a comma-separated \
+                             list of levels)"
+                        ),
+                    ))
+                }
+            },
             LevelRef::Generated(seed) => {
                 Ok((format!("generated:{seed}"), G::generate_level(seed)?))
             }
@@ -209,7 +237,7 @@ fn run_validate<G: GameKit, W: Write>(cfg: &ValidateConfig, out: &mut W) -> Resu
 fn run_reevaluate<G: GameKit, W: Write>(cfg: &ReevaluateConfig, out: &mut W) -> Result<()> {
     let run = super::run_dir::RunDir::load(&cfg.run_dir)?;
     let rules: G::Rules = read_rules(&run.config.rules)?;
-    let (_, levels) = load_levels::<G>(&run.config.levels)?;
+    let (_, levels) = load_levels::<G>(&run.config.levels, RUN_LEVELS)?;
     let game = G::with_rules(rules);
     let features = resolve_features(&game, &run.config)?;
     reevaluate(&game, levels, &features, &run, cfg, out).map(|_| ())
@@ -219,7 +247,7 @@ fn run_reevaluate<G: GameKit, W: Write>(cfg: &ReevaluateConfig, out: &mut W) -> 
 fn run_report<G: GameKit, W: Write>(cfg: &ReportConfig, out: &mut W) -> Result<()> {
     let run = super::run_dir::RunDir::load(&cfg.run_dir)?;
     let rules: G::Rules = read_rules(&run.config.rules)?;
-    let (_, levels) = load_levels::<G>(&run.config.levels)?;
+    let (_, levels) = load_levels::<G>(&run.config.levels, RUN_LEVELS)?;
     let game = G::with_rules(rules);
     super::report::report(&game, &levels, &run, cfg, out).map(|_| ())
 }
@@ -237,8 +265,10 @@ fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<(
 }
 
 /// The run `cfg` resolved for `G`: the game with the run's rules, and the run's levels,
-/// features, scripts (default: [`GameKit::default_genome`]) and resolved `config.toml` (the
-/// run directory's own, if an earlier version wrote this run's there: [`kept_config`]).
+/// features, scripts (default: [`GameKit::default_genome`]), agent specs naming the run's
+/// copies of the files they read and those files ([`keep_files`]), and resolved
+/// `config.toml` (the run directory's own, if an earlier version wrote this run's there:
+/// [`kept_config`]).
 ///
 /// # Errors
 ///
@@ -254,10 +284,22 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)
         Some(s) => s.clone(),
         None => G::default_genome().iter().map(|s| s.to_string()).collect(),
     };
-    let (names, levels) = load_levels::<G>(&run.levels)?;
+    let (names, levels) = load_levels::<G>(&run.levels, RUN_LEVELS).map_err(|e| cfg.located(e))?;
     let mut resolved = run.clone();
     let rules = rules_table(&rules)?;
     resolved.file.rules = rules.clone();
+    let mut files = Vec::new();
+    let player =
+        keep_files(&run.player, "evaluation.player", &mut files).map_err(|e| cfg.located(e))?;
+    let baseline =
+        keep_files(&run.baseline, "evaluation.baseline", &mut files).map_err(|e| cfg.located(e))?;
+    // Rewritten only where they name files (elsewhere as written, byte for byte).
+    if player != run.player {
+        resolved.file.evaluation.player = player.to_string();
+    }
+    if baseline != run.baseline {
+        resolved.file.evaluation.baseline = baseline.to_string();
+    }
     let config_toml = resolved.resolved_toml(&names, &scripts)?;
     let config_toml = kept_config(&cfg.out, config_toml, cfg.force);
     let setup = RunSetup {
@@ -265,6 +307,9 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)
         features,
         scripts,
         rules,
+        player,
+        baseline,
+        files,
         config_toml,
     };
     Ok((game, setup))

@@ -17,7 +17,9 @@
 //! **Output.** `tiers.toml` (written atomically) holds one `[[tier]]` table per tier, weakest
 //! first: `name` (`tier-1` … `tier-N`), `cell`, `win_rate`, `source` (`validated` or
 //! `archived`) and `agent`, the run's player spec with the elite's weights, usable as is in
-//! `playstyles play --agents` and in a tournament config's `agents` list.
+//! `playstyles play --agents` and in a tournament config's `agents` list, from any working
+//! folder (the files it reads are the run's copies, by absolute path,
+//! [`super::agent_files::usable_anywhere`]).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -25,6 +27,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::agent_files::usable_anywhere;
 use super::registry::registry;
 use super::run_dir::{RunDir, read_config};
 use super::validate::{VALIDATION_CSV, read_validation_csv};
@@ -213,7 +216,7 @@ pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
                 cell,
                 win_rate,
                 source,
-                agent: run.agent_spec(row)?,
+                agent: usable_anywhere(&run.agent_spec(row)?, &run.dir)?,
             })
         })
         .collect::<Result<_>>()?;

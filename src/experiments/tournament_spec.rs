@@ -10,6 +10,7 @@ use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
+use crate::report::printable::{has_control, printable};
 
 /// The tournament seed when a config gives none (the run configs' default too).
 pub const DEFAULT_SEED: u64 = 1;
@@ -107,8 +108,8 @@ impl TournamentSpec {
     /// [`Error::Config`] naming the field at fault (e.g. `repetitions`, `levels`,
     /// `pairing[1].agents`): a TOML syntax error (field `config`), an unknown or missing field,
     /// a value of the wrong type, an unknown game, a level word other than `"paper"`, no
-    /// levels, zero repetitions, no pairings, an empty or repeated pairing name, a pairing with
-    /// fewer than two agents, a malformed agent spec.
+    /// levels, zero repetitions, no pairings, an empty or repeated pairing name or one with a
+    /// control character, a pairing with fewer than two agents, a malformed agent spec.
     pub fn parse(text: &str) -> Result<Self> {
         let file: TournamentFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
         Self::validate(file)
@@ -138,6 +139,18 @@ impl TournamentSpec {
                 return Err(Error::config(
                     format!("pairing[{i}].name"),
                     "must not be empty",
+                ));
+            }
+            // The name labels table rows, chart rows and CSV cells, and is matched on
+            // --resume: a control character in it is a typo, never a wish.
+            if has_control(&name) {
+                return Err(Error::config(
+                    format!("pairing[{i}].name"),
+                    format!(
+                        "`{}` holds a control character (shown here as \\u{{..}}); \
+                         give a plain name",
+                        printable(&name)
+                    ),
                 ));
             }
             if pairings.iter().any(|q| q.name == name) {
@@ -395,6 +408,9 @@ agents = ["end_turn", "random"]
                 "pairing[0].agents",
             ),
             ("levels = [1, ", "levels = [true, ", "levels"),
+            // A NUL or an ESC would make summary.svg invalid XML and drive the terminal.
+            ("name = \"b\"", "name = \"b\\u001b[31m\"", "pairing[1].name"),
+            ("name = \"a\"", "name = \"a\\u0000\"", "pairing[0].name"),
         ];
         for (from, to, field) in cases {
             assert_eq!(

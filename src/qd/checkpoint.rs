@@ -26,6 +26,12 @@ pub struct Checkpoint {
     /// ([`MapElitesConfig::hash`](super::engine::MapElitesConfig::hash)); resuming with another
     /// configuration is refused.
     pub config_hash: u64,
+    /// Fingerprint of the caller's whole configuration, for readers to check the
+    /// configuration kept beside the checkpoint against (a run directory's `config.toml`:
+    /// its `config_hash`, 16 hex digits); absent in checkpoints written before it existed,
+    /// and left out of the JSON when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_config: Option<String>,
     /// The archive (axes, rule, elites, evaluations offered).
     pub archive: GridArchive,
     /// The emitter's counters.

@@ -224,6 +224,7 @@ impl MapElites {
         Checkpoint {
             version: CHECKPOINT_VERSION,
             config_hash: self.config_hash,
+            run_config: None,
             archive: self.archive.clone(),
             emitter: self.emitter.state(),
             next_batch: self.next_batch,

@@ -20,6 +20,7 @@ use crate::qd::axis::AxisKind;
 use crate::qd::axis::num;
 use crate::report::archive::ArchiveRow;
 use crate::report::atomic::{count_write, write_atomic};
+use crate::report::printable::printable;
 
 /// File name of the PNG heatmap in a run directory.
 pub const HEATMAP_PNG: &str = "heatmap.png";
@@ -318,7 +319,7 @@ impl<'a> Plan<'a> {
         if self.panels > 1 {
             let z = &self.axes[2];
             root.draw(&Text::new(
-                format!("{} = {}", z.name, z.cell_label(panel)),
+                format!("{} = {}", printable(&z.name), z.cell_label(panel)),
                 (gx + gw / 2, oy + PANEL_TITLE_H / 2),
                 font(NAME_FONT).pos(Pos::new(HPos::Center, VPos::Center)),
             ))?;
@@ -375,7 +376,7 @@ impl<'a> Plan<'a> {
         }
         let name_y = gy + gh + self.bottom - 16;
         root.draw(&Text::new(
-            x_axis.name.clone(),
+            printable(&x_axis.name).into_owned(),
             (gx + gw / 2, name_y),
             font(NAME_FONT).pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;
@@ -391,7 +392,7 @@ impl<'a> Plan<'a> {
                 ))?;
             }
             root.draw(&Text::new(
-                y_axis.name.clone(),
+                printable(&y_axis.name).into_owned(),
                 (ox + 10, gy + gh / 2),
                 font(NAME_FONT)
                     .transform(FontTransform::Rotate270)

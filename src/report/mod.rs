@@ -12,6 +12,8 @@
 //! - [`page`]: the shell of every HTML page (self-contained: inline CSS, SVG and script);
 //! - [`replay`]: a game as pictures, one frame per turn, on a page or embedded;
 //! - [`table`]: aligned plain-text tables for the terminal;
+//! - [`printable`]: user text with its control characters written visibly, for the terminal,
+//!   charts and pages;
 //! - [`progress`]: a progress bar on standard error (done / total, elapsed, ETA).
 
 pub mod archive;
@@ -20,6 +22,7 @@ pub mod csv;
 pub mod explorer;
 pub mod heatmap;
 pub mod page;
+pub mod printable;
 pub mod progress;
 pub mod progress_chart;
 pub mod replay;

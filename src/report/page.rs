@@ -4,6 +4,8 @@
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
+use super::printable::printable_text;
+
 /// The style sheet of every page.
 const CSS: &str = r#"
 :root { --ink: #222; --muted: #666; --line: #ddd; --accent: #2162a8; }
@@ -35,9 +37,10 @@ button:hover { border-color: var(--accent); }
 "#;
 
 /// A whole page: `title` as heading and window title, `subtitle` under it, `body` in the main
-/// area and `script` run once the page is loaded.
+/// area and `script` run once the page is loaded. Control characters of user text (names read
+/// from files) are written visibly ([`printable_text`]).
 pub fn page(title: &str, subtitle: &str, body: Markup, script: &str) -> String {
-    html! {
+    let page = html! {
         (DOCTYPE)
         html lang="en" {
             head {
@@ -58,12 +61,20 @@ pub fn page(title: &str, subtitle: &str, body: Markup, script: &str) -> String {
             }
         }
     }
-    .into_string()
+    .into_string();
+    printable_text(&page).into_owned()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_on_a_page_are_shown_as_text() {
+        let p = page("a\u{0}b", "", html! { p { "c\u{1b}d" } }, "");
+        assert!(p.contains("a\\u{0}b") && p.contains("c\\u{1b}d"), "{p}");
+        assert!(!p.contains('\u{0}') && !p.contains('\u{1b}'));
+    }
 
     #[test]
     fn a_page_escapes_its_title_and_keeps_its_script() {

@@ -24,6 +24,7 @@ use crate::error::Result;
 use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
 use crate::report::atomic::write_atomic;
+use crate::report::printable::printable;
 
 /// File name of the PNG chart in a tournament's output folder.
 pub const SUMMARY_PNG: &str = "summary.png";
@@ -251,7 +252,7 @@ impl<'a> Plan<'a> {
     fn new(rows: &'a [WinRateRow]) -> Self {
         let widest = rows
             .iter()
-            .map(|r| approx_width(&r.pairing, LABEL_FONT))
+            .map(|r| approx_width(&printable(&r.pairing), LABEL_FONT))
             .max()
             .unwrap_or(0);
         Plan {
@@ -354,7 +355,7 @@ impl<'a> Plan<'a> {
                 ))?;
             }
             root.draw(&Text::new(
-                fit(&r.pairing, self.label_w - 12),
+                fit(&printable(&r.pairing), self.label_w - 12),
                 (x0 - 8, y),
                 font(LABEL_FONT).pos(Pos::new(HPos::Right, VPos::Center)),
             ))?;

@@ -12,7 +12,7 @@ use super::portfolio::Portfolio;
 use super::sequence::Sequence;
 use super::uct::Uct;
 use crate::agent::Agent;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::games::prismata::{Action, Library, PrismataGame, State, rules};
 use crate::rng::Rng;
 
@@ -87,10 +87,14 @@ impl Agent<PrismataGame> for Bot {
         if self.expected.as_ref() != Some(state) || self.plan.is_empty() {
             self.plan = self.planner.plan(library, state, rng).into();
         }
-        let action = self
-            .plan
-            .pop_front()
-            .expect("a plan holds the turn's actions up to its last end of phase");
+        // A plan holds the turn's actions up to its last end of phase; none means a partial
+        // player left its phase open (the bot file's slots are checked when it is loaded).
+        let action = self.plan.pop_front().ok_or_else(|| {
+            Error::config(
+                "agents",
+                format!("bot `{}` planned no action for its turn", self.name),
+            )
+        })?;
         let mut next = state.clone();
         rules::apply(library, &mut next, action);
         self.expected = Some(next);

@@ -460,7 +460,9 @@ impl<'t> Resolver<'t> {
             for (phase, list) in lists.iter().enumerate() {
                 let at = format!("{lists_field}[{phase}]");
                 for (i, pp) in string_list(list, &at)?.into_iter().enumerate() {
-                    let player = self.partial(pp, &format!("{at}[{i}]"))?;
+                    let field = format!("{at}[{i}]");
+                    let player = self.partial(pp, &field)?;
+                    check_slot(player.as_ref(), pp, phase, &field)?;
                     phases[phase].push(player);
                     names[phase].push(pp.to_string());
                 }
@@ -503,8 +505,11 @@ impl<'t> Resolver<'t> {
             ));
         }
         let mut players = Vec::with_capacity(4);
-        for (i, name) in names.into_iter().enumerate() {
-            players.push(self.partial(name, &format!("{field}[{i}]"))?);
+        for (slot, name) in names.into_iter().enumerate() {
+            let at = format!("{field}[{slot}]");
+            let player = self.partial(name, &at)?;
+            check_slot(player.as_ref(), name, slot, &at)?;
+            players.push(player);
         }
         Ok(Sequence {
             players: players.try_into().expect("four players"),
@@ -669,6 +674,36 @@ fn positive(entry: &mut Entry, key: &'static str) -> Result<u64> {
             "missing or 0 (a budget of at least 1)",
         )),
         n => Ok(n),
+    }
+}
+
+/// Checks that `player` (called `name`, referred to at `field`) plays the phase of `slot`, an
+/// index into [`PpPhase::ALL`]: a player of another phase would act where it cannot end its
+/// phase (a breach player in the defense slot) or end a phase that is not its own.
+fn check_slot(player: &dyn PartialPlayer, name: &str, slot: usize, field: &str) -> Result<()> {
+    let want = PpPhase::ALL[slot];
+    let is = player.phase();
+    if is == want {
+        return Ok(());
+    }
+    Err(Error::config(
+        field,
+        format!(
+            "`{name}` is {} player, but slot {slot} takes {} player \
+             (the slots are defense, ability, buy, breach)",
+            a_phase(is),
+            a_phase(want)
+        ),
+    ))
+}
+
+/// The phase's name with its article, as in "an ability player".
+fn a_phase(phase: PpPhase) -> &'static str {
+    match phase {
+        PpPhase::Ability => "an ability",
+        PpPhase::Defense => "a defense",
+        PpPhase::Buy => "a buy",
+        PpPhase::Breach => "a breach",
     }
 }
 
@@ -906,7 +941,21 @@ fn combination(r: &mut Resolver, e: &mut Entry, phase: PpPhase) -> Result<Arc<dy
     let field = e.field("combination");
     let mut players = Vec::new();
     for (i, name) in e.names("combination")?.into_iter().enumerate() {
-        players.push(r.partial(name, &format!("{field}[{i}]"))?);
+        let at = format!("{field}[{i}]");
+        let player = r.partial(name, &at)?;
+        // Ability and buy players share the action phase and mix in combinations (the
+        // built-in BuySafeguard runs AbilityAvoidEconomyWaste); defense and breach do not.
+        if !matches!(player.phase(), PpPhase::Ability | PpPhase::Buy) {
+            return Err(Error::config(
+                at,
+                format!(
+                    "`{name}` is {} player, but a combination plays in the action phase \
+                     (ability and buy players only)",
+                    a_phase(player.phase())
+                ),
+            ));
+        }
+        players.push(player);
     }
     Ok(Arc::new(Combination { phase, players }))
 }
@@ -1079,5 +1128,78 @@ mod tests {
             assert!(e.contains(field), "`{e}` should name {field}");
         }
         assert!(error("[players\n").contains("test.toml"));
+    }
+
+    #[test]
+    fn a_partial_player_in_a_slot_of_another_phase_is_an_error_naming_it_and_the_slot() {
+        let cases = [
+            // A sequence of four breach players (a player, then a playout player).
+            (
+                SMALL.replace(
+                    r#"["Defend", "Clicks", "BuyEcon", "Breach"]"#,
+                    r#"["Breach", "Breach", "Breach", "Breach"]"#,
+                ),
+                "players.Seq.partial_players[0]",
+                "`Breach` is a breach player, but slot 0 takes a defense player",
+            ),
+            (
+                SMALL.replace(
+                    r#"["Defend", "Clicks", "BuyEcon", "Breach"]"#,
+                    r#"["Defend", "Clicks", "BuyEcon", "Clicks"]"#,
+                ),
+                "players.Seq.partial_players[3]",
+                "`Clicks` is an ability player, but slot 3 takes a breach player",
+            ),
+            (
+                SMALL.replace(
+                    r#"["Defend", "Clicks", "BuyEcon", "Breach"]"#,
+                    r#"["Defend", "BuyEcon", "Clicks", "Breach"]"#,
+                ),
+                "players.Seq.partial_players[1]",
+                "slot 1 takes an ability player",
+            ),
+            // An iterator (searched by AB, UCT, PGS, PM, Rand) with a list in the wrong place.
+            (
+                SMALL.replace(
+                    r#"[["Defend"], ["Clicks"], ["BuyEcon", "BuyNone"], ["Breach"]]"#,
+                    r#"[["Defend"], ["Clicks"], ["BuyEcon", "Breach"], ["Breach"]]"#,
+                ),
+                "iterators.Root.partial_players[2][1]",
+                "`Breach` is a breach player, but slot 2 takes a buy player",
+            ),
+            (
+                SMALL.replace(
+                    r#"[["Defend"], ["Clicks"], ["BuyEcon", "BuyNone"], ["Breach"]]"#,
+                    r#"[["Breach"], ["Clicks"], ["BuyEcon"], ["Defend"]]"#,
+                ),
+                "iterators.Root.partial_players[0][0]",
+                "slot 0 takes a defense player",
+            ),
+            // A combination nesting a defense player into the action phase.
+            (
+                SMALL.replace(r#"["Econ", "Attack"]"#, r#"["Econ", "Defend"]"#),
+                "partial_players.Clicks.combination[1]",
+                "`Defend` is a defense player, but a combination plays in the action phase",
+            ),
+        ];
+        for (text, field, says) in cases {
+            let e = error(&text);
+            assert!(e.contains(field), "`{e}` should name {field}");
+            assert!(e.contains(says), "`{e}` should say {says}");
+        }
+        // An included iterator's lists are checked where they are defined, and a combination
+        // of ability and buy players serves either action slot.
+        let extended = SMALL
+            .replace(
+                "[iterators]",
+                "Mixed = { type = \"ActionBuy_Combination\", combination = [\"Econ\", \"BuyNone\"] }\n\
+                 [iterators]",
+            )
+            .replace(
+                "Root = {",
+                "Wider = { include = \"Root\", partial_players = [[], [], [\"Mixed\"], []] }\nRoot = {",
+            );
+        let config = parse(&extended).unwrap();
+        assert_eq!(config.portfolio("Wider").unwrap().combinations(), 3);
     }
 }

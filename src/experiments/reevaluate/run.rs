@@ -56,7 +56,7 @@ pub fn reevaluate<G: SearchSupport>(
         ));
     }
     if levels.is_empty() {
-        return Err(Error::config("levels", "no level to play"));
+        return Err(Error::config("evaluation.levels", "no level to play"));
     }
     let repetitions = cfg.games.div_ceil(levels.len() as u32);
     let per_elite = repetitions
@@ -120,6 +120,7 @@ pub fn reevaluate<G: SearchSupport>(
             spec,
             &baseline,
             features,
+            &run.dir,
         )
     })?;
     let played: Vec<(ArchiveRow, Evaluation)> = jobs

@@ -8,6 +8,7 @@ use super::task::to_lines;
 use super::{BATCHES_DIR, TASKS_JSONL, batch_dir};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
+use crate::experiments::agent_files::copy_agent_files;
 use crate::experiments::evolve::{
     CONFIG_TOML, EvolveConfig, RunSetup, open_run, preflight, prepare_run_dir,
 };
@@ -51,7 +52,7 @@ pub enum Asked {
 }
 
 /// Runs `playstyles ask` for the run `cfg.evolve` resolved as `setup`: creates the run
-/// directory with `config.toml` if it has none, writes the next batch's tasks to
+/// directory with `config.toml` (and the copies of the files its agents read) if it has none, writes the next batch's tasks to
 /// `batches/NNNNNN/tasks.jsonl` (unless the file already holds them) and prints its path on
 /// `out`; removes the folders of batches already told.
 ///
@@ -71,11 +72,13 @@ pub fn ask<G: SearchSupport>(
     let me_config = run
         .map_elites(&setup.scripts)
         .map_err(|e| ecfg.located(e))?;
-    preflight(game, setup, run).map_err(|e| ecfg.located(e))?;
-    let plan = setup.plan(game, run)?;
     let dir = &ecfg.out;
-    if !dir.join(CONFIG_TOML).is_file() {
+    let started = dir.join(CONFIG_TOML).is_file();
+    preflight(game, setup, run, started.then_some(dir.as_path())).map_err(|e| ecfg.located(e))?;
+    let plan = setup.plan(game, run)?;
+    if !started {
         prepare_run_dir(dir, false)?;
+        copy_agent_files(dir, &setup.files)?;
         write_atomic(&dir.join(CONFIG_TOML), setup.config_toml.as_bytes())?;
     }
     let (me, _) = open_run(dir, &setup.config_toml, me_config)?;

@@ -9,7 +9,7 @@ use super::task::{Task, TaskResult};
 use crate::agents::AgentSpec;
 use crate::arena::series::seat_of;
 use crate::error::Result;
-use crate::experiments::evaluate::{GameResult, aggregate, with_weights};
+use crate::experiments::evaluate::{GameResult, aggregate, count_runs, with_weights};
 use crate::qd::checkpoint::invalid;
 use crate::qd::{Batch, Evaluation};
 use crate::rng::derive_seed;
@@ -25,8 +25,8 @@ pub struct TaskPlan {
     pub levels: Vec<String>,
     /// Games per level and genome.
     pub repetitions: u32,
-    /// Players per game.
-    pub players: usize,
+    /// Players per game on each level, parallel to `levels`.
+    pub players: Vec<usize>,
     /// The run seed.
     pub seed: u64,
     /// The player spec, without weights.
@@ -51,35 +51,42 @@ impl TaskPlan {
     ///
     /// Genome `i` (its evaluation index) plays its game `j` on level `j / repetitions`, seed
     /// `derive_seed(derive_seed(run seed, &[i]), &[j])`, participant `p` in seat
-    /// `(j + p) mod players`: the games `evaluate_player` plays, one by one.
+    /// `(j + p) mod players`: the games `evaluate_player` seeded by `derive_seed(run seed,
+    /// &[i])` plays, one by one. Levels of different player counts are its series
+    /// ([`count_runs`]): then `j` counts from the first game of the level's series and the
+    /// series seed replaces `derive_seed(run seed, &[i])`.
     ///
     /// # Errors
     ///
     /// [`crate::Error::Config`] if the player spec with a genome's weights does not parse.
     pub fn tasks(&self, batch: &Batch) -> Result<Vec<Task>> {
-        let n = self.players;
         let reps = self.repetitions.max(1) as usize;
         let mut tasks = Vec::with_capacity(batch.genomes().len() * self.games_per_evaluation());
         for (k, genome) in batch.genomes().iter().enumerate() {
             let evaluation = batch.first_index() + k as u64;
             let player = with_weights(&self.player, &self.scripts, &genome.values)?;
-            let series_seed = derive_seed(self.seed, &[evaluation]);
-            for j in 0..self.games_per_evaluation() {
-                tasks.push(Task {
-                    batch: batch.number(),
-                    evaluation,
-                    game: j as u32,
-                    game_name: self.game_name.clone(),
-                    rules: self.rules.clone(),
-                    level: self.levels[j / reps].clone(),
-                    seed: derive_seed(series_seed, &[j as u64]),
-                    seats: (0..n).map(|p| seat_of(j, p, n)).collect(),
-                    player: player.clone(),
-                    baseline: self.baseline.clone(),
-                    weights: genome.values.clone(),
-                    features: self.features.clone(),
-                    config_hash: self.config_hash.clone(),
-                });
+            for (levels, series_seed) in
+                count_runs(&self.players, derive_seed(self.seed, &[evaluation]))
+            {
+                let n = self.players[levels.start].max(1);
+                for i in 0..levels.len() * reps {
+                    let j = levels.start * reps + i;
+                    tasks.push(Task {
+                        batch: batch.number(),
+                        evaluation,
+                        game: j as u32,
+                        game_name: self.game_name.clone(),
+                        rules: self.rules.clone(),
+                        level: self.levels[j / reps].clone(),
+                        seed: derive_seed(series_seed, &[i as u64]),
+                        seats: (0..n).map(|p| seat_of(i, p, n)).collect(),
+                        player: player.clone(),
+                        baseline: self.baseline.clone(),
+                        weights: genome.values.clone(),
+                        features: self.features.clone(),
+                        config_hash: self.config_hash.clone(),
+                    });
+                }
             }
         }
         Ok(tasks)

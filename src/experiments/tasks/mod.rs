@@ -18,6 +18,9 @@
 //!   file of the batch are skipped, so a killed or requeued worker loses only the games it was
 //!   playing. The shard comes from `--shard`, else from Slurm's or SGE's array variables.
 //!   `TASKS = -` reads tasks on standard input and writes result lines on standard output.
+//!   The agents read the files they name (bot files) from the run directory the task file
+//!   is in ([`crate::experiments::agent_files`]); with tasks on standard input, from the
+//!   working folder (run such workers in the run directory).
 //! - [`tell`](mod@tell) checks that every task of the batch has exactly one result of this
 //!   configuration (exit 2 naming the missing and foreign ones otherwise), aggregates each
 //!   genome's games in game order, tells the archive and writes every file `evolve` writes,

@@ -10,9 +10,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::task::{Task, TaskResult, parse_lines, to_lines};
-use super::{RESULTS_DIR, TASKS_JSONL};
+use super::{BATCHES_DIR, RESULTS_DIR, TASKS_JSONL};
 use crate::agent::SearchSupport;
-use crate::agents::build_agent;
+use crate::agents::build_agent_at;
 use crate::arena::initial_state;
 use crate::arena::series::{GameSlot, play_slot};
 use crate::error::{Error, Result};
@@ -71,6 +71,9 @@ impl Shard {
     ///    from `SGE_TASK_LAST` (an SGE array; first 1 and step 1 when unset);
     /// 4. otherwise the whole file.
     ///
+    /// A variable set to the empty string is unset, and so is an `SGE_*` variable set to
+    /// `undefined`, as SGE sets them in a job that is not an array.
+    ///
     /// # Errors
     ///
     /// [`Error::Config`] naming the variable that is not a number or gives no valid shard.
@@ -79,6 +82,7 @@ impl Shard {
             match var(name) {
                 None => Ok(None),
                 Some(v) if v.trim().is_empty() => Ok(None),
+                Some(v) if name.starts_with("SGE_") && v.trim() == "undefined" => Ok(None),
                 Some(v) => v
                     .trim()
                     .parse()
@@ -224,7 +228,9 @@ impl WorkConfig {
     }
 }
 
-/// Plays one task on `level` (the level its name loads) and measures `features`.
+/// Plays one task of the run in `run_dir` on `level` (the level its name loads) and
+/// measures `features`; the agents read the run's copies of their files
+/// ([`crate::experiments::agent_files`]).
 ///
 /// # Errors
 ///
@@ -234,8 +240,9 @@ pub fn play_task<G: SearchSupport>(
     level: &G::Level,
     features: &[Feature],
     task: &Task,
+    run_dir: &Path,
 ) -> Result<TaskResult> {
-    let build = |s: &str| build_agent(game, s);
+    let build = |s: &str| build_agent_at(game, s, run_dir);
     let slot = GameSlot {
         index: task.game as usize,
         level: task.level.clone(),
@@ -349,6 +356,7 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
         }
     }
 
+    let run_dir = run_dir_of(cfg.tasks_file.as_deref());
     let pool = thread_pool(cfg.threads, "--threads")?;
     let progress = Progress::new(todo.len() as u64, !cfg.quiet && cfg.tasks_file.is_some());
     let mut own_lines: Vec<TaskResult> = kept.remove(&own_name).unwrap_or_default();
@@ -359,8 +367,9 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
             pool.install(|| {
                 todo.par_iter()
                     .try_for_each_with(tx, |tx, (t, line)| -> Result<()> {
-                        let result = play_task(&game, &levels[t.level.as_str()].0, &features, t)
-                            .map_err(|e| at(*line, e))?;
+                        let result =
+                            play_task(&game, &levels[t.level.as_str()].0, &features, t, &run_dir)
+                                .map_err(|e| at(*line, e))?;
                         progress.inc();
                         // The writer is gone only after a write error, reported below.
                         tx.send(result)
@@ -449,6 +458,19 @@ pub fn results_dir(tasks_file: &Path) -> PathBuf {
     tasks_file
         .parent()
         .map_or_else(|| PathBuf::from(RESULTS_DIR), |p| p.join(RESULTS_DIR))
+}
+
+/// The run directory of a task file, `RUN_DIR` of `RUN_DIR/batches/NNNNNN/tasks.jsonl`, which
+/// the tasks' agents read their files from; the working folder (`""`) for tasks on standard
+/// input or in a file elsewhere.
+pub fn run_dir_of(tasks_file: Option<&Path>) -> PathBuf {
+    let batches = tasks_file.and_then(Path::parent).and_then(Path::parent);
+    match batches {
+        Some(b) if b.file_name().is_some_and(|n| n == BATCHES_DIR) => {
+            b.parent().map(Path::to_path_buf).unwrap_or_default()
+        }
+        _ => PathBuf::new(),
+    }
 }
 
 /// Every result file in `dir` (`*.jsonl`, hidden temporary files skipped), by file name, in
@@ -542,10 +564,34 @@ mod tests {
         let sge_default = [
             ("SGE_TASK_ID", "3"),
             ("SGE_TASK_LAST", "3"),
-            ("SGE_TASK_FIRST", "undefined"),
+            ("SGE_TASK_FIRST", "x"),
         ];
         let e = from(&sge_default).unwrap_err().to_string();
         assert!(e.contains("SGE_TASK_FIRST"), "{e}");
+        // SGE outside an array job: every SGE_TASK_* variable is `undefined`, i.e. unset.
+        let not_an_array = [
+            ("SGE_TASK_ID", "undefined"),
+            ("SGE_TASK_FIRST", "undefined"),
+            ("SGE_TASK_LAST", "undefined"),
+            ("SGE_TASK_STEPSIZE", "undefined"),
+        ];
+        assert_eq!(from(&not_an_array).unwrap(), Shard::ALL);
+        let first_undefined = [
+            ("SGE_TASK_ID", "3"),
+            ("SGE_TASK_LAST", "3"),
+            ("SGE_TASK_FIRST", "undefined"),
+        ];
+        assert_eq!(
+            from(&first_undefined).unwrap(),
+            Shard { index: 2, count: 3 }
+        );
+        let e = from(&[("SLURM_PROCID", "undefined"), ("SLURM_NTASKS", "2")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("SLURM_PROCID"),
+            "only SGE writes `undefined`: {e}"
+        );
         let outside = [
             ("SLURM_ARRAY_TASK_ID", "2"),
             ("SLURM_ARRAY_TASK_COUNT", "2"),

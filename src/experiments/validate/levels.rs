@@ -18,8 +18,9 @@ pub enum LevelChoice {
     HeldOut,
     /// `paper`: all built-in levels.
     Paper,
-    /// Level seeds (the built-in level for a built-in seed, else the generator's).
-    Seeds(Vec<u64>),
+    /// Level names as the game loads them: seeds (the built-in level for a built-in seed,
+    /// else the generator's), level files, or the game's own names (Puerto Rico's `3p`).
+    Names(Vec<String>),
     /// `generated:N`: `N` generated levels with seeds derived from the run seed.
     Generated(usize),
 }
@@ -27,8 +28,9 @@ pub enum LevelChoice {
 impl FromStr for LevelChoice {
     type Err = Error;
 
-    /// Parses `held-out`, `paper` (or `builtin`), `generated:N` (N ≥ 1) or a comma-separated list of distinct
-    /// level seeds; errors name `--levels`.
+    /// Parses `held-out`, `paper` (or `builtin`), `generated:N` (N ≥ 1) or a comma-separated
+    /// list of distinct level names (the game loads them; see [`LevelChoice::Names`]); errors
+    /// name `--levels`.
     fn from_str(s: &str) -> Result<Self> {
         let s = s.trim();
         let bad = |reason: String| Error::config("--levels", reason);
@@ -46,20 +48,20 @@ impl FromStr for LevelChoice {
                         }
                     }
                 } else {
-                    let mut seeds: Vec<u64> = Vec::new();
-                    for part in s.split(',') {
-                        let seed = part.trim().parse::<u64>().map_err(|_| {
-                            bad(format!(
-                                "`{}` is not a level seed (give held-out, paper, generated:N or a comma-separated list of seeds)",
-                                part.trim()
-                            ))
-                        })?;
-                        if seeds.contains(&seed) {
-                            return Err(bad(format!("level {seed} is listed twice")));
+                    let mut names: Vec<String> = Vec::new();
+                    for part in s.split(',').map(str::trim) {
+                        if part.is_empty() {
+                            return Err(bad(format!(
+                                "`{s}` has an empty level name (give held-out, paper, \
+                                 generated:N or a comma-separated list of levels)"
+                            )));
                         }
-                        seeds.push(seed);
+                        if names.iter().any(|n| n == part) {
+                            return Err(bad(format!("level {part} is listed twice")));
+                        }
+                        names.push(part.to_string());
                     }
-                    LevelChoice::Seeds(seeds)
+                    LevelChoice::Names(names)
                 }
             }
         })
@@ -91,10 +93,7 @@ pub fn level_refs(
     let load = |s: &String| LevelRef::Load(s.clone());
     Ok(match choice {
         LevelChoice::Paper => builtin.iter().map(load).collect(),
-        LevelChoice::Seeds(seeds) => seeds
-            .iter()
-            .map(|s| LevelRef::Load(s.to_string()))
-            .collect(),
+        LevelChoice::Names(names) => names.iter().map(load).collect(),
         LevelChoice::Generated(n) => (0..*n as u64)
             .map(|i| LevelRef::Generated(derive_seed(run_seed, &[GENERATED_LEVELS_TAG, i])))
             .collect(),
@@ -135,17 +134,14 @@ mod tests {
         );
         assert_eq!(
             " 5, 7 ".parse::<LevelChoice>().unwrap(),
-            LevelChoice::Seeds(vec![5, 7])
+            LevelChoice::Names(vec!["5".into(), "7".into()])
         );
-        for bad in [
-            "",
-            "heldout",
-            "generated:0",
-            "generated:x",
-            "5,5",
-            "5,,6",
-            "-1",
-        ] {
+        // Any name the game loads: Puerto Rico's player counts, level files.
+        assert_eq!(
+            "2p,5p".parse::<LevelChoice>().unwrap(),
+            LevelChoice::Names(vec!["2p".into(), "5p".into()])
+        );
+        for bad in ["", "generated:0", "generated:x", "5,5", "5,,6", "2p, 2p"] {
             match bad.parse::<LevelChoice>() {
                 Err(Error::Config { field, .. }) => assert_eq!(field, "--levels", "{bad}"),
                 other => panic!("{bad}: {other:?}"),

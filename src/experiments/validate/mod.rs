@@ -4,9 +4,10 @@
 //!
 //! **Levels** (`--levels`): `held-out` (default), the game's built-in experiment levels minus
 //! the run's training levels (`evaluation.levels` of `config.toml`); `paper`, all built-in
-//! levels; a comma-separated list of level seeds; or `generated:N`, `N` levels from the game's
-//! level generator whose seeds are `derive_seed(run seed, [GENERATED_LEVELS_TAG, i])` for
-//! `i` in `0..N` (Tribes: Xin-Xi and Imperius).
+//! levels; a comma-separated list of levels (seeds, level files, the game's level names such as
+//! Puerto Rico's `2p`); or `generated:N`, `N` levels from the game's level generator whose
+//! seeds are `derive_seed(run seed, [GENERATED_LEVELS_TAG, i])` for `i` in `0..N` (Tribes:
+//! Xin-Xi and Imperius).
 //!
 //! **Cells** (`--cells`): `corners` (default, as the paper), `all`, or a comma-separated list of
 //! cell indices, each of which must hold an elite. The corners of a grid are the cells whose

@@ -111,6 +111,7 @@ pub fn validate<G: SearchSupport>(
             spec,
             &baseline,
             features,
+            &run.dir,
         )
     })?;
     let validated: Vec<Validated> = jobs

@@ -25,13 +25,13 @@ impl GameKit for PuertoRicoGame {
         let count = name.strip_suffix('p').unwrap_or(name);
         let players: usize = count.parse().map_err(|_| {
             Error::config(
-                "levels",
+                "level",
                 format!("`{name}` is not a Puerto Rico level: give the player count, 2p to 5p"),
             )
         })?;
         Level::new(players).map_err(|_| {
             Error::config(
-                "levels",
+                "level",
                 format!("level `{name}`: Puerto Rico takes 2 to 5 players, not {players}"),
             )
         })

@@ -1,0 +1,190 @@
+//! The files a run's agents read (bot files, named by the file fields of its player's and
+//! baseline's specs, [`FILE_FIELDS`](crate::agents::spec::FILE_FIELDS)), kept in the run directory, so that the run is
+//! continued, validated, re-evaluated, reported and its tiers played from any working folder,
+//! whatever became of the originals.
+//!
+//! When a run starts (`evolve`, the first `ask`), each file is copied into the folder
+//! [`AGENT_FILES`] of the run directory, under the path the config names it by
+//! ([`kept_path`]: `bots/x.toml` → `agent-files/bots/x.toml`), and the resolved `config.toml`
+//! names the copies, relative to the run directory. Every command that plays a run's agents
+//! builds them at the run directory ([`crate::agents::build_agent_at`]). A spec that already
+//! names kept files (the run's own `config.toml`, which `ask` and `tell` read) stays as it
+//! is, and a run whose agents read no file is written exactly as before.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::agents::AgentSpec;
+use crate::error::{Error, Result};
+use crate::files::{DATA_LIMIT, read_bytes};
+use crate::report::write_atomic;
+
+/// The folder of a run directory holding the files its agents read.
+pub const AGENT_FILES: &str = "agent-files";
+
+/// A file an agent of a run reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentFile {
+    /// Where the run's start reads it: the path the config names (relative to the working
+    /// folder, or absolute).
+    pub source: PathBuf,
+    /// Where the run keeps its copy: a `/`-separated path relative to the run directory, in
+    /// [`AGENT_FILES`].
+    pub kept: String,
+}
+
+/// The path, relative to a run directory, at which the run keeps the file its config names
+/// `path`: `path` under [`AGENT_FILES`], its root and `.` left out and each `..` written `__`
+/// (`/home/me/bots.toml` → `agent-files/home/me/bots.toml`). A path already in
+/// [`AGENT_FILES`] is its own.
+pub fn kept_path(path: &str) -> String {
+    let p = Path::new(path);
+    let parts: Vec<String> = p
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            Component::ParentDir => Some("__".to_string()),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => None,
+        })
+        .collect();
+    let kept_already = p.is_relative()
+        && parts.first().is_some_and(|f| f == AGENT_FILES)
+        && !p.components().any(|c| c == Component::ParentDir);
+    if kept_already {
+        parts.join("/")
+    } else {
+        format!("{AGENT_FILES}/{}", parts.join("/"))
+    }
+}
+
+/// `spec` (of the config field `field`) naming the run's copies of its files ([`kept_path`]);
+/// the files not yet in `files` are added to it.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `field` if one of its files would be kept where another file of
+/// the run is (`../x.toml` and `__/x.toml`).
+pub fn keep_files(spec: &AgentSpec, field: &str, files: &mut Vec<AgentFile>) -> Result<AgentSpec> {
+    let mut kept = spec.clone();
+    let mut clash = None;
+    kept.map_files(|path| {
+        let to = kept_path(path);
+        match files.iter().find(|f| f.kept == to) {
+            Some(f) if f.source != Path::new(path) => {
+                clash = Some(format!(
+                    "the files `{}` and `{path}` would both be kept as {to} in the run \
+                     directory; give them different names",
+                    f.source.display()
+                ));
+            }
+            Some(_) => {}
+            None => files.push(AgentFile {
+                source: PathBuf::from(path),
+                kept: to.clone(),
+            }),
+        }
+        to
+    });
+    match clash {
+        Some(reason) => Err(Error::config(field, reason)),
+        None => Ok(kept),
+    }
+}
+
+/// Copies `files` into the run directory `dir`, each written atomically, its folders created.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming a file that cannot be read (or is larger than [`DATA_LIMIT`]), or a
+/// copy or folder that cannot be written.
+pub fn copy_agent_files(dir: &Path, files: &[AgentFile]) -> Result<()> {
+    for f in files {
+        let bytes = read_bytes(&f.source, DATA_LIMIT)?;
+        let to = dir.join(&f.kept);
+        if let Some(folder) = to.parent() {
+            std::fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
+        }
+        write_atomic(&to, &bytes)?;
+    }
+    Ok(())
+}
+
+/// `spec`, an agent spec of the run in `dir` (its file paths relative to `dir`), naming its
+/// files so that it works from any working folder: by absolute paths, or where the spec
+/// syntax cannot write those, relative to the working folder (as `dir` is), else as it
+/// is. A spec that names no file is returned as it is.
+///
+/// # Errors
+///
+/// [`Error::Config`] if `spec` does not parse.
+pub fn usable_anywhere(spec: &str, dir: &Path) -> Result<String> {
+    let parsed = AgentSpec::parse(spec)?;
+    if parsed.files().is_empty() {
+        return Ok(spec.to_string());
+    }
+    let absolute = std::fs::canonicalize(dir).ok();
+    for base in absolute.iter().map(PathBuf::as_path).chain([dir]) {
+        let mut s = parsed.clone();
+        s.map_files(|p| base.join(p).to_string_lossy().into_owned());
+        let text = s.to_string();
+        if AgentSpec::parse(&text).is_ok_and(|back| back == s) {
+            return Ok(text);
+        }
+    }
+    Ok(spec.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_kept_under_their_own_path_and_kept_paths_are_their_own() {
+        assert_eq!(kept_path("bots/x.toml"), "agent-files/bots/x.toml");
+        assert_eq!(kept_path("./x.toml"), "agent-files/x.toml");
+        assert_eq!(kept_path("../b/x.toml"), "agent-files/__/b/x.toml");
+        assert_eq!(kept_path("/tmp/b/x.toml"), "agent-files/tmp/b/x.toml");
+        for p in ["bots/x.toml", "../b/x.toml", "/tmp/b/x.toml"] {
+            let k = kept_path(p);
+            assert_eq!(kept_path(&k), k, "{p}");
+        }
+    }
+
+    #[test]
+    fn specs_name_the_copies_and_each_file_is_kept_once() {
+        let mut files = Vec::new();
+        let player = AgentSpec::parse("X(config=bots/x.toml,c=2)").unwrap();
+        let kept = keep_files(&player, "evaluation.player", &mut files).unwrap();
+        assert_eq!(kept.to_string(), "X(config=agent-files/bots/x.toml,c=2)");
+        let baseline = AgentSpec::parse("Y(config=bots/x.toml)").unwrap();
+        keep_files(&baseline, "evaluation.baseline", &mut files).unwrap();
+        assert_eq!(
+            files,
+            [AgentFile {
+                source: "bots/x.toml".into(),
+                kept: "agent-files/bots/x.toml".into()
+            }]
+        );
+        let again = keep_files(&kept, "evaluation.player", &mut Vec::new()).unwrap();
+        assert_eq!(again, kept, "a run's own config names its copies already");
+        let plain = AgentSpec::parse("mcts(budget=5)").unwrap();
+        assert_eq!(
+            usable_anywhere("mcts( budget=5 )", Path::new("run")).unwrap(),
+            "mcts( budget=5 )"
+        );
+        assert_eq!(
+            usable_anywhere("X(config=agent-files/x.toml)", Path::new("no such/run")).unwrap(),
+            "X(config=agent-files/x.toml)",
+            "a folder the syntax cannot write leaves the spec as it is"
+        );
+        assert_eq!(keep_files(&plain, "p", &mut files).unwrap(), plain);
+        let other = AgentSpec::parse("Z(config=__/x.toml)").unwrap();
+        let mut two = vec![AgentFile {
+            source: "../x.toml".into(),
+            kept: "agent-files/__/x.toml".into(),
+        }];
+        match keep_files(&other, "evaluation.baseline", &mut two) {
+            Err(Error::Config { field, .. }) => assert_eq!(field, "evaluation.baseline"),
+            r => panic!("{r:?}"),
+        }
+    }
+}
