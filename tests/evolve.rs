@@ -297,6 +297,37 @@ fn a_run_whose_config_an_earlier_version_wrote_resumes_keeping_it() {
 }
 
 #[test]
+fn resuming_with_a_progress_row_of_the_checkpoint_missing_is_refused_naming_progress_csv() {
+    let dir = scratch("evolve", "resume-progress-cut");
+    let cfg = config(&dir, TINY);
+    let out = dir.join("run");
+    evolve_ok(&cfg, &out, &["--stop-after-batches", "2"]);
+    let path = out.join("progress.csv");
+    let text = String::from_utf8(read(&path)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "a header and two batches");
+    // The last row lost: its batch cannot be rebuilt, so the run is refused.
+    std::fs::write(&path, format!("{}\n{}\n", lines[0], lines[1])).unwrap();
+    let o = evolve(&cfg, &out, &["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("progress.csv") && e.contains("1 batch row(s), but the checkpoint holds 2"),
+        "{e}"
+    );
+    // A row doubled or out of order is named by its line.
+    std::fs::write(&path, format!("{}\n{}\n{}\n", lines[0], lines[1], lines[1])).unwrap();
+    let e = stderr(&evolve(&cfg, &out, &["--resume"]));
+    assert!(
+        e.contains("progress.csv: line 3: batch 0 where batch 1 belongs"),
+        "{e}"
+    );
+    // Restored, the run resumes.
+    std::fs::write(&path, &text).unwrap();
+    evolve_ok(&cfg, &out, &["--resume"]);
+}
+
+#[test]
 fn resuming_without_a_checkpoint_names_the_file() {
     let dir = scratch("evolve", "resume-none");
     let out = dir.join("run");

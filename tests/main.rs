@@ -35,6 +35,10 @@ mod golden;
 /// Every registered game and the Pig example: random games keep the invariants (clone, legal
 /// actions, outcomes, round cap, replay); every search agent finishes 2-, 3- and 4-player games.
 mod invariants;
+/// Crash-consistent endings: `evolve`, `tournament`, `validate`, `reevaluate` and
+/// `ask`/`work`/`tell` stopped after any write or killed at random, then run again (with
+/// `--resume`), end byte-identical to an uninterrupted run.
+mod kill_resume;
 /// Tribes level files: malformed inputs, built-in levels, the generator.
 mod levels;
 /// A library user's game through its own binary (`examples/pig`, `cli::main_for`): every

@@ -124,6 +124,81 @@ fn a_run_through_ask_work_and_tell_with_two_shards_is_byte_identical_to_evolve()
 }
 
 #[test]
+fn a_finished_run_without_its_page_gets_it_from_the_next_tell_or_ask() {
+    let dir = scratch("tasks", "page");
+    let cfg = config(&dir, TINY);
+    let run = dir.join("run");
+    through_tasks(&run, &cfg);
+    let page = run.join("report.html");
+    let written = read_bytes(&page);
+    // As a tell killed after the last checkpoint leaves the run: the page not written, the
+    // last batch's folder not removed.
+    std::fs::remove_file(&page).unwrap();
+    let last = run.join("batches").join("000003");
+    std::fs::create_dir_all(&last).unwrap();
+    std::fs::write(last.join("tasks.jsonl"), "").unwrap();
+    let told = succeeded(tell(&run), "tell");
+    assert!(
+        told.contains("nothing to tell, the schedule is finished"),
+        "{told}"
+    );
+    assert!(told.contains("report.html"), "{told}");
+    assert!(read_bytes(&page) == written, "the same page");
+    assert!(!last.exists(), "the told batch's folder is removed");
+    // Or the driver asks first: ask writes the page, says nothing and exits 3.
+    std::fs::remove_file(&page).unwrap();
+    assert!(ask(&run, &cfg).is_none());
+    assert!(read_bytes(&page) == written, "the same page");
+}
+
+#[test]
+fn a_result_that_cannot_be_a_game_of_the_run_is_named_by_file_and_line() {
+    let dir = scratch("tasks", "malformed");
+    let cfg = config(&dir, TINY);
+    let run = dir.join("run");
+    let tasks = ask(&run, &cfg).unwrap();
+    work(&tasks, "0/1");
+    let path = tasks
+        .parent()
+        .unwrap()
+        .join("results")
+        .join("shard-0-of-1.jsonl");
+    let good = read_text(&path);
+    let second = good.lines().nth(1).unwrap();
+    let edits = [
+        // One feature value where the run has two: once filed in the wrong cell.
+        (
+            {
+                let at = second.find("\"features\":[").unwrap() + 12;
+                let end = at + second[at..].find(']').unwrap();
+                format!("{}1.0{}", &second[..at], &second[end..])
+            },
+            "1 feature value(s), the run has 2 feature(s)",
+        ),
+        (
+            second
+                .replace("\"won\":false", "\"won\":true")
+                .replace("\"draw\":false", "\"draw\":true"),
+            "both won and draw are true",
+        ),
+    ];
+    for (line, why) in &edits {
+        let text = good.replacen(second, line, 1);
+        std::fs::write(&path, text).unwrap();
+        let o = tell(&run);
+        assert_eq!(o.status.code(), Some(2), "{why}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("results: 1 malformed result(s): shard-0-of-1.jsonl:2 (") && e.contains(why),
+            "{e}"
+        );
+        assert!(!run.join("checkpoint.json").exists(), "nothing told");
+    }
+    std::fs::write(&path, &good).unwrap();
+    succeeded(tell(&run), "tell");
+}
+
+#[test]
 fn a_run_whose_config_an_earlier_version_wrote_continues_through_ask_work_and_tell() {
     let dir = scratch("tasks", "older-config");
     let cfg = config(&dir, TINY);

@@ -843,6 +843,133 @@ fn report_names_a_missing_or_truncated_archive_csv_and_its_line() {
     assert!(err.contains("nowhere"), "{err}");
 }
 
+/// `path` with the field `column` of data row `row` (0-based, after the header) set to
+/// `value` (the file has no quoted fields).
+fn set_field(path: &Path, row: usize, column: &str, value: &str) {
+    let mut rows = csv_rows(path);
+    let at = rows[0].iter().position(|c| c == column).unwrap();
+    rows[row + 1][at] = value.to_string();
+    let text: String = rows.iter().map(|r| r.join(",") + "\n").collect();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn damaged_numbers_in_the_tables_a_command_reads_are_errors_naming_file_and_line() {
+    let run = synthetic_run("damaged");
+    let dir = path_arg(&run);
+    let archive = run.join(ARCHIVE_CSV);
+    let whole = read(&archive);
+    let commands: [&[&str]; 5] = [
+        &["plot", dir],
+        &["report", dir],
+        &["tiers", dir, "--count", "2"],
+        &[
+            "validate",
+            dir,
+            "--levels",
+            VALIDATION_LEVEL,
+            "--repetitions",
+            "1",
+        ],
+        &["reevaluate", dir, "--games", "1"],
+    ];
+    for (value, why) in [
+        ("NaN", "`win_rate` is NaN, not a rate in [0, 1]"),
+        ("-0.5", "`win_rate` is -0.5, not a rate in [0, 1]"),
+    ] {
+        set_field(&archive, 1, "win_rate", value);
+        for args in commands {
+            let err = fails(args);
+            assert!(
+                err.contains("archive.csv: line 3: ") && err.contains(why),
+                "{args:?}: {err}"
+            );
+        }
+        std::fs::write(&archive, &whole).unwrap();
+    }
+    // A cell twice, a negative standard deviation, more wins than games.
+    let lines: Vec<&str> = whole.lines().collect();
+    std::fs::write(&archive, format!("{whole}{}\n", lines[2])).unwrap();
+    let err = fails(&["plot", dir]);
+    assert!(
+        err.contains("archive.csv: line 7: cell 4 appears twice (line 3)"),
+        "{err}"
+    );
+    std::fs::write(&archive, &whole).unwrap();
+    set_field(&archive, 0, "attacks_sd", "-1");
+    assert!(
+        fails(&["tiers", dir, "--count", "2"])
+            .contains("line 2: a feature standard deviation is negative")
+    );
+    std::fs::write(&archive, &whole).unwrap();
+    set_field(&archive, 0, "wins", "30");
+    assert!(
+        fails(&["tiers", dir, "--count", "2"]).contains("line 2: 30 wins and 0 draws in 20 games")
+    );
+    std::fs::write(&archive, &whole).unwrap();
+
+    // progress.csv: a coverage that is not a number, for plot and report.
+    let progress = run.join(PROGRESS_CSV);
+    let rows = read(&progress);
+    set_field(&progress, 1, "coverage", "NaN");
+    for args in [&["plot", dir][..], &["report", dir]] {
+        let err = fails(args);
+        assert!(
+            err.contains("progress.csv: line 3: `coverage` is NaN"),
+            "{args:?}: {err}"
+        );
+    }
+    std::fs::write(&progress, &rows).unwrap();
+
+    // validation.csv: a NaN win rate (tiers once ranked it strongest) or a doubled row.
+    ok(&[
+        "validate",
+        dir,
+        "--levels",
+        VALIDATION_LEVEL,
+        "--repetitions",
+        "1",
+        "--quiet",
+    ]);
+    let validation = run.join(VALIDATION_CSV);
+    let table = read(&validation);
+    set_field(&validation, 0, "val_win_rate", "NaN");
+    for args in [&["tiers", dir, "--count", "2"][..], &["report", dir]] {
+        let err = fails(args);
+        assert!(
+            err.contains("validation.csv: line 2: `val_win_rate` is NaN, not a rate in [0, 1]"),
+            "{args:?}: {err}"
+        );
+    }
+    let first = table.lines().nth(1).unwrap();
+    std::fs::write(&validation, format!("{table}{first}\n")).unwrap();
+    let err = fails(&["report", dir]);
+    assert!(
+        err.contains("validation.csv: line ") && err.contains("appear twice (line 2)"),
+        "{err}"
+    );
+    std::fs::remove_file(&validation).unwrap();
+
+    // reevaluated.csv: a doubled row, a rate above 1.
+    ok(&["reevaluate", dir, "--games", "1", "--quiet"]);
+    let reevaluated = run.join(REEVALUATED_CSV);
+    let table = read(&reevaluated);
+    let first = table.lines().nth(1).unwrap();
+    std::fs::write(&reevaluated, format!("{table}{first}\n")).unwrap();
+    let err = fails(&["report", dir]);
+    assert!(
+        err.contains("reevaluated.csv: line 7: cell 0 appears twice (line 2)"),
+        "{err}"
+    );
+    std::fs::write(&reevaluated, &table).unwrap();
+    set_field(&reevaluated, 0, "new_win_rate_hi", "1.5");
+    let err = fails(&["report", dir]);
+    assert!(
+        err.contains("reevaluated.csv: line 2: `new_win_rate_hi` is 1.5"),
+        "{err}"
+    );
+}
+
 /// A Puerto Rico run: SA-0 play-style factors, 4 players on `4p`.
 pub(crate) const PUERTO_RICO_CONFIG: &str = r#"
 game = "puerto-rico"

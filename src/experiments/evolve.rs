@@ -56,8 +56,8 @@ use crate::limits;
 use crate::qd::checkpoint::Checkpoint;
 use crate::qd::{Batch, BatchReport, Evaluation, MapElites, MapElitesConfig};
 use crate::report::archive::{
-    ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, read_progress_csv, write_archive_csv,
-    write_progress_csv,
+    ARCHIVE_CSV, ArchiveTable, PROGRESS_CSV, check_progress_against, read_progress_csv,
+    write_archive_csv, write_progress_csv,
 };
 use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
 use crate::report::progress::Progress;
@@ -525,7 +525,8 @@ pub fn kept_config(dir: &Path, resolved: String, force: bool) -> String {
 /// Opens the run in `dir` to continue it: its `config.toml` must be `config_toml`; its
 /// checkpoint, if it has one, must fit `config` and have been written beside this
 /// `config.toml` ([`written_beside`]; without a checkpoint, the run starts at batch 0);
-/// `progress.csv` keeps the rows of the batches the checkpoint holds.
+/// `progress.csv` must hold a row for every batch the checkpoint holds
+/// ([`check_progress_against`]) and keeps those rows.
 ///
 /// # Errors
 ///
@@ -565,7 +566,16 @@ pub fn open_run(
     } else {
         read_progress_csv(&progress_path)?
     };
-    reports.retain(|r| r.batch < me.next_batch());
+    // Every batch the checkpoint holds has its row (they cannot be rebuilt: they record the
+    // archive after each batch); a row after them is a batch the checkpoint lacks.
+    check_progress_against(
+        &progress_path,
+        &reports,
+        me.next_batch(),
+        me.evaluations(),
+        me.games(),
+    )?;
+    reports.truncate(me.next_batch() as usize);
     Ok((me, reports))
 }
 

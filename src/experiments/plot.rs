@@ -18,12 +18,13 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use super::evolve::CHECKPOINT_JSON;
 use super::run_dir::{RunDir, check_dir, read_config};
 use super::tournament_rows::SUMMARY_CSV;
 use super::{GameKind, output_error};
 use crate::error::Result;
 use crate::qd::checkpoint::invalid;
-use crate::report::archive::{ARCHIVE_CSV, PROGRESS_CSV, read_progress_csv};
+use crate::report::archive::{ARCHIVE_CSV, PROGRESS_CSV, read_run_progress};
 use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
 use crate::report::progress_chart::{PROGRESS_PNG, write_progress_chart};
 use crate::report::win_rate_chart::{
@@ -83,13 +84,14 @@ impl PlotConfig {
 /// # Errors
 ///
 /// For a run: as [`RunDir::load`]; [`crate::Error::Io`] naming `progress.csv` if it is missing
-/// or malformed. For a tournament: as [`read_summary_csv`]. Either: a picture that cannot be
+/// or malformed, or does not fit the run's checkpoint ([`read_run_progress`]). For a tournament: as [`read_summary_csv`]. Either: a picture that cannot be
 /// written.
 pub fn plot(cfg: &PlotConfig, out: &mut impl Write) -> Result<()> {
     let written = match cfg.source {
         PlotSource::Run => {
             let run = RunDir::load(&cfg.dir)?;
-            let reports = read_progress_csv(&run.dir.join(PROGRESS_CSV))?;
+            let reports =
+                read_run_progress(&run.dir.join(PROGRESS_CSV), &run.dir.join(CHECKPOINT_JSON))?;
             let axes = run.config.features.clone();
             write_heatmaps(&run.archive.rows, &axes, &run.dir)?;
             write_progress_chart(&reports, &run.dir.join(PROGRESS_PNG))?;

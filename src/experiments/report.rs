@@ -16,10 +16,12 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::evaluate::line_up;
+use super::evolve::CHECKPOINT_JSON;
+use super::reevaluate::tables::{REEVALUATED_CSV, read_reevaluated_csv};
 use super::replay::record;
 use super::run_dir::{RunDir, read_config};
 use super::tiers::{TIERS_TOML, TiersFile};
-use super::validate::tables::{VALIDATION_COLUMNS, VALIDATION_CSV};
+use super::validate::tables::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error, thread_pool};
 use crate::agents::build_agent_at;
 use crate::error::{Error, Result};
@@ -27,8 +29,7 @@ use crate::files::{TEXT_LIMIT, read_text};
 use crate::kit::GameKit;
 use crate::limits;
 use crate::qd::{ArchiveStats, BatchReport};
-use crate::report::archive::{ArchiveRow, read_progress_csv};
-use crate::report::csv::read_with_header;
+use crate::report::archive::{ArchiveRow, PROGRESS_CSV, read_run_progress};
 use crate::report::explorer::{Card, Explorer, FeatureRow, page};
 use crate::report::heatmap::{cell_boxes, render_svg};
 use crate::report::progress_chart::render_progress_svg;
@@ -118,9 +119,9 @@ fn explorer<G: GameKit>(
     let axes = &run.config.features;
     let boxes = cell_boxes(rows, axes)?;
     let heatmap_svg = render_svg(rows, axes)?;
-    let progress_path = dir.join("progress.csv");
+    let progress_path = dir.join(PROGRESS_CSV);
     let progress: Vec<BatchReport> = if progress_path.exists() {
-        read_progress_csv(&progress_path)?
+        read_run_progress(&progress_path, &dir.join(CHECKPOINT_JSON))?
     } else {
         Vec::new()
     };
@@ -289,41 +290,29 @@ fn read_validation(dir: &Path) -> Result<BTreeMap<usize, Vec<(String, String)>>>
     if !path.exists() {
         return Ok(out);
     }
-    let mut reader = read_with_header(&path, &VALIDATION_COLUMNS)?;
-    for (i, rec) in reader.records().enumerate() {
-        let bad = |what: &str| line_error(&path, i + 2, what);
-        let rec = rec.map_err(|e| bad(&e.to_string()))?;
-        let get = |k: usize| rec.get(k).unwrap_or("");
-        let cell: usize = get(0)
-            .parse()
-            .map_err(|_| bad("`cell` is not a cell index"))?;
-        let num = |k: usize| {
-            get(k)
-                .parse::<f64>()
-                .map_err(|_| bad("a number is missing"))
-        };
-        let rows = out.entry(cell).or_default();
+    for r in read_validation_csv(&path)? {
+        let rows = out.entry(r.cell).or_default();
         if rows.is_empty() {
             rows.push((
                 "win rate".into(),
                 format!(
                     "{:.1} % over {} held-out games (map {:.1} % over {})",
-                    100.0 * num(7)?,
-                    get(9),
-                    100.0 * num(6)?,
-                    get(8)
+                    100.0 * r.val_win_rate,
+                    r.val_games,
+                    100.0 * r.map_win_rate,
+                    r.map_games
                 ),
             ));
         }
         rows.push((
-            get(1).to_string(),
+            r.feature,
             format!(
                 "{:.2} ± {:.2} (map {:.2} ± {:.2}){}",
-                num(4)?,
-                num(5)?,
-                num(2)?,
-                num(3)?,
-                if get(10) == "true" {
+                r.val_mean,
+                r.val_sd,
+                r.map_mean,
+                r.map_sd,
+                if r.stays_in_cell {
                     ", stays in its cell"
                 } else {
                     ", leaves its cell"
@@ -336,70 +325,43 @@ fn read_validation(dir: &Path) -> Result<BTreeMap<usize, Vec<(String, String)>>>
 
 /// Card rows per cell from `reevaluated.csv`, if the run has one.
 fn read_reevaluation(dir: &Path, run: &RunDir) -> Result<BTreeMap<usize, Vec<(String, String)>>> {
-    use super::reevaluate::tables::{REEVALUATED_CSV, reevaluated_columns};
     let path = dir.join(REEVALUATED_CSV);
     let mut out = BTreeMap::new();
     if !path.exists() {
         return Ok(out);
     }
     let features = &run.archive.features;
-    let columns = reevaluated_columns(features);
-    let names: Vec<&str> = columns.iter().map(String::as_str).collect();
-    let mut reader = read_with_header(&path, &names)?;
-    let at = |name: &str| columns.iter().position(|c| c == name).unwrap_or(0);
-    for (i, rec) in reader.records().enumerate() {
-        let bad = |what: &str| line_error(&path, i + 2, what);
-        let rec = rec.map_err(|e| bad(&e.to_string()))?;
-        let get = |name: &str| rec.get(at(name)).unwrap_or("");
-        let num = |name: &str| {
-            get(name)
-                .parse::<f64>()
-                .map_err(|_| bad(&format!("`{name}` is not a number")))
-        };
-        let cell: usize = get("cell")
-            .parse()
-            .map_err(|_| bad("`cell` is not a cell index"))?;
+    for r in read_reevaluated_csv(&path, features)? {
+        let (lo, hi) = r.new_win_rate_interval;
         let mut rows = vec![(
             "win rate".to_string(),
             format!(
                 "{:.1} % (95 % interval {:.1} to {:.1} %) over {} fresh games (map {:.1} %)",
-                100.0 * num("new_win_rate")?,
-                100.0 * num("new_win_rate_lo")?,
-                100.0 * num("new_win_rate_hi")?,
-                get("new_games"),
-                100.0 * num("map_win_rate")?
+                100.0 * r.new_win_rate,
+                100.0 * lo,
+                100.0 * hi,
+                r.new_games,
+                100.0 * r.map_win_rate
             ),
         )];
-        for f in features {
-            rows.push((
-                f.clone(),
-                format!(
-                    "{:.2} ± {:.2}",
-                    num(&format!("new_{f}_mean"))?,
-                    num(&format!("new_{f}_sd"))?
-                ),
-            ));
+        for (f, (mean, sd)) in features.iter().zip(&r.new_features) {
+            rows.push((f.clone(), format!("{mean:.2} ± {sd:.2}")));
         }
         rows.push((
             "cell now".into(),
             format!(
                 "{}{}",
-                get("new_cell"),
-                if get("kept_cell") == "true" {
+                r.new_cell.map_or_else(String::new, |c| c.to_string()),
+                if r.kept_cell {
                     " (kept its cell)"
                 } else {
                     " (moved)"
                 }
             ),
         ));
-        out.insert(cell, rows);
+        out.insert(r.cell, rows);
     }
     Ok(out)
-}
-
-/// An error naming `path` and its `line`.
-fn line_error(path: &Path, line: usize, what: &str) -> Error {
-    Error::io(path, std::io::Error::other(format!("line {line}: {what}")))
 }
 
 /// Tier names per cell from `tiers.toml`, if the run has one.

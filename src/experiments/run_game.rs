@@ -44,7 +44,7 @@ const RUN_LEVELS: &str = "evaluation.levels";
 ///   without its page, gets its explorer page, [`super::report`]);
 /// - `ask`, `tell`: the run resolved as for `evolve` ([`super::tasks::ask::ask`],
 ///   [`super::tasks::tell::tell`]; the `tell` that finishes the schedule writes the explorer
-///   page); `work`: the game, rules and features its tasks name ([`super::tasks::work::work`]);
+///   page, and a later `ask` or `tell` writes it if it is missing); `work`: the game, rules and features its tasks name ([`super::tasks::work::work`]);
 /// - `validate`: the run's rules, features and the chosen levels ([`super::validate`]);
 /// - `reevaluate`: the run's rules, features and training levels ([`super::reevaluate`]);
 /// - `report`: the run's rules and training levels ([`super::report`]);
@@ -62,14 +62,22 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
             let (game, setup) = prepare_run::<G>(&cfg.evolve)?;
             return match ask(&game, &setup, &cfg, out)? {
                 Asked::Tasks(_) => Ok(Exit::Success),
-                Asked::Finished => Ok(Exit::Finished),
+                Asked::Finished => {
+                    // Standard output stays empty when the schedule is finished.
+                    report_if_missing(&game, &setup, &cfg.evolve, &mut std::io::sink())?;
+                    Ok(Exit::Finished)
+                }
             };
         }
         Command::Work(cfg) => work::<G, W>(&cfg, out).map(|_| ()),
         Command::Tell(cfg) => {
             let (game, setup) = prepare_run::<G>(&cfg.evolve)?;
-            if let Told::Batch { done: true, .. } = tell(&game, &setup, &cfg, out)? {
-                finished_report(&game, &setup, &cfg.evolve, out)?;
+            match tell(&game, &setup, &cfg, out)? {
+                Told::Batch { done: true, .. } => {
+                    finished_report(&game, &setup, &cfg.evolve, out)?;
+                }
+                Told::Finished => report_if_missing(&game, &setup, &cfg.evolve, out)?,
+                Told::Batch { .. } | Told::Nothing => {}
             }
             Ok(())
         }
@@ -248,9 +256,10 @@ fn run_report<G: GameKit, W: Write>(cfg: &ReportConfig, out: &mut W) -> Result<(
 fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
     let (game, setup) = prepare_run::<G>(cfg)?;
     let summary = evolve(&game, &setup, cfg, out)?;
-    let page = cfg.out.join(super::report::REPORT_HTML);
-    if summary.done && (summary.batches_run > 0 || !page.is_file()) {
+    if summary.done && summary.batches_run > 0 {
         finished_report(&game, &setup, cfg, out)?;
+    } else if summary.done {
+        report_if_missing(&game, &setup, cfg, out)?;
     }
     Ok(())
 }
@@ -324,6 +333,21 @@ fn finished_report<G: GameKit, W: Write>(
         threads: cfg.threads,
     };
     super::report::report(game, &setup.levels, &dir, &report, out).map(|_| ())
+}
+
+/// The explorer page of a finished run, if the run directory lacks it: a command killed
+/// after the run's last checkpoint and before its page is completed by running it again
+/// (`evolve`, `ask` or `tell`).
+fn report_if_missing<G: GameKit, W: Write>(
+    game: &G,
+    setup: &RunSetup<G::Level>,
+    cfg: &EvolveConfig,
+    out: &mut W,
+) -> Result<()> {
+    if cfg.out.join(super::report::REPORT_HTML).is_file() {
+        return Ok(());
+    }
+    finished_report(game, setup, cfg, out)
 }
 
 /// `playstyles levels list`: one line per built-in level, its name and facts.

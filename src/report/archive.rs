@@ -22,10 +22,10 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes};
-use crate::qd::checkpoint::invalid;
+use crate::qd::checkpoint::{Checkpoint, invalid};
 use crate::qd::{BatchReport, GenomeSpace, GridArchive};
 use crate::report::atomic::write_atomic;
-use crate::report::csv::{read_with_header, record_error};
+use crate::report::csv::{check_rate, read_with_header, record_error};
 
 /// File name of the archive table in a run directory.
 pub const ARCHIVE_CSV: &str = "archive.csv";
@@ -71,6 +71,48 @@ pub struct ArchiveRow {
     pub weights: Vec<f64>,
     /// Extra statistics the elite kept.
     pub extra: BTreeMap<String, f64>,
+}
+
+impl ArchiveRow {
+    /// Checks the numbers a run writes: finite feature means, standard deviations, scores,
+    /// weights and extras, no negative deviation, a win rate in [0, 1], wins and draws within
+    /// the games.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong, in words (the caller names the file and line).
+    pub fn check(&self) -> std::result::Result<(), String> {
+        let finite = [
+            ("a feature mean", &self.means),
+            ("a feature standard deviation", &self.sds),
+            ("a weight", &self.weights),
+        ];
+        for (what, xs) in finite {
+            if let Some(x) = xs.iter().find(|x| !x.is_finite()) {
+                return Err(format!("{what} is {x}, not a finite number"));
+            }
+        }
+        if let Some(x) = self.sds.iter().find(|&&x| x < 0.0) {
+            return Err(format!("a feature standard deviation is negative ({x})"));
+        }
+        check_rate("win_rate", self.win_rate)?;
+        if !self.mean_score.is_finite() {
+            return Err(format!(
+                "`mean_score` is {}, not a finite number",
+                self.mean_score
+            ));
+        }
+        if let Some((k, x)) = self.extra.iter().find(|(_, x)| !x.is_finite()) {
+            return Err(format!("`{EXTRA_PREFIX}{k}` is {x}, not a finite number"));
+        }
+        if u64::from(self.wins) + u64::from(self.draws) > u64::from(self.games) {
+            return Err(format!(
+                "{} wins and {} draws in {} games",
+                self.wins, self.draws, self.games
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The contents of `archive.csv`.
@@ -201,7 +243,12 @@ impl ArchiveTable {
             .map_err(|e| Error::config("archive.csv", e.to_string()))
     }
 
-    /// Parses CSV bytes read from `origin` (named in errors).
+    /// Parses CSV bytes read from `origin` (named in errors) and checks every row as the run
+    /// wrote it ([`ArchiveRow::check`]); no cell may appear twice.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] naming `origin` (and the line, for a bad row).
     pub fn from_csv(bytes: &[u8], origin: &Path) -> Result<Self> {
         let mut r = ::csv::Reader::from_reader(bytes);
         let header: Vec<String> = r
@@ -211,11 +258,23 @@ impl ArchiveTable {
             .map(str::to_string)
             .collect();
         let mut table = parse_header(&header).map_err(|e| invalid(origin, e))?;
+        let mut lines = BTreeMap::new();
         for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| record_error(origin, i + 2, &e))?;
+            let line = i + 2;
+            let rec = rec.map_err(|e| record_error(origin, line, &e))?;
             let row = table
                 .parse_row(&rec)
-                .map_err(|e| invalid(origin, format!("line {}: {e}", i + 2)))?;
+                .and_then(|row| row.check().map(|()| row))
+                .map_err(|e| invalid(origin, format!("line {line}: {e}")))?;
+            if let Some(first) = lines.insert(row.cell, line) {
+                return Err(invalid(
+                    origin,
+                    format!(
+                        "line {line}: cell {} appears twice (line {first})",
+                        row.cell
+                    ),
+                ));
+            }
             table.rows.push(row);
         }
         Ok(table)
@@ -363,11 +422,116 @@ pub const PROGRESS_COLUMNS: [&str; 9] = [
     "seconds",
 ];
 
-/// Reads a `progress.csv` (to append to it when a run resumes; at most [`DATA_LIMIT`] bytes);
-/// errors name the file.
+/// Reads a `progress.csv` (to append to it when a run resumes; at most [`DATA_LIMIT`] bytes)
+/// and checks its rows as the run wrote them: batches `0, 1, 2, …` in order, evaluation and
+/// game counts that never fall, coverage and win rates in [0, 1], a QD score and seconds that
+/// are finite and not negative.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming the file and the line of the first bad row.
 pub fn read_progress_csv(path: &Path) -> Result<Vec<BatchReport>> {
     let mut r = read_with_header(path, &PROGRESS_COLUMNS)?;
-    r.deserialize()
-        .map(|row| row.map_err(|e| invalid(path, e.to_string())))
-        .collect()
+    let mut reports: Vec<BatchReport> = Vec::new();
+    for (i, row) in r.deserialize().enumerate() {
+        let line = i + 2;
+        let row: BatchReport = row.map_err(|e| invalid(path, format!("line {line}: {e}")))?;
+        check_progress_row(&row, i as u64, reports.last())
+            .map_err(|e| invalid(path, format!("line {line}: {e}")))?;
+        reports.push(row);
+    }
+    Ok(reports)
+}
+
+/// Checks row `row` of `progress.csv`, the one of batch `batch`, after the row `before`.
+fn check_progress_row(
+    row: &BatchReport,
+    batch: u64,
+    before: Option<&BatchReport>,
+) -> std::result::Result<(), String> {
+    if row.batch != batch {
+        return Err(format!(
+            "batch {} where batch {batch} belongs (rows missing, doubled or out of order)",
+            row.batch
+        ));
+    }
+    if let Some(b) = before
+        && (row.evaluations < b.evaluations || row.games < b.games)
+    {
+        return Err("fewer evaluations or games than the row before".to_string());
+    }
+    let rates = [
+        ("coverage", Some(row.coverage)),
+        ("max_fitness", row.max_fitness),
+        ("mean_fitness", row.mean_fitness),
+    ];
+    for (name, x) in rates {
+        if let Some(x) = x {
+            check_rate(name, x)?;
+        }
+    }
+    for (name, x) in [("qd_score", row.qd_score), ("seconds", row.seconds)] {
+        if !(x.is_finite() && x >= 0.0) {
+            return Err(format!("`{name}` is {x}, not a finite number ≥ 0"));
+        }
+    }
+    Ok(())
+}
+
+/// Checks `progress.csv` at `path`, read as `reports`, against a checkpoint of `batches`
+/// batches, `evaluations` evaluations and `games` games: every batch the checkpoint holds
+/// has its row, the last of them with the checkpoint's counts, and at most one row follows (a
+/// batch whose files were written by a run killed before its checkpoint).
+///
+/// # Errors
+///
+/// [`Error::Io`] naming `path` and saying what does not fit.
+pub fn check_progress_against(
+    path: &Path,
+    reports: &[BatchReport],
+    batches: u64,
+    evaluations: u64,
+    games: u64,
+) -> Result<()> {
+    let rows = reports.len() as u64;
+    if rows < batches || rows > batches + 1 {
+        return Err(invalid(
+            path,
+            format!(
+                "{rows} batch row(s), but the checkpoint holds {batches} batch(es): the file is \
+                 damaged or another run's"
+            ),
+        ));
+    }
+    if let Some(last) = batches.checked_sub(1).map(|b| &reports[b as usize])
+        && (last.evaluations, last.games) != (evaluations, games)
+    {
+        return Err(invalid(
+            path,
+            format!(
+                "line {}: {} evaluations and {} games after batch {}, but the checkpoint holds \
+                 {evaluations} and {games}: the file is damaged or another run's",
+                batches + 1,
+                last.evaluations,
+                last.games,
+                last.batch
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads `progress.csv` at `path` ([`read_progress_csv`]) and, if the run has a checkpoint at
+/// `checkpoint`, checks the rows against it ([`check_progress_against`]).
+///
+/// # Errors
+///
+/// As [`read_progress_csv`], [`Checkpoint::load`] and [`check_progress_against`].
+pub fn read_run_progress(path: &Path, checkpoint: &Path) -> Result<Vec<BatchReport>> {
+    let reports = read_progress_csv(path)?;
+    if checkpoint.is_file() {
+        let c = Checkpoint::load(checkpoint)?;
+        check_progress_against(path, &reports, c.next_batch, c.evaluations, c.games)?;
+    }
+    Ok(reports)
 }

@@ -1,10 +1,20 @@
 //! Atomic file writes: a reader sees the old file or the new one, never half of one.
+//!
+//! A test hook stops a command between any two of its writes: with
+//! [`EXIT_AFTER_WRITES`]`=N` in the environment, the process exits at once with code 137 (as
+//! `kill -9` leaves it: no cleanup, no further output) right after its `N`-th atomic write.
 
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
+
+/// The environment variable of the test hook that exits after a number of writes (see the
+/// [module docs](self)).
+pub const EXIT_AFTER_WRITES: &str = "PLAYSTYLES_TEST_EXIT_AFTER_WRITES";
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same directory, flushed
 /// to disk (fsync), then renamed over `path` (and, on Unix, the directory is synced so the
@@ -19,7 +29,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         return result;
     }
     sync_dir(path);
+    count_write();
     Ok(())
+}
+
+/// Counts a write (by [`write_atomic`] or another atomic writer) for the [`EXIT_AFTER_WRITES`]
+/// test hook, exiting when the count is reached.
+pub(crate) fn count_write() {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let limit = LIMIT.get_or_init(|| {
+        std::env::var(EXIT_AFTER_WRITES)
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
+    if let Some(limit) = *limit
+        && WRITES.fetch_add(1, Ordering::SeqCst) + 1 >= limit
+    {
+        std::process::exit(137);
+    }
 }
 
 /// `<dir>/.<name>.tmp<pid>`: hidden, beside the target, distinct per process.

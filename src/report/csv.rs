@@ -98,6 +98,32 @@ pub fn record_error(path: &Path, line: usize, e: &::csv::Error) -> Error {
     invalid(path, reason)
 }
 
+/// Checks that the rate `name` read from a table is a number in [0, 1] (NaN is not).
+///
+/// # Errors
+///
+/// What is wrong, in words (the caller names the file and line).
+pub fn check_rate(name: &str, x: f64) -> std::result::Result<(), String> {
+    if (0.0..=1.0).contains(&x) {
+        Ok(())
+    } else {
+        Err(format!("`{name}` is {x}, not a rate in [0, 1]"))
+    }
+}
+
+/// Checks that the number `name` read from a table is finite (not NaN or infinite).
+///
+/// # Errors
+///
+/// What is wrong, in words (the caller names the file and line).
+pub fn check_finite(name: &str, x: f64) -> std::result::Result<(), String> {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(format!("`{name}` is {x}, not a finite number"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

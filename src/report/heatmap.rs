@@ -19,7 +19,7 @@ use crate::qd::FeatureAxis;
 use crate::qd::axis::AxisKind;
 use crate::qd::axis::num;
 use crate::report::archive::ArchiveRow;
-use crate::report::atomic::write_atomic;
+use crate::report::atomic::{count_write, write_atomic};
 use crate::report::printable::printable;
 
 /// File name of the PNG heatmap in a run directory.
@@ -82,6 +82,8 @@ where
         .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
+    } else {
+        count_write();
     }
     result
 }

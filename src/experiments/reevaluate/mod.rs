@@ -46,8 +46,8 @@
 //! **Interruptions.** Each elite's games are saved to `reevaluated.journal.json` as soon as they
 //! are played ([`crate::experiments::journal`]); `--resume` continues a killed re-evaluation from
 //! it (refusing other `--games`, `--seed`, levels or baseline, or a changed elite), and the
-//! journal is deleted once the tables are written. The tables are the same as an uninterrupted
-//! run's.
+//! journal is deleted once the tables are written (so a command killed between the two writes
+//! them again when resumed). The tables are the same as an uninterrupted run's.
 //!
 //! `run.rs` plays the elites and writes the files; `tables.rs` builds the corrected archive
 //! and the tables.

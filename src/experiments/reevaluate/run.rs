@@ -39,8 +39,9 @@ pub fn elite_seed(seed: u64, cell: usize) -> u64 {
 ///
 /// [`Error::Io`] naming `archive.csv` if it holds no elite, or a file that cannot be written;
 /// [`Error::Config`] naming `run_dir` if an earlier re-evaluation's tables exist and `force` is
-/// off, `--games` if rounding it up overflows or the elites' games are more than
-/// [`limits::MAX_GAMES`], `levels` if there is no level, `--threads` if
+/// off (`resume` replaces those of the re-evaluation its journal continues), `--games` if
+/// rounding it up overflows or the elites' games are more than [`limits::MAX_GAMES`], `levels`
+/// if there is no level, `--threads` if
 /// the pool cannot be built, or the agent field at fault if the run's player or baseline cannot
 /// be built.
 pub fn reevaluate<G: SearchSupport>(
@@ -71,16 +72,30 @@ pub fn reevaluate<G: SearchSupport>(
         ],
         "--games",
     )?;
+    let rc = &run.config;
+    let seed = cfg.seed.unwrap_or(rc.seed);
+    let baseline = rc.baseline.to_string();
+    let journal = Journal::open(
+        &run.dir.join(REEVALUATION_JOURNAL),
+        &[
+            ("levels", level_names(&levels)),
+            ("--games", per_elite.to_string()),
+            ("--seed", seed.to_string()),
+            ("baseline", baseline.clone()),
+        ],
+        cfg.resume,
+        cfg.force,
+    )?;
+    // A journal kept by `--resume`: the tables are those of the interrupted command (killed
+    // after writing them, before deleting its journal), to be written again.
+    let resumed = run.dir.join(REEVALUATION_JOURNAL).is_file();
     prepare_out_dir(
         &run.dir,
         "run_dir",
         &[REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV],
-        cfg.force,
+        cfg.force || resumed,
         false,
     )?;
-    let rc = &run.config;
-    let seed = cfg.seed.unwrap_or(rc.seed);
-    let baseline = rc.baseline.to_string();
     let jobs = elite_jobs(run, &run.archive.rows)?;
     let rounded = if per_elite == cfg.games {
         String::new()
@@ -100,17 +115,6 @@ pub fn reevaluate<G: SearchSupport>(
     )
     .map_err(output_error)?;
     out.flush().map_err(output_error)?;
-    let journal = Journal::open(
-        &run.dir.join(REEVALUATION_JOURNAL),
-        &[
-            ("levels", level_names(&levels)),
-            ("--games", per_elite.to_string()),
-            ("--seed", seed.to_string()),
-            ("baseline", baseline.clone()),
-        ],
-        cfg.resume,
-        cfg.force,
-    )?;
     let plays = Plays {
         threads: cfg.threads,
         quiet: cfg.quiet,

@@ -1,11 +1,16 @@
 //! A re-evaluation's results: the corrected archive, `reevaluated.csv`,
 //! `reevaluated_summary.csv` and the printed totals (see the module docs of [`super`]).
 
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::str::FromStr;
+
 use crate::error::Result;
 use crate::experiments::run_dir::RunDir;
+use crate::qd::checkpoint::invalid;
 use crate::qd::{ArchiveStats, Evaluation, Genome, GridArchive};
 use crate::report::archive::ArchiveRow;
-use crate::report::csv::CsvTable;
+use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
 use crate::report::table::aligned;
 use crate::stats::{Z_95, mean, wilson_interval};
 
@@ -308,6 +313,142 @@ impl Reevaluation {
         }
         text
     }
+}
+
+/// One row of `reevaluated.csv` as read back (the columns the run explorer shows).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReevaluatedRow {
+    /// The elite's cell.
+    pub cell: usize,
+    /// Its win rate in the archive.
+    pub map_win_rate: f64,
+    /// Its win rate in the fresh games.
+    pub new_win_rate: f64,
+    /// The 95 % Wilson interval of `new_win_rate`.
+    pub new_win_rate_interval: (f64, f64),
+    /// Fresh games played.
+    pub new_games: u32,
+    /// Fresh games won.
+    pub new_wins: u32,
+    /// Fresh games drawn.
+    pub new_draws: u32,
+    /// Each feature's mean and standard deviation over the fresh games, in axis order.
+    pub new_features: Vec<(f64, f64)>,
+    /// The cell the fresh means fall in (`None` if they cannot be placed).
+    pub new_cell: Option<usize>,
+    /// The new cell is the archived cell.
+    pub kept_cell: bool,
+}
+
+/// Reads `reevaluated.csv` of a run with `features` (in axis order) and checks it as
+/// `reevaluate` wrote it: win rates and their intervals in [0, 1], wins and draws within the
+/// games, the archive's feature numbers finite, the fresh ones finite where the elite was
+/// placed in a cell, `kept_cell` true exactly when the new cell is the archived one, and one row
+/// per cell.
+///
+/// # Errors
+///
+/// [`crate::Error::Io`] naming the file (and the line, for a bad row) if it cannot be read, is
+/// larger than [`DATA_LIMIT`](crate::files::DATA_LIMIT), its header is not
+/// [`reevaluated_columns`] or a row breaks one of the rules above.
+pub fn read_reevaluated_csv(path: &Path, features: &[String]) -> Result<Vec<ReevaluatedRow>> {
+    let columns = reevaluated_columns(features);
+    let names: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let mut reader = read_with_header(path, &names)?;
+    let mut rows: Vec<ReevaluatedRow> = Vec::new();
+    let mut lines: BTreeMap<usize, usize> = BTreeMap::new();
+    for (i, rec) in reader.records().enumerate() {
+        let line = i + 2;
+        let bad = |why: String| invalid(path, format!("line {line}: {why}"));
+        let rec = rec.map_err(|e| record_error(path, line, &e))?;
+        let row = reevaluated_row(&rec, &columns, features).map_err(bad)?;
+        if let Some(first) = lines.insert(row.cell, line) {
+            return Err(invalid(
+                path,
+                format!(
+                    "line {line}: cell {} appears twice (line {first})",
+                    row.cell
+                ),
+            ));
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// One record of `reevaluated.csv` (whose header is `columns`), parsed and checked.
+fn reevaluated_row(
+    rec: &::csv::StringRecord,
+    columns: &[String],
+    features: &[String],
+) -> std::result::Result<ReevaluatedRow, String> {
+    let get = |name: &str| {
+        let at = columns.iter().position(|c| c == name).unwrap_or(0);
+        rec.get(at).unwrap_or("").trim()
+    };
+    fn parse<T: FromStr>(name: &str, text: &str) -> std::result::Result<T, String> {
+        text.parse()
+            .map_err(|_| format!("`{name}` is `{text}`, not a number of the right kind"))
+    }
+    let num = |name: &str| parse::<f64>(name, get(name));
+    let count = |name: &str| parse::<u32>(name, get(name));
+    let cell: usize = parse("cell", get("cell"))?;
+    for name in [
+        "map_win_rate",
+        "new_win_rate",
+        "new_win_rate_lo",
+        "new_win_rate_hi",
+    ] {
+        check_rate(name, num(name)?)?;
+    }
+    let (new_games, new_wins, new_draws) =
+        (count("new_games")?, count("new_wins")?, count("new_draws")?);
+    if u64::from(new_wins) + u64::from(new_draws) > u64::from(new_games) {
+        return Err(format!(
+            "{new_wins} wins and {new_draws} draws in {new_games} games"
+        ));
+    }
+    count("map_games")?;
+    for f in features {
+        for name in [format!("map_{f}_mean"), format!("map_{f}_sd")] {
+            check_finite(&name, num(&name)?)?;
+        }
+    }
+    let new_cell = match get("new_cell") {
+        "" => None,
+        text => Some(parse::<usize>("new_cell", text)?),
+    };
+    let mut new_features = Vec::with_capacity(features.len());
+    for f in features {
+        let (m, sd) = (format!("new_{f}_mean"), format!("new_{f}_sd"));
+        let pair = (num(&m)?, num(&sd)?);
+        if new_cell.is_some() {
+            check_finite(&m, pair.0)?;
+            check_finite(&sd, pair.1)?;
+        }
+        new_features.push(pair);
+    }
+    let kept_cell: bool = get("kept_cell")
+        .parse()
+        .map_err(|_| format!("`kept_cell` is `{}`, not true or false", get("kept_cell")))?;
+    if kept_cell != (new_cell == Some(cell)) {
+        return Err(format!(
+            "`kept_cell` is {kept_cell}, but the new cell is {}",
+            new_cell.map_or_else(|| "none".to_string(), |c| c.to_string())
+        ));
+    }
+    Ok(ReevaluatedRow {
+        cell,
+        map_win_rate: num("map_win_rate")?,
+        new_win_rate: num("new_win_rate")?,
+        new_win_rate_interval: (num("new_win_rate_lo")?, num("new_win_rate_hi")?),
+        new_games,
+        new_wins,
+        new_draws,
+        new_features,
+        new_cell,
+        kept_cell,
+    })
 }
 
 /// The run's archive numbers as archived, computed as [`GridArchive::stats`] computes them:

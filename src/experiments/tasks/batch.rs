@@ -100,13 +100,14 @@ pub type Found = (TaskResult, String);
 /// from its games' results in game order.
 ///
 /// Every task must have exactly one result carrying its batch and config hash, and every
-/// result must belong to a task.
+/// result must belong to a task and be a game of the run ([`TaskResult::check`]: one value per
+/// feature, finite numbers, not both won and drawn).
 ///
 /// # Errors
 ///
-/// An error naming `results_dir` and listing the tasks without a result, the results that
-/// belong to no task of the batch or to another configuration (with their `file:line`), and
-/// the tasks with more than one result.
+/// An error naming `results_dir` and listing the malformed results and those that belong to
+/// no task of the batch or to another configuration (with their `file:line`), the tasks
+/// without a result and the tasks with more than one result.
 pub fn gather(
     tasks: &[Task],
     found: Vec<Found>,
@@ -116,7 +117,12 @@ pub fn gather(
     let expected: BTreeMap<(u64, u32), &Task> = tasks.iter().map(|t| (t.key(), t)).collect();
     let mut by_key: BTreeMap<(u64, u32), Vec<Found>> = BTreeMap::new();
     let mut foreign = Vec::new();
+    let mut malformed = Vec::new();
     for (result, origin) in found {
+        if let Err(why) = result.check(features) {
+            malformed.push(format!("{origin} ({why})"));
+            continue;
+        }
         match expected.get(&result.key()) {
             Some(t) if t.batch == result.batch && t.config_hash == result.config_hash => {
                 by_key
@@ -148,6 +154,13 @@ pub fn gather(
         })
         .collect();
     let mut problems = Vec::new();
+    if !malformed.is_empty() {
+        problems.push(format!(
+            "{} malformed result(s): {}",
+            malformed.len(),
+            shortened(&malformed)
+        ));
+    }
     if !missing.is_empty() {
         problems.push(format!(
             "{} of {} tasks have no result: {}",
@@ -320,6 +333,28 @@ mod tests {
             msg.contains("1 task(s) with more than one result: evaluation 10 game 0 (r:0, r:0)"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn results_that_cannot_be_games_of_the_run_are_named_by_line() {
+        let tasks: Vec<Task> = (0..3).map(|g| task(10, g)).collect();
+        let mut found: Vec<Found> = tasks.iter().map(|t| result(t, false)).collect();
+        found[0].0.features = vec![];
+        found[1].0.won = true;
+        found[1].0.draw = true;
+        found[2].0.score = f64::NAN;
+        let msg = gather(&tasks, found, 1, Path::new("results"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.starts_with("results: 3 malformed result(s): "), "{msg}");
+        assert!(
+            msg.contains("r:0 (0 feature value(s), the run has 1 feature(s))"),
+            "{msg}"
+        );
+        assert!(msg.contains("r:1 (both won and draw are true)"), "{msg}");
+        assert!(msg.contains("r:2 (the score is NaN"), "{msg}");
+        // Their tasks have no (valid) result.
+        assert!(msg.contains("3 of 3 tasks have no result"), "{msg}");
     }
 
     #[test]

@@ -25,6 +25,9 @@
 //!   configuration (exit 2 naming the missing and foreign ones otherwise), aggregates each
 //!   genome's games in game order, tells the archive and writes every file `evolve` writes,
 //!   then removes the batch's folder. Telling again is harmless: with nothing asked, it says so.
+//!   Every step may be killed and run again: a `tell` killed before its checkpoint tells the
+//!   batch again, and a finished run whose explorer page a killed `tell` did not write gets it
+//!   from the next `tell` or `ask`.
 //!
 //! `evolve` is the same loop in one process ([`TaskPlan::tasks`], [`crate::experiments::evolve::play_tasks`],
 //! [`gather`]), so a run taken through ask/work/tell ends with the same `archive.csv` and

@@ -109,6 +109,31 @@ impl TaskResult {
     pub fn key(&self) -> (u64, u32) {
         (self.evaluation, self.game)
     }
+
+    /// Checks that the result can be a game of a run with `features` features: one value
+    /// (or `null`) per feature, each finite; a finite score; not both won and drawn.
+    ///
+    /// # Errors
+    ///
+    /// What is wrong, in words (the caller names the file and line).
+    pub fn check(&self, features: usize) -> std::result::Result<(), String> {
+        if self.features.len() != features {
+            return Err(format!(
+                "{} feature value(s), the run has {features} feature(s)",
+                self.features.len()
+            ));
+        }
+        if let Some(x) = self.features.iter().flatten().find(|x| !x.is_finite()) {
+            return Err(format!("a feature value is {x}, not a finite number"));
+        }
+        if !self.score.is_finite() {
+            return Err(format!("the score is {}, not a finite number", self.score));
+        }
+        if self.won && self.draw {
+            return Err("both won and draw are true".to_string());
+        }
+        Ok(())
+    }
 }
 
 /// The fingerprint tasks and results carry: 16 hex digits of a stable hash of the resolved

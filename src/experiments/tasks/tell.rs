@@ -50,14 +50,22 @@ pub enum Told {
         /// True if the schedule is now finished.
         done: bool,
     },
-    /// Nothing was asked (or the schedule is finished).
+    /// Nothing was asked: the next batch has no task file yet.
     Nothing,
+    /// The schedule is finished: nothing to tell (the caller writes the explorer page if a
+    /// `tell` killed after the last checkpoint left it unwritten).
+    Finished,
 }
 
 /// Runs `playstyles tell` for the run `cfg.evolve` resolved as `setup`: checks the results
 /// of the batch asked for against its tasks, tells the archive the genomes' evaluations,
 /// writes every file `evolve` writes (progress, archive, heatmaps, checkpoint), removes the
 /// batch's folder and prints one line on `out`.
+///
+/// Each step can be killed and the command run again: the checkpoint is written last of the
+/// batch's files (before it, telling again re-tells the batch), the folders of batches told
+/// are removed on every call, and a finished run's explorer page is written by the caller
+/// whenever it is missing ([`Told::Finished`]).
 ///
 /// # Errors
 ///
@@ -78,6 +86,8 @@ pub fn tell<G: SearchSupport>(
         .map_err(|e| ecfg.located(e))?;
     let plan = setup.plan(game, run)?;
     let (mut me, mut reports) = open_run(dir, &setup.config_toml, me_config)?;
+    // A batch told by a `tell` killed before it removed the batch's folder.
+    remove_told_batches(dir, me.next_batch())?;
     let Some(batch) = me.ask() else {
         writeln!(
             out,
@@ -85,7 +95,7 @@ pub fn tell<G: SearchSupport>(
             dir.display()
         )
         .map_err(output_error)?;
-        return Ok(Told::Nothing);
+        return Ok(Told::Finished);
     };
     let folder = batch_dir(dir, batch.number());
     let tasks_path = folder.join(TASKS_JSONL);

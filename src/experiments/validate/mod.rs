@@ -44,8 +44,8 @@
 //! **Interruptions.** Each elite's games are saved to `validation.journal.json` as soon as they
 //! are played ([`crate::experiments::journal`]); `--resume` continues a killed validation from
 //! it (refusing other levels, repetitions, baseline or run seed, or a changed elite), and the
-//! journal is deleted once the tables are written. The tables are the same as an uninterrupted
-//! run's.
+//! journal is deleted once the tables are written (so a command killed between the two writes
+//! them again when resumed). The tables are the same as an uninterrupted run's.
 //!
 //! The code is split by job: `levels.rs` resolves `--levels`, `cells.rs` picks the elites,
 //! `run.rs` plays them, and `tables.rs` builds, prints and reads back the CSVs; everything

@@ -68,15 +68,29 @@ pub fn validate<G: SearchSupport>(
         ],
         "--repetitions",
     )?;
+    let rc = &run.config;
+    let baseline = rc.baseline.to_string();
+    let journal = Journal::open(
+        &run.dir.join(VALIDATION_JOURNAL),
+        &[
+            ("--levels", level_names(&levels)),
+            ("--repetitions", cfg.repetitions.to_string()),
+            ("baseline", baseline.clone()),
+            ("seed", rc.seed.to_string()),
+        ],
+        cfg.resume,
+        cfg.force,
+    )?;
+    // A journal kept by `--resume`: the tables are those of the interrupted command (killed
+    // after writing them, before deleting its journal), to be written again.
+    let resumed = run.dir.join(VALIDATION_JOURNAL).is_file();
     prepare_out_dir(
         &run.dir,
         "run_dir",
         &[VALIDATION_CSV, VALIDATION_SUMMARY_CSV],
-        cfg.force,
+        cfg.force || resumed,
         false,
     )?;
-    let rc = &run.config;
-    let baseline = rc.baseline.to_string();
     let jobs = elite_jobs(run, cells.iter().filter_map(|&c| run.row(c)))?;
     let per_elite = levels.len() as u64 * u64::from(cfg.repetitions);
     writeln!(
@@ -91,17 +105,6 @@ pub fn validate<G: SearchSupport>(
     )
     .map_err(output_error)?;
     out.flush().map_err(output_error)?;
-    let journal = Journal::open(
-        &run.dir.join(VALIDATION_JOURNAL),
-        &[
-            ("--levels", level_names(&levels)),
-            ("--repetitions", cfg.repetitions.to_string()),
-            ("baseline", baseline.clone()),
-            ("seed", rc.seed.to_string()),
-        ],
-        cfg.resume,
-        cfg.force,
-    )?;
     let plays = Plays {
         threads: cfg.threads,
         quiet: cfg.quiet,

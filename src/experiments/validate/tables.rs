@@ -1,6 +1,7 @@
 //! The tables of a validation: `validation.csv` and `validation_summary.csv` built, printed, and
 //! read back (see the module docs of [`super`] for their columns).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::str::FromStr;
 
@@ -8,7 +9,7 @@ use super::run::Validated;
 use crate::error::Result;
 use crate::experiments::run_dir::RunDir;
 use crate::qd::checkpoint::invalid;
-use crate::report::csv::{CsvTable, read_with_header};
+use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
 use crate::report::table::aligned;
 use crate::stats::{mean, spearman};
 
@@ -177,59 +178,120 @@ pub(super) fn printed_summary(summary: &CsvTable) -> String {
     aligned(&header, &rows)
 }
 
-/// One row of `validation.csv` as read back (the columns `tiers` needs).
+/// One row of `validation.csv` as read back.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValidationRow {
     /// The elite's cell.
     pub cell: usize,
     /// The feature.
     pub feature: String,
+    /// The feature's mean over the elite's games in the archive.
+    pub map_mean: f64,
+    /// The feature's standard deviation over the elite's games in the archive.
+    pub map_sd: f64,
+    /// The feature's mean over the validation games (NaN if the games gave no number).
+    pub val_mean: f64,
+    /// The feature's standard deviation over the validation games.
+    pub val_sd: f64,
     /// The elite's win rate in the archive when it was validated.
     pub map_win_rate: f64,
-    /// The elite's games in the archive when it was validated.
-    pub map_games: u32,
     /// The elite's win rate in the validation games.
     pub val_win_rate: f64,
+    /// The elite's games in the archive when it was validated.
+    pub map_games: u32,
     /// Validation games played.
     pub val_games: u32,
+    /// The validation mean falls in the elite's bucket on this feature's axis.
+    pub stays_in_cell: bool,
 }
 
-/// Reads `validation.csv`.
+impl ValidationRow {
+    /// Checks the numbers `validate` writes: win rates in [0, 1], the archive's feature
+    /// numbers finite, no negative standard deviation.
+    fn check(&self) -> std::result::Result<(), String> {
+        check_rate("map_win_rate", self.map_win_rate)?;
+        check_rate("val_win_rate", self.val_win_rate)?;
+        check_finite("map_mean", self.map_mean)?;
+        check_finite("map_sd", self.map_sd)?;
+        for (name, sd) in [("map_sd", self.map_sd), ("val_sd", self.val_sd)] {
+            if sd < 0.0 {
+                return Err(format!("`{name}` is negative ({sd})"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The columns every row of one elite shares.
+    fn elite(&self) -> (u64, u64, u32, u32) {
+        (
+            self.map_win_rate.to_bits(),
+            self.val_win_rate.to_bits(),
+            self.map_games,
+            self.val_games,
+        )
+    }
+}
+
+/// Reads `validation.csv` and checks it as `validate` wrote it: every row's numbers
+/// ([`ValidationRow`]: win rates in [0, 1], finite archive numbers), one row per elite and
+/// feature, and the same win rates and games on every row of an elite.
 ///
 /// # Errors
 ///
 /// [`Error::Io`](crate::error::Error::Io) naming the file (and the line, for a bad row) if it
-/// cannot be read or is larger than [`DATA_LIMIT`](crate::files::DATA_LIMIT), its header is not [`VALIDATION_COLUMNS`], or
-/// a number does not parse.
+/// cannot be read or is larger than [`DATA_LIMIT`](crate::files::DATA_LIMIT), its header is
+/// not [`VALIDATION_COLUMNS`], a number does not parse or a row breaks one of the rules above.
 pub fn read_validation_csv(path: &Path) -> Result<Vec<ValidationRow>> {
     let mut r = read_with_header(path, &VALIDATION_COLUMNS)?;
-    // The header is checked, so the columns are where VALIDATION_COLUMNS puts them.
-    let (cell, feature, map_win, map_games, win, games) = (0, 1, 6, 8, 7, 9);
-    r.records()
-        .enumerate()
-        .map(|(i, rec)| {
-            let line = i + 2;
-            let rec = rec.map_err(|e| invalid(path, format!("line {line}: {e}")))?;
-            let text = |c: usize| rec.get(c).unwrap_or("").trim();
-            fn parse<T: FromStr>(path: &Path, line: usize, c: usize, text: &str) -> Result<T> {
-                text.parse().map_err(|_| {
-                    invalid(
-                        path,
-                        format!(
-                            "line {line}: `{}` is `{text}`, not a number of the right kind",
-                            VALIDATION_COLUMNS[c]
-                        ),
-                    )
-                })
-            }
-            Ok(ValidationRow {
-                cell: parse(path, line, cell, text(cell))?,
-                feature: text(feature).to_string(),
-                map_win_rate: parse(path, line, map_win, text(map_win))?,
-                map_games: parse(path, line, map_games, text(map_games))?,
-                val_win_rate: parse(path, line, win, text(win))?,
-                val_games: parse(path, line, games, text(games))?,
+    let mut rows: Vec<ValidationRow> = Vec::new();
+    let mut seen: BTreeMap<(usize, String), usize> = BTreeMap::new();
+    let mut elites: BTreeMap<usize, (u64, u64, u32, u32)> = BTreeMap::new();
+    for (i, rec) in r.records().enumerate() {
+        let line = i + 2;
+        let bad = |why: String| invalid(path, format!("line {line}: {why}"));
+        let rec = rec.map_err(|e| record_error(path, line, &e))?;
+        // The header is checked, so the columns are where VALIDATION_COLUMNS puts them.
+        let text = |c: usize| rec.get(c).unwrap_or("").trim();
+        fn parse<T: FromStr>(text: &str, c: usize) -> std::result::Result<T, String> {
+            text.parse().map_err(|_| {
+                format!(
+                    "`{}` is `{text}`, not a number of the right kind",
+                    VALIDATION_COLUMNS[c]
+                )
             })
-        })
-        .collect()
+        }
+        let row = (|| -> std::result::Result<ValidationRow, String> {
+            Ok(ValidationRow {
+                cell: parse(text(0), 0)?,
+                feature: text(1).to_string(),
+                map_mean: parse(text(2), 2)?,
+                map_sd: parse(text(3), 3)?,
+                val_mean: parse(text(4), 4)?,
+                val_sd: parse(text(5), 5)?,
+                map_win_rate: parse(text(6), 6)?,
+                val_win_rate: parse(text(7), 7)?,
+                map_games: parse(text(8), 8)?,
+                val_games: parse(text(9), 9)?,
+                stays_in_cell: text(10)
+                    .parse()
+                    .map_err(|_| format!("`stays_in_cell` is `{}`, not true or false", text(10)))?,
+            })
+        })()
+        .map_err(&bad)?;
+        row.check().map_err(&bad)?;
+        if let Some(first) = seen.insert((row.cell, row.feature.clone()), line) {
+            return Err(bad(format!(
+                "cell {} and feature `{}` appear twice (line {first})",
+                row.cell, row.feature
+            )));
+        }
+        if *elites.entry(row.cell).or_insert_with(|| row.elite()) != row.elite() {
+            return Err(bad(format!(
+                "the win rates or games of cell {} differ from its row before",
+                row.cell
+            )));
+        }
+        rows.push(row);
+    }
+    Ok(rows)
 }
