@@ -235,8 +235,8 @@ fn check(name: &str, cmd: &dyn Interrupted) {
     }
 }
 
-/// `evolve CONFIG --out DIR`, again with `--resume` once a checkpoint exists (before it,
-/// started over with `--force`).
+/// `evolve CONFIG --out DIR`, again with `--resume` once its `config.toml` exists (before it,
+/// the same command again).
 struct Evolve;
 
 impl Interrupted for Evolve {
@@ -260,14 +260,18 @@ impl Interrupted for Evolve {
     }
 
     fn again(&self, dir: &Path) -> Option<Args> {
+        // Once `config.toml` is written, `--resume` continues the run, checkpoint or not;
+        // before it, the folder holds no run and the same command starts it.
         let mut a = self.command(dir);
-        let resumable = dir.join("run").join("checkpoint.json").is_file();
-        a.push(if resumable { "--resume" } else { "--force" }.into());
+        if dir.join("run").join("config.toml").is_file() {
+            a.push("--resume".into());
+        }
         Some(a)
     }
 }
 
-/// `tournament CONFIG --out DIR`, again with `--resume` once `config.toml` exists.
+/// `tournament CONFIG --out DIR`, again with `--resume` once `config.toml` exists (before it,
+/// the same command again).
 struct Tournament;
 
 impl Interrupted for Tournament {
@@ -292,8 +296,9 @@ impl Interrupted for Tournament {
 
     fn again(&self, dir: &Path) -> Option<Args> {
         let mut a = self.command(dir);
-        let resumable = dir.join("out").join("config.toml").is_file();
-        a.push(if resumable { "--resume" } else { "--force" }.into());
+        if dir.join("out").join("config.toml").is_file() {
+            a.push("--resume".into());
+        }
         Some(a)
     }
 }
