@@ -311,3 +311,61 @@ fn a_run_keeps_its_bot_files_and_works_from_anywhere_once_the_originals_are_gone
     ];
     succeeded(at(&elsewhere, play), "play a tier");
 }
+
+/// A Prismata tournament whose first pairing's agent reads a bot file.
+const TOURNAMENT_WITH_BOT_FILE: &str = r#"
+game = "prismata"
+seed = 4
+levels = ["1"]
+repetitions = 4
+
+[[pairing]]
+name = "bot"
+agents = ["PMCTS100(traversals=1,config=bots/x.toml)", "RandomAI"]
+"#;
+
+#[test]
+fn a_tournament_keeps_its_bot_files_and_resumes_from_anywhere_once_the_originals_are_gone() {
+    let dir = scratch("run_dir", "tournament-bot-files");
+    let (start, elsewhere) = (dir.join("start"), dir.join("elsewhere"));
+    std::fs::create_dir_all(start.join("bots")).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let bots = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/agents/prismata/bots.toml");
+    std::fs::copy(&bots, start.join("bots/x.toml")).unwrap();
+    let cfg = start.join("t.toml");
+    std::fs::write(&cfg, TOURNAMENT_WITH_BOT_FILE).unwrap();
+    let cfg = cfg.to_str().unwrap();
+    let at = |cwd: &Path, args: &[&str]| playstyles_in(args, cwd);
+    let (whole, stopped) = (start.join("whole"), start.join("stopped"));
+    let (whole, stopped) = (whole.to_str().unwrap(), stopped.to_str().unwrap());
+    succeeded(
+        at(&start, &["tournament", cfg, "--out", whole, "--quiet"]),
+        "tournament",
+    );
+    let args = &["tournament", cfg, "--out", stopped, "--quiet"];
+    let mut first = args.to_vec();
+    first.extend(["--stop-after-games", "1"]);
+    succeeded(at(&start, &first), "tournament, stopped");
+    let config = read_text(&Path::new(whole).join("config.toml"));
+    assert!(
+        config.contains("PMCTS100(traversals=1,config=agent-files/bots/x.toml)"),
+        "config.toml names the copy: {config}"
+    );
+    assert_eq!(
+        read_text(&Path::new(stopped).join("agent-files/bots/x.toml")),
+        read_text(&bots)
+    );
+    std::fs::remove_dir_all(start.join("bots")).unwrap();
+
+    // Elsewhere, without the original: the stopped tournament resumes and ends as the whole.
+    let mut again = args.to_vec();
+    again.push("--resume");
+    succeeded(at(&elsewhere, &again), "tournament --resume");
+    for file in ["config.toml", "games.csv", "summary.csv"] {
+        assert_eq!(
+            read_text(&Path::new(stopped).join(file)),
+            read_text(&Path::new(whole).join(file)),
+            "{file}"
+        );
+    }
+}

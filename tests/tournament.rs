@@ -13,7 +13,7 @@ const NO_COLUMNS: TableColumns = TableColumns {
     stats: &[],
     summary: &[],
 };
-use playstyles::experiments::tournament::{SAVE_EVERY, summary_header, tournament};
+use playstyles::experiments::tournament::{KeptAgents, SAVE_EVERY, summary_header, tournament};
 use playstyles::experiments::tournament_spec::{TournamentConfig, TournamentSpec};
 
 use crate::support::cli::{playstyles_in as playstyles, read_text as read, scratch};
@@ -61,6 +61,16 @@ fn toy_config(dir: &Path, threads: usize) -> TournamentConfig {
     }
 }
 
+/// `cfg`'s agents as they are written (Nim's agents read no file), with the resolved config
+/// `config_toml`.
+fn as_written(cfg: &TournamentConfig, config_toml: &str) -> KeptAgents {
+    KeptAgents {
+        spec: cfg.spec.clone(),
+        files: Vec::new(),
+        config_toml: config_toml.to_string(),
+    }
+}
+
 /// Plays `cfg` on Nim with the resolved config `config_toml`; returns the printed table.
 fn play_toy(cfg: &TournamentConfig, config_toml: &str) -> playstyles::Result<String> {
     let mut out = Vec::new();
@@ -68,9 +78,9 @@ fn play_toy(cfg: &TournamentConfig, config_toml: &str) -> playstyles::Result<Str
     tournament(
         &game,
         nim_levels(),
-        |s: &str| build_agent(&game, s),
+        |s: &str, _: &Path| build_agent(&game, s),
         cfg,
-        config_toml,
+        &as_written(cfg, config_toml),
         NO_COLUMNS,
         &mut out,
     )?;
@@ -189,9 +199,9 @@ fn an_unknown_agent_names_the_pairing_and_writes_nothing() {
     let e = tournament(
         &game,
         nim_levels(),
-        |s: &str| build_agent(&game, s),
+        |s: &str, _: &Path| build_agent(&game, s),
         &cfg,
-        "",
+        &as_written(&cfg, ""),
         NO_COLUMNS,
         &mut Vec::new(),
     )
@@ -560,18 +570,19 @@ fn a_killed_tournament_loses_fewer_than_save_every_finished_games() {
             }
         })
     };
-    let build = |spec: &str| -> playstyles::Result<Box<dyn playstyles::agent::Agent<Nim>>> {
-        Ok(Box::new(Watched {
-            inner: build_agent(&Nim::new(), spec)?,
-            on_new_game: on_new_game.clone(),
-        }))
-    };
+    let build =
+        |spec: &str, _: &Path| -> playstyles::Result<Box<dyn playstyles::agent::Agent<Nim>>> {
+            Ok(Box::new(Watched {
+                inner: build_agent(&Nim::new(), spec)?,
+                on_new_game: on_new_game.clone(),
+            }))
+        };
     tournament(
         &Nim::new(),
         nim_levels(),
         build,
         &cfg,
-        RESOLVED,
+        &as_written(&cfg, RESOLVED),
         NO_COLUMNS,
         &mut Vec::new(),
     )

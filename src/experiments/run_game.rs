@@ -1,6 +1,7 @@
 //! Every subcommand for one game: where the game-independent workflows meet a [`GameKit`].
 
 use std::io::Write;
+use std::path::Path;
 
 use super::agent_files::keep_files;
 use super::config_file::{LevelSet, read_rules};
@@ -12,13 +13,13 @@ use super::run_config::RunConfig;
 use super::tasks::ask::{Asked, ask};
 use super::tasks::tell::{Told, tell};
 use super::tasks::work::work;
-use super::tournament::tournament;
+use super::tournament::{KeptAgents, tournament};
 use super::tournament_spec::TournamentConfig;
 use super::validate::{LevelRef, level_refs, validate};
 use super::{
     BenchTarget, Command, Exit, LevelsAction, ValidateConfig, bench, output_error, play, replay,
 };
-use crate::agents::{build_agent, build_agent_from};
+use crate::agents::{build_agent_at, build_agent_from};
 use crate::error::{Error, Result};
 use crate::features::{Feature, feature_names};
 use crate::kit::GameKit;
@@ -183,14 +184,22 @@ fn run_tournament<G: GameKit, W: Write>(cfg: &TournamentConfig, out: &mut W) -> 
     let spec = &cfg.spec;
     let rules: G::Rules = read_rules(&spec.rules)?;
     let (names, levels) = load_levels::<G>(&spec.levels, "levels")?;
-    let config_toml = spec.resolved_toml(rules_table(&rules)?, &names)?;
+    // The output folder keeps the files its agents read, so that `--resume` works from any
+    // working folder, whatever became of the originals.
+    let (kept, files) = spec.keeping_files()?;
+    let config_toml = kept.resolved_toml(rules_table(&rules)?, &names)?;
     let columns = TableColumns {
         stats: G::game_columns(),
         summary: G::summary_columns(),
     };
     let game = G::with_rules(rules);
-    let build = |s: &str| build_agent(&game, s);
-    tournament(&game, levels, build, cfg, &config_toml, columns, out).map(|_| ())
+    let build = |s: &str, base: &Path| build_agent_at(&game, s, base);
+    let kept = KeptAgents {
+        spec: kept,
+        files,
+        config_toml,
+    };
+    tournament(&game, levels, build, cfg, &kept, columns, out).map(|_| ())
 }
 
 /// Validates a run: its `[rules]` and features, on the levels of `--levels`.

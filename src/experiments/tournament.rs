@@ -31,7 +31,8 @@
 //! The output folder (default `results/<config file stem>/`) receives, each written atomically:
 //!
 //! - `config.toml`: the resolved config (every default explicit, levels listed, agent specs
-//!   in canonical form), written before the first game;
+//!   in canonical form, naming the folder's copies of the files they read), written before
+//!   the first game, after those copies (`agent-files/`, [`super::agent_files`]);
 //! - `games.csv`: one row per game played ([`super::games_csv`]: pairing, game index, level,
 //!   repetition, seed, seats, winner, ticks, and per participant the score, the final
 //!   statistics the game keeps, actions and rank), sorted by pairing (in config order), then
@@ -60,12 +61,13 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
+use super::agent_files::{AgentFile, copy_agent_files};
 use super::games_csv::TableColumns;
 use super::games_csv::{GameRow, num};
 use super::output_error;
 use super::run_dir::prepare_out_dir;
 use super::tournament_rows::{GAMES_CSV, SUMMARY_CSV, TournamentRows};
-use super::tournament_spec::{Pairing, TournamentConfig, within};
+use super::tournament_spec::{Pairing, TournamentConfig, TournamentSpec, within};
 use crate::agent::Agent;
 use crate::arena::series::Series;
 use crate::arena::summary::{PairingSummary, SideSummary, SummaryColumn};
@@ -99,17 +101,32 @@ pub struct PairingResult {
     pub side: SideSummary,
 }
 
+/// The agents of a tournament as its output folder keeps them
+/// ([`super::tournament_spec::TournamentSpec::keeping_files`]).
+#[derive(Clone, Debug)]
+pub struct KeptAgents {
+    /// The tournament, its agents naming the folder's copies of their files.
+    pub spec: TournamentSpec,
+    /// The files to copy into the folder when the tournament starts.
+    pub files: Vec<AgentFile>,
+    /// The resolved config of `spec`, written as `config.toml`
+    /// ([`super::tournament_spec::TournamentSpec::resolved_toml`]).
+    pub config_toml: String,
+}
+
 /// Plays the tournament `cfg` describes on `levels` (named for the reports) and writes its
 /// result files and printed summary; with `cfg.resume`, plays only the games missing from the
 /// output folder's `games.csv`.
 ///
-/// `build` makes an agent from a spec string (for every game afresh); `columns` are the
-/// statistics the game puts in the tables; `config_toml` is the
-/// resolved config written as `config.toml` ([`super::tournament_spec::TournamentSpec::resolved_toml`]). Everything is
-/// checked (agent specs, player counts, the output folder, the rows to resume from) before the
-/// first game. Games run on a local rayon pool of `cfg.threads` threads; the files are
-/// identical for any thread count, and for a resumed tournament and an uninterrupted one.
-/// Returns the summary of every pairing with at least one game.
+/// `build` makes an agent from a spec string, its relative file paths taken from a folder
+/// (for every game afresh); `kept` is the tournament as the output folder keeps it: a new
+/// tournament checks `cfg`'s agents as written (from the working folder), then copies their
+/// files into the output folder, and every game builds `kept`'s agents there, so that a
+/// tournament resumes from any working folder. `columns` are the statistics the game puts in
+/// the tables. Everything is checked (agent specs, player counts, the output folder, the rows
+/// to resume from) before the first game. Games run on a local rayon pool of `cfg.threads`
+/// threads; the files are identical for any thread count, and for a resumed tournament and an
+/// uninterrupted one. Returns the summary of every pairing with at least one game.
 ///
 /// # Errors
 ///
@@ -120,34 +137,36 @@ pub struct PairingResult {
 ///   of players;
 /// - `out` if result files exist and neither `cfg.force` nor `cfg.resume` is set;
 /// - `resume` if the output folder holds no `config.toml` to resume, if its `config.toml`
-///   differs from `config_toml`, or if `cfg.force` is set too;
+///   differs from `kept.config_toml`, or if `cfg.force` is set too;
 /// - `threads` if the pool cannot be built.
 ///
 /// [`Error::Io`] naming `games.csv`, the line and the column for a row to resume from that
-/// does not parse or does not belong to the tournament ([`TournamentRows::read`]), and naming
-/// any file that cannot be read or written.
+/// does not parse or does not belong to the tournament ([`TournamentRows::read`]), naming an
+/// agent's file that cannot be read, and naming any file that cannot be read or written.
 pub fn tournament<G, B>(
     game: &G,
     levels: Vec<(String, G::Level)>,
     build: B,
     cfg: &TournamentConfig,
-    config_toml: &str,
+    kept: &KeptAgents,
     columns: TableColumns,
     out: &mut impl Write,
 ) -> Result<Vec<PairingResult>>
 where
     G: Game,
-    B: Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync,
+    B: Fn(&str, &Path) -> Result<Box<dyn Agent<G>>> + Sync,
 {
-    let spec = &cfg.spec;
+    let spec = &kept.spec;
     spec.check_games(levels.len())?;
     let series = Series::new(levels, spec.repetitions, spec.seed);
-    let specs: Vec<Vec<String>> = spec.pairings.iter().map(Pairing::specs).collect();
-    for (i, s) in specs.iter().enumerate() {
-        series
-            .check(game, s, &build)
-            .map_err(|e| within(&format!("pairing[{i}].agents"), e))?;
-    }
+    let check = |pairings: &[Pairing], base: &Path| -> Result<()> {
+        for (i, p) in pairings.iter().enumerate() {
+            series
+                .check(game, &p.specs(), &|s: &str| build(s, base))
+                .map_err(|e| within(&format!("pairing[{i}].agents"), e))?;
+        }
+        Ok(())
+    };
     let rows = if cfg.resume {
         if cfg.force {
             return Err(Error::config(
@@ -155,14 +174,24 @@ where
                 "resume and force exclude each other",
             ));
         }
-        resume_rows(&cfg.out, config_toml, &spec.pairings, &series, columns)?
+        let rows = resume_rows(
+            &cfg.out,
+            &kept.config_toml,
+            &spec.pairings,
+            &series,
+            columns,
+        )?;
+        check(&spec.pairings, &cfg.out)?;
+        rows
     } else {
+        check(&cfg.spec.pairings, Path::new(""))?;
         prepare_out_dir(&cfg.out, "out", &RESULT_FILES, cfg.force, true)?;
+        copy_agent_files(&cfg.out, &kept.files)?;
         TournamentRows::new(&spec.pairings, series.len(), columns)
     };
     let pool = super::thread_pool(cfg.threads, "threads")?;
     if !cfg.resume {
-        write_atomic(&cfg.out.join(CONFIG_TOML), config_toml.as_bytes())?;
+        write_atomic(&cfg.out.join(CONFIG_TOML), kept.config_toml.as_bytes())?;
     }
 
     let stat_names = game.info().stats;
@@ -172,13 +201,15 @@ where
     // under the lock, so never by two workers at once.
     let saving = Mutex::new((rows, 0usize));
     let mut budget = cfg.stop_after_games.unwrap_or(u64::MAX);
+    let specs: Vec<Vec<String>> = spec.pairings.iter().map(Pairing::specs).collect();
+    let build = |s: &str| build(s, &cfg.out);
     for (p, (pairing, agents)) in spec.pairings.iter().zip(&specs).enumerate() {
         let mut todo = lock(&saving).0.missing(p);
         todo.truncate(usize::try_from(budget).unwrap_or(usize::MAX));
         budget -= todo.len() as u64;
         if !todo.is_empty() {
             pool.install(|| {
-                series.run_each(game, agents, &build, &todo, |g| {
+                series.run_each(game, agents, build, &todo, |g| {
                     let row = GameRow::of(&pairing.name, &g, stat_names, columns.stats);
                     let mut guard = lock(&saving);
                     let (rows, unsaved) = &mut *guard;

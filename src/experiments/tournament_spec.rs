@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::GameKind;
+use super::agent_files::{AgentFile, keep_files};
 use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
@@ -241,6 +242,28 @@ impl TournamentSpec {
                 .collect(),
         };
         toml::to_string(&file).map_err(|e| Error::config("rules", e.to_string()))
+    }
+}
+
+impl TournamentSpec {
+    /// This tournament with its agents naming the output folder's copies of their files
+    /// ([`keep_files`]: `bots/x.toml` → `agent-files/bots/x.toml`), and the files to copy there;
+    /// a tournament whose agents read no file comes back as it is, with no file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `pairing[i].agents` if two of its files would be kept at one
+    /// path.
+    pub fn keeping_files(&self) -> Result<(TournamentSpec, Vec<AgentFile>)> {
+        let mut files = Vec::new();
+        let mut kept = self.clone();
+        for (i, p) in kept.pairings.iter_mut().enumerate() {
+            let field = format!("pairing[{i}].agents");
+            for a in &mut p.agents {
+                *a = keep_files(a, &field, &mut files)?;
+            }
+        }
+        Ok((kept, files))
     }
 }
 
