@@ -10,7 +10,7 @@
 //! - [`agents`]: random, end-turn, rule-based, OSLA, MCTS, RHEA and Portfolio MCTS, built from
 //!   `name(key=value,...)` spec strings ([`agents::build_agent`]), and each built-in game's
 //!   knowledge, scripts and own agents ([`agents::tribes`], [`agents::prismata`],
-//!   [`agents::puerto_rico`]);
+//!   [`games::puerto_rico::ai`]);
 //! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them, plays
 //!   series with seats rotated ([`arena::series::Series`]) and summarises them;
 //! - [`bench`](mod@bench): measurement helpers and the forward-model and search-agent

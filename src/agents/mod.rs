@@ -7,7 +7,6 @@
 //! - [`spec`]: the `name(key=value,...)` spec strings agents are built from;
 //! - [`tribes`]: the Tribes knowledge, portfolio and rule-based agent;
 //! - [`prismata`]: Prismata's partial players and Hierarchical Portfolio Search;
-//! - [`puerto_rico`]: Puerto Rico's Scripted AI (not yet buildable from spec strings).
 //!
 //! [`build_agent`] looks the spec's name up in one table of builders; each agent type reads
 //! its own fields ([`FromSpec`]), and a field nobody read is an error.
@@ -18,7 +17,6 @@ pub mod mcts;
 pub mod osla;
 pub mod portfolio_mcts;
 pub mod prismata;
-pub mod puerto_rico;
 pub mod random;
 pub mod rhea;
 pub mod script_table;

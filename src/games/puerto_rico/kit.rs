@@ -64,13 +64,13 @@ impl GameKit for PuertoRicoGame {
 
     /// The Scripted AI's play-style factors (`sa0(weights=[…])`).
     fn default_genome() -> Vec<&'static str> {
-        crate::agents::puerto_rico::PREFERENCES.to_vec()
+        crate::games::puerto_rico::ai::PREFERENCES.to_vec()
     }
 
     /// The portfolio's scripts (P-MCTS) and the Scripted AI's play-style factors.
     fn genome_names(&self) -> Vec<&'static str> {
         let mut names = self.portfolio().script_names().to_vec();
-        names.extend(crate::agents::puerto_rico::PREFERENCES);
+        names.extend(crate::games::puerto_rico::ai::PREFERENCES);
         names
     }
 

@@ -16,9 +16,10 @@
 //!   are engine steps, done inside [`Game::apply`](crate::game::Game::apply).
 //!
 //! Registered as `puerto-rico`: its [`crate::kit::GameKit`] ([`kit`]: levels `2p` … `5p`,
-//! rules options, bench set) and play-style features ([`features`]); the search support and
-//! agents live in [`crate::agents::puerto_rico`].
+//! rules options, bench set), play-style features ([`features`]), and its AI ([`ai`]: the search
+//! support and the game's own agents).
 
+pub mod ai;
 pub mod apply;
 pub mod features;
 pub mod kit;
