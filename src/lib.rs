@@ -9,7 +9,7 @@
 //!   ([`agent::Portfolio`]);
 //! - [`agents`]: random, end-turn, rule-based, OSLA, MCTS, RHEA and Portfolio MCTS, built from
 //!   `name(key=value,...)` spec strings ([`agents::build_agent`]), and each built-in game's
-//!   knowledge, scripts and own agents ([`agents::tribes`], [`agents::prismata`],
+//!   knowledge, scripts and own agents ([`games::tribes::ai`], [`agents::prismata`],
 //!   [`games::puerto_rico::ai`]);
 //! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them, plays
 //!   series with seats rotated ([`arena::series::Series`]) and summarises them;

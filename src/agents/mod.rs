@@ -5,7 +5,6 @@
 //! - [`osla`], [`mcts`], [`rhea`], [`portfolio_mcts`]: the search agents, over
 //!   [`search_loop`] and [`tree`], with the Java reference's defects switched by [`compat`];
 //! - [`spec`]: the `name(key=value,...)` spec strings agents are built from;
-//! - [`tribes`]: the Tribes knowledge, portfolio and rule-based agent;
 //! - [`prismata`]: Prismata's partial players and Hierarchical Portfolio Search;
 //!
 //! [`build_agent`] looks the spec's name up in one table of builders; each agent type reads
@@ -23,7 +22,6 @@ pub mod script_table;
 pub mod search_loop;
 pub mod spec;
 pub mod tree;
-pub mod tribes;
 
 pub use end_turn::EndTurnAgent;
 pub use random::RandomAgent;

@@ -2,7 +2,7 @@
 
 use super::features::FEATURES;
 use super::{Action, Level, State, Tech, TribeKind, TribesGame, TribesRules, builtin, levelgen};
-use crate::agents::tribes::EVOLVED_WEIGHTS;
+use crate::games::tribes::ai::EVOLVED_WEIGHTS;
 use crate::arena::summary::SummaryColumn;
 use crate::board::{Drawing, LegendEntry};
 use crate::error::Result;

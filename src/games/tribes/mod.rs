@@ -1,8 +1,10 @@
 //! Tribes: a re-implementation of the Tribes strategy game (GAIGResearch/Tribes, a Polytopia-like
 //! game) after `shared/spec/tribes-rules.md`, built for speed: a flat tile array, unit slots
-//! and small `Copy` actions, no allocation per action.
+//! and small `Copy` actions, no allocation per action. Its AI — the search knowledge, the
+//! scripts and portfolio, the rule-based agent and the evolved weights — is [`ai`].
 
 pub mod action;
+pub mod ai;
 mod apply;
 mod buildings;
 pub mod builtin;

@@ -190,7 +190,7 @@ pub fn clear_for_windmill(ctx: &mut ScriptCtx<'_>, a: &[Action], rng: &mut Rng) 
 #[cfg(test)]
 mod tests {
     use super::super::tests::run;
-    use crate::agents::tribes::testing::setup;
+    use crate::games::tribes::ai::testing::setup;
     use crate::games::tribes::{Action, ActionKind, Building, Resource};
 
     fn farm(t: usize) -> Action {

@@ -83,7 +83,7 @@ pub fn build_road(
 #[cfg(test)]
 mod tests {
     use super::super::tests::run;
-    use crate::agents::tribes::testing::setup;
+    use crate::games::tribes::ai::testing::setup;
     use crate::games::tribes::{Action, ActionKind};
 
     #[test]

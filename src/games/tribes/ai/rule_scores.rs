@@ -365,7 +365,7 @@ fn research(t: Tech) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::tribes::testing::{put_unit, setup};
+    use crate::games::tribes::ai::testing::{put_unit, setup};
 
     fn score(game: &TribesGame, s: &State, a: Action) -> i32 {
         let mut enemies = Vec::new();

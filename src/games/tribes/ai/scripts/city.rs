@@ -123,7 +123,7 @@ pub fn grow_forest(ctx: &mut ScriptCtx<'_>, actions: &[Action], rng: &mut Rng) -
 #[cfg(test)]
 mod tests {
     use super::super::tests::run;
-    use crate::agents::tribes::testing::setup;
+    use crate::games::tribes::ai::testing::setup;
     use crate::games::tribes::{Action, ActionKind, LevelUpBonus, Resource, Terrain};
 
     #[test]

@@ -95,7 +95,7 @@ pub fn convert_highest_defence(
 #[cfg(test)]
 mod tests {
     use super::super::tests::run;
-    use crate::agents::tribes::testing::{put_unit, setup};
+    use crate::games::tribes::ai::testing::{put_unit, setup};
     use crate::games::tribes::{Action, ActionKind, UnitKind};
 
     #[test]

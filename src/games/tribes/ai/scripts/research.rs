@@ -6,7 +6,7 @@ use super::simple::DEFAULT_VALUE;
 use crate::games::tribes::{Action, Tech};
 use crate::rng::Rng;
 
-/// The five research branches, in the order of [`crate::agents::tribes::EVOLVED_WEIGHTS`].
+/// The five research branches, in the order of [`crate::games::tribes::ai::EVOLVED_WEIGHTS`].
 pub const BRANCHES: [(&str, &[Tech]); 5] = {
     use Tech::*;
     [
