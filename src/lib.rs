@@ -2,15 +2,15 @@
 //!
 //! Brief overview:
 //! - [`game`]: the game API ([`game::Game`]) every engine implements and every agent sees;
-//! - [`games`]: the built-in games (Tribes, Prismata, Puerto Rico), one line each in
-//!   [`games::visit_all`]; [`kit`]: what the workflows need of a game ([`kit::GameKit`]);
+//! - [`games`]: the built-in games (Tribes, Prismata, Puerto Rico), each one folder with its
+//!   engine, features, drawing, kit and AI (its knowledge, scripts and own agents:
+//!   [`games::tribes::ai`], [`games::prismata::ai`], [`games::puerto_rico::ai`]), one line each
+//!   in [`games::visit_all`]; [`kit`]: what the workflows need of a game ([`kit::GameKit`]);
 //! - [`agent`]: the agent API ([`agent::Agent`]: picks one action at a time), the game
 //!   knowledge searches use ([`agent::Knowledge`]) and portfolios of scripts
 //!   ([`agent::Portfolio`]);
 //! - [`agents`]: random, end-turn, rule-based, OSLA, MCTS, RHEA and Portfolio MCTS, built from
-//!   `name(key=value,...)` spec strings ([`agents::build_agent`]), and each built-in game's
-//!   knowledge, scripts and own agents ([`games::tribes::ai`], [`agents::prismata`],
-//!   [`games::puerto_rico::ai`]);
+//!   `name(key=value,...)` spec strings ([`agents::build_agent`]), for any game;
 //! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them, plays
 //!   series with seats rotated ([`arena::series::Series`]) and summarises them;
 //! - [`bench`](mod@bench): measurement helpers and the forward-model and search-agent

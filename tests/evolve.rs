@@ -474,11 +474,11 @@ fn a_missing_config_file_is_named() {
 
 #[test]
 fn the_experiment_files_are_valid_runs_with_the_papers_settings() {
-    use playstyles::games::tribes::ai::scripts::SCRIPT_NAMES;
     use playstyles::experiments::config_file::LevelSet;
     use playstyles::experiments::run_game::resolve_features;
     use playstyles::games::tribes::QUICKSTART;
     use playstyles::games::tribes::TribesGame;
+    use playstyles::games::tribes::ai::scripts::SCRIPT_NAMES;
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
     let quick = EvolveConfig::load(Some(&dir.join("quickstart.toml")), None).unwrap();

@@ -4,8 +4,8 @@
 
 use playstyles::agent::Agent;
 use playstyles::agents::build_agent;
-use playstyles::agents::prismata::config::BotConfig;
 use playstyles::arena::play_match;
+use playstyles::games::prismata::ai::config::BotConfig;
 use playstyles::games::prismata::{Level, PrismataGame};
 use playstyles::kit::GameKit;
 
@@ -13,12 +13,12 @@ use playstyles::kit::GameKit;
 fn quick(name: &str) -> String {
     let config = BotConfig::builtin();
     match config.player(name) {
-        Some(playstyles::agents::prismata::bot::Planner::AlphaBeta(_)) => {
+        Some(playstyles::games::prismata::ai::bot::Planner::AlphaBeta(_)) => {
             format!("{name}(evaluations=3)")
         }
         Some(
-            playstyles::agents::prismata::bot::Planner::Uct(_)
-            | playstyles::agents::prismata::bot::Planner::Pmcts(_),
+            playstyles::games::prismata::ai::bot::Planner::Uct(_)
+            | playstyles::games::prismata::ai::bot::Planner::Pmcts(_),
         ) => format!("{name}(traversals=3)"),
         _ => name.to_string(),
     }

@@ -221,7 +221,7 @@ fn a_run_keeps_its_bot_files_and_works_from_anywhere_once_the_originals_are_gone
     let (start, elsewhere) = (dir.join("start"), dir.join("elsewhere"));
     std::fs::create_dir_all(start.join("bots")).unwrap();
     std::fs::create_dir_all(&elsewhere).unwrap();
-    let bots = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/agents/prismata/bots.toml");
+    let bots = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/prismata/ai/bots.toml");
     std::fs::copy(&bots, start.join("bots/x.toml")).unwrap();
     let cfg = start.join("pr.toml");
     std::fs::write(&cfg, PRISMATA_WITH_BOT_FILE).unwrap();
@@ -330,7 +330,7 @@ fn a_tournament_keeps_its_bot_files_and_resumes_from_anywhere_once_the_originals
     let (start, elsewhere) = (dir.join("start"), dir.join("elsewhere"));
     std::fs::create_dir_all(start.join("bots")).unwrap();
     std::fs::create_dir_all(&elsewhere).unwrap();
-    let bots = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/agents/prismata/bots.toml");
+    let bots = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/prismata/ai/bots.toml");
     std::fs::copy(&bots, start.join("bots/x.toml")).unwrap();
     let cfg = start.join("t.toml");
     std::fs::write(&cfg, TOURNAMENT_WITH_BOT_FILE).unwrap();

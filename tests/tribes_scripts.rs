@@ -6,12 +6,12 @@ use std::collections::HashSet;
 
 use playstyles::agent::{Agent, Assignment, Portfolio};
 use playstyles::agents::RandomAgent;
+use playstyles::arena::play_match;
+use playstyles::game::{Game, GroupedActions};
 use playstyles::games::tribes::ai::scripts::{
     RESEARCH_BRANCHES, SCRIPT_NAMES, SCRIPTS, ScriptCtx, ScriptScratch, script_id, scripts_for,
 };
 use playstyles::games::tribes::ai::{EVOLVED_WEIGHTS, RuleBasedAgent, TribesPortfolio};
-use playstyles::arena::play_match;
-use playstyles::game::{Game, GroupedActions};
 use playstyles::games::tribes::{
     Action, ActionKind, Building, Compat, Level, State, TribesGame, TribesRules, UnitStats, builtin,
 };

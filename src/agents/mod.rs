@@ -5,7 +5,6 @@
 //! - [`osla`], [`mcts`], [`rhea`], [`portfolio_mcts`]: the search agents, over
 //!   [`search_loop`] and [`tree`], with the Java reference's defects switched by [`compat`];
 //! - [`spec`]: the `name(key=value,...)` spec strings agents are built from;
-//! - [`prismata`]: Prismata's partial players and Hierarchical Portfolio Search;
 //!
 //! [`build_agent`] looks the spec's name up in one table of builders; each agent type reads
 //! its own fields ([`FromSpec`]), and a field nobody read is an error.
@@ -15,7 +14,6 @@ pub mod end_turn;
 pub mod mcts;
 pub mod osla;
 pub mod portfolio_mcts;
-pub mod prismata;
 pub mod random;
 pub mod rhea;
 pub mod script_table;

@@ -1,8 +1,9 @@
 //! The game engines and the registry of the games every subcommand can run.
 //!
-//! Adding a game: its rules in `src/games/<game>/` (implementing [`crate::game::Game`] and
-//! [`crate::kit::GameKit`]), its search knowledge and scripts in `src/agents/<game>/`
-//! (implementing [`crate::agent::SearchSupport`]), and one line in [`visit_all`].
+//! A game is one folder, `src/games/<game>/`: its rules (implementing [`crate::game::Game`] and
+//! [`crate::kit::GameKit`]) and its AI in `src/games/<game>/ai/` (its search knowledge and
+//! scripts, implementing [`crate::agent::SearchSupport`], and its own agents). Adding a game:
+//! that folder, its `pub mod` here and one line in [`visit_all`].
 
 use std::ops::ControlFlow;
 

@@ -101,7 +101,7 @@ impl GameKit for PrismataGame {
 
     /// The buy partial players of the shipped search bots' root portfolio.
     fn default_genome() -> Vec<&'static str> {
-        crate::agents::prismata::support::DEFAULT_GENOME.to_vec()
+        crate::games::prismata::ai::support::DEFAULT_GENOME.to_vec()
     }
 
     /// The searching bots at their budgets, one decision each at the start of a turn (where

@@ -4,10 +4,11 @@
 //! phase ([`rules`]: the action phase in [`action`]; defense, wipeout, breach, the steps between
 //! turns and game end in [`combat`]), played through [`crate::game::Game`] by [`PrismataGame`]
 //! ([`game`]) with a text picture of a state ([`render`]); its play-style statistics and
-//! features ([`features`]) and what the workflows need of it ([`kit`]). Its bots (Hierarchical
-//! Portfolio Search) are in `crate::agents::prismata`.
+//! features ([`features`]) and what the workflows need of it ([`kit`]). Its bots (the partial
+//! players and Hierarchical Portfolio Search) are in [`ai`].
 
 pub mod action;
+pub mod ai;
 pub mod combat;
 mod draw;
 pub mod features;

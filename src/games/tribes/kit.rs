@@ -2,11 +2,11 @@
 
 use super::features::FEATURES;
 use super::{Action, Level, State, Tech, TribeKind, TribesGame, TribesRules, builtin, levelgen};
-use crate::games::tribes::ai::EVOLVED_WEIGHTS;
 use crate::arena::summary::SummaryColumn;
 use crate::board::{Drawing, LegendEntry};
 use crate::error::Result;
 use crate::features::Composite;
+use crate::games::tribes::ai::EVOLVED_WEIGHTS;
 use crate::kit::GameKit;
 
 /// The built-in quick start (`experiments/quickstart.toml`): use case I's map in small, about

@@ -492,8 +492,8 @@ mod tests {
 
     use super::super::tests::run;
     use super::*;
-    use crate::games::tribes::ai::testing::{put_unit, setup};
     use crate::game::Game;
+    use crate::games::tribes::ai::testing::{put_unit, setup};
     use crate::games::tribes::{ActionKind, TribesGame, UnitKind, builtin};
 
     const ALL: [Interest; KINDS] = [

@@ -1,0 +1,236 @@
+//! Alpha-Beta over whole-turn portfolio moves with iterative deepening (C++
+//! `StackAlphaBetaSearch`, spec §11.4).
+//!
+//! As the C++: depths 1, 2, … up to `max_depth`, plain alpha-beta in iterator order, at most
+//! `max_children` children a node (0: all), the root's moves from the root portfolio and
+//! deeper ones from the inner portfolio, leaves (the depth limit or a finished game) scored by
+//! the evaluation; the search stops after an iteration that expanded no more nodes than the
+//! one before (the tree is exhausted) and returns the best root move of the deepest completed
+//! iteration (of the unfinished first one if none completed).
+//!
+//! Where the C++ has a time limit checked at every node, ours is a budget of leaf
+//! evaluations checked at the same place, so a decision does not depend on the machine.
+
+use super::eval::{PlayoutResult, playout, playout_score};
+use super::heuristics::{will_score, will_score_inflation};
+use super::portfolio::Portfolio;
+use super::sequence::Sequence;
+use crate::games::prismata::{Action, Library, State};
+use crate::rng::Rng;
+
+/// How leaves are scored (C++ `Eval`, spec §11.5).
+#[derive(Clone, Debug)]
+pub enum Evaluation {
+    /// A playout by this scripted player for both sides ([`playout_score`]).
+    Playout(Sequence),
+    /// The searching player's [`will_score`] (a finished game: ±[`super::eval::WIN_SCORE`]).
+    WillScore,
+    /// [`will_score_inflation`] (a finished game: ±[`super::eval::WIN_SCORE`]).
+    WillScoreInflation,
+}
+
+/// The search's settings.
+#[derive(Clone, Debug)]
+pub struct AlphaBeta {
+    /// Moves at the root.
+    pub root: Portfolio,
+    /// Moves below the root.
+    pub inner: Portfolio,
+    /// Deepest iteration (C++ `MaxDepth`, default 20).
+    pub max_depth: u32,
+    /// Children searched per node (C++ `MaxChildren`; 0 = all).
+    pub max_children: usize,
+    /// Leaf evaluation.
+    pub eval: Evaluation,
+    /// Leaf evaluations per decision (our stand-in for the C++ `TimeLimit`).
+    pub evaluations: u64,
+}
+
+/// The search ran out of budget.
+struct OutOfBudget;
+
+/// One decision's search.
+struct Search<'a> {
+    params: &'a AlphaBeta,
+    library: &'a Library,
+    max_player: u8,
+    evaluations: u64,
+    nodes: u64,
+    depth_limit: u32,
+    /// Best root move and its value in the current iteration.
+    best: Option<(Vec<Action>, f64)>,
+}
+
+impl AlphaBeta {
+    /// The whole-turn move for the player to act in `state` (which must be at the start of
+    /// its turn or later in it, not over).
+    pub fn search(&self, library: &Library, state: &State, rng: &mut Rng) -> Vec<Action> {
+        let mut search = Search {
+            params: self,
+            library,
+            max_player: state.active,
+            evaluations: 0,
+            nodes: 0,
+            depth_limit: 0,
+            best: None,
+        };
+        let mut completed: Option<Vec<Action>> = None;
+        let mut last_nodes = None;
+        for depth in 1..=self.max_depth.max(1) {
+            search.depth_limit = depth;
+            search.best = None;
+            let before = search.nodes;
+            let result = search.node(state, 0, f64::NEG_INFINITY, f64::INFINITY, rng);
+            let Ok(_) = result else {
+                if completed.is_none() {
+                    completed = search.best.take().map(|(m, _)| m);
+                }
+                break;
+            };
+            completed = search.best.take().map(|(m, _)| m);
+            let expanded = search.nodes - before;
+            if last_nodes == Some(expanded) {
+                break;
+            }
+            last_nodes = Some(expanded);
+        }
+        completed.expect("the root has at least one move")
+    }
+}
+
+impl Search<'_> {
+    /// The alpha-beta value of `state` at `depth`.
+    fn node(
+        &mut self,
+        state: &State,
+        depth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+        rng: &mut Rng,
+    ) -> Result<f64, OutOfBudget> {
+        if self.evaluations >= self.params.evaluations && !(depth == 0 && self.best.is_none()) {
+            return Err(OutOfBudget);
+        }
+        self.nodes += 1;
+        if depth >= self.depth_limit || state.over {
+            return Ok(self.evaluate(state, rng));
+        }
+        let portfolio = if depth == 0 {
+            &self.params.root
+        } else {
+            &self.params.inner
+        };
+        let max_node = state.active == self.max_player;
+        let mut children = portfolio.children(self.library, state);
+        let mut count = 0;
+        while self.params.max_children == 0 || count < self.params.max_children {
+            let Some(child) = children.next_move(rng) else {
+                break;
+            };
+            count += 1;
+            if depth == 0 && self.best.is_none() {
+                self.best = Some((child.actions.clone(), f64::NEG_INFINITY));
+            }
+            let value = self.node(&child.state, depth + 1, alpha, beta, rng)?;
+            if max_node && value > alpha {
+                alpha = value;
+            } else if !max_node && value < beta {
+                beta = value;
+            }
+            if depth == 0 && self.best.as_ref().is_none_or(|(_, v)| value > *v) {
+                self.best = Some((child.actions, value));
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(if max_node { alpha } else { beta })
+    }
+
+    fn evaluate(&mut self, state: &State, rng: &mut Rng) -> f64 {
+        self.evaluations += 1;
+        let me = usize::from(self.max_player);
+        match &self.params.eval {
+            Evaluation::Playout(player) => {
+                let result: PlayoutResult = playout(self.library, state, player, rng);
+                playout_score(result, self.max_player)
+            }
+            _ if state.over => playout_score(
+                PlayoutResult {
+                    winner: state.winner,
+                    turns: 0,
+                },
+                self.max_player,
+            ),
+            Evaluation::WillScore => will_score(self.library, state, me),
+            Evaluation::WillScoreInflation => will_score_inflation(self.library, state, me),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::prismata::ai::sequence::tests::{first_or_wander, firsts};
+    use crate::games::prismata::{Level, rules};
+    use crate::rng::rng_from_seed;
+
+    fn portfolio() -> Portfolio {
+        first_or_wander()
+    }
+
+    fn ab(max_depth: u32, evaluations: u64) -> AlphaBeta {
+        AlphaBeta {
+            root: portfolio(),
+            inner: portfolio(),
+            max_depth,
+            max_children: 0,
+            eval: Evaluation::Playout(Sequence { players: firsts() }),
+            evaluations,
+        }
+    }
+
+    #[test]
+    fn depth_one_picks_the_root_move_with_the_best_playout() {
+        let lib = Library::builtin();
+        let s = State::new(lib, &Level::random(lib, 8, 2).unwrap());
+        let search = ab(1, 1000);
+        let chosen = search.search(lib, &s, &mut rng_from_seed(4));
+        // Score every root move the same way, with the same random stream.
+        let mut rng = rng_from_seed(4);
+        let mut children = search.root.children(lib, &s);
+        let playout_player = Sequence { players: firsts() };
+        let mut best: Option<(Vec<Action>, f64)> = None;
+        while let Some(child) = children.next_move(&mut rng) {
+            let v = playout_score(playout(lib, &child.state, &playout_player, &mut rng), 0);
+            if best.as_ref().is_none_or(|(_, b)| v > *b) {
+                best = Some((child.actions, v));
+            }
+        }
+        assert_eq!(chosen, best.unwrap().0);
+    }
+
+    #[test]
+    fn a_search_returns_a_legal_whole_turn_whatever_its_budget() {
+        let lib = Library::builtin();
+        let s = State::new(lib, &Level::random(lib, 8, 7).unwrap());
+        for evaluations in [0, 1, 3, 40] {
+            let actions = ab(20, evaluations).search(lib, &s, &mut rng_from_seed(1));
+            let mut replay = s.clone();
+            for a in actions {
+                assert!(rules::is_legal(lib, &replay, a));
+                rules::apply(lib, &mut replay, a);
+            }
+            assert_eq!(replay.active, 1, "the move is player 0's whole turn");
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_decision() {
+        let lib = Library::builtin();
+        let s = State::new(lib, &Level::random(lib, 8, 3).unwrap());
+        let a = ab(20, 30).search(lib, &s, &mut rng_from_seed(8));
+        let b = ab(20, 30).search(lib, &s, &mut rng_from_seed(8));
+        assert_eq!(a, b);
+    }
+}

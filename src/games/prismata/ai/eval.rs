@@ -1,0 +1,121 @@
+//! Leaf evaluations of the whole-turn searches (C++ `Eval.cpp`, spec §11.5).
+//!
+//! A playout plays the game on with a scripted player for both sides, as a fresh C++ `Game`
+//! does: at most [`PLAYOUT_TURN_LIMIT`] turns counted from the playout's start, and a game
+//! still running then is a draw.
+
+use super::sequence::Sequence;
+use crate::games::prismata::{Library, State};
+use crate::rng::Rng;
+
+/// Turns a playout may last (the C++ `Game` turn limit).
+pub const PLAYOUT_TURN_LIMIT: u32 = 200;
+
+/// The score of a playout win before the turns it took are taken off (C++ `WinScore`).
+pub const WIN_SCORE: f64 = 10000.0;
+
+/// How a playout ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayoutResult {
+    /// The winner; `None` for a draw or a game stopped by the turn limit.
+    pub winner: Option<u8>,
+    /// Turns played.
+    pub turns: u32,
+}
+
+/// Plays `state` on with `player` for both sides until the game ends or the turn limit.
+pub fn playout(
+    library: &Library,
+    state: &State,
+    player: &Sequence,
+    rng: &mut Rng,
+) -> PlayoutResult {
+    playout_with(library, state, [player, player], rng)
+}
+
+/// Plays `state` on with `players[p]` for player `p` until the game ends or the turn limit.
+pub fn playout_with(
+    library: &Library,
+    state: &State,
+    players: [&Sequence; 2],
+    rng: &mut Rng,
+) -> PlayoutResult {
+    let mut s = state.clone();
+    let mut turns = 0;
+    while !s.over && turns < PLAYOUT_TURN_LIMIT {
+        s = players[usize::from(s.active)].turn(library, s, rng).state;
+        turns += 1;
+    }
+    PlayoutResult {
+        winner: if s.over { s.winner } else { None },
+        turns,
+    }
+}
+
+/// What a game's `winner` is worth to `player` in a UCT-style tree: 1 for a win, ½ for a draw,
+/// 0 for a loss.
+pub fn win_credit(winner: Option<u8>, player: u8) -> f64 {
+    match winner {
+        Some(w) if w == player => 1.0,
+        None => 0.5,
+        Some(_) => 0.0,
+    }
+}
+
+/// The alpha-beta playout score for `max_player` (C++ `ABPlayoutScore`): a win is worth
+/// [`WIN_SCORE`] less the turns it took, a loss the negative of that, a draw 0, so shorter
+/// wins and longer losses are preferred.
+pub fn playout_score(result: PlayoutResult, max_player: u8) -> f64 {
+    match result.winner {
+        Some(w) if w == max_player => WIN_SCORE - f64::from(result.turns),
+        Some(_) => -WIN_SCORE + f64::from(result.turns),
+        None => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::prismata::Level;
+    use crate::games::prismata::ai::sequence::tests::firsts;
+    use crate::rng::rng_from_seed;
+
+    #[test]
+    fn a_playout_ends_the_game_or_stops_at_the_turn_limit() {
+        let lib = Library::builtin();
+        let seq = Sequence { players: firsts() };
+        let mut rng = rng_from_seed(9);
+        for seed in 0..6u64 {
+            let s = State::new(lib, &Level::random(lib, 8, seed).unwrap());
+            let r = playout(lib, &s, &seq, &mut rng);
+            assert!(r.turns <= PLAYOUT_TURN_LIMIT);
+            let again = playout(lib, &s, &seq, &mut rng);
+            assert_eq!(r, again, "deterministic players replay the same playout");
+        }
+    }
+
+    #[test]
+    fn quick_wins_and_slow_losses_score_best() {
+        let win = |turns| PlayoutResult {
+            winner: Some(0),
+            turns,
+        };
+        let loss = |turns| PlayoutResult {
+            winner: Some(1),
+            turns,
+        };
+        assert!(playout_score(win(10), 0) > playout_score(win(30), 0));
+        assert!(playout_score(loss(30), 0) > playout_score(loss(10), 0));
+        assert_eq!(
+            playout_score(
+                PlayoutResult {
+                    winner: None,
+                    turns: 200
+                },
+                0
+            ),
+            0.0
+        );
+        assert_eq!(playout_score(win(10), 1), -playout_score(win(10), 0));
+    }
+}

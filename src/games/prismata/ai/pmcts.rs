@@ -1,0 +1,395 @@
+//! Portfolio MCTS over whole-turn portfolio moves: the P-MCTS of the Tribes paper
+//! (progressive bias and progressive unpruning by script weights) with Prismata's partial
+//! players as the scripts and [`super::uct`]'s turn-level tree.
+//!
+//! The root is opened on the first traversal, another node on its second visit (its first is a
+//! playout): every distinct move of its portfolio (the root one at the root, the inner one
+//! below) becomes a child, and each child gets a prior `v`, the mean
+//! weight of the four partial players that make it (the best such mean when several
+//! combinations make the same move; a player the weights do not name weighs 0.5). Selection
+//! over the unpruned children takes an unvisited child first (the highest prior, then
+//! enumeration order), else the best `Q + c·√(ln N / n) + v / (1 + n)` (the bias term only
+//! with `bias`), `Q` being the win rate of the player who moved into the child. With
+//! `pruning`, a node with `n` children keeps only its `max(1, ⌊n·k_init_mult⌋)` best-prior
+//! children after `⌊n·t_mult⌋` visits and un-prunes the next best each time its visits pass
+//! `⌊A·b^k⌋`, `A = ⌊T·a_mult⌋` ([`PmctsParams::unpruning`]). Leaves are scored by one playout
+//! (win 1, draw ½, loss 0); the most-visited root child is played (among equals the best win
+//! rate, then the best prior: at small budgets many root children have one visit). The budget
+//! is `traversals`.
+
+use super::eval::{playout, win_credit};
+use super::portfolio::{Generated, Portfolio};
+use super::sequence::Sequence;
+use crate::agents::portfolio_mcts::PmctsParams;
+use crate::games::prismata::{Action, Library, State};
+use crate::rng::Rng;
+
+/// The weight of a partial player that the weights do not name.
+pub const DEFAULT_WEIGHT: f64 = 0.5;
+
+/// The search's settings.
+#[derive(Clone, Debug)]
+pub struct TurnPmcts {
+    /// Moves at the root.
+    pub root: Portfolio,
+    /// Moves below the root.
+    pub inner: Portfolio,
+    /// Traversals per decision.
+    pub traversals: u64,
+    /// The playout player of both sides.
+    pub playout: Sequence,
+    /// Exploration constant `c`, `bias`, `pruning` and the unpruning schedule (`k_init_mult`,
+    /// `t_mult`, `a_mult`, `b`); the other fields are not read.
+    pub params: PmctsParams,
+    /// Weights of partial players by name.
+    pub weights: Vec<(String, f64)>,
+}
+
+/// A tree node: the state after `actions`, played by `mover`.
+struct Node {
+    state: State,
+    mover: u8,
+    actions: Vec<Action>,
+    prior: f64,
+    visits: u32,
+    wins: f64,
+    /// `None` until the node is opened.
+    children: Option<Vec<Node>>,
+    pruned: Vec<bool>,
+    /// Un-prunings done (0 before the first pruning).
+    unprunings: u32,
+}
+
+impl Node {
+    fn new(state: State, mover: u8, actions: Vec<Action>, prior: f64) -> Node {
+        Node {
+            state,
+            mover,
+            actions,
+            prior,
+            visits: 0,
+            wins: 0.0,
+            children: None,
+            pruned: Vec::new(),
+            unprunings: 0,
+        }
+    }
+}
+
+impl TurnPmcts {
+    /// The weight of the partial player called `name`.
+    pub fn weight(&self, name: &str) -> f64 {
+        self.weights
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(DEFAULT_WEIGHT, |&(_, w)| w)
+    }
+
+    /// Sets the weights of the partial players named in `weights`.
+    ///
+    /// # Errors
+    ///
+    /// A message (for the caller to put under its field name) for a name neither portfolio
+    /// has, or a weight that is not a finite number ≥ 0.
+    pub fn set_weights(&mut self, weights: Vec<(String, f64)>) -> Result<(), String> {
+        for (name, w) in &weights {
+            if !self
+                .root
+                .all_names()
+                .chain(self.inner.all_names())
+                .any(|n| n == name)
+            {
+                let mut known: Vec<&str> = self.root.all_names().collect();
+                for n in self.inner.all_names() {
+                    if !known.contains(&n) {
+                        known.push(n);
+                    }
+                }
+                return Err(format!(
+                    "no partial player `{name}` in the searched portfolios (known: {})",
+                    known.join(", ")
+                ));
+            }
+            if !w.is_finite() || *w < 0.0 {
+                return Err(format!(
+                    "weight of `{name}` must be a finite number ≥ 0, got {w}"
+                ));
+            }
+        }
+        for (name, w) in weights {
+            match self.weights.iter_mut().find(|(n, _)| *n == name) {
+                Some(entry) => entry.1 = w,
+                None => self.weights.push((name, w)),
+            }
+        }
+        Ok(())
+    }
+
+    /// The whole-turn move for the player to act in `state`.
+    pub fn search(&self, library: &Library, state: &State, rng: &mut Rng) -> Vec<Action> {
+        let max_player = state.active;
+        let mut root = Node::new(state.clone(), 1 - max_player, Vec::new(), 0.0);
+        for _ in 0..self.traversals.max(1) {
+            self.traverse(library, &mut root, true, max_player, rng);
+        }
+        // The most-visited child; among equals the best win rate, then the best prior, then
+        // the first.
+        let key = |n: &Node| (n.visits, n.wins / f64::from(n.visits.max(1)), n.prior);
+        let mut best: Option<&Node> = None;
+        for child in root.children.iter().flatten() {
+            if best.is_none_or(|b| {
+                let (k, kb) = (key(child), key(b));
+                k.0 > kb.0 || (k.0 == kb.0 && (k.1, k.2) > (kb.1, kb.2))
+            }) {
+                best = Some(child);
+            }
+        }
+        best.expect("the root has a child after a traversal")
+            .actions
+            .clone()
+    }
+
+    /// One traversal from `node`; returns the winner it found (`None`: a draw).
+    fn traverse(
+        &self,
+        library: &Library,
+        node: &mut Node,
+        is_root: bool,
+        max_player: u8,
+        rng: &mut Rng,
+    ) -> Option<u8> {
+        let winner = if !is_root && node.visits == 0 {
+            playout(library, &node.state, &self.playout, rng).winner
+        } else if node.state.over {
+            node.state.winner
+        } else {
+            if node.children.is_none() {
+                self.open(library, node, is_root, rng);
+            }
+            self.update_pruning(node);
+            let i = self.select(node, max_player);
+            let child = &mut node.children.as_mut().expect("opened")[i];
+            self.traverse(library, child, false, max_player, rng)
+        };
+        node.visits += 1;
+        node.wins += win_credit(winner, max_player);
+        winner
+    }
+
+    /// Gives `node` a child per distinct move of its portfolio, with its prior.
+    fn open(&self, library: &Library, node: &mut Node, is_root: bool, rng: &mut Rng) {
+        let portfolio = if is_root { &self.root } else { &self.inner };
+        let weights: [Vec<f64>; 4] = std::array::from_fn(|p| {
+            portfolio.names[p]
+                .iter()
+                .map(|name| self.weight(name))
+                .collect()
+        });
+        let prior = |indices: [usize; 4]| -> f64 {
+            (0..4).map(|p| weights[p][indices[p]]).sum::<f64>() / 4.0
+        };
+        let mover = node.state.active;
+        let mut children = Vec::new();
+        let mut moves = portfolio.children(library, &node.state);
+        while let Some(combination) = moves.next_combination(rng) {
+            match combination {
+                Generated::New(turn, indices) => {
+                    children.push(Node::new(turn.state, mover, turn.actions, prior(indices)));
+                }
+                Generated::Repeat(i, indices) => {
+                    let child: &mut Node = &mut children[i];
+                    child.prior = child.prior.max(prior(indices));
+                }
+            }
+        }
+        node.pruned = vec![false; children.len()];
+        node.children = Some(children);
+    }
+
+    /// Progressive unpruning at `node` (opened): the first pruning after `T` visits, then one
+    /// child back each time the visits pass the next threshold.
+    fn update_pruning(&self, node: &mut Node) {
+        if !self.params.pruning {
+            return;
+        }
+        let children = node.children.as_ref().expect("opened");
+        let sched = self.params.unpruning(children.len());
+        // Children by prior, best first (ties: enumeration order).
+        let by_prior = || {
+            let mut order: Vec<usize> = (0..children.len()).collect();
+            order.sort_by(|&i, &j| children[j].prior.total_cmp(&children[i].prior));
+            order
+        };
+        if node.unprunings == 0 {
+            if node.visits < sched.t {
+                return;
+            }
+            for (rank, i) in by_prior().into_iter().enumerate() {
+                node.pruned[i] = rank >= sched.k_init;
+            }
+            node.unprunings = 1;
+        } else if node.visits > self.params.unprune_threshold(sched.a, node.unprunings) {
+            if let Some(i) = by_prior().into_iter().find(|&i| node.pruned[i]) {
+                node.pruned[i] = false;
+            }
+            node.unprunings += 1;
+        }
+    }
+
+    /// The unvisited unpruned child of the highest prior, else the best selection value.
+    fn select(&self, node: &Node, max_player: u8) -> usize {
+        let children = node.children.as_ref().expect("opened");
+        let open = || (0..children.len()).filter(|&i| !node.pruned[i]);
+        let mut unvisited: Option<usize> = None;
+        for i in open().filter(|&i| children[i].visits == 0) {
+            if unvisited.is_none_or(|u| children[i].prior > children[u].prior) {
+                unvisited = Some(i);
+            }
+        }
+        if let Some(i) = unvisited {
+            return i;
+        }
+        let ln_n = f64::from(node.visits).ln();
+        let mut best = (0, f64::MIN);
+        for i in open() {
+            let child = &children[i];
+            let n = f64::from(child.visits);
+            let win_rate = child.wins / n;
+            let q = if child.mover == max_player {
+                win_rate
+            } else {
+                1.0 - win_rate
+            };
+            let mut value = q + self.params.c * (ln_n / n).sqrt();
+            if self.params.bias {
+                value += child.prior / (1.0 + n);
+            }
+            if value > best.1 {
+                best = (i, value);
+            }
+        }
+        best.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::prismata::ai::sequence::tests::{first_or_wander, firsts};
+    use crate::games::prismata::{Level, rules};
+    use crate::rng::rng_from_seed;
+
+    fn pmcts(traversals: u64, bias: bool, pruning: bool) -> TurnPmcts {
+        TurnPmcts {
+            root: first_or_wander(),
+            inner: first_or_wander(),
+            traversals,
+            playout: Sequence { players: firsts() },
+            params: PmctsParams {
+                c: 2.0,
+                bias,
+                pruning,
+                t_mult: 1.0,
+                ..PmctsParams::default()
+            },
+            weights: Vec::new(),
+        }
+    }
+
+    fn legal_turn(lib: &Library, s: &State, actions: &[Action]) -> bool {
+        let mut replay = s.clone();
+        for &a in actions {
+            if !rules::is_legal(lib, &replay, a) {
+                return false;
+            }
+            rules::apply(lib, &mut replay, a);
+        }
+        replay.over || replay.active != s.active
+    }
+
+    #[test]
+    fn a_search_returns_a_legal_whole_turn_and_replays_from_its_seed() {
+        let lib = Library::builtin();
+        for seed in 0..4 {
+            let s = State::new(lib, &Level::random(lib, 8, seed).unwrap());
+            for (bias, pruning) in [(false, false), (true, false), (true, true)] {
+                let search = pmcts(60, bias, pruning);
+                let actions = search.search(lib, &s, &mut rng_from_seed(seed));
+                assert!(legal_turn(lib, &s, &actions));
+                assert_eq!(actions, search.search(lib, &s, &mut rng_from_seed(seed)));
+            }
+        }
+    }
+
+    #[test]
+    fn one_traversal_plays_the_move_of_the_heaviest_players() {
+        let lib = Library::builtin();
+        let s = State::new(lib, &Level::random(lib, 8, 6).unwrap());
+        let mut search = pmcts(1, true, false);
+        // Wander in every phase: the last combination, the only one of prior 1.
+        let wander: Vec<(String, f64)> = ["defense#1", "ability#1", "buy#1", "breach#1"]
+            .iter()
+            .map(|n| (n.to_string(), 1.0))
+            .collect();
+        search.set_weights(wander).unwrap();
+        let mut rng = rng_from_seed(3);
+        let mut moves = search.root.children(lib, &s);
+        let (mut made, mut expected) = (Vec::new(), None);
+        while let Some(c) = moves.next_combination(&mut rng) {
+            match c {
+                Generated::New(turn, indices) => {
+                    if indices == [1; 4] {
+                        expected = Some(turn.actions.clone());
+                    }
+                    made.push(turn.actions);
+                }
+                Generated::Repeat(i, [1, 1, 1, 1]) => expected = Some(made[i].clone()),
+                Generated::Repeat(..) => {}
+            }
+        }
+        let played = search.search(lib, &s, &mut rng_from_seed(3));
+        assert_eq!(Some(played), expected);
+    }
+
+    #[test]
+    fn pruning_keeps_the_best_prior_children_then_unprunes_them_in_order() {
+        let lib = Library::builtin();
+        let s = State::new(lib, &Level::random(lib, 8, 2).unwrap());
+        let search = pmcts(1, true, true);
+        let mut root = Node::new(s.clone(), 1, Vec::new(), 0.0);
+        let mut rng = rng_from_seed(1);
+        search.open(lib, &mut root, true, &mut rng);
+        let n = root.children.as_ref().unwrap().len();
+        let sched = search.params.unpruning(n);
+        for (i, c) in root.children.as_mut().unwrap().iter_mut().enumerate() {
+            c.prior = i as f64;
+        }
+        root.visits = sched.t;
+        search.update_pruning(&mut root);
+        let kept: Vec<usize> = (0..n).filter(|&i| !root.pruned[i]).collect();
+        assert_eq!(kept, (n - sched.k_init..n).collect::<Vec<_>>());
+        if n > sched.k_init {
+            root.visits = search.params.unprune_threshold(sched.a, 1) + 1;
+            search.update_pruning(&mut root);
+            assert!(!root.pruned[n - sched.k_init - 1], "the next best is back");
+        }
+    }
+
+    #[test]
+    fn unknown_or_negative_weights_are_refused_naming_the_player() {
+        let mut search = pmcts(1, true, true);
+        let e = search
+            .set_weights(vec![("nope".to_string(), 1.0)])
+            .unwrap_err();
+        assert!(e.contains("nope"), "{e}");
+        let e = search
+            .set_weights(vec![("buy#0".to_string(), -1.0)])
+            .unwrap_err();
+        assert!(e.contains("buy#0"), "{e}");
+        search
+            .set_weights(vec![("buy#0".to_string(), 0.9)])
+            .unwrap();
+        assert_eq!(search.weight("buy#0"), 0.9);
+        assert_eq!(search.weight("buy#1"), DEFAULT_WEIGHT);
+    }
+}
