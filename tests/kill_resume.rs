@@ -51,7 +51,7 @@ iterations = 8
 "#;
 
 /// A Puerto Rico tournament of 24 games: saved after every tenth and at the end.
-const TOURNAMENT: &str = r#"
+const TOURNAMENT_TOML: &str = r#"
 game = "puerto-rico"
 seed = 5
 levels = ["4p"]
@@ -235,56 +235,43 @@ fn check(name: &str, cmd: &dyn Interrupted) {
     }
 }
 
-/// `evolve CONFIG --out DIR`, again with `--resume` once its `config.toml` exists (before it,
-/// the same command again).
-struct Evolve;
-
-impl Interrupted for Evolve {
-    fn prepare(&self, dir: &Path) {
-        std::fs::create_dir_all(dir).unwrap();
-        std::fs::write(dir.join("run.toml"), RUN).unwrap();
-    }
-
-    fn command(&self, dir: &Path) -> Args {
-        let config = dir.join("run.toml");
-        let out = dir.join("run");
-        args(&[
-            "evolve",
-            path_arg(&config),
-            "--out",
-            path_arg(&out),
-            "--quiet",
-            "--threads",
-            "2",
-        ])
-    }
-
-    fn again(&self, dir: &Path) -> Option<Args> {
-        // Once `config.toml` is written, `--resume` continues the run, checkpoint or not;
-        // before it, the folder holds no run and the same command starts it.
-        let mut a = self.command(dir);
-        if dir.join("run").join("config.toml").is_file() {
-            a.push("--resume".into());
-        }
-        Some(a)
-    }
+/// A command that starts from a config file, `COMMAND CONFIG --out OUT --quiet --threads 2`,
+/// run again with `--resume` once `OUT/config.toml` exists (before it, the same command again:
+/// the folder holds nothing to resume).
+struct FromConfig {
+    /// The subcommand.
+    command: &'static str,
+    /// The config file's name and text.
+    config: (&'static str, &'static str),
+    /// The output folder's name.
+    out: &'static str,
 }
 
-/// `tournament CONFIG --out DIR`, again with `--resume` once `config.toml` exists (before it,
-/// the same command again).
-struct Tournament;
+/// `evolve run.toml --out run`.
+const EVOLVE: FromConfig = FromConfig {
+    command: "evolve",
+    config: ("run.toml", RUN),
+    out: "run",
+};
 
-impl Interrupted for Tournament {
+/// `tournament t.toml --out out`.
+const TOURNAMENT: FromConfig = FromConfig {
+    command: "tournament",
+    config: ("t.toml", TOURNAMENT_TOML),
+    out: "out",
+};
+
+impl Interrupted for FromConfig {
     fn prepare(&self, dir: &Path) {
         std::fs::create_dir_all(dir).unwrap();
-        std::fs::write(dir.join("t.toml"), TOURNAMENT).unwrap();
+        std::fs::write(dir.join(self.config.0), self.config.1).unwrap();
     }
 
     fn command(&self, dir: &Path) -> Args {
-        let config = dir.join("t.toml");
-        let out = dir.join("out");
+        let config = dir.join(self.config.0);
+        let out = dir.join(self.out);
         args(&[
-            "tournament",
+            self.command,
             path_arg(&config),
             "--out",
             path_arg(&out),
@@ -296,7 +283,7 @@ impl Interrupted for Tournament {
 
     fn again(&self, dir: &Path) -> Option<Args> {
         let mut a = self.command(dir);
-        if dir.join("out").join("config.toml").is_file() {
+        if dir.join(self.out).join("config.toml").is_file() {
             a.push("--resume".into());
         }
         Some(a)
@@ -378,20 +365,20 @@ fn through_tasks(dir: &Path, step: usize, interrupt: &dyn Fn(&Args) -> bool) -> 
 
 #[test]
 fn evolve_stopped_after_any_write_or_killed_then_resumed_ends_as_an_uninterrupted_run() {
-    check("evolve", &Evolve);
+    check("evolve", &EVOLVE);
 }
 
 #[test]
 fn a_tournament_stopped_after_any_write_or_killed_then_resumed_ends_as_an_uninterrupted_one() {
-    check("tournament", &Tournament);
+    check("tournament", &TOURNAMENT);
 }
 
 #[test]
 fn validate_and_reevaluate_stopped_or_killed_then_resumed_write_the_tables_of_an_uninterrupted_run()
 {
     let base = scratch("kill_resume", "replay-run");
-    Evolve.prepare(&base);
-    succeeded(run(&Evolve.command(&base), None), &Evolve.command(&base));
+    EVOLVE.prepare(&base);
+    succeeded(run(&EVOLVE.command(&base), None), &EVOLVE.command(&base));
     let finished = base.join("run");
     let validate = Replay {
         run: finished.clone(),
@@ -422,13 +409,13 @@ fn validate_and_reevaluate_stopped_or_killed_then_resumed_write_the_tables_of_an
 fn a_run_through_ask_work_and_tell_with_a_step_stopped_or_killed_ends_as_evolve_does() {
     let base = scratch("kill_resume", "tasks");
     let evolved = base.join("evolved");
-    Evolve.prepare(&evolved);
-    let evolve = Evolve.command(&evolved);
+    EVOLVE.prepare(&evolved);
+    let evolve = EVOLVE.command(&evolved);
     succeeded(run(&evolve, None), &evolve);
     let reference = files(&evolved.join("run"));
 
     let whole = base.join("whole");
-    Evolve.prepare(&whole);
+    EVOLVE.prepare(&whole);
     let (steps, _) = through_tasks(&whole, usize::MAX, &|_| false);
     assert_same_files(&reference, &whole.join("run"), "ask/work/tell");
     // ask, work, work, tell per batch, then the ask that finds the schedule finished.
@@ -440,7 +427,7 @@ fn a_run_through_ask_work_and_tell_with_a_step_stopped_or_killed_ends_as_evolve_
     for step in steps - 5..steps {
         for n in 1.. {
             let dir = base.join(format!("step-{step}-write-{n}"));
-            Evolve.prepare(&dir);
+            EVOLVE.prepare(&dir);
             let (_, stopped) =
                 through_tasks(&dir, step, &|a| run(a, Some(n)).status.code() == Some(137));
             assert_same_files(
@@ -461,7 +448,7 @@ fn a_run_through_ask_work_and_tell_with_a_step_stopped_or_killed_ends_as_evolve_
     for k in 0..KILLS {
         let (step, n) = (pick(8, &[2, k]) as usize, 1 + pick(2, &[3, k]));
         let dir = base.join(format!("step-{step}-write-{n}"));
-        Evolve.prepare(&dir);
+        EVOLVE.prepare(&dir);
         through_tasks(&dir, step, &|a| run(a, Some(n)).status.code() == Some(137));
         assert_same_files(
             &reference,
@@ -473,7 +460,7 @@ fn a_run_through_ask_work_and_tell_with_a_step_stopped_or_killed_ends_as_evolve_
     for k in 0..2 * KILLS {
         let step = pick(steps as u64, &[4, k]) as usize;
         let dir = base.join(format!("step-{step}-killed-{k}"));
-        Evolve.prepare(&dir);
+        EVOLVE.prepare(&dir);
         let delay = Duration::from_micros(pick(50_000, &[5, k]));
         through_tasks(&dir, step, &|a| killed_after(a, delay));
         assert_same_files(&reference, &dir.join("run"), &format!("step {step} killed"));
