@@ -16,13 +16,17 @@
 //!
 //! ```no_run
 //! use playstyles::check;
-//! use playstyles::games::tribes::TribesGame;
 //! use playstyles::kit::GameKit;
 //!
-//! let game = TribesGame::default();
-//! let level = TribesGame::load_level("1590191438878").unwrap();
-//! check::suite(&game, &[("1590191438878", level)], 0..4)?;
-//! # Ok::<(), check::Failure>(())
+//! // In a test of the crate whose `MyGame` implements `GameKit`:
+//! fn my_game_keeps_the_rules<MyGame: GameKit + Default>() -> Result<(), check::Failure> {
+//!     let game = MyGame::default();
+//!     let level = MyGame::load_level("1").expect("level 1 loads");
+//!     check::suite(&game, &[("1", level)], 0..4)
+//! }
+//! ```
+//!
+//! `tests/invariants.rs` runs it on `examples/pig`'s game, and its parts on every built-in game.
 //! ```
 
 use std::fmt;

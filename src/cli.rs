@@ -25,8 +25,8 @@
 //! playstyles tell RUN_DIR
 //! playstyles plot RUN_DIR|TOURNAMENT_DIR
 //! playstyles validate RUN_DIR [--levels held-out|paper|builtin|LEVELS|generated:N] [--repetitions N]
-//!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--force]
-//! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--force]
+//!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--resume] [--force]
+//! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles tiers RUN_DIR [--count N]
 //! playstyles report RUN_DIR [--no-replays] [--threads N]
 //! playstyles replay --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] --out FILE.html
