@@ -2,7 +2,7 @@
 
 use super::FromSpec;
 use super::compat::SearchCompat;
-use super::spec::AgentSpec;
+use crate::agent::AgentSpec;
 use crate::agent::{Agent, SearchSupport};
 use crate::error::Result;
 use crate::game::Game;

@@ -15,10 +15,10 @@ use super::compat::SearchCompat;
 use super::search_loop::{
     DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
 };
-use super::spec::AgentSpec;
 use super::tree::{
     Bounds, NodeHead, OpponentModel, PlayerValues, backup, child_state, set_root_state,
 };
+use crate::agent::AgentSpec;
 use crate::agent::{Agent, Knowledge, SearchSupport};
 use crate::error::Result;
 use crate::game::{Game, Listing, Player, Span, Turn};

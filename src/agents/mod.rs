@@ -4,9 +4,8 @@
 //!   baseline); `rule`: the game's rule-based agent ([`SearchSupport::rule_agent`]);
 //! - [`osla`], [`mcts`], [`rhea`], [`portfolio_mcts`]: the search agents, over
 //!   [`search_loop`] and [`tree`], with the Java reference's defects switched by [`compat`];
-//! - [`spec`]: the `name(key=value,...)` spec strings agents are built from;
 //!
-//! [`build_agent`] looks the spec's name up in one table of builders; each agent type reads
+//! [`build_agent`] looks the spec's name ([`AgentSpec`]) up in one table of builders; each agent type reads
 //! its own fields ([`FromSpec`]), and a field nobody read is an error.
 
 pub mod compat;
@@ -18,16 +17,14 @@ pub mod random;
 pub mod rhea;
 pub mod script_table;
 pub mod search_loop;
-pub mod spec;
 pub mod tree;
 
 pub use end_turn::EndTurnAgent;
 pub use random::RandomAgent;
-pub use spec::{AgentSpec, Value, parse_agent_list, split_agent_list};
 
 use std::path::Path;
 
-use crate::agent::{Agent, SearchSupport};
+use crate::agent::{Agent, AgentSpec, SearchSupport};
 use crate::error::{Error, Result};
 use compat::SearchCompat;
 use mcts::Mcts;
@@ -97,9 +94,9 @@ pub fn build_agent<G: SearchSupport>(game: &G, spec: &str) -> Result<Box<dyn Age
 }
 
 /// Builds an agent for `game` from a spec string whose relative file paths
-/// ([`spec::FILE_FIELDS`], such as a bot file's `config=`) are relative to the folder `base`
-/// (a run directory, whose agents read the copies it keeps) rather than to the working
-/// folder.
+/// ([`FILE_FIELDS`](crate::agent::spec::FILE_FIELDS), such as a bot file's `config=`) are
+/// relative to the folder `base` (a run directory, whose agents read the copies it keeps)
+/// rather than to the working folder.
 ///
 /// # Errors
 ///

@@ -7,7 +7,7 @@ use super::FromSpec;
 use super::compat::SearchCompat;
 use super::mcts::ArgMax;
 use super::search_loop::take_budget;
-use super::spec::AgentSpec;
+use crate::agent::AgentSpec;
 use crate::agent::{Agent, Knowledge, SearchSupport};
 use crate::error::Result;
 use crate::game::{Game, Turn};

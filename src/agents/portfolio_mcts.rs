@@ -24,11 +24,11 @@ use super::mcts::ArgMax;
 use super::search_loop::{
     DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
 };
-use super::spec::AgentSpec;
 use super::tree::{
     EPSILON, Headed, NodeHead, PlayerValues, backup, child_state, normalise, selection_score,
     set_root_state,
 };
+use crate::agent::AgentSpec;
 use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};

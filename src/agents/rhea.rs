@@ -10,7 +10,7 @@ use rand::RngExt;
 use super::FromSpec;
 use super::compat::SearchCompat;
 use super::search_loop::{DEFAULT_BUDGET, take_budget};
-use super::spec::AgentSpec;
+use crate::agent::AgentSpec;
 use crate::agent::{Agent, Knowledge, SearchSupport};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};

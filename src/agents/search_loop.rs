@@ -6,7 +6,7 @@
 //! (max^n, see [`super::tree`]) with more.
 
 use super::compat::SearchCompat;
-use super::spec::AgentSpec;
+use crate::agent::AgentSpec;
 use crate::agent::{Evaluator, Knowledge};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
