@@ -1,7 +1,7 @@
 //! The agent that does nothing but end its turn.
 
-use super::FromSpec;
 use super::compat::SearchCompat;
+use super::from_spec::FromSpec;
 use crate::agent::AgentSpec;
 use crate::agent::{Agent, SearchSupport};
 use crate::error::Result;

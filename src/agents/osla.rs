@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use super::FromSpec;
 use super::compat::SearchCompat;
+use super::from_spec::FromSpec;
 use super::mcts::ArgMax;
 use super::search_loop::take_budget;
 use crate::agent::AgentSpec;

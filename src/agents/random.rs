@@ -2,8 +2,8 @@
 
 use rand::RngExt;
 
-use super::FromSpec;
 use super::compat::SearchCompat;
+use super::from_spec::FromSpec;
 use crate::agent::AgentSpec;
 use crate::agent::{Agent, SearchSupport};
 use crate::error::Result;

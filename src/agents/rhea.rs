@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::FromSpec;
 use super::compat::SearchCompat;
+use super::from_spec::FromSpec;
 use super::search_loop::{DEFAULT_BUDGET, take_budget};
 use crate::agent::AgentSpec;
 use crate::agent::{Agent, Knowledge, SearchSupport};
