@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
+use super::arg_max::{ArgMax, arg_max};
 use super::compat::SearchCompat;
 use super::from_spec::FromSpec;
 use super::search_loop::{
@@ -400,69 +401,6 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
             n = node.parent;
         }
     }
-}
-
-/// Arg-max with uniformly random tie-breaking (reservoir sampling over exact ties), which
-/// picks the same distribution as the reference's multiplicative noise at a fraction of the
-/// cost: a random number is drawn only on a tie.
-pub struct ArgMax {
-    best: f64,
-    ties: u32,
-    /// The chosen item (`u32::MAX` if nothing was offered).
-    pub item: u32,
-}
-
-impl Default for ArgMax {
-    fn default() -> Self {
-        ArgMax {
-            best: f64::NEG_INFINITY,
-            ties: 0,
-            item: NONE,
-        }
-    }
-}
-
-impl ArgMax {
-    /// Considers `item` with score `v`.
-    #[inline]
-    pub fn offer(&mut self, v: f64, item: u32, rng: &mut Rng) {
-        if self.item == NONE {
-            (self.best, self.ties, self.item) = (v, 1, item);
-        } else {
-            self.step(v, item, rng);
-        }
-    }
-
-    /// Considers `item` with score `v` once something was offered.
-    #[inline(always)]
-    fn step(&mut self, v: f64, item: u32, rng: &mut Rng) {
-        if v > self.best {
-            (self.best, self.ties, self.item) = (v, 1, item);
-        } else if v == self.best {
-            self.ties += 1;
-            if rng.random_range(0..self.ties) == 0 {
-                self.item = item;
-            }
-        }
-    }
-}
-
-/// The item of the highest score, ties broken as [`ArgMax`] breaks them (the same random
-/// draws), `u32::MAX` if there is none; the first item needs no test in the loop.
-#[inline(always)]
-pub fn arg_max(mut scored: impl Iterator<Item = (f64, u32)>, rng: &mut Rng) -> u32 {
-    let Some((best, item)) = scored.next() else {
-        return NONE;
-    };
-    let mut max = ArgMax {
-        best,
-        ties: 1,
-        item,
-    };
-    for (v, i) in scored {
-        max.step(v, i, rng);
-    }
-    max.item
 }
 
 /// `(n as f64).ln().sqrt()`, from a table made once per process for the counts a search

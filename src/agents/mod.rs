@@ -4,12 +4,14 @@
 //! - [`random`]: uniform over legal actions; [`end_turn`]: always ends its turn (a passive
 //!   baseline); `rule`: the game's rule-based agent ([`SearchSupport::rule_agent`]);
 //! - [`osla`], [`mcts`], [`rhea`], [`portfolio_mcts`]: the search agents, over
-//!   [`search_loop`] and [`tree`], with the Java reference's defects switched by [`compat`];
+//!   [`search_loop`], [`tree`] and [`arg_max`], with the Java reference's defects switched by
+//!   [`compat`];
 //! - [`script_table`]: a generic portfolio for Portfolio MCTS, from a game's table of scripts;
 //! - [`build_agent`] (in `build.rs`): looks the spec's name up in one table of builders; each
 //!   agent type reads its own fields ([`FromSpec`], in `from_spec.rs`), and a field nobody read
 //!   is an error.
 
+pub mod arg_max;
 mod build;
 pub mod compat;
 pub mod end_turn;

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use super::arg_max::ArgMax;
 use super::compat::SearchCompat;
 use super::from_spec::FromSpec;
-use super::mcts::ArgMax;
 use super::search_loop::take_budget;
 use crate::agent::AgentSpec;
 use crate::agent::{Agent, Knowledge, SearchSupport};

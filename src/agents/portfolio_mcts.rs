@@ -18,9 +18,9 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
+use super::arg_max::ArgMax;
 use super::compat::SearchCompat;
 use super::from_spec::FromSpec;
-use super::mcts::ArgMax;
 use super::search_loop::{
     DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
 };

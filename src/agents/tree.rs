@@ -1,6 +1,6 @@
 //! Pieces shared by the tree searches: the node statistics, value normalisation, and the
 //! selection value of a child for the player to move. (Ties are broken at random by
-//! [`super::mcts::ArgMax`], not by the reference's multiplicative noise.)
+//! [`super::arg_max::ArgMax`], not by the reference's multiplicative noise.)
 //!
 //! # Two players and more
 //!
