@@ -13,14 +13,11 @@ use rand::RngExt;
 use super::arg_max::{ArgMax, arg_max};
 use super::compat::SearchCompat;
 use super::from_spec::FromSpec;
-use super::search_loop::{
-    DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
-};
+use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_search, take_budget};
 use super::tree::{
-    Bounds, NodeHead, OpponentModel, PlayerValues, backup, child_state, set_root_state,
+    Bounds, NodeHead, NodeView, OpponentModel, PlayerValues, backup, child_state, set_root_state,
 };
-use crate::agent::AgentSpec;
-use crate::agent::{Agent, Knowledge, SearchSupport};
+use crate::agent::{Agent, AgentSpec, Knowledge, SearchSupport};
 use crate::error::Result;
 use crate::game::{Game, Listing, Player, Span, Turn};
 use crate::rng::Rng;

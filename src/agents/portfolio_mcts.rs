@@ -21,15 +21,12 @@ use rand::RngExt;
 use super::arg_max::ArgMax;
 use super::compat::SearchCompat;
 use super::from_spec::FromSpec;
-use super::search_loop::{
-    DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
-};
+use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_search, take_budget};
 use super::tree::{
-    EPSILON, Headed, NodeHead, PlayerValues, backup, child_state, normalise, selection_score,
-    set_root_state,
+    EPSILON, Headed, NodeHead, NodeView, PlayerValues, backup, child_state, normalise,
+    selection_score, set_root_state,
 };
-use crate::agent::AgentSpec;
-use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
+use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;

@@ -4,8 +4,7 @@ use rand::RngExt;
 
 use super::compat::SearchCompat;
 use super::from_spec::FromSpec;
-use crate::agent::AgentSpec;
-use crate::agent::{Agent, SearchSupport};
+use crate::agent::{Agent, AgentSpec, SearchSupport};
 use crate::error::Result;
 use crate::game::Game;
 use crate::rng::Rng;

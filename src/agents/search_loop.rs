@@ -6,8 +6,8 @@
 //! (max^n, see [`super::tree`]) with more.
 
 use super::compat::SearchCompat;
-use crate::agent::AgentSpec;
-use crate::agent::{Evaluator, Knowledge};
+use super::tree::{NodeView, UNOPENED};
+use crate::agent::{AgentSpec, Evaluator, Knowledge};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::limits;
@@ -28,22 +28,6 @@ pub fn take_budget(spec: &mut AgentSpec) -> Result<u64> {
         return Err(Error::config("budget", "must be at least 1 FM call"));
     }
     Ok(b)
-}
-
-/// `NodeView::len` of a node whose children are not listed yet.
-pub const UNOPENED: u32 = u32::MAX;
-
-/// What the loop reads of a node.
-#[derive(Clone, Copy, Debug)]
-pub struct NodeView {
-    /// The game is over in the node's state.
-    pub terminal: bool,
-    /// Distance from the root.
-    pub depth: u32,
-    /// Number of children, or [`UNOPENED`].
-    pub len: u32,
-    /// Children expanded so far.
-    pub expanded: u32,
 }
 
 /// A search tree the loop can run: node 0 is the root, already opened.

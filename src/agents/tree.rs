@@ -1,6 +1,11 @@
-//! Pieces shared by the tree searches: the node statistics, value normalisation, and the
-//! selection value of a child for the player to move. (Ties are broken at random by
-//! [`super::arg_max::ArgMax`], not by the reference's multiplicative noise.)
+//! Pieces shared by the tree searches: the node statistics and what the search loop reads of
+//! a node ([`NodeView`]), value normalisation, the root state, and the selection value of a
+//! child for the player to move. (Ties are broken at random by [`super::arg_max::ArgMax`], not
+//! by the reference's multiplicative noise.)
+//!
+//! This is the searches' lowest layer: it knows neither the compatibility mode
+//! ([`super::compat`] maps it onto [`OpponentModel`]) nor the loop ([`super::search_loop`]
+//! runs over [`NodeView`]s).
 //!
 //! # Two players and more
 //!
@@ -15,7 +20,6 @@
 //! once per decision from the root's [`Game::num_players`]; the two-player search is
 //! unchanged (the same arithmetic and random draws as before max^n existed).
 
-use super::search_loop::{NodeView, UNOPENED};
 use crate::game::{Game, Player, Turn};
 
 /// Small constant of the reference searches (`epsilon`).
@@ -77,6 +81,22 @@ impl Bounds {
         self.lo = self.lo.min(v);
         self.hi = self.hi.max(v);
     }
+}
+
+/// `NodeView::len` of a node whose children are not listed yet.
+pub const UNOPENED: u32 = u32::MAX;
+
+/// What the search loop ([`run_search`](super::search_loop::run_search)) reads of a node.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeView {
+    /// The game is over in the node's state.
+    pub terminal: bool,
+    /// Distance from the root.
+    pub depth: u32,
+    /// Number of children, or [`UNOPENED`].
+    pub len: u32,
+    /// Children expanded so far.
+    pub expanded: u32,
 }
 
 /// `NodeHead::parent` of the root.
