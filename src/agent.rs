@@ -1,10 +1,15 @@
-//! The agent API: what picks an action for a state.
+//! The agent API: what picks an action for a state, what a search knows of a game, and the
+//! spec strings agents are built from ([`spec`]).
 //!
 //! An [`Agent`] is called once per action (a turn may hold many actions) and sees only the game
 //! API. Its randomness comes from the RNG it is handed, never from a thread RNG, so a match
 //! replays exactly from its seed. Search agents count their budget in forward-model (FM) calls,
 //! one per [`Game::apply`] they make (the Java-compatible tree searches also count each
 //! tree-descent step), and have no wall-clock limit, so a decision is the same on every machine.
+
+pub mod spec;
+
+pub use spec::{AgentSpec, Value, parse_agent_list, split_agent_list};
 
 #[cfg(doc)]
 use crate::error::Error;
@@ -167,10 +172,7 @@ pub trait SearchSupport: Game + Sized + 'static {
     /// The game's own agents (Prismata: its difficulty bots), by the names the generic agent
     /// factory does not know: `None` if the game has no agent called `spec`'s name, else the
     /// agent built from the fields it takes out of `spec`.
-    fn game_agent(
-        &self,
-        spec: &mut crate::agents::AgentSpec,
-    ) -> Option<Result<Box<dyn Agent<Self>>>> {
+    fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
         let _ = spec;
         None
     }

@@ -7,10 +7,11 @@
 //!   [`games::tribes::ai`], [`games::prismata::ai`], [`games::puerto_rico::ai`]), one line each
 //!   in [`games::visit_all`]; [`kit`]: what the workflows need of a game ([`kit::GameKit`]);
 //! - [`agent`]: the agent API ([`agent::Agent`]: picks one action at a time), the game
-//!   knowledge searches use ([`agent::Knowledge`]) and portfolios of scripts
-//!   ([`agent::Portfolio`]);
+//!   knowledge searches use ([`agent::Knowledge`]), portfolios of scripts
+//!   ([`agent::Portfolio`]) and the `name(key=value,...)` spec strings agents are built from
+//!   ([`agent::spec`]);
 //! - [`agents`]: random, end-turn, rule-based, OSLA, MCTS, RHEA and Portfolio MCTS, built from
-//!   `name(key=value,...)` spec strings ([`agents::build_agent`]), for any game;
+//!   spec strings ([`agents::build_agent`]), for any game;
 //! - [`arena`]: plays matches between agents ([`arena::play_match`]) and replays them, plays
 //!   series with seats rotated ([`arena::series::Series`]) and summarises them;
 //! - [`bench`](mod@bench): measurement helpers and the forward-model and search-agent
@@ -160,8 +161,7 @@ pub mod report;
 pub mod rng;
 pub mod stats;
 
-pub use agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
-pub use agents::AgentSpec;
+pub use agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
 pub use agents::build_agent;
 pub use arena::series::{Series, SeriesGame};
 pub use arena::{MatchRecord, PlayerRecord, play_match};

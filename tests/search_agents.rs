@@ -3,8 +3,7 @@
 
 use std::sync::Arc;
 
-use playstyles::agent::{Agent, Assignment, Portfolio, SearchSupport};
-use playstyles::agents::AgentSpec;
+use playstyles::agent::{Agent, AgentSpec, Assignment, Portfolio, SearchSupport};
 use playstyles::agents::compat::SearchCompat;
 use playstyles::agents::portfolio_mcts::{PmctsParams, PortfolioMcts};
 use playstyles::agents::{build_agent, build_agent_from};

@@ -1,5 +1,6 @@
 use playstyles::Error;
-use playstyles::agents::{AgentSpec, Value, build_agent, parse_agent_list, split_agent_list};
+use playstyles::agent::{AgentSpec, Value, parse_agent_list, split_agent_list};
+use playstyles::agents::build_agent;
 
 use crate::support::Nim;
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use playstyles::agents::AgentSpec;
+use playstyles::agent::AgentSpec;
 use playstyles::agents::build_agent_from;
 use playstyles::experiments::reevaluate::{
     REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, REEVALUATION_JOURNAL,

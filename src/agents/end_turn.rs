@@ -1,9 +1,8 @@
 //! The agent that does nothing but end its turn.
 
-use super::FromSpec;
 use super::compat::SearchCompat;
-use super::spec::AgentSpec;
-use crate::agent::{Agent, SearchSupport};
+use super::from_spec::FromSpec;
+use crate::agent::{Agent, AgentSpec, SearchSupport};
 use crate::error::Result;
 use crate::game::Game;
 use crate::rng::Rng;

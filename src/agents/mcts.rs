@@ -10,16 +10,12 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::FromSpec;
+use super::arg_max::arg_max;
 use super::compat::SearchCompat;
-use super::search_loop::{
-    DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
-};
-use super::spec::AgentSpec;
-use super::tree::{
-    Bounds, NodeHead, OpponentModel, PlayerValues, backup, child_state, set_root_state,
-};
-use crate::agent::{Agent, Knowledge, SearchSupport};
+use super::from_spec::FromSpec;
+use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_search, take_budget};
+use super::tree::{Bounds, NodeHead, NodeView, OpponentModel, Tree};
+use crate::agent::{Agent, AgentSpec, Knowledge, SearchSupport};
 use crate::error::Result;
 use crate::game::{Game, Listing, Player, Span, Turn};
 use crate::rng::Rng;
@@ -72,19 +68,13 @@ impl MctsParams {
 
 const NONE: u32 = u32::MAX;
 
-/// A tree node is a bare [`NodeHead`]; its state is `states[index]`, its actions and child
-/// slots are ranges of the shared arenas.
-type Node = NodeHead;
-
 /// The MCTS agent.
 pub struct Mcts<G: Game> {
     params: MctsParams,
     knowledge: Arc<dyn Knowledge<G>>,
     compat: SearchCompat,
-    nodes: Vec<Node>,
-    /// Per-player values of the nodes (max^n with more than two players).
-    maxn: PlayerValues,
-    states: Vec<G::State>,
+    /// The nodes (bare [`NodeHead`]s), their states and child slots.
+    tree: Tree<G, NodeHead>,
     /// The legal actions of each opened node's state, kept so that a child's are made from
     /// its parent's ([`Game::relist`]).
     listings: ListingArena<G::Action>,
@@ -92,9 +82,9 @@ pub struct Mcts<G: Game> {
     listing: Listing<G::Action>,
     /// The action that led to each node (`None` at the root).
     arrived: Vec<Option<G::Action>>,
+    /// Per child slot: its action.
     actions: Vec<G::Action>,
-    slots: Vec<u32>,
-    /// Beside `slots`: the mean and `1/√visits` of each slot's child, copied at every backup
+    /// Per child slot: the mean and `1/√visits` of each slot's child, copied at every backup
     /// so that selection reads its children's statistics from one contiguous run.
     slot_stats: Vec<[f64; 2]>,
     /// The slot of each node in its parent's range (`NONE` at the root).
@@ -111,31 +101,16 @@ impl<G: Game> Mcts<G> {
             params,
             knowledge,
             compat,
-            nodes: Vec::new(),
-            maxn: PlayerValues::default(),
-            states: Vec::new(),
+            tree: Tree::default(),
             listings: ListingArena::default(),
             listing: Listing::default(),
             arrived: Vec::new(),
             actions: Vec::new(),
-            slots: Vec::new(),
             slot_stats: Vec::new(),
             node_slot: Vec::new(),
             buf: Vec::new(),
             last_fm_calls: 0,
         }
-    }
-
-    /// Adds a child of `parent` whose state is `parent`'s after `action` (the state buffer of
-    /// an earlier search is reused when there is one).
-    fn push_child(&mut self, game: &G, parent: u32, action: G::Action) -> u32 {
-        let idx = self.nodes.len();
-        let to_move = child_state(game, &mut self.states, idx, parent as usize, action);
-        let depth = self.nodes[parent as usize].depth + 1;
-        self.nodes.push(Node::child(parent, depth, to_move));
-        self.arrived.push(Some(action));
-        self.maxn.push_node();
-        idx as u32
     }
 
     /// Gives node `n` the actions in `self.buf` (in `self.listing` with `listed`), shuffled.
@@ -149,11 +124,8 @@ impl<G: Game> Mcts<G> {
         self.actions.extend_from_slice(acts);
         let len = acts.len();
         shuffle(&mut self.actions[first..], rng);
-        self.slots.extend(std::iter::repeat_n(NONE, len));
         self.slot_stats.extend(std::iter::repeat_n([0.0; 2], len));
-        let node = &mut self.nodes[n as usize];
-        node.first = first as u32;
-        node.len = len as u32;
+        self.tree.open(n, len);
     }
 
     /// The child of `n` with the best UCB1 score, its value `mean(slot, slot mean)`
@@ -169,7 +141,7 @@ impl<G: Game> Mcts<G> {
         mean: impl Fn(u32, f64) -> f64,
         rng: &mut Rng,
     ) -> u32 {
-        let node = &self.nodes[n as usize];
+        let node = self.tree.head(n);
         let k_sqrt_ln = self.params.k * sqrt_ln(node.visits + 1);
         let (lo, hi) = (bounds.lo, bounds.hi);
         let (offset, scale) = if lo < hi {
@@ -192,30 +164,17 @@ impl<G: Game> Mcts<G> {
             (false, OpponentModel::Adversarial) => scores.best(&mean, |q, e| (1.0 - q) + e, rng),
             (false, OpponentModel::JavaMin) => scores.best(&mean, |q, e| -(q + e), rng),
         };
-        self.slots[best as usize]
+        self.tree.slots[best as usize]
     }
 
-    /// Most visited root child (random tie-break); the best mean if all were visited equally.
+    /// The root slot to play: the most visited child (random tie-break); the best mean if all
+    /// were visited equally.
     fn recommend(&self, rng: &mut Rng) -> u32 {
-        let root = &self.nodes[0];
-        let children: Vec<u32> = (root.first..root.first + root.len)
-            .filter(|&s| self.slots[s as usize] != NONE)
-            .collect();
-        let visits = |s: u32| self.nodes[self.slots[s as usize] as usize].visits;
-        let all_equal = children.windows(2).all(|w| visits(w[0]) == visits(w[1]));
-        let key = |s: u32| {
-            let c = &self.nodes[self.slots[s as usize] as usize];
-            if all_equal { c.mean } else { c.visits as f64 }
-        };
-        let mut best = ArgMax::default();
-        for &s in &children {
-            best.offer(key(s), s, rng);
-        }
-        if best.item == NONE {
-            root.first
-        } else {
-            best.item
-        }
+        let mut visits = self.tree.root_children().map(|(_, c)| c.visits);
+        let first = visits.next();
+        let all_equal = visits.all(|v| Some(v) == first);
+        self.tree
+            .best_root_slot(|c| if all_equal { c.mean } else { c.visits as f64 }, rng)
     }
 }
 
@@ -320,7 +279,7 @@ impl<G: SearchSupport> FromSpec<G> for Mcts<G> {
 
 impl<G: Game> TreeSearch<G> for Mcts<G> {
     fn view(&self, n: u32) -> NodeView {
-        self.nodes[n as usize].view()
+        self.tree.view(n)
     }
 
     /// Lists the actions of node `n` (once), in a random order: children are expanded in
@@ -328,33 +287,35 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
     /// The actions are the parent's updated for the action that led here ([`Game::relist`]).
     fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
         let i = n as usize;
-        let parent = self.nodes[i].parent;
+        let parent = self.tree.nodes[i].parent;
         let action = self.arrived[i].expect("only the root has no parent, and it is open");
         self.listings.load(parent, &mut self.listing);
-        game.relist(&mut self.listing, action, &self.states[i]);
+        game.relist(&mut self.listing, action, &self.tree.states[i]);
         self.listings.store(n, &self.listing);
         self.open_with(n, true, rng);
     }
 
     /// Expands the next (randomly ordered) unexpanded child of `n`.
     fn expand(&mut self, game: &G, n: u32, _rng: &mut Rng) -> u32 {
-        let node = &self.nodes[n as usize];
+        let node = self.tree.head(n);
         let slot = node.first + node.expanded;
-        let child = self.push_child(game, n, self.actions[slot as usize]);
-        self.slots[slot as usize] = child;
+        let action = self.actions[slot as usize];
+        let child = self.tree.expand(game, n, slot, action, |head| head);
+        self.arrived.push(Some(action));
         self.node_slot.push(slot);
-        self.nodes[n as usize].expanded += 1;
         child
     }
 
     /// UCB1 selection among the (fully expanded) children of `n`: by `me`'s values (the
     /// opponent by [`SearchCompat::opponent_model`]), or under max^n by the mover's own.
     fn select(&mut self, n: u32, me: Player, rng: &mut Rng) -> u32 {
-        let node = &self.nodes[n as usize];
-        match self.maxn.selector(node.to_move, me) {
+        let node = self.tree.head(n);
+        match self.tree.maxn.selector(node.to_move, me) {
             None => self.ucb1(n, node.bounds, node.to_move == Some(me), |_, m| m, rng),
             Some(p) => {
-                let (maxn, nodes, slots) = (&self.maxn, &self.nodes, &self.slots);
+                let Tree {
+                    maxn, nodes, slots, ..
+                } = &self.tree;
                 let mean = |slot: u32, _| {
                     let child = slots[slot as usize];
                     maxn.mean(child, nodes[child as usize].visits, p)
@@ -374,10 +335,10 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
         rng: &mut Rng,
     ) -> f64 {
         let mut rolled;
-        let mut state = &self.states[leaf as usize];
+        let mut state = &self.tree.states[leaf as usize];
         if self.params.rollouts {
             rolled = state.clone();
-            let mut depth = self.nodes[leaf as usize].depth;
+            let mut depth = self.tree.nodes[leaf as usize].depth;
             while depth < self.params.depth && !game.is_terminal(&rolled) {
                 game.legal_actions(&rolled, &mut self.buf);
                 let a = self.buf[rng.random_range(0..self.buf.len())];
@@ -387,82 +348,18 @@ impl<G: Game> TreeSearch<G> for Mcts<G> {
             }
             state = &rolled;
         }
-        values.value(game, state, &mut self.maxn.leaf)
+        values.value(game, state, &mut self.tree.maxn.leaf)
     }
 
     fn backup(&mut self, n: u32, v: f64) {
-        backup(&mut self.nodes, n, v);
-        self.maxn.backup(&self.nodes, n);
+        self.tree.backup(n, v);
         let mut n = n;
         while n != 0 {
-            let node = &self.nodes[n as usize];
+            let node = &self.tree.nodes[n as usize];
             self.slot_stats[self.node_slot[n as usize] as usize] = [node.mean, node.inv_sqrt];
             n = node.parent;
         }
     }
-}
-
-/// Arg-max with uniformly random tie-breaking (reservoir sampling over exact ties), which
-/// picks the same distribution as the reference's multiplicative noise at a fraction of the
-/// cost: a random number is drawn only on a tie.
-pub struct ArgMax {
-    best: f64,
-    ties: u32,
-    /// The chosen item (`u32::MAX` if nothing was offered).
-    pub item: u32,
-}
-
-impl Default for ArgMax {
-    fn default() -> Self {
-        ArgMax {
-            best: f64::NEG_INFINITY,
-            ties: 0,
-            item: NONE,
-        }
-    }
-}
-
-impl ArgMax {
-    /// Considers `item` with score `v`.
-    #[inline]
-    pub fn offer(&mut self, v: f64, item: u32, rng: &mut Rng) {
-        if self.item == NONE {
-            (self.best, self.ties, self.item) = (v, 1, item);
-        } else {
-            self.step(v, item, rng);
-        }
-    }
-
-    /// Considers `item` with score `v` once something was offered.
-    #[inline(always)]
-    fn step(&mut self, v: f64, item: u32, rng: &mut Rng) {
-        if v > self.best {
-            (self.best, self.ties, self.item) = (v, 1, item);
-        } else if v == self.best {
-            self.ties += 1;
-            if rng.random_range(0..self.ties) == 0 {
-                self.item = item;
-            }
-        }
-    }
-}
-
-/// The item of the highest score, ties broken as [`ArgMax`] breaks them (the same random
-/// draws), `u32::MAX` if there is none; the first item needs no test in the loop.
-#[inline(always)]
-pub fn arg_max(mut scored: impl Iterator<Item = (f64, u32)>, rng: &mut Rng) -> u32 {
-    let Some((best, item)) = scored.next() else {
-        return NONE;
-    };
-    let mut max = ArgMax {
-        best,
-        ties: 1,
-        item,
-    };
-    for (v, i) in scored {
-        max.step(v, i, rng);
-    }
-    max.item
 }
 
 /// `(n as f64).ln().sqrt()`, from a table made once per process for the counts a search
@@ -534,13 +431,11 @@ impl<G: Game> Agent<G> for Mcts<G> {
             return Ok(legal[0]);
         }
         let legal = legal.clone();
-        self.nodes.clear();
         self.node_slot.clear();
         self.slot_stats.clear();
         self.listings.clear();
         self.arrived.clear();
         self.actions.clear();
-        self.slots.clear();
         // The root: its actions are the legal ones, or one prioritised group of them.
         let mut root_acts = Vec::new();
         if self.params.prioritize_root {
@@ -548,30 +443,26 @@ impl<G: Game> Agent<G> for Mcts<G> {
         } else {
             root_acts = legal;
         }
-        self.nodes.push(Node::root(me));
+        self.tree.start(NodeHead::root(me), game.num_players(state));
         self.node_slot.push(NONE);
         self.arrived.push(None);
-        let players = game.num_players(state);
-        self.maxn.reset(players, 1);
         std::mem::swap(&mut self.buf, &mut root_acts);
         self.open_with(0, false, rng);
         std::mem::swap(&mut self.buf, &mut root_acts);
-        set_root_state(game, &mut self.states, state, me, rng);
-        if self.states[0] != *state {
+        self.tree.set_root_state(game, state, me, rng);
+        if self.tree.states[0] != *state {
             // The children's listings are made from the searched (determinised) root's.
-            game.list(&self.states[0], &mut self.listing);
+            game.list(&self.tree.states[0], &mut self.listing);
         }
         self.listings.store(0, &self.listing);
 
         let knowledge = self.knowledge.clone();
-        let values = LeafValues::new(game, &*knowledge, state, me, players, self.compat);
         let limits = Limits {
             budget: self.params.budget,
             depth: self.params.depth,
             compat: self.compat,
         };
-        let fm = run_search(self, game, &values, limits, rng);
-        self.last_fm_calls = fm;
+        self.last_fm_calls = run_search(self, game, &*knowledge, state, me, limits, rng);
         let slot = self.recommend(rng);
         Ok(self.actions[slot as usize])
     }

@@ -1,16 +1,21 @@
-//! Agent implementations and the one factory that builds them from spec strings.
+//! The generic agents, which play any game that implements [`SearchSupport`], and the one
+//! factory that builds them (and the game's own agents) from spec strings ([`AgentSpec`]).
 //!
 //! - [`random`]: uniform over legal actions; [`end_turn`]: always ends its turn (a passive
 //!   baseline); `rule`: the game's rule-based agent ([`SearchSupport::rule_agent`]);
 //! - [`osla`], [`mcts`], [`rhea`], [`portfolio_mcts`]: the search agents, over
-//!   [`search_loop`] and [`tree`], with the Java reference's defects switched by [`compat`];
-//! - [`spec`]: the `name(key=value,...)` spec strings agents are built from;
-//!
-//! [`build_agent`] looks the spec's name up in one table of builders; each agent type reads
-//! its own fields ([`FromSpec`]), and a field nobody read is an error.
+//!   [`search_loop`], [`tree`] and [`arg_max`], with the Java reference's defects switched by
+//!   [`compat`];
+//! - [`script_table`]: a generic portfolio for Portfolio MCTS, from a game's table of scripts;
+//! - [`build_agent`] (in `build.rs`): looks the spec's name up in one table of builders; each
+//!   agent type reads its own fields ([`FromSpec`], in `from_spec.rs`), and a field nobody read
+//!   is an error.
 
+pub mod arg_max;
+mod build;
 pub mod compat;
 pub mod end_turn;
+mod from_spec;
 pub mod mcts;
 pub mod osla;
 pub mod portfolio_mcts;
@@ -18,131 +23,12 @@ pub mod random;
 pub mod rhea;
 pub mod script_table;
 pub mod search_loop;
-pub mod spec;
 pub mod tree;
 
+pub use build::{build_agent, build_agent_at, build_agent_from};
 pub use end_turn::EndTurnAgent;
+pub use from_spec::FromSpec;
 pub use random::RandomAgent;
-pub use spec::{AgentSpec, Value, parse_agent_list, split_agent_list};
 
-use std::path::Path;
-
-use crate::agent::{Agent, SearchSupport};
-use crate::error::{Error, Result};
-use compat::SearchCompat;
-use mcts::Mcts;
-use osla::Osla;
-use portfolio_mcts::PortfolioMcts;
-use rhea::Rhea;
-
-/// An agent type that can be built from a spec.
-pub trait FromSpec<G: SearchSupport>: Agent<G> + Sized + 'static {
-    /// Builds the agent for `game`, taking its fields out of `spec` (absent ones get their
-    /// defaults; the factory rejects any field left untaken), with the game's `compat`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Config`] naming the field for a bad value.
-    fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self>;
-}
-
-/// Builds one kind of agent (see [`builders`]).
-type Builder<G> = fn(&G, &mut AgentSpec, SearchCompat) -> Result<Box<dyn Agent<G>>>;
-
-/// Every agent [`build_agent`] knows, by spec name, in the order the "unknown agent" error
-/// lists them.
-fn builders<G: SearchSupport>() -> [(&'static str, Builder<G>); 7] {
-    [
-        ("random", boxed::<G, RandomAgent<G::Action>>),
-        ("end_turn", boxed::<G, EndTurnAgent<G::Action>>),
-        ("rule", rule_agent::<G>),
-        ("osla", boxed::<G, Osla<G>>),
-        ("mcts", boxed::<G, Mcts<G>>),
-        ("rhea", boxed::<G, Rhea<G>>),
-        ("pmcts", boxed::<G, PortfolioMcts<G>>),
-    ]
-}
-
-fn boxed<G: SearchSupport, A: FromSpec<G>>(
-    game: &G,
-    spec: &mut AgentSpec,
-    compat: SearchCompat,
-) -> Result<Box<dyn Agent<G>>> {
-    Ok(Box::new(A::from_spec(game, spec, compat)?))
-}
-
-fn rule_agent<G: SearchSupport>(
-    game: &G,
-    _: &mut AgentSpec,
-    _: SearchCompat,
-) -> Result<Box<dyn Agent<G>>> {
-    game.rule_agent()
-        .ok_or_else(|| Error::config("agents", "this game has no rule-based agent"))
-}
-
-/// Builds an agent for `game` from a spec string: `random`, `end_turn`, `rule`,
-/// `osla(budget)`, `mcts(budget,k,depth,rollouts,prioritize_root)`,
-/// `rhea(budget,length,mutation)`,
-/// `pmcts(budget,bias,pruning,weights=[script=w,...],c,depth,rollouts,rollout=sampled|exact,
-/// k_init_mult,t_mult,a_mult,b)`, or a name of the game's own agents ([`SearchSupport::game_agent`]).
-/// Budgets default to 2000 FM calls; the game's
-/// [`SearchSupport::java_compat`] switches the search agents' Java quirks ([`compat`]).
-///
-/// # Errors
-///
-/// [`Error::Config`] if the spec is malformed, names an unknown agent (field `agents`), or has
-/// a bad or unknown field (named after the field), or an unknown script in `weights`.
-pub fn build_agent<G: SearchSupport>(game: &G, spec: &str) -> Result<Box<dyn Agent<G>>> {
-    build_agent_from(game, AgentSpec::parse(spec)?)
-}
-
-/// Builds an agent for `game` from a spec string whose relative file paths
-/// ([`spec::FILE_FIELDS`], such as a bot file's `config=`) are relative to the folder `base`
-/// (a run directory, whose agents read the copies it keeps) rather than to the working
-/// folder.
-///
-/// # Errors
-///
-/// As [`build_agent`].
-pub fn build_agent_at<G: SearchSupport>(
-    game: &G,
-    spec: &str,
-    base: &Path,
-) -> Result<Box<dyn Agent<G>>> {
-    let mut spec = AgentSpec::parse(spec)?;
-    spec.map_files(|p| base.join(p).to_string_lossy().into_owned());
-    build_agent_from(game, spec)
-}
-
-/// Builds an agent for `game` from a parsed spec (or a TOML table, [`AgentSpec::from_toml`]).
-///
-/// # Errors
-///
-/// As [`build_agent`], except for syntax errors.
-pub fn build_agent_from<G: SearchSupport>(
-    game: &G,
-    mut spec: AgentSpec,
-) -> Result<Box<dyn Agent<G>>> {
-    let table = builders::<G>();
-    let agent = match table.iter().find(|(name, _)| *name == spec.name()) {
-        Some(&(_, build)) => build(game, &mut spec, SearchCompat::of(game))?,
-        None => match game.game_agent(&mut spec) {
-            Some(agent) => agent?,
-            None => {
-                let mut names: Vec<String> =
-                    table.iter().map(|(name, _)| name.to_string()).collect();
-                names.extend(game.game_agent_names());
-                return Err(Error::config(
-                    "agents",
-                    format!(
-                        "unknown agent `{}` (known agents: {})",
-                        spec.name(),
-                        names.join(", ")
-                    ),
-                ));
-            }
-        },
-    };
-    spec.finish()?;
-    Ok(agent)
-}
+#[cfg(doc)]
+use crate::agent::{AgentSpec, SearchSupport};

@@ -3,12 +3,11 @@
 
 use std::sync::Arc;
 
-use super::FromSpec;
+use super::arg_max::ArgMax;
 use super::compat::SearchCompat;
-use super::mcts::ArgMax;
+use super::from_spec::FromSpec;
 use super::search_loop::take_budget;
-use super::spec::AgentSpec;
-use crate::agent::{Agent, Knowledge, SearchSupport};
+use crate::agent::{Agent, AgentSpec, Knowledge, SearchSupport};
 use crate::error::Result;
 use crate::game::{Game, Turn};
 use crate::rng::Rng;

@@ -18,18 +18,14 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::FromSpec;
+use super::arg_max::ArgMax;
 use super::compat::SearchCompat;
-use super::mcts::ArgMax;
-use super::search_loop::{
-    DEFAULT_BUDGET, LeafValues, Limits, NodeView, TreeSearch, run_search, take_budget,
-};
-use super::spec::AgentSpec;
+use super::from_spec::FromSpec;
+use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_search, take_budget};
 use super::tree::{
-    EPSILON, Headed, NodeHead, PlayerValues, backup, child_state, normalise, selection_score,
-    set_root_state,
+    EPSILON, Headed, NodeHead, NodeView, Tree, UNEXPANDED, normalise, selection_score,
 };
-use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
+use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
 use crate::rng::Rng;
@@ -207,8 +203,6 @@ impl PmctsParams {
     }
 }
 
-const NONE: u32 = u32::MAX;
-
 /// A tree node: the shared statistics and child range, and its unpruning progress.
 #[derive(Clone, Debug)]
 struct Node {
@@ -245,14 +239,11 @@ pub struct PortfolioMcts<G: Game> {
     proposer: Proposer<G>,
     weights: Vec<f64>,
     compat: SearchCompat,
-    nodes: Vec<Node>,
-    /// Per-player values of the nodes (max^n with more than two players).
-    maxn: PlayerValues,
-    states: Vec<G::State>,
-    /// Per child slot: the proposal, its prune value `w·v`, its child node, pruned flag.
+    /// The nodes, their states and child slots.
+    tree: Tree<G, Node>,
+    /// Per child slot: the proposal, its prune value `w·v`, pruned flag.
     props: Vec<Assignment<G::Action>>,
     prune_value: Vec<f64>,
-    slots: Vec<u32>,
     pruned: Vec<bool>,
     /// The state a rollout plays on, reused.
     sim: Option<G::State>,
@@ -280,12 +271,9 @@ impl<G: Game> PortfolioMcts<G> {
             },
             weights,
             compat,
-            nodes: Vec::new(),
-            maxn: PlayerValues::default(),
-            states: Vec::new(),
+            tree: Tree::default(),
             props: Vec::new(),
             prune_value: Vec::new(),
-            slots: Vec::new(),
             pruned: Vec::new(),
             sim: None,
             last_fm_calls: 0,
@@ -327,34 +315,21 @@ impl<G: Game> PortfolioMcts<G> {
         self.weights.get(a.script as usize).copied().unwrap_or(0.5) * a.value
     }
 
+    /// Gives node `n` the last proposals (`self.proposer.buf`) as its child slots.
     fn open_with(&mut self, n: u32) {
-        let first = self.props.len();
         for i in 0..self.proposer.buf.len() {
             let a = self.proposer.buf[i];
             let pv = self.prune_value_of(&a);
             self.props.push(a);
             self.prune_value.push(pv);
-            self.slots.push(NONE);
             self.pruned.push(false);
         }
-        let node = &mut self.nodes[n as usize].head;
-        node.first = first as u32;
-        node.len = self.proposer.buf.len() as u32;
-    }
-
-    fn push_child(&mut self, game: &G, parent: u32, action: G::Action) -> u32 {
-        let idx = self.nodes.len();
-        let to_move = child_state(game, &mut self.states, idx, parent as usize, action);
-        let depth = self.nodes[parent as usize].head.depth + 1;
-        self.nodes
-            .push(Node::new(NodeHead::child(parent, depth, to_move)));
-        self.maxn.push_node();
-        idx as u32
+        self.tree.open(n, self.proposer.buf.len());
     }
 
     /// Progressive unpruning bookkeeping at node `n` (called when all children are expanded).
     fn update_pruning(&mut self, n: u32, rng: &mut Rng) {
-        let node = &self.nodes[n as usize];
+        let node = &self.tree.nodes[n as usize];
         let (first, len) = (node.head.first as usize, node.head.len as usize);
         let (visits, k) = (node.head.visits, node.k);
         let sched = self.params.unpruning(len);
@@ -372,7 +347,7 @@ impl<G: Game> PortfolioMcts<G> {
             for (rank, &i) in order.iter().enumerate() {
                 self.pruned[first + i] = rank >= sched.k_init;
             }
-            let nd = &mut self.nodes[n as usize];
+            let nd = &mut self.tree.nodes[n as usize];
             nd.pruned_started = true;
             nd.k = 1;
         } else if visits > self.params.unprune_threshold(sched.a, k) {
@@ -385,7 +360,7 @@ impl<G: Game> PortfolioMcts<G> {
             if best.item != u32::MAX {
                 self.pruned[first + best.item as usize] = false;
             }
-            self.nodes[n as usize].k += 1;
+            self.tree.nodes[n as usize].k += 1;
         }
     }
 }
@@ -441,21 +416,22 @@ impl<G: SearchSupport> FromSpec<G> for PortfolioMcts<G> {
 
 impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
     fn view(&self, n: u32) -> NodeView {
-        self.nodes[n as usize].head.view()
+        self.tree.view(n)
     }
 
     fn open(&mut self, game: &G, n: u32, rng: &mut Rng) {
-        self.proposer.proposals(game, &self.states[n as usize], rng);
+        self.proposer
+            .proposals(game, &self.tree.states[n as usize], rng);
         self.open_with(n);
     }
 
     /// Expands a uniformly random unexpanded child of `n`.
     fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32 {
-        let node = &self.nodes[n as usize].head;
+        let node = self.tree.head(n);
         let mut pick = rng.random_range(0..node.len - node.expanded);
         let mut slot = node.first;
         loop {
-            if self.slots[slot as usize] == NONE {
+            if self.tree.slots[slot as usize] == UNEXPANDED {
                 if pick == 0 {
                     break;
                 }
@@ -463,10 +439,8 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             }
             slot += 1;
         }
-        let child = self.push_child(game, n, self.props[slot as usize].action);
-        self.slots[slot as usize] = child;
-        self.nodes[n as usize].head.expanded += 1;
-        child
+        let action = self.props[slot as usize].action;
+        self.tree.expand(game, n, slot, action, Node::new)
     }
 
     /// Selection among the children of `n` with progressive bias, skipping pruned ones.
@@ -478,30 +452,30 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             head: node,
             pruned_started,
             ..
-        } = &self.nodes[n as usize];
+        } = &self.tree.nodes[n as usize];
         let (first, len) = (node.first as usize, node.len as usize);
         if self.compat.child_zero_before_pruning() && !pruned_started {
-            return self.slots[first];
+            return self.tree.slots[first];
         }
-        let mover = self.maxn.selector(node.to_move, me);
+        let mover = self.tree.maxn.selector(node.to_move, me);
         let my_move = mover.is_some() || node.to_move == Some(me);
         let model = self.compat.opponent_model();
         let ln = ((node.visits + 1) as f64).ln();
         let mut best = ArgMax::default();
         for i in first..first + len {
-            let child = self.slots[i];
+            let child = self.tree.slots[i];
             if self.pruned[i] {
                 if self.compat.pruned_children_win_min_nodes() && !my_move {
                     best.offer(-0.0, child, rng);
                 }
                 continue;
             }
-            let c = &self.nodes[child as usize].head;
+            let c = self.tree.head(child);
             let q = match mover {
                 None => normalise(c.mean, node.bounds.lo, node.bounds.hi),
                 Some(p) => {
-                    let b = self.maxn.bounds(n, p);
-                    normalise(self.maxn.mean(child, c.visits, p), b.lo, b.hi)
+                    let b = self.tree.maxn.bounds(n, p);
+                    normalise(self.tree.maxn.mean(child, c.visits, p), b.lo, b.hi)
                 }
             };
             let visits = c.visits as f64 + EPSILON;
@@ -530,7 +504,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         rng: &mut Rng,
     ) -> f64 {
         let mut v = if self.params.rollouts {
-            let from = &self.states[leaf as usize];
+            let from = &self.tree.states[leaf as usize];
             let mut sim = match self.sim.take() {
                 Some(mut sim) => {
                     sim.clone_from(from);
@@ -538,7 +512,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 }
                 None => from.clone(),
             };
-            let mut depth = self.nodes[leaf as usize].head.depth;
+            let mut depth = self.tree.head(leaf).depth;
             let mut last = None;
             while depth < self.params.depth && !game.is_terminal(&sim) {
                 let drawn = match self.params.rollout {
@@ -563,16 +537,17 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 *fm += 1;
                 depth += 1;
             }
-            let v = values.value(game, &sim, &mut self.maxn.leaf);
+            let v = values.value(game, &sim, &mut self.tree.maxn.leaf);
             self.sim = Some(sim);
             v
         } else {
-            values.value(game, &self.states[leaf as usize], &mut self.maxn.leaf)
+            let leaf = &self.tree.states[leaf as usize];
+            values.value(game, leaf, &mut self.tree.maxn.leaf)
         };
         if !v.is_finite() {
             v = 0.0;
         }
-        for w in &mut self.maxn.leaf {
+        for w in &mut self.tree.maxn.leaf {
             if !w.is_finite() {
                 *w = 0.0;
             }
@@ -581,8 +556,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
     }
 
     fn backup(&mut self, n: u32, v: f64) {
-        backup(&mut self.nodes, n, v);
-        self.maxn.backup(&self.nodes, n);
+        self.tree.backup(n, v);
     }
 }
 
@@ -607,47 +581,30 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
             self.last_fm_calls = 0;
             return Ok(self.proposer.legal[0]);
         }
-        self.nodes.clear();
         self.props.clear();
         self.prune_value.clear();
-        self.slots.clear();
         self.pruned.clear();
-        set_root_state(game, &mut self.states, state, me, rng);
-        self.nodes.push(Node::new(NodeHead::root(me)));
-        let players = game.num_players(state);
-        self.maxn.reset(players, 1);
+        self.tree.set_root_state(game, state, me, rng);
+        let root = Node::new(NodeHead::root(me));
+        self.tree.start(root, game.num_players(state));
         self.proposer.proposals(game, state, rng);
         if let Some(bad) = self.proposer.illegal_proposal() {
             return Err(self.illegal_proposal(game, state, me, bad));
         }
         self.open_with(0);
-        if self.nodes[0].head.len == 1 {
+        if self.tree.head(0).len == 1 {
             self.last_fm_calls = 0;
             return Ok(self.props[0].action);
         }
         let knowledge = self.knowledge.clone();
-        let values = LeafValues::new(game, &*knowledge, state, me, players, self.compat);
         let limits = Limits {
             budget: self.params.budget,
             depth: self.params.depth,
             compat: self.compat,
         };
-        let fm = run_search(self, game, &values, limits, rng);
-        self.last_fm_calls = fm;
+        self.last_fm_calls = run_search(self, game, &*knowledge, state, me, limits, rng);
         // The root child with the best mean value.
-        let root = &self.nodes[0].head;
-        let mut best = ArgMax::default();
-        for i in root.first..root.first + root.len {
-            let child = self.slots[i as usize];
-            if child != NONE {
-                best.offer(self.nodes[child as usize].head.mean, i, rng);
-            }
-        }
-        let slot = if best.item == u32::MAX {
-            root.first
-        } else {
-            best.item
-        };
+        let slot = self.tree.best_root_slot(|c| c.mean, rng);
         Ok(self.props[slot as usize].action)
     }
 }

@@ -7,11 +7,10 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::FromSpec;
 use super::compat::SearchCompat;
+use super::from_spec::FromSpec;
 use super::search_loop::{DEFAULT_BUDGET, take_budget};
-use super::spec::AgentSpec;
-use crate::agent::{Agent, Knowledge, SearchSupport};
+use crate::agent::{Agent, AgentSpec, Knowledge, SearchSupport};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
 use crate::limits;

@@ -1,13 +1,34 @@
 //! The iteration MCTS and Portfolio MCTS share (spec §15.3, §15.5): from the root, descend by
 //! selection through fully expanded nodes, expand one child, evaluate the leaf, back the value
-//! up; until the FM-call budget is spent. The searches differ only in what a node's children
-//! are and how one is selected, which they supply through [`TreeSearch`]. A leaf is valued
-//! by [`LeafValues`]: for the searching player alone with two players, for every player
-//! (max^n, see [`super::tree`]) with more.
+//! up; until the FM-call budget is spent ([`run_search`]). A leaf is valued by
+//! [`LeafValues`]: for the searching player alone with two players, for every player (max^n,
+//! see [`super::tree`]) with more. Also the `budget` field every search agent reads
+//! ([`take_budget`]).
+//!
+//! # What the two searches share, and what they keep apart
+//!
+//! Written once: this loop, and the tree each keeps of a decision ([`Tree`]: its nodes,
+//! states and child slots, their expansion and backup, and the root's final choice by a key).
+//! Each search supplies through [`TreeSearch`] what differs by design, and keeps it in its own
+//! file:
+//! - what a node's children are and in which order they are expanded: MCTS shuffles the legal
+//!   actions once when it opens a node, Portfolio MCTS draws a random unexpanded proposal at
+//!   each expansion (each search's random draws, in its order, are what makes its results
+//!   reproducible);
+//! - selection: MCTS's UCB1 reads its children's statistics from one contiguous run (its hot
+//!   loop); Portfolio MCTS's adds progressive bias, skips pruned children and has the Java
+//!   quirks of its own ([`SearchCompat::child_zero_before_pruning`]);
+//! - rollouts: uniform over legal actions in MCTS, over script proposals in Portfolio MCTS;
+//! - the final choice's key: the most visited child (MCTS), the best mean (Portfolio MCTS);
+//! - their settings: the same fields (`budget`, `depth`, `rollouts` and an exploration
+//!   constant) are public fields of each search's own settings type, named after each paper
+//!   (`k`, `c`) and with each search's defaults; only the budget's rule is shared.
 
 use super::compat::SearchCompat;
-use super::spec::AgentSpec;
-use crate::agent::{Evaluator, Knowledge};
+#[cfg(doc)]
+use super::tree::Tree;
+use super::tree::{NodeView, UNOPENED};
+use crate::agent::{AgentSpec, Evaluator, Knowledge};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 use crate::limits;
@@ -28,22 +49,6 @@ pub fn take_budget(spec: &mut AgentSpec) -> Result<u64> {
         return Err(Error::config("budget", "must be at least 1 FM call"));
     }
     Ok(b)
-}
-
-/// `NodeView::len` of a node whose children are not listed yet.
-pub const UNOPENED: u32 = u32::MAX;
-
-/// What the loop reads of a node.
-#[derive(Clone, Copy, Debug)]
-pub struct NodeView {
-    /// The game is over in the node's state.
-    pub terminal: bool,
-    /// Distance from the root.
-    pub depth: u32,
-    /// Number of children, or [`UNOPENED`].
-    pub len: u32,
-    /// Children expanded so far.
-    pub expanded: u32,
 }
 
 /// A search tree the loop can run: node 0 is the root, already opened.
@@ -85,7 +90,7 @@ pub struct LeafValues<'a, G: Game> {
 impl<'a, G: Game> LeafValues<'a, G> {
     /// The leaf values of a search from `root` for `me` in a game of `players` players, with
     /// the knowledge's evaluators built once ([`Knowledge::root_evaluator`]).
-    pub fn new(
+    fn new(
         game: &'a G,
         knowledge: &'a dyn Knowledge<G>,
         root: &'a G::State,
@@ -101,11 +106,6 @@ impl<'a, G: Game> LeafValues<'a, G> {
             vec![knowledge.root_evaluator(game, root, me)]
         };
         LeafValues { compat, me, evals }
-    }
-
-    /// The searching player.
-    pub fn me(&self) -> Player {
-        self.me
     }
 
     /// The value of `state` for `me`. If `all` is not empty (a max^n search: one slot per
@@ -135,16 +135,21 @@ pub struct Limits {
     pub compat: SearchCompat,
 }
 
-/// Runs iterations until `limits.budget` FM calls are spent (or, in a tree where nothing costs
-/// an FM call any more, 4 × budget iterations ran); returns the FM calls spent.
+/// Runs `me`'s search of one decision from the observed state `observed` (the tree's root is
+/// `observed` determinised): iterations until `limits.budget` FM calls are spent (or, in a
+/// tree where nothing costs an FM call any more, 4 × budget iterations ran), leaves valued
+/// by `knowledge` relative to `observed` ([`LeafValues`]); returns the FM calls spent.
 pub fn run_search<G: Game, T: TreeSearch<G>>(
     tree: &mut T,
     game: &G,
-    values: &LeafValues<'_, G>,
+    knowledge: &dyn Knowledge<G>,
+    observed: &G::State,
+    me: Player,
     limits: Limits,
     rng: &mut Rng,
 ) -> u64 {
-    let me = values.me();
+    let players = game.num_players(observed);
+    let values = LeafValues::new(game, knowledge, observed, me, players, limits.compat);
     let mut fm = 0u64;
     let mut iterations = 0u64;
     while fm < limits.budget && iterations < 4 * limits.budget {
@@ -171,7 +176,7 @@ pub fn run_search<G: Game, T: TreeSearch<G>>(
                 fm += 1;
             }
         };
-        let v = tree.evaluate(game, values, leaf, &mut fm, rng);
+        let v = tree.evaluate(game, &values, leaf, &mut fm, rng);
         tree.backup(leaf, v);
     }
     fm

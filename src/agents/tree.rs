@@ -1,6 +1,12 @@
-//! Pieces shared by the tree searches: the node statistics, value normalisation, and the
-//! selection value of a child for the player to move. (Ties are broken at random by
-//! [`super::mcts::ArgMax`], not by the reference's multiplicative noise.)
+//! Pieces shared by the tree searches: the node statistics and what the search loop reads of
+//! a node ([`NodeView`]); the tree MCTS and Portfolio MCTS keep of a decision ([`Tree`]: its
+//! nodes, their states and child slots, backup, and the root's final choice); value
+//! normalisation, and the selection value of a child for the player to move. (Ties are broken
+//! at random by [`ArgMax`], not by the reference's multiplicative noise.)
+//!
+//! This is the searches' lowest layer (only [`super::arg_max`] is below it): it knows neither
+//! the compatibility mode ([`super::compat`] maps it onto [`OpponentModel`]) nor the loop
+//! ([`super::search_loop`] runs over [`NodeView`]s).
 //!
 //! # Two players and more
 //!
@@ -15,8 +21,9 @@
 //! once per decision from the root's [`Game::num_players`]; the two-player search is
 //! unchanged (the same arithmetic and random draws as before max^n existed).
 
-use super::search_loop::{NodeView, UNOPENED};
+use super::arg_max::ArgMax;
 use crate::game::{Game, Player, Turn};
+use crate::rng::Rng;
 
 /// Small constant of the reference searches (`epsilon`).
 pub const EPSILON: f64 = 1e-6;
@@ -30,7 +37,7 @@ pub fn normalise(v: f64, lo: f64, hi: f64) -> f64 {
 /// Makes `states[idx]` the state of `states[parent]` after `action` (reusing the buffers of
 /// a state left at `idx` by an earlier search, else pushing one) and returns who moves there.
 /// Search trees keep one state per node, indexed like their nodes.
-pub fn child_state<G: Game>(
+fn child_state<G: Game>(
     game: &G,
     states: &mut Vec<G::State>,
     idx: usize,
@@ -77,6 +84,22 @@ impl Bounds {
         self.lo = self.lo.min(v);
         self.hi = self.hi.max(v);
     }
+}
+
+/// `NodeView::len` of a node whose children are not listed yet.
+pub const UNOPENED: u32 = u32::MAX;
+
+/// What the search loop ([`run_search`](super::search_loop::run_search)) reads of a node.
+#[derive(Clone, Copy, Debug)]
+pub struct NodeView {
+    /// The game is over in the node's state.
+    pub terminal: bool,
+    /// Distance from the root.
+    pub depth: u32,
+    /// Number of children, or [`UNOPENED`].
+    pub len: u32,
+    /// Children expanded so far.
+    pub expanded: u32,
 }
 
 /// `NodeHead::parent` of the root.
@@ -160,7 +183,7 @@ impl NodeHead {
     }
 }
 
-/// A node type built on a [`NodeHead`], as [`backup`] needs it.
+/// A node type built on a [`NodeHead`], as [`Tree`] needs it.
 pub trait Headed {
     /// The node's head.
     fn head(&self) -> &NodeHead;
@@ -178,7 +201,7 @@ impl Headed for NodeHead {
 }
 
 /// Adds `v` to node `n` and every node above it.
-pub fn backup<N: Headed>(nodes: &mut [N], mut n: u32, v: f64) {
+fn backup<N: Headed>(nodes: &mut [N], mut n: u32, v: f64) {
     while n != NO_PARENT {
         let head = nodes[n as usize].head_mut();
         head.add(v);
@@ -271,21 +294,134 @@ impl PlayerValues {
     }
 }
 
-/// Makes `states[0]` the root state of a new search, reusing its buffers: `observed`
-/// determinised for `viewer` ([`Game::determinise`], drawing from `rng`), so that a search
-/// never peeks at hidden information or future chance draws. One determinisation per
-/// decision: the whole tree searches that one sampled world.
-pub fn set_root_state<G: Game>(
-    game: &G,
-    states: &mut Vec<G::State>,
-    observed: &G::State,
-    viewer: Player,
-    rng: &mut crate::rng::Rng,
-) {
-    if states.is_empty() {
-        states.push(observed.clone());
+/// A child slot's node before the child is expanded.
+pub const UNEXPANDED: u32 = u32::MAX;
+
+/// What MCTS and Portfolio MCTS keep of one decision's tree, beside their own data per node
+/// and per child slot (kept at the same indices): the nodes (node 0 is the root, `N` a
+/// [`NodeHead`] or a node built on one), one state per node, the per-player values of a
+/// max^n search, and the child slots of the opened nodes. Its buffers grow once and are
+/// reused by later decisions.
+pub struct Tree<G: Game, N> {
+    /// The nodes.
+    pub nodes: Vec<N>,
+    /// Node `n`'s state is `states[n]`; states beyond the last node are buffers left by an
+    /// earlier decision, reused by [`Tree::expand`].
+    pub states: Vec<G::State>,
+    /// Per-player values of the nodes (max^n with more than two players).
+    pub maxn: PlayerValues,
+    /// Per child slot of the opened nodes (node `n`'s are `first..first + len` of its
+    /// [`NodeHead`]): the child node, or [`UNEXPANDED`].
+    pub slots: Vec<u32>,
+}
+
+impl<G: Game, N> Default for Tree<G, N> {
+    fn default() -> Self {
+        Tree {
+            nodes: Vec::new(),
+            states: Vec::new(),
+            maxn: PlayerValues::default(),
+            slots: Vec::new(),
+        }
     }
-    game.determinise(observed, viewer, rng, &mut states[0]);
+}
+
+impl<G: Game, N: Headed> Tree<G, N> {
+    /// Starts a decision's tree: `root` alone, unopened, in a game of `players` players (max^n
+    /// if more than two).
+    pub fn start(&mut self, root: N, players: usize) {
+        self.nodes.clear();
+        self.slots.clear();
+        self.nodes.push(root);
+        self.maxn.reset(players, 1);
+    }
+
+    /// Makes `states[0]` the root state, reusing its buffers: `observed` determinised for
+    /// `viewer` ([`Game::determinise`], drawing from `rng`), so that a search never peeks at
+    /// hidden information or future chance draws. One determinisation per decision: the whole
+    /// tree searches that one sampled world.
+    pub fn set_root_state(&mut self, game: &G, observed: &G::State, viewer: Player, rng: &mut Rng) {
+        if self.states.is_empty() {
+            self.states.push(observed.clone());
+        }
+        game.determinise(observed, viewer, rng, &mut self.states[0]);
+    }
+
+    /// Node `n`'s head.
+    #[inline]
+    pub fn head(&self, n: u32) -> &NodeHead {
+        self.nodes[n as usize].head()
+    }
+
+    /// What the search loop reads of node `n`.
+    #[inline]
+    pub fn view(&self, n: u32) -> NodeView {
+        self.head(n).view()
+    }
+
+    /// Gives node `n` `len` child slots, none expanded, after the last slot (where the caller
+    /// adds its own data of each slot).
+    pub fn open(&mut self, n: u32, len: usize) {
+        let first = self.slots.len();
+        self.slots.extend(std::iter::repeat_n(UNEXPANDED, len));
+        let head = self.nodes[n as usize].head_mut();
+        head.first = first as u32;
+        head.len = len as u32;
+    }
+
+    /// Expands `slot` of node `parent`: adds the child, whose state is `parent`'s after
+    /// `action` and whose node is `node` of its head, and returns it.
+    #[inline]
+    pub fn expand(
+        &mut self,
+        game: &G,
+        parent: u32,
+        slot: u32,
+        action: G::Action,
+        node: impl FnOnce(NodeHead) -> N,
+    ) -> u32 {
+        let idx = self.nodes.len();
+        let to_move = child_state(game, &mut self.states, idx, parent as usize, action);
+        let head = self.nodes[parent as usize].head_mut();
+        head.expanded += 1;
+        let depth = head.depth + 1;
+        self.nodes
+            .push(node(NodeHead::child(parent, depth, to_move)));
+        self.maxn.push_node();
+        self.slots[slot as usize] = idx as u32;
+        idx as u32
+    }
+
+    /// Adds `v` (and under max^n every player's value of the last leaf,
+    /// [`PlayerValues::leaf`]) to `leaf` and every node above it.
+    #[inline]
+    pub fn backup(&mut self, leaf: u32, v: f64) {
+        backup(&mut self.nodes, leaf, v);
+        self.maxn.backup(&self.nodes, leaf);
+    }
+
+    /// The root's expanded children: each one's slot and head.
+    pub fn root_children(&self) -> impl Iterator<Item = (u32, &NodeHead)> + '_ {
+        let root = self.head(0);
+        (root.first..root.first + root.len).filter_map(|slot| {
+            let child = self.slots[slot as usize];
+            (child != UNEXPANDED).then(|| (slot, self.head(child)))
+        })
+    }
+
+    /// The root's slot to play: the expanded child of the highest `key`, ties broken at random
+    /// ([`ArgMax`]); the root's first slot if no child was expanded.
+    pub fn best_root_slot(&self, key: impl Fn(&NodeHead) -> f64, rng: &mut Rng) -> u32 {
+        let mut best = ArgMax::default();
+        for (slot, child) in self.root_children() {
+            best.offer(key(child), slot, rng);
+        }
+        if best.item == u32::MAX {
+            self.head(0).first
+        } else {
+            best.item
+        }
+    }
 }
 
 /// `observed` determinised for `viewer` ([`Game::determinise`]), for the searches that keep
@@ -295,7 +431,7 @@ pub fn determinised<G: Game>(
     game: &G,
     observed: &G::State,
     viewer: Player,
-    rng: &mut crate::rng::Rng,
+    rng: &mut Rng,
 ) -> Option<G::State> {
     game.info().needs_determinisation().then(|| {
         let mut s = observed.clone();

@@ -1,5 +1,5 @@
 //! The files a run's agents read (bot files, named by the file fields of its player's and
-//! baseline's specs, [`FILE_FIELDS`](crate::agents::spec::FILE_FIELDS)), kept in the run directory, so that the run is
+//! baseline's specs, [`FILE_FIELDS`](crate::agent::spec::FILE_FIELDS)), kept in the run directory, so that the run is
 //! continued, validated, re-evaluated, reported and its tiers played from any working folder,
 //! whatever became of the originals.
 //!
@@ -13,7 +13,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::agents::AgentSpec;
+use crate::agent::AgentSpec;
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes};
 use crate::report::write_atomic;

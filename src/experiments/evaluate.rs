@@ -6,8 +6,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
-use crate::agent::{Agent, SearchSupport};
-use crate::agents::AgentSpec;
+use crate::agent::{Agent, AgentSpec, SearchSupport};
 use crate::agents::build_agent_at;
 use crate::arena::initial_state;
 use crate::arena::series::{Series, SeriesGame};

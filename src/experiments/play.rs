@@ -5,8 +5,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::{GameKind, output_error};
-use crate::agent::Agent;
-use crate::agents::{AgentSpec, parse_agent_list};
+use crate::agent::{Agent, AgentSpec, parse_agent_list};
 use crate::arena::{MatchRecord, initial_state, play_match};
 use crate::error::{Error, Result};
 use crate::game::{Game, Outcome, Turn};

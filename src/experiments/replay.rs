@@ -7,8 +7,7 @@ use std::path::PathBuf;
 
 use super::play::{match_settings, seat_names, seats, winner_words};
 use super::{GameKind, output_error};
-use crate::agent::Agent;
-use crate::agents::AgentSpec;
+use crate::agent::{Agent, AgentSpec};
 use crate::arena::{initial_state, play_match};
 use crate::error::Result;
 use crate::game::Turn;

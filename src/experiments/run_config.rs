@@ -50,7 +50,7 @@ use serde::{Deserialize, Serialize};
 
 use super::GameKind;
 use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
-use crate::agents::AgentSpec;
+use crate::agent::AgentSpec;
 use crate::error::{Error, Result};
 use crate::limits;
 use crate::qd::{

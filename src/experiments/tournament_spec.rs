@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::GameKind;
 use super::agent_files::{AgentFile, keep_files};
 use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
-use crate::agents::AgentSpec;
+use crate::agent::AgentSpec;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::limits;

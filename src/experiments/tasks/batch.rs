@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::task::{Task, TaskResult};
-use crate::agents::AgentSpec;
+use crate::agent::AgentSpec;
 use crate::arena::series::seat_of;
 use crate::error::Result;
 use crate::experiments::evaluate::{GameResult, aggregate, count_runs, with_weights};
