@@ -17,3 +17,13 @@ pub mod measure;
 pub use agents::{AgentBenchSet, AgentsBench, bench_agents};
 pub use fm::{CALLS_PER_SAMPLE, FmBench, MAX_SAMPLES, PLAYOUTS_PER_GAME, SAMPLE_EVERY, bench_fm};
 pub use measure::{Timer, median, time_batches};
+
+/// What `playstyles bench` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BenchTarget {
+    /// The forward model: whole random games, clone, apply ([`bench_fm`]).
+    Fm,
+    /// The game's agents: one decision each, whole games ([`bench_agents`] with
+    /// [`crate::kit::GameKit::bench_agents`]).
+    Agents,
+}

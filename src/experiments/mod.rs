@@ -52,7 +52,8 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 
-pub use bench::{BenchConfig, BenchTarget};
+pub use crate::bench::BenchTarget;
+pub use bench::BenchConfig;
 pub use evolve::EvolveConfig;
 pub use levels::{LevelsAction, LevelsConfig};
 pub use play::PlayConfig;
