@@ -6,8 +6,8 @@ use std::io::Write;
 use super::ValidateConfig;
 use super::cells::choose_cells;
 use super::tables::{
-    VALIDATION_CSV, VALIDATION_SUMMARY_CSV, printed_elites, printed_summary, summary_table,
-    validation_table,
+    VALIDATION_CSV, VALIDATION_SUMMARY_CSV, Validated, printed_elites, printed_summary,
+    summary_table, validation_table,
 };
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
@@ -17,8 +17,6 @@ use crate::experiments::output_error;
 use crate::experiments::run_dir::{RunDir, prepare_out_dir};
 use crate::features::Feature;
 use crate::limits;
-use crate::qd::Evaluation;
-use crate::report::archive::ArchiveRow;
 use crate::rng::derive_seed;
 
 /// The journal of a validation under way ([`crate::experiments::journal`]).
@@ -27,15 +25,6 @@ pub const VALIDATION_JOURNAL: &str = "validation.journal.json";
 /// Tag of the validation seeds: an elite's games use `derive_seed(run seed, [VALIDATION_TAG,
 /// cell])` ("validate" in ASCII).
 pub const VALIDATION_TAG: u64 = 0x7661_6c69_6461_7465;
-
-/// One validated elite: its archive row and its validation evaluation.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Validated {
-    /// The elite as archived.
-    pub row: ArchiveRow,
-    /// Its games on the validation levels.
-    pub evaluation: Evaluation,
-}
 
 /// Validates the elites `cfg.cells` picks on `levels` (named for the reports; loaded by
 /// [`crate::experiments::run_game()`] from [`level_refs`](super::level_refs)) with the run's
