@@ -16,10 +16,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::evaluate::line_up;
-use super::evolve::CHECKPOINT_JSON;
 use super::reevaluate::tables::{REEVALUATED_CSV, read_reevaluated_csv};
 use super::replay::record;
-use super::run_dir::{RunDir, read_config};
+use super::run_dir::{CHECKPOINT_JSON, RunDir, read_config};
 use super::tiers::{TIERS_TOML, TiersFile};
 use super::validate::tables::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error, thread_pool};

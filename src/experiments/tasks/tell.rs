@@ -11,9 +11,10 @@ use super::work::read_results_with_lines;
 use super::{RESULTS_DIR, TASKS_JSONL, batch_dir};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
-use crate::experiments::evolve::{CONFIG_TOML, EvolveConfig, RunSetup, open_run, record_batch};
+use crate::experiments::evolve::{EvolveConfig, RunSetup, open_run, record_batch};
 use crate::experiments::output_error;
 use crate::experiments::registry::registry;
+use crate::experiments::run_dir::CONFIG_TOML;
 use crate::files::{DATA_LIMIT, read_text};
 use crate::qd::checkpoint::invalid;
 
