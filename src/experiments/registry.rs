@@ -218,6 +218,16 @@ pub fn registry() -> &'static Registry {
     INSTALLED.get_or_init(Registry::builtin)
 }
 
+/// Runs a command with the game it names in the process's registry, writing its report to
+/// `out`.
+///
+/// # Errors
+///
+/// Whatever the command reports (bad levels, bad agent specs, I/O errors on `out`).
+pub fn run<W: Write>(cmd: Command, out: &mut W) -> Result<Exit> {
+    registry().run(cmd, out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
