@@ -126,7 +126,7 @@ impl EvolveConfig {
                 (text, stem, p.display().to_string())
             }
             None => {
-                let game = super::registry::registry().default_game();
+                let game = super::GameKind::default();
                 let text = game.quickstart().ok_or_else(|| {
                     Error::config(
                         "CONFIG",

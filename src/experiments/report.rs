@@ -273,7 +273,7 @@ fn replay_of<G: GameKit>(
         .map(|s| build_agent_at(game, s, &run.dir))
         .collect::<Result<Vec<_>>>()?;
     let source = ReplaySource {
-        program: super::registry::registry().program().to_string(),
+        program: super::game_kind::program().to_string(),
         game: game.info().name.to_string(),
         level: name.clone(),
         seed: derive_seed(run.config.seed, &[REPLAY_TAG, r.cell as u64]),
