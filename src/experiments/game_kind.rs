@@ -154,3 +154,27 @@ pub(super) fn unknown_game<'a>(name: &str, known: impl Iterator<Item = &'a str>)
         format!("unknown game `{name}` (known games: {})", known.join(", ")),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_an_installed_registry_the_games_are_the_builtin_ones() {
+        let names = crate::games::names();
+        assert_eq!(GameKind::default().name(), names[0]);
+        assert!(GameKind::default().quickstart().is_some());
+        assert_eq!(program(), BUILTIN_PROGRAM);
+        for name in &names {
+            assert_eq!(name.parse::<GameKind>().unwrap().name(), *name);
+        }
+        let e = "chess".parse::<GameKind>().unwrap_err();
+        assert!(
+            matches!(&e, Error::Config { field, .. } if field == "game"),
+            "{e}"
+        );
+        for name in names {
+            assert!(e.to_string().contains(name), "{e}");
+        }
+    }
+}

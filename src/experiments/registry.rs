@@ -57,11 +57,6 @@ impl GameEntry {
     pub fn name(&self) -> &'static str {
         self.listed.name
     }
-
-    /// The run config a bare `evolve` runs when this game comes first ([`GameKit::quickstart`]).
-    pub fn quickstart(&self) -> Option<&'static str> {
-        self.listed.quickstart
-    }
 }
 
 impl fmt::Debug for GameEntry {
@@ -129,11 +124,6 @@ impl Registry {
         self.program
     }
 
-    /// The games, in order.
-    pub fn games(&self) -> &[GameEntry] {
-        &self.games
-    }
-
     /// The game named `name`.
     pub fn find(&self, name: &str) -> Option<&GameEntry> {
         self.games.iter().find(|g| g.name() == name)
@@ -147,17 +137,6 @@ impl Registry {
     pub fn get(&self, name: &str) -> Result<&GameEntry> {
         self.find(name)
             .ok_or_else(|| unknown_game(name, self.games.iter().map(GameEntry::name)))
-    }
-
-    /// The first game, the default of `--game` and of a config's `game`.
-    ///
-    /// # Panics
-    ///
-    /// If the registry has no game.
-    pub fn default_game(&self) -> &GameEntry {
-        self.games
-            .first()
-            .expect("a registry has at least one game")
     }
 
     /// Runs `cmd` with the game it names (`games`: lists every game), holding the lock on
@@ -235,11 +214,10 @@ mod tests {
     #[test]
     fn the_builtin_registry_lists_the_visited_games_in_order() {
         let r = Registry::builtin();
-        let names: Vec<&str> = r.games().iter().map(GameEntry::name).collect();
+        let names: Vec<&str> = r.games.iter().map(GameEntry::name).collect();
         assert_eq!(names, crate::games::names());
-        assert_eq!(r.default_game().name(), names[0]);
         assert_eq!(r.program(), "playstyles");
-        assert!(r.default_game().quickstart().is_some());
+        assert!(r.games[0].listed.quickstart.is_some());
     }
 
     #[test]
@@ -251,7 +229,7 @@ mod tests {
             matches!(&e, Error::Config { field, .. } if field == "game"),
             "{e}"
         );
-        for g in r.games() {
+        for g in &r.games {
             assert!(text.contains(g.name()), "{text}");
         }
     }
