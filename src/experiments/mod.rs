@@ -24,6 +24,7 @@ pub mod agent_files;
 pub mod bench;
 pub mod command;
 pub mod config_file;
+pub mod elite_games;
 pub mod evaluate;
 pub mod evolve;
 pub mod game_kind;

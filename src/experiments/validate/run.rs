@@ -11,8 +11,9 @@ use super::tables::{
 };
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
+use crate::experiments::elite_games::{Plays, elite_jobs, level_names, play_elites};
 use crate::experiments::evaluate::evaluate_player;
-use crate::experiments::journal::{Journal, Plays, elite_jobs, level_names, play_elites};
+use crate::experiments::journal::Journal;
 use crate::experiments::output_error;
 use crate::experiments::run_dir::{RunDir, prepare_out_dir};
 use crate::features::Feature;
