@@ -1,4 +1,5 @@
-//! Re-playing a run's elites, what `validate` and `reevaluate` share: each elite's job (its
+//! Re-playing a run's elites, what `validate` and `reevaluate` share: their files in the run
+//! directory ([`EliteFiles`]: the journal opened, the two tables written), each elite's job (its
 //! archive row and the spec that plays it, [`elite_jobs`]), and the elites played in parallel,
 //! each saved to the command's [`Journal`] as it finishes ([`play_elites`]).
 
@@ -7,12 +8,77 @@ use std::io::Write;
 use rayon::prelude::*;
 
 use super::journal::Journal;
-use super::run_dir::RunDir;
+use super::run_dir::{RunDir, prepare_out_dir};
 use super::{output_error, thread_pool};
 use crate::error::{Error, Result};
 use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
+use crate::report::csv::CsvTable;
 use crate::report::progress::Progress;
+
+/// The files a command that re-plays elites keeps in the run directory: its journal, and its
+/// two tables.
+#[derive(Clone, Copy, Debug)]
+pub struct EliteFiles {
+    /// The journal's file name.
+    pub journal: &'static str,
+    /// The tables' file names: the one with a row per elite, then the summary.
+    pub tables: [&'static str; 2],
+}
+
+impl EliteFiles {
+    /// Opens the journal in `run`'s directory for games played with `settings`
+    /// ([`Journal::open`]), then makes way for the tables: existing ones are refused unless
+    /// `force`, or unless the journal was kept by `resume` (the tables are then those of the
+    /// interrupted command, killed after writing them and before deleting its journal, and
+    /// are written again).
+    ///
+    /// # Errors
+    ///
+    /// As [`Journal::open`]; as [`prepare_out_dir`], naming `run_dir`.
+    pub fn open(
+        &self,
+        run: &RunDir,
+        settings: &[(&str, String)],
+        resume: bool,
+        force: bool,
+    ) -> Result<Journal> {
+        let path = run.dir.join(self.journal);
+        let journal = Journal::open(&path, settings, resume, force)?;
+        let resumed = path.is_file();
+        prepare_out_dir(&run.dir, "run_dir", &self.tables, force || resumed, false)?;
+        Ok(journal)
+    }
+
+    /// Writes `tables` (in the order of [`EliteFiles::tables`]) into `run`'s directory, each
+    /// atomically, deletes `journal`, then prints `printed` and the tables' paths.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if a table cannot be written, the journal cannot be removed or `out`
+    /// cannot be written.
+    pub fn write(
+        &self,
+        run: &RunDir,
+        tables: [CsvTable; 2],
+        journal: Journal,
+        printed: &str,
+        out: &mut impl Write,
+    ) -> Result<()> {
+        let paths = self.tables.map(|name| run.dir.join(name));
+        for (table, path) in tables.iter().zip(&paths) {
+            table.write(path)?;
+        }
+        journal.finish()?;
+        write!(
+            out,
+            "\n{printed}\nwrote {} and {}\n",
+            paths[0].display(),
+            paths[1].display()
+        )
+        .map_err(output_error)
+    }
+}
 
 /// How a command plays its elites ([`play_elites`]).
 #[derive(Clone, Copy, Debug)]
