@@ -3,22 +3,31 @@
 //! [`crate::cli`] turns flags into a typed, validated [`Command`]; [`run`] dispatches it to the
 //! game it names. Nothing here sees clap.
 //!
+//! The commands:
 //! - [`play`]: one match, printed as text or JSON; [`replay`](mod@replay): one match as an HTML
 //!   page of pictures;
-//! - [`bench`](mod@bench): forward-model and search-agent speed;
+//! - [`bench`](mod@bench): forward-model and search-agent speed ([`crate::bench`]);
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV
 //!   ([`tournament_spec`], [`games_csv`], [`tournament_rows`]), resumable;
-//! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory; [`tasks`]: the same
-//!   run batch by batch through `ask`, `work` and `tell`, for clusters;
+//! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory, its games scored
+//!   by [`evaluate`]; [`tasks`]: the same run batch by batch through `ask`, `work` and `tell`,
+//!   for clusters;
 //! - [`levels`]: listing and showing a game's levels;
 //! - [`plot`], [`validate`], [`reevaluate`], [`tiers`]: read a run directory ([`run_dir`]) to
 //!   redraw its pictures, re-play its elites on held-out levels or on fresh games of its
-//!   training levels, and pick difficulty tiers; [`report`](mod@report) draws it all as the
-//!   run explorer page;
+//!   training levels ([`elite_games`], resumable from a [`journal`]), and pick difficulty
+//!   tiers; [`report`](mod@report) draws it all as the run explorer page.
+//!
+//! What they share:
 //! - [`config_file`]: what every TOML config shares (errors naming the field, `levels`,
-//!   `[rules]`);
-//! - [`run_game()`]: every subcommand for one game `G: GameKit`; [`registry`]: the games a
-//!   binary runs, by name ([`run`] finds the command's game there).
+//!   `[rules]`); [`agent_files`]: the files a run's or tournament's agents read, kept in its
+//!   folder; [`run_lock`]: one command at a time per output folder;
+//! - [`game_kind`]: a game named on the command line or in a config ([`GameKind`]), and the
+//!   program name, as the process's registry gives them;
+//! - [`command`]: one validated subcommand ([`Command`]) and how it ends ([`Exit`]).
+//!
+//! Above them all: [`run_game()`], every subcommand for one game `G: GameKit`; [`registry`],
+//! the games a binary runs, by name ([`run`] finds the command's game there).
 
 pub mod agent_files;
 pub mod bench;
