@@ -14,10 +14,9 @@ use serde::de::DeserializeOwned;
 
 use crate::agent::SearchSupport;
 use crate::arena::summary::SummaryColumn;
-use crate::bench::AgentBenchSet;
+use crate::bench::{AgentBenchSet, BenchTarget};
 use crate::board::{Drawing, LegendEntry, text_drawing};
 use crate::error::Result;
-use crate::experiments::BenchTarget;
 use crate::features::Composite;
 
 /// Everything the workflows (play, tournament, evolve, validate, tiers, plot, bench, levels)

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use playstyles::experiments::EvolveConfig;
-use playstyles::experiments::evolve::{CHECKPOINT_JSON, RUN_FILES};
+use playstyles::experiments::evolve::RUN_FILES;
 use playstyles::experiments::run_config::RunConfig;
+use playstyles::experiments::run_dir::CHECKPOINT_JSON;
 
 use crate::support::cli::{playstyles, read_bytes as read, scratch, stderr};
 

@@ -13,7 +13,8 @@ const NO_COLUMNS: TableColumns = TableColumns {
     stats: &[],
     summary: &[],
 };
-use playstyles::experiments::tournament::{KeptAgents, SAVE_EVERY, summary_header, tournament};
+use playstyles::experiments::tournament::{KeptAgents, SAVE_EVERY, tournament};
+use playstyles::experiments::tournament_rows::summary_header;
 use playstyles::experiments::tournament_spec::{TournamentConfig, TournamentSpec};
 
 use crate::support::cli::{playstyles_in as playstyles, read_text as read, scratch};

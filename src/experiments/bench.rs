@@ -3,19 +3,9 @@
 use std::io::Write;
 
 use super::{GameKind, output_error};
-use crate::bench::{FmBench, bench_fm};
+use crate::bench::{BenchTarget, FmBench, bench_fm};
 use crate::error::Result;
 use crate::game::Game;
-
-/// What `playstyles bench` measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BenchTarget {
-    /// The forward model: whole random games, clone, apply ([`bench_fm`]).
-    Fm,
-    /// The game's agents: one decision each, whole games ([`crate::bench::bench_agents`] with
-    /// [`crate::kit::GameKit::bench_agents`]).
-    Agents,
-}
 
 /// Validated settings of `playstyles bench`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -42,8 +42,9 @@ use super::agent_files::{AgentFile, copy_agent_files};
 use super::evaluate::{count_runs, line_up, player_counts, with_weights};
 use super::output_error;
 use super::run_config::{RunConfig, older_form_of};
-pub use super::run_dir::CHECKPOINT_JSON;
-use super::run_dir::{edited_config, prepare_out_dir, written_beside};
+use super::run_dir::{
+    CHECKPOINT_JSON, CONFIG_TOML, edited_config, prepare_out_dir, written_beside,
+};
 use super::tasks::{BATCHES_DIR, Task, TaskPlan, TaskResult, config_hash, gather, play_task};
 use crate::agent::{AgentSpec, SearchSupport};
 use crate::agents::build_agent_at;
@@ -66,9 +67,6 @@ use crate::report::write_atomic;
 /// The name a built-in quick start's config is known by (its file stem, naming the run when
 /// the config has no `name`).
 pub const QUICKSTART_NAME: &str = "quickstart";
-
-/// The resolved config in a run directory.
-pub const CONFIG_TOML: &str = "config.toml";
 
 /// Every file a run writes into its run directory, in the order they are first written (the
 /// explorer page last, once the run is finished).
@@ -128,7 +126,7 @@ impl EvolveConfig {
                 (text, stem, p.display().to_string())
             }
             None => {
-                let game = super::registry::registry().default_game();
+                let game = super::GameKind::default();
                 let text = game.quickstart().ok_or_else(|| {
                     Error::config(
                         "CONFIG",

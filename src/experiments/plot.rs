@@ -18,8 +18,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::evolve::CHECKPOINT_JSON;
-use super::run_dir::{RunDir, check_dir, read_config};
+use super::run_dir::{CHECKPOINT_JSON, RunDir, check_dir, read_config};
 use super::tournament_rows::SUMMARY_CSV;
 use super::{GameKind, output_error};
 use crate::error::Result;

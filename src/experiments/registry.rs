@@ -9,14 +9,17 @@
 //!
 //! A process has one registry, installed before the command line is read ([`install`]) and
 //! read everywhere a game is named: `--game`, a config's `game`, the game of `work`'s tasks,
-//! `playstyles games`, and the program name in messages and on replay commands. Without an
-//! installed one, [`registry`] is the built-in registry (as in the library's own tests).
+//! `playstyles games`, and the program name in messages and on replay commands. The workflows
+//! it runs read those names below it, in [`super::game_kind`], to which [`install`] hands
+//! them down. Without an installed one, [`registry`] is the built-in registry (as in the
+//! library's own tests).
 
 use std::fmt;
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
+use super::game_kind::{BUILTIN_PROGRAM, Listed, already_installed, hand_down, unknown_game};
 use super::run_lock::DirLock;
 use super::{Command, Exit};
 use crate::error::{Error, Result};
@@ -26,8 +29,7 @@ use crate::kit::GameKit;
 /// One game of a registry: its name, its built-in quick start and its workflows.
 #[derive(Clone, Copy)]
 pub struct GameEntry {
-    name: &'static str,
-    quickstart: Option<&'static str>,
+    listed: Listed,
     run: fn(Command, &mut dyn Write) -> Result<Exit>,
     describe: fn(&mut dyn Write) -> Result<()>,
 }
@@ -45,8 +47,7 @@ impl GameEntry {
             super::run_game::describe_game::<G, _>(&mut out)
         }
         GameEntry {
-            name: G::with_rules(G::Rules::default()).info().name,
-            quickstart: G::quickstart(),
+            listed: Listed::of::<G>(),
             run: run::<G>,
             describe: describe::<G>,
         }
@@ -54,19 +55,14 @@ impl GameEntry {
 
     /// The name `--game` and a config's `game` take.
     pub fn name(&self) -> &'static str {
-        self.name
-    }
-
-    /// The run config a bare `evolve` runs when this game comes first ([`GameKit::quickstart`]).
-    pub fn quickstart(&self) -> Option<&'static str> {
-        self.quickstart
+        self.listed.name
     }
 }
 
 impl fmt::Debug for GameEntry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GameEntry")
-            .field("name", &self.name)
+            .field("name", &self.listed.name)
             .finish()
     }
 }
@@ -100,7 +96,7 @@ impl Registry {
         let mut entries = Entries(Vec::new());
         visit_all(&mut entries);
         Registry {
-            program: "playstyles",
+            program: BUILTIN_PROGRAM,
             games: entries.0,
         }
     }
@@ -115,9 +111,9 @@ impl Registry {
     pub fn with<G: GameKit>(mut self) -> Self {
         let entry = GameEntry::of::<G>();
         assert!(
-            self.find(entry.name).is_none(),
+            self.find(entry.name()).is_none(),
             "two games named `{}` in one registry",
-            entry.name
+            entry.name()
         );
         self.games.push(entry);
         self
@@ -128,14 +124,9 @@ impl Registry {
         self.program
     }
 
-    /// The games, in order.
-    pub fn games(&self) -> &[GameEntry] {
-        &self.games
-    }
-
     /// The game named `name`.
     pub fn find(&self, name: &str) -> Option<&GameEntry> {
-        self.games.iter().find(|g| g.name == name)
+        self.games.iter().find(|g| g.name() == name)
     }
 
     /// The game named `name`, or an error naming `game` that lists the known ones.
@@ -144,24 +135,8 @@ impl Registry {
     ///
     /// [`Error::Config`] naming `game` for a name the registry does not have.
     pub fn get(&self, name: &str) -> Result<&GameEntry> {
-        self.find(name).ok_or_else(|| {
-            let known: Vec<&str> = self.games.iter().map(|g| g.name).collect();
-            Error::config(
-                "game",
-                format!("unknown game `{name}` (known games: {})", known.join(", ")),
-            )
-        })
-    }
-
-    /// The first game, the default of `--game` and of a config's `game`.
-    ///
-    /// # Panics
-    ///
-    /// If the registry has no game.
-    pub fn default_game(&self) -> &GameEntry {
-        self.games
-            .first()
-            .expect("a registry has at least one game")
+        self.find(name)
+            .ok_or_else(|| unknown_game(name, self.games.iter().map(GameEntry::name)))
     }
 
     /// Runs `cmd` with the game it names (`games`: lists every game), holding the lock on
@@ -205,17 +180,31 @@ pub fn install(registry: Registry) -> Result<()> {
     if registry.games.is_empty() {
         return Err(Error::config("game", "a registry needs at least one game"));
     }
-    INSTALLED.set(registry).map_err(|_| {
-        Error::config(
-            "game",
-            "the registry was already set: install it once, before anything reads it",
-        )
-    })
+    hand_down(
+        registry.program,
+        registry.games.iter().map(|g| g.listed).collect(),
+    )?;
+    INSTALLED.set(registry).map_err(|_| already_installed())
 }
 
 /// The process's registry: the installed one, else (installing it) the built-in one.
 pub fn registry() -> &'static Registry {
-    INSTALLED.get_or_init(Registry::builtin)
+    INSTALLED.get_or_init(|| {
+        // Reading the registry fixes what the workflows see of it too ([`super::game_kind`]),
+        // so that a later `install` is refused there first and changes nothing.
+        super::game_kind::program();
+        Registry::builtin()
+    })
+}
+
+/// Runs a command with the game it names in the process's registry, writing its report to
+/// `out`.
+///
+/// # Errors
+///
+/// Whatever the command reports (bad levels, bad agent specs, I/O errors on `out`).
+pub fn run<W: Write>(cmd: Command, out: &mut W) -> Result<Exit> {
+    registry().run(cmd, out)
 }
 
 #[cfg(test)]
@@ -225,11 +214,10 @@ mod tests {
     #[test]
     fn the_builtin_registry_lists_the_visited_games_in_order() {
         let r = Registry::builtin();
-        let names: Vec<&str> = r.games().iter().map(GameEntry::name).collect();
+        let names: Vec<&str> = r.games.iter().map(GameEntry::name).collect();
         assert_eq!(names, crate::games::names());
-        assert_eq!(r.default_game().name(), names[0]);
         assert_eq!(r.program(), "playstyles");
-        assert!(r.default_game().quickstart().is_some());
+        assert!(r.games[0].listed.quickstart.is_some());
     }
 
     #[test]
@@ -241,7 +229,7 @@ mod tests {
             matches!(&e, Error::Config { field, .. } if field == "game"),
             "{e}"
         );
-        for g in r.games() {
+        for g in &r.games {
             assert!(text.contains(g.name()), "{text}");
         }
     }

@@ -128,7 +128,7 @@ pub fn replay<G: GameKit>(
 ) -> Result<()> {
     let mut agents = seats(game, level, &cfg.agents, cfg.seed, build)?;
     let source = ReplaySource {
-        program: super::registry::registry().program().to_string(),
+        program: super::game_kind::program().to_string(),
         game: game.info().name.to_string(),
         level: cfg.level.clone(),
         seed: cfg.seed,

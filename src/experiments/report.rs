@@ -16,10 +16,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::evaluate::line_up;
-use super::evolve::CHECKPOINT_JSON;
 use super::reevaluate::tables::{REEVALUATED_CSV, read_reevaluated_csv};
 use super::replay::record;
-use super::run_dir::{RunDir, read_config};
+use super::run_dir::{CHECKPOINT_JSON, RunDir, read_config};
 use super::tiers::{TIERS_TOML, TiersFile};
 use super::validate::tables::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error, thread_pool};
@@ -274,7 +273,7 @@ fn replay_of<G: GameKit>(
         .map(|s| build_agent_at(game, s, &run.dir))
         .collect::<Result<Vec<_>>>()?;
     let source = ReplaySource {
-        program: super::registry::registry().program().to_string(),
+        program: super::game_kind::program().to_string(),
         game: game.info().name.to_string(),
         level: name.clone(),
         seed: derive_seed(run.config.seed, &[REPLAY_TAG, r.cell as u64]),

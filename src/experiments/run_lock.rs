@@ -105,11 +105,6 @@ impl DirLock {
             ),
         ))
     }
-
-    /// The lock file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
 }
 
 impl Drop for DirLock {
@@ -216,7 +211,7 @@ mod tests {
         let first = DirLock::acquire(&dir, "playstyles evolve", false)
             .unwrap()
             .unwrap();
-        let text = std::fs::read_to_string(first.path()).unwrap();
+        let text = std::fs::read_to_string(&first.path).unwrap();
         assert!(text.starts_with("playstyles evolve (pid "), "{text}");
         let e = DirLock::acquire(&dir, "playstyles report", false).unwrap_err();
         let msg = e.to_string();
@@ -241,7 +236,7 @@ mod tests {
         let lock = DirLock::acquire(&dir, "playstyles tell", false)
             .unwrap()
             .unwrap();
-        let text = std::fs::read_to_string(lock.path()).unwrap();
+        let text = std::fs::read_to_string(&lock.path).unwrap();
         assert!(text.starts_with("playstyles tell (pid "), "{text}");
     }
 

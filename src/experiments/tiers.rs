@@ -28,7 +28,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::agent_files::usable_anywhere;
-use super::registry::registry;
+use super::game_kind::program;
 use super::run_dir::{RunDir, read_config};
 use super::validate::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error};
@@ -162,11 +162,7 @@ pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
             let stale = |why: String| {
                 invalid(
                     &validation,
-                    format!(
-                        "line {}: {why}; run `{} validate` again",
-                        i + 2,
-                        registry().program()
-                    ),
+                    format!("line {}: {why}; run `{} validate` again", i + 2, program()),
                 )
             };
             match run.row(r.cell) {
@@ -229,7 +225,7 @@ pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
         Source::Archived => {
             format!(
                 "archived win rates (archive.csv; run `{} validate` for held-out ones)",
-                registry().program()
+                program()
             )
         }
     };

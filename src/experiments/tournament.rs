@@ -62,15 +62,14 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use super::agent_files::{AgentFile, copy_agent_files};
-use super::games_csv::TableColumns;
-use super::games_csv::{GameRow, num};
+use super::games_csv::{GameRow, TableColumns};
 use super::output_error;
 use super::run_dir::prepare_out_dir;
-use super::tournament_rows::{GAMES_CSV, SUMMARY_CSV, TournamentRows};
+use super::tournament_rows::{GAMES_CSV, PairingResult, SUMMARY_CSV, TournamentRows};
 use super::tournament_spec::{Pairing, TournamentConfig, TournamentSpec, within};
 use crate::agent::Agent;
 use crate::arena::series::Series;
-use crate::arena::summary::{PairingSummary, SideSummary, SummaryColumn};
+use crate::arena::summary::SummaryColumn;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::Game;
@@ -87,19 +86,6 @@ pub const RESULT_FILES: [&str; 3] = [CONFIG_TOML, GAMES_CSV, SUMMARY_CSV];
 /// `games.csv` and `summary.csv` are rewritten after every this many finished games (and after
 /// each pairing).
 pub const SAVE_EVERY: usize = 10;
-
-/// One pairing's outcome.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PairingResult {
-    /// The pairing's name.
-    pub name: String,
-    /// Its agents' specs in canonical form.
-    pub agents: Vec<String>,
-    /// The summary from the first agent's point of view.
-    pub summary: PairingSummary,
-    /// The summary of the first agent's side: every participant with the same spec.
-    pub side: SideSummary,
-}
 
 /// The agents of a tournament as its output folder keeps them
 /// ([`super::tournament_spec::TournamentSpec::keeping_files`]).
@@ -286,70 +272,6 @@ fn resume_rows<G: Game>(
 /// Locks `m`, also after a worker panicked while holding it.
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// The columns of `summary.csv`: the generic ones, the game's statistic `columns`,
-/// `mean_rank`, then the side's (after the others, so that files without them read as before).
-pub fn summary_header(columns: &[SummaryColumn]) -> Vec<String> {
-    let mut h: Vec<String> = [
-        "pairing",
-        "agent",
-        "opponents",
-        "games",
-        "wins",
-        "draws",
-        "win_rate",
-        "win_rate_lo",
-        "win_rate_hi",
-        "mean_score",
-    ]
-    .map(String::from)
-    .to_vec();
-    h.extend(columns.iter().map(|c| c.column.to_string()));
-    h.push("mean_rank".into());
-    h.extend(
-        [
-            "side_size",
-            "participants",
-            "side_wins",
-            "side_win_rate",
-            "side_win_rate_lo",
-            "side_win_rate_hi",
-        ]
-        .map(String::from),
-    );
-    h
-}
-
-/// One row of `summary.csv` (see [`summary_header`]): `r.agents[0]` is the agent, the others
-/// are joined with `;` as its opponents.
-pub fn summary_row(r: &PairingResult) -> Vec<String> {
-    let (s, agents) = (&r.summary, &r.agents);
-    let opt = |x: Option<f64>| x.map_or_else(String::new, num);
-    let mut row = vec![
-        r.name.clone(),
-        agents.first().cloned().unwrap_or_default(),
-        agents.get(1..).unwrap_or_default().join(";"),
-        s.games.to_string(),
-        s.wins.to_string(),
-        s.draws.to_string(),
-        num(s.win_rate),
-        num(s.win_rate_lo),
-        num(s.win_rate_hi),
-        opt(s.mean_score),
-    ];
-    row.extend(s.stats.iter().map(|&x| opt(x)));
-    row.push(opt(s.mean_rank));
-    let side = &r.side;
-    row.extend([
-        side.members.len().to_string(),
-        side.participants.to_string(),
-        side.wins.to_string(),
-        num(side.win_rate),
-        num(side.win_rate_lo),
-        num(side.win_rate_hi),
-    ]);
-    row
 }
 
 /// The printed summary: one aligned row per pairing, with the game's statistic `columns`; if

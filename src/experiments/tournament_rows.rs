@@ -1,16 +1,18 @@
 //! The games a tournament has played so far, as [`GameRow`]s kept in file order (pairings as
 //! configured, then game index): the source of `games.csv` and `summary.csv`, and, read back
 //! from `games.csv` with every row checked against the series, the state `--resume` continues
-//! from.
+//! from. Each pairing's outcome is a [`PairingResult`], one row of `summary.csv`
+//! ([`summary_header`], [`summary_row`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::games_csv::{GameRow, TableColumns, cell_error, games_header, read_games_csv};
-use super::tournament::{PairingResult, summary_header, summary_row};
+use super::games_csv::{GameRow, TableColumns, cell_error, games_header, num, read_games_csv};
 use super::tournament_spec::Pairing;
 use crate::arena::series::{Series, seat_of};
-use crate::arena::summary::{side_of, summarize, summarize_side};
+use crate::arena::summary::{
+    PairingSummary, SideSummary, SummaryColumn, side_of, summarize, summarize_side,
+};
 use crate::error::Result;
 use crate::game::Game;
 use crate::qd::checkpoint::invalid;
@@ -21,6 +23,19 @@ pub const GAMES_CSV: &str = "games.csv";
 
 /// The name of the per-pairing summary file.
 pub const SUMMARY_CSV: &str = "summary.csv";
+
+/// One pairing's outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairingResult {
+    /// The pairing's name.
+    pub name: String,
+    /// Its agents' specs in canonical form.
+    pub agents: Vec<String>,
+    /// The summary from the first agent's point of view.
+    pub summary: PairingSummary,
+    /// The summary of the first agent's side: every participant with the same spec.
+    pub side: SideSummary,
+}
 
 /// The rows of a tournament's games, by pairing and game index.
 #[derive(Clone, Debug, PartialEq)]
@@ -233,4 +248,68 @@ impl TournamentRows {
         self.games_table().write(&dir.join(GAMES_CSV))?;
         self.summary_table().write(&dir.join(SUMMARY_CSV))
     }
+}
+
+/// The columns of `summary.csv`: the generic ones, the game's statistic `columns`,
+/// `mean_rank`, then the side's (after the others, so that files without them read as before).
+pub fn summary_header(columns: &[SummaryColumn]) -> Vec<String> {
+    let mut h: Vec<String> = [
+        "pairing",
+        "agent",
+        "opponents",
+        "games",
+        "wins",
+        "draws",
+        "win_rate",
+        "win_rate_lo",
+        "win_rate_hi",
+        "mean_score",
+    ]
+    .map(String::from)
+    .to_vec();
+    h.extend(columns.iter().map(|c| c.column.to_string()));
+    h.push("mean_rank".into());
+    h.extend(
+        [
+            "side_size",
+            "participants",
+            "side_wins",
+            "side_win_rate",
+            "side_win_rate_lo",
+            "side_win_rate_hi",
+        ]
+        .map(String::from),
+    );
+    h
+}
+
+/// One row of `summary.csv` (see [`summary_header`]): `r.agents[0]` is the agent, the others
+/// are joined with `;` as its opponents.
+pub fn summary_row(r: &PairingResult) -> Vec<String> {
+    let (s, agents) = (&r.summary, &r.agents);
+    let opt = |x: Option<f64>| x.map_or_else(String::new, num);
+    let mut row = vec![
+        r.name.clone(),
+        agents.first().cloned().unwrap_or_default(),
+        agents.get(1..).unwrap_or_default().join(";"),
+        s.games.to_string(),
+        s.wins.to_string(),
+        s.draws.to_string(),
+        num(s.win_rate),
+        num(s.win_rate_lo),
+        num(s.win_rate_hi),
+        opt(s.mean_score),
+    ];
+    row.extend(s.stats.iter().map(|&x| opt(x)));
+    row.push(opt(s.mean_rank));
+    let side = &r.side;
+    row.extend([
+        side.members.len().to_string(),
+        side.participants.to_string(),
+        side.wins.to_string(),
+        num(side.win_rate),
+        num(side.win_rate_lo),
+        num(side.win_rate_hi),
+    ]);
+    row
 }

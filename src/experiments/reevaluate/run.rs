@@ -7,10 +7,10 @@ use super::ReevaluateConfig;
 use super::tables::{REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluation};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
+use crate::experiments::elite_games::{EliteFiles, Plays, elite_jobs, level_names, play_elites};
 use crate::experiments::evaluate::evaluate_player;
-use crate::experiments::journal::{Journal, Plays, elite_jobs, level_names, play_elites};
 use crate::experiments::output_error;
-use crate::experiments::run_dir::{RunDir, prepare_out_dir};
+use crate::experiments::run_dir::RunDir;
 use crate::features::Feature;
 use crate::limits;
 use crate::qd::Evaluation;
@@ -20,6 +20,12 @@ use crate::rng::derive_seed;
 
 /// The journal of a re-evaluation under way ([`crate::experiments::journal`]).
 pub const REEVALUATION_JOURNAL: &str = "reevaluated.journal.json";
+
+/// The files of a re-evaluation in the run directory.
+const FILES: EliteFiles = EliteFiles {
+    journal: REEVALUATION_JOURNAL,
+    tables: [REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV],
+};
 
 /// Tag of the re-evaluation seeds ("reeval" in ASCII); see [`elite_seed`].
 pub const REEVALUATION_TAG: u64 = 0x0000_7265_6576_616c;
@@ -75,8 +81,8 @@ pub fn reevaluate<G: SearchSupport>(
     let rc = &run.config;
     let seed = cfg.seed.unwrap_or(rc.seed);
     let baseline = rc.baseline.to_string();
-    let journal = Journal::open(
-        &run.dir.join(REEVALUATION_JOURNAL),
+    let journal = FILES.open(
+        run,
         &[
             ("levels", level_names(&levels)),
             ("--games", per_elite.to_string()),
@@ -85,16 +91,6 @@ pub fn reevaluate<G: SearchSupport>(
         ],
         cfg.resume,
         cfg.force,
-    )?;
-    // A journal kept by `--resume`: the tables are those of the interrupted command (killed
-    // after writing them, before deleting its journal), to be written again.
-    let resumed = run.dir.join(REEVALUATION_JOURNAL).is_file();
-    prepare_out_dir(
-        &run.dir,
-        "run_dir",
-        &[REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV],
-        cfg.force || resumed,
-        false,
     )?;
     let jobs = elite_jobs(run, &run.archive.rows)?;
     let rounded = if per_elite == cfg.games {
@@ -139,18 +135,8 @@ pub fn reevaluate<G: SearchSupport>(
         .zip(evaluations)
         .collect();
     let result = Reevaluation::new(run, played, per_elite, seed)?;
-    let (table, summary) = (result.table(run), result.summary_table());
-    table.write(&run.dir.join(REEVALUATED_CSV))?;
-    summary.write(&run.dir.join(REEVALUATED_SUMMARY_CSV))?;
-    journal.finish()?;
-    write!(
-        out,
-        "\n{}\nwrote {} and {}\n",
-        result.printed(),
-        run.dir.join(REEVALUATED_CSV).display(),
-        run.dir.join(REEVALUATED_SUMMARY_CSV).display()
-    )
-    .map_err(output_error)?;
+    let tables = [result.table(run), result.summary_table()];
+    FILES.write(run, tables, journal, &result.printed(), out)?;
     Ok(result)
 }
 

@@ -9,10 +9,9 @@ use super::{BATCHES_DIR, TASKS_JSONL, batch_dir};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
 use crate::experiments::agent_files::copy_agent_files;
-use crate::experiments::evolve::{
-    CONFIG_TOML, EvolveConfig, RunSetup, open_run, preflight, prepare_run_dir,
-};
+use crate::experiments::evolve::{EvolveConfig, RunSetup, open_run, preflight, prepare_run_dir};
 use crate::experiments::output_error;
+use crate::experiments::run_dir::CONFIG_TOML;
 use crate::files::{DATA_LIMIT, read_text};
 use crate::report::write_atomic;
 

@@ -11,9 +11,10 @@ use super::work::read_results_with_lines;
 use super::{RESULTS_DIR, TASKS_JSONL, batch_dir};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
-use crate::experiments::evolve::{CONFIG_TOML, EvolveConfig, RunSetup, open_run, record_batch};
+use crate::experiments::evolve::{EvolveConfig, RunSetup, open_run, record_batch};
+use crate::experiments::game_kind::program;
 use crate::experiments::output_error;
-use crate::experiments::registry::registry;
+use crate::experiments::run_dir::CONFIG_TOML;
 use crate::files::{DATA_LIMIT, read_text};
 use crate::qd::checkpoint::invalid;
 
@@ -105,7 +106,7 @@ pub fn tell<G: SearchSupport>(
             "tell {}: nothing to tell, batch {} has not been asked (run `{} ask`)",
             dir.display(),
             batch.number(),
-            registry().program()
+            program()
         )
         .map_err(output_error)?;
         return Ok(Told::Nothing);
@@ -173,7 +174,7 @@ fn no_run(dir: &std::path::Path) -> Error {
             std::io::ErrorKind::NotFound,
             format!(
                 "no run here: start it with `{} ask RUN_DIR --config FILE`",
-                registry().program()
+                program()
             ),
         ),
     )

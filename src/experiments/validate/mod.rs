@@ -65,10 +65,10 @@ pub mod tables;
 
 pub use cells::{CellChoice, choose_cells, corner_cells};
 pub use levels::{GENERATED_LEVELS_TAG, LevelChoice, LevelRef, level_refs};
-pub use run::{VALIDATION_JOURNAL, VALIDATION_TAG, Validated, validate};
+pub use run::{VALIDATION_JOURNAL, VALIDATION_TAG, validate};
 pub use tables::{
     ALL_AXES_ROW, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV, VALIDATION_SUMMARY_CSV,
-    ValidationRow, WIN_RATE_ROW, read_validation_csv, summary_table, validation_table,
+    Validated, ValidationRow, WIN_RATE_ROW, read_validation_csv, summary_table, validation_table,
 };
 
 /// Default games per level and elite (as the paper).

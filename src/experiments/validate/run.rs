@@ -6,36 +6,31 @@ use std::io::Write;
 use super::ValidateConfig;
 use super::cells::choose_cells;
 use super::tables::{
-    VALIDATION_CSV, VALIDATION_SUMMARY_CSV, printed_elites, printed_summary, summary_table,
-    validation_table,
+    VALIDATION_CSV, VALIDATION_SUMMARY_CSV, Validated, printed_elites, printed_summary,
+    summary_table, validation_table,
 };
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
+use crate::experiments::elite_games::{EliteFiles, Plays, elite_jobs, level_names, play_elites};
 use crate::experiments::evaluate::evaluate_player;
-use crate::experiments::journal::{Journal, Plays, elite_jobs, level_names, play_elites};
 use crate::experiments::output_error;
-use crate::experiments::run_dir::{RunDir, prepare_out_dir};
+use crate::experiments::run_dir::RunDir;
 use crate::features::Feature;
 use crate::limits;
-use crate::qd::Evaluation;
-use crate::report::archive::ArchiveRow;
 use crate::rng::derive_seed;
 
 /// The journal of a validation under way ([`crate::experiments::journal`]).
 pub const VALIDATION_JOURNAL: &str = "validation.journal.json";
 
+/// The files of a validation in the run directory.
+const FILES: EliteFiles = EliteFiles {
+    journal: VALIDATION_JOURNAL,
+    tables: [VALIDATION_CSV, VALIDATION_SUMMARY_CSV],
+};
+
 /// Tag of the validation seeds: an elite's games use `derive_seed(run seed, [VALIDATION_TAG,
 /// cell])` ("validate" in ASCII).
 pub const VALIDATION_TAG: u64 = 0x7661_6c69_6461_7465;
-
-/// One validated elite: its archive row and its validation evaluation.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Validated {
-    /// The elite as archived.
-    pub row: ArchiveRow,
-    /// Its games on the validation levels.
-    pub evaluation: Evaluation,
-}
 
 /// Validates the elites `cfg.cells` picks on `levels` (named for the reports; loaded by
 /// [`crate::experiments::run_game()`] from [`level_refs`](super::level_refs)) with the run's
@@ -70,8 +65,8 @@ pub fn validate<G: SearchSupport>(
     )?;
     let rc = &run.config;
     let baseline = rc.baseline.to_string();
-    let journal = Journal::open(
-        &run.dir.join(VALIDATION_JOURNAL),
+    let journal = FILES.open(
+        run,
         &[
             ("--levels", level_names(&levels)),
             ("--repetitions", cfg.repetitions.to_string()),
@@ -80,16 +75,6 @@ pub fn validate<G: SearchSupport>(
         ],
         cfg.resume,
         cfg.force,
-    )?;
-    // A journal kept by `--resume`: the tables are those of the interrupted command (killed
-    // after writing them, before deleting its journal), to be written again.
-    let resumed = run.dir.join(VALIDATION_JOURNAL).is_file();
-    prepare_out_dir(
-        &run.dir,
-        "run_dir",
-        &[VALIDATION_CSV, VALIDATION_SUMMARY_CSV],
-        cfg.force || resumed,
-        false,
     )?;
     let jobs = elite_jobs(run, cells.iter().filter_map(|&c| run.row(c)))?;
     let per_elite = levels.len() as u64 * u64::from(cfg.repetitions);
@@ -129,20 +114,14 @@ pub fn validate<G: SearchSupport>(
         .zip(evaluations)
         .map(|((row, _), evaluation)| Validated { row, evaluation })
         .collect();
-    let per_elite_table = validation_table(run, &validated);
     let summary = summary_table(run, &validated);
-    per_elite_table.write(&run.dir.join(VALIDATION_CSV))?;
-    summary.write(&run.dir.join(VALIDATION_SUMMARY_CSV))?;
-    journal.finish()?;
-    write!(
-        out,
-        "\n{}\n{}\nwrote {} and {}\n",
+    let printed = format!(
+        "{}\n{}",
         printed_elites(run, &validated),
-        printed_summary(&summary),
-        run.dir.join(VALIDATION_CSV).display(),
-        run.dir.join(VALIDATION_SUMMARY_CSV).display()
-    )
-    .map_err(output_error)?;
+        printed_summary(&summary)
+    );
+    let tables = [validation_table(run, &validated), summary];
+    FILES.write(run, tables, journal, &printed, out)?;
     Ok(validated)
 }
 

@@ -1,14 +1,16 @@
-//! The tables of a validation: `validation.csv` and `validation_summary.csv` built, printed, and
-//! read back (see the module docs of [`super`] for their columns).
+//! The tables of a validation: each validated elite ([`Validated`]) and the `validation.csv` and
+//! `validation_summary.csv` built of them, printed, and read back (see the module docs of
+//! [`super`] for their columns).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::str::FromStr;
 
-use super::run::Validated;
 use crate::error::Result;
 use crate::experiments::run_dir::RunDir;
+use crate::qd::Evaluation;
 use crate::qd::checkpoint::invalid;
+use crate::report::archive::ArchiveRow;
 use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
 use crate::report::table::aligned;
 use crate::stats::{mean, spearman};
@@ -44,6 +46,15 @@ pub const SUMMARY_COLUMNS: [&str; 6] = [
 pub const WIN_RATE_ROW: &str = "win_rate";
 /// The `feature` of the summary row about whole cells.
 pub const ALL_AXES_ROW: &str = "all_axes";
+
+/// One validated elite: its archive row and its validation evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Validated {
+    /// The elite as archived.
+    pub row: ArchiveRow,
+    /// Its games on the validation levels.
+    pub evaluation: Evaluation,
+}
 
 /// Whether the validation descriptor `k` of `v` stays in the elite's bucket on axis `k`.
 fn stays(run: &RunDir, v: &Validated, k: usize) -> bool {

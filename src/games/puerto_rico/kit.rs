@@ -7,9 +7,8 @@ use super::rules::STATS;
 use super::setup::{Level, Options};
 use super::state::MAX_PLAYERS;
 use crate::agent::SearchSupport;
-use crate::bench::AgentBenchSet;
+use crate::bench::{AgentBenchSet, BenchTarget};
 use crate::error::{Error, Result};
-use crate::experiments::BenchTarget;
 use crate::features::Composite;
 use crate::kit::GameKit;
 

@@ -1,0 +1,124 @@
+//! One validated subcommand ([`Command`]) and how it ends ([`Exit`]).
+
+use std::path::Path;
+
+use super::{
+    AskConfig, BenchConfig, EvolveConfig, GameKind, LevelsConfig, PlayConfig, PlotConfig,
+    ReevaluateConfig, ReplayConfig, ReportConfig, TellConfig, TiersConfig, TournamentConfig,
+    ValidateConfig, WorkConfig,
+};
+
+/// One validated subcommand.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `playstyles levels`.
+    Levels(LevelsConfig),
+    /// `playstyles play`.
+    Play(PlayConfig),
+    /// `playstyles replay`.
+    Replay(ReplayConfig),
+    /// `playstyles bench`.
+    Bench(BenchConfig),
+    /// `playstyles tournament`.
+    Tournament(TournamentConfig),
+    /// `playstyles plot`.
+    Plot(PlotConfig),
+    /// `playstyles validate`.
+    Validate(ValidateConfig),
+    /// `playstyles reevaluate`.
+    Reevaluate(ReevaluateConfig),
+    /// `playstyles tiers`.
+    Tiers(TiersConfig),
+    /// `playstyles report`.
+    Report(ReportConfig),
+    /// `playstyles evolve`.
+    Evolve(Box<EvolveConfig>),
+    /// `playstyles ask`.
+    Ask(Box<AskConfig>),
+    /// `playstyles work`.
+    Work(Box<WorkConfig>),
+    /// `playstyles tell`.
+    Tell(Box<TellConfig>),
+    /// `playstyles games`.
+    Games,
+}
+
+impl Command {
+    /// The game the command is about (`games`: the default game; it lists them all).
+    pub fn game(&self) -> GameKind {
+        match self {
+            Command::Games => GameKind::default(),
+            Command::Levels(c) => c.game,
+            Command::Play(c) => c.game,
+            Command::Replay(c) => c.game,
+            Command::Bench(c) => c.game,
+            Command::Tournament(c) => c.spec.game,
+            Command::Plot(c) => c.game,
+            Command::Validate(c) => c.game,
+            Command::Reevaluate(c) => c.game,
+            Command::Tiers(c) => c.game,
+            Command::Report(c) => c.game,
+            Command::Evolve(c) => c.run.game,
+            Command::Ask(c) => c.evolve.run.game,
+            Command::Work(c) => c.game,
+            Command::Tell(c) => c.evolve.run.game,
+        }
+    }
+
+    /// The subcommand's name, as typed (`evolve`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Games => "games",
+            Command::Levels(_) => "levels",
+            Command::Play(_) => "play",
+            Command::Replay(_) => "replay",
+            Command::Bench(_) => "bench",
+            Command::Tournament(_) => "tournament",
+            Command::Plot(_) => "plot",
+            Command::Validate(_) => "validate",
+            Command::Reevaluate(_) => "reevaluate",
+            Command::Tiers(_) => "tiers",
+            Command::Report(_) => "report",
+            Command::Evolve(_) => "evolve",
+            Command::Ask(_) => "ask",
+            Command::Work(_) => "work",
+            Command::Tell(_) => "tell",
+        }
+    }
+
+    /// The folder the command writes its results into, which it locks while it runs
+    /// ([`super::run_lock`]), and whether it may create that folder: a run directory (`evolve`,
+    /// `ask`, `tell`, `validate`, `reevaluate`, `report`, `tiers`, `plot`) or a tournament's
+    /// output folder. `None` for commands that write into no such folder, and for `work`,
+    /// whose workers, many at once, each add their own result file to a batch of a run that
+    /// `tell` may hold meanwhile.
+    pub fn output_dir(&self) -> Option<(&Path, bool)> {
+        match self {
+            Command::Evolve(c) => Some((&c.out, !c.resume)),
+            Command::Ask(c) => Some((&c.evolve.out, true)),
+            Command::Tell(c) => Some((&c.evolve.out, false)),
+            Command::Tournament(c) => Some((&c.out, !c.resume)),
+            Command::Plot(c) => Some((&c.dir, false)),
+            Command::Validate(c) => Some((&c.run_dir, false)),
+            Command::Reevaluate(c) => Some((&c.run_dir, false)),
+            Command::Report(c) => Some((&c.run_dir, false)),
+            Command::Tiers(c) => Some((&c.run_dir, false)),
+            Command::Games
+            | Command::Levels(_)
+            | Command::Play(_)
+            | Command::Replay(_)
+            | Command::Bench(_)
+            | Command::Work(_) => None,
+        }
+    }
+}
+
+/// How a command that ran ends, beyond success or error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The command did its work.
+    Success,
+    /// `ask`: the schedule is finished, nothing was asked (exit code
+    /// [`super::tasks::EXIT_FINISHED`]).
+    Finished,
+}
