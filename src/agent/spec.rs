@@ -48,6 +48,8 @@ pub enum Value {
 }
 
 impl fmt::Display for Value {
+    /// The value as a spec writes it; the alternate form (`{:#}`) writes each weight of a
+    /// list with a point or an exponent (`{:?}`), as a genome's weights are written.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(i) => write!(f, "{i}"),
@@ -61,7 +63,11 @@ impl fmt::Display for Value {
                     if i > 0 {
                         f.write_str(",")?;
                     }
-                    write!(f, "{k}={w}")?;
+                    if f.alternate() {
+                        write!(f, "{k}={w:?}")?;
+                    } else {
+                        write!(f, "{k}={w}")?;
+                    }
                 }
                 f.write_str("]")
             }
@@ -96,7 +102,10 @@ impl fmt::Debug for AgentSpec {
 }
 
 impl fmt::Display for AgentSpec {
-    /// The canonical form: `name` alone if there are no fields, else `name(k=v,...)`.
+    /// The canonical form: `name` alone if there are no fields, else `name(k=v,...)`. The
+    /// alternate form (`{:#}`) writes weights with a point (`[a=1.0]`, not `[a=1]`): the
+    /// form a genome's player spec has in task files and replay lines ([`Value`]'s `{:#}`).
+    /// Both parse back to an equal spec.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name)?;
         if self.fields.is_empty() {
@@ -107,7 +116,11 @@ impl fmt::Display for AgentSpec {
             if i > 0 {
                 f.write_str(",")?;
             }
-            write!(f, "{k}={v}")?;
+            if f.alternate() {
+                write!(f, "{k}={v:#}")?;
+            } else {
+                write!(f, "{k}={v}")?;
+            }
         }
         f.write_str(")")
     }
@@ -335,6 +348,45 @@ impl AgentSpec {
                 format!("expected a list such as `[a=1,b=0.5]`, got `{v}`"),
             )),
         }
+    }
+
+    /// The spec with a `weights=[name=value,...]` field appended: `names[i]` weighs
+    /// `values[i]` (a genome's weights). The spec is the one its text would parse to.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `weights` if the spec has that field already, or a name is not
+    /// an identifier or comes twice, or a value is not finite: what parsing the text would
+    /// refuse.
+    pub fn with_script_weights(mut self, names: &[String], values: &[f64]) -> Result<Self> {
+        if self.fields.iter().any(|(k, _)| k == "weights") {
+            return Err(Error::config("weights", "given twice"));
+        }
+        let mut pairs: Vec<(String, f64)> = Vec::with_capacity(names.len());
+        for (name, &w) in names.iter().zip(values) {
+            if !is_identifier(name) {
+                return Err(Error::config(
+                    "weights",
+                    format!("`{name}` is not a weight name"),
+                ));
+            }
+            if !w.is_finite() {
+                return Err(Error::config(
+                    "weights",
+                    format!("`{w:?}` is not a finite number"),
+                ));
+            }
+            if pairs.iter().any(|(k, _)| k == name) {
+                return Err(Error::config(
+                    "weights",
+                    format!("weight `{name}` given twice"),
+                ));
+            }
+            pairs.push((name.clone(), w));
+        }
+        self.fields
+            .push(("weights".to_string(), Value::Weights(pairs)));
+        Ok(self)
     }
 
     /// Checks that every field was taken.
@@ -649,6 +701,68 @@ mod tests {
                 .files()
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn script_weights_are_appended_and_written_with_a_point() {
+        let names = ["spawn.defensive".to_string(), "research.naval".to_string()];
+        let p = AgentSpec::parse("pmcts(bias=true,budget=50)").unwrap();
+        let w = p.with_script_weights(&names, &[1.0, 0.25]).unwrap();
+        assert_eq!(
+            format!("{w:#}"),
+            "pmcts(bias=true,budget=50,weights=[spawn.defensive=1.0,research.naval=0.25])"
+        );
+        assert_eq!(
+            w.to_string(),
+            "pmcts(bias=true,budget=50,weights=[spawn.defensive=1,research.naval=0.25])"
+        );
+        let bare = AgentSpec::parse("pmcts").unwrap();
+        let w = bare.with_script_weights(&names[..1], &[0.5]).unwrap();
+        assert_eq!(format!("{w:#}"), "pmcts(weights=[spawn.defensive=0.5])");
+        assert!(w.with_script_weights(&names, &[0.0, 0.0]).is_err());
+        let bad = |names: &[&str], values: &[f64]| {
+            let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            AgentSpec::parse("pmcts")
+                .unwrap()
+                .with_script_weights(&names, values)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(bad(&["a", "a"], &[1.0, 2.0]).contains("`a` given twice"));
+        assert!(bad(&["1a"], &[1.0]).contains("`1a`"));
+        assert!(bad(&["a"], &[f64::NAN]).contains("finite"));
+    }
+
+    #[test]
+    fn weights_set_typed_equal_their_text_parsed_bit_for_bit() {
+        let names: Vec<String> = (0..9).map(|i| format!("s{i}")).collect();
+        let values = [
+            0.1 + 0.2,
+            1.0 / 3.0,
+            5e-324,
+            1e-7,
+            123_456_789.123_456_79,
+            1e300,
+            0.0,
+            -0.0,
+            0.75,
+        ];
+        let typed = AgentSpec::parse("pmcts(budget=5)")
+            .unwrap()
+            .with_script_weights(&names, &values)
+            .unwrap();
+        for text in [format!("{typed:#}"), typed.to_string()] {
+            let mut parsed = AgentSpec::parse(&text).unwrap();
+            let back: Vec<u64> = parsed
+                .take_weights("weights")
+                .unwrap()
+                .iter()
+                .map(|(_, w)| w.to_bits())
+                .collect();
+            let bits: Vec<u64> = values.iter().map(|w| w.to_bits()).collect();
+            assert_eq!(back, bits, "{text}");
+        }
+        assert_eq!(AgentSpec::parse(&format!("{typed:#}")).unwrap(), typed);
     }
 
     #[test]

@@ -256,7 +256,7 @@ impl<G: Game> Series<G> {
             seats: (0..n).map(|j| seat_of(i, j, n)).collect(),
             seed: self.game_seed(i),
         };
-        play_slot(game, level, slot, specs, build)
+        play_slot(game, level, slot, specs, &|s: &String| build(s))
     }
 }
 
@@ -275,24 +275,24 @@ pub struct GameSlot {
     pub seed: u64,
 }
 
-/// Plays one game on `level` between the participants `specs` seated as `slot` says, building
-/// the agents with `build`: what [`Series::run`] does for each of its games, and what a worker
-/// does for one game task of a batch.
+/// Plays one game on `level` between the participants `specs` (spec text, or parsed specs)
+/// seated as `slot` says, building the agents with `build`: what [`Series::run`] does for each
+/// of its games, and what a worker does for one game task of a batch.
 ///
 /// # Errors
 ///
 /// [`Error::Config`] naming `seats` if `slot.seats` is not a permutation of the participants'
 /// seats; what `build` reports for a bad spec.
-pub fn play_slot<G, B>(
+pub fn play_slot<G, S, B>(
     game: &G,
     level: &G::Level,
     slot: GameSlot,
-    specs: &[String],
+    specs: &[S],
     build: &B,
 ) -> Result<SeriesGame<G::Action>>
 where
     G: Game,
-    B: Fn(&str) -> Result<Box<dyn Agent<G>>>,
+    B: Fn(&S) -> Result<Box<dyn Agent<G>>>,
 {
     let n = specs.len();
     // by_seat[seat] is the participant sitting there.

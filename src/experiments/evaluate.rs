@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
-use crate::agent::{Agent, AgentSpec, SearchSupport};
+use crate::agent::{Agent, SearchSupport};
 use crate::agents::build_agent_at;
 use crate::arena::initial_state;
 use crate::arena::series::{Series, SeriesGame};
@@ -182,26 +182,6 @@ pub fn line_up<G: Game>(
     Ok(specs)
 }
 
-/// `player` with `weights=[name=value,...]` added (the evolved weights of a genome).
-///
-/// # Errors
-///
-/// [`crate::Error::Config`] if the result does not parse (a malformed player spec).
-pub fn with_weights(player: &AgentSpec, names: &[String], values: &[f64]) -> Result<String> {
-    let weights: Vec<String> = names
-        .iter()
-        .zip(values)
-        .map(|(n, v)| format!("{n}={v:?}"))
-        .collect();
-    let base = player.to_string();
-    let text = match base.strip_suffix(')') {
-        Some(open) => format!("{open},weights=[{}])", weights.join(",")),
-        None => format!("{base}(weights=[{}])", weights.join(",")),
-    };
-    AgentSpec::parse(&text)?;
-    Ok(text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,20 +221,5 @@ mod tests {
             ]
         );
         assert!(count_runs(&[], 9).is_empty());
-    }
-
-    #[test]
-    fn weights_are_added_to_any_player_spec() {
-        let names = ["spawn.defensive".to_string(), "research.naval".to_string()];
-        let p = AgentSpec::parse("pmcts(bias=true,budget=50)").unwrap();
-        assert_eq!(
-            with_weights(&p, &names, &[1.0, 0.25]).unwrap(),
-            "pmcts(bias=true,budget=50,weights=[spawn.defensive=1.0,research.naval=0.25])"
-        );
-        let bare = AgentSpec::parse("pmcts").unwrap();
-        assert_eq!(
-            with_weights(&bare, &names[..1], &[0.5]).unwrap(),
-            "pmcts(weights=[spawn.defensive=0.5])"
-        );
     }
 }

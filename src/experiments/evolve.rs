@@ -39,7 +39,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::agent_files::{AgentFile, copy_agent_files};
-use super::evaluate::{count_runs, line_up, player_counts, with_weights};
+use super::evaluate::{count_runs, line_up, player_counts};
 use super::output_error;
 use super::run_config::{RunConfig, older_form_of};
 use super::run_dir::{
@@ -245,7 +245,7 @@ impl<L> RunSetup<L> {
             players: player_counts(game, &self.levels),
             seed: run.seed,
             player: self.player.clone(),
-            baseline: self.baseline.to_string(),
+            baseline: self.baseline.clone(),
             scripts: self.scripts.clone(),
             features: run.features.iter().map(|a| a.name.clone()).collect(),
             config_hash: config_hash(&self.config_toml),
@@ -485,8 +485,13 @@ pub fn preflight<G: SearchSupport>(
             e => e,
         }
     };
+    // A series plays spec text (a tournament's participants): the player's with zero weights.
     let values = vec![0.0; scripts.len()];
-    let player = with_weights(player, scripts, &values).map_err(named("evaluation.player"))?;
+    let player = player
+        .clone()
+        .with_script_weights(scripts, &values)
+        .map(|p| format!("{p:#}"))
+        .map_err(named("evaluation.player"))?;
     let build = |s: &str| build_agent_at(game, s, base);
     build(&player).map_err(named("evaluation.player"))?;
     build(&baseline).map_err(named("evaluation.baseline"))?;

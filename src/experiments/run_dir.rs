@@ -249,13 +249,19 @@ impl RunDir {
         self.archive.rows.iter().find(|r| r.cell == cell)
     }
 
-    /// The agent spec of an elite: the run's player with the elite's weights
-    /// ([`super::evaluate::with_weights`]).
+    /// The agent spec of an elite as text (its replay line, `{:#}`): the run's player with
+    /// the elite's weights ([`crate::agents::AgentSpec::with_script_weights`]).
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] if the spec does not parse (not expected for a valid run).
+    /// [`Error::Config`] naming `weights` if the player cannot take the weights (not expected
+    /// for a valid run).
     pub fn agent_spec(&self, row: &ArchiveRow) -> Result<String> {
-        super::evaluate::with_weights(&self.config.player, &self.archive.weights, &row.weights)
+        let spec = self
+            .config
+            .player
+            .clone()
+            .with_script_weights(&self.archive.weights, &row.weights)?;
+        Ok(format!("{spec:#}"))
     }
 }

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::task::to_lines;
+use super::task::{TaskLine, to_lines};
 use super::{BATCHES_DIR, TASKS_JSONL, batch_dir};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
@@ -85,7 +85,8 @@ pub fn ask<G: SearchSupport>(
     let Some(batch) = me.ask() else {
         return Ok(Asked::Finished);
     };
-    let text = to_lines(&plan.tasks(&batch)?);
+    let lines: Vec<TaskLine> = plan.tasks(&batch)?.iter().map(TaskLine::from).collect();
+    let text = to_lines(&lines);
     let folder = batch_dir(dir, batch.number());
     std::fs::create_dir_all(&folder).map_err(|e| Error::io(&folder, e))?;
     let path = folder.join(TASKS_JSONL);

@@ -9,7 +9,7 @@ use super::task::{Task, TaskResult};
 use crate::agent::AgentSpec;
 use crate::arena::series::seat_of;
 use crate::error::Result;
-use crate::experiments::evaluate::{GameResult, aggregate, count_runs, with_weights};
+use crate::experiments::evaluate::{GameResult, aggregate, count_runs};
 use crate::qd::checkpoint::invalid;
 use crate::qd::{Batch, Evaluation};
 use crate::rng::derive_seed;
@@ -32,7 +32,7 @@ pub struct TaskPlan {
     /// The player spec, without weights.
     pub player: AgentSpec,
     /// The baseline spec.
-    pub baseline: String,
+    pub baseline: AgentSpec,
     /// The evolved scripts, in genome order.
     pub scripts: Vec<String>,
     /// The features, in axis order.
@@ -58,13 +58,17 @@ impl TaskPlan {
     ///
     /// # Errors
     ///
-    /// [`crate::Error::Config`] if the player spec with a genome's weights does not parse.
+    /// [`crate::Error::Config`] naming `weights` if the player spec cannot take a genome's
+    /// weights ([`AgentSpec::with_script_weights`]).
     pub fn tasks(&self, batch: &Batch) -> Result<Vec<Task>> {
         let reps = self.repetitions.max(1) as usize;
         let mut tasks = Vec::with_capacity(batch.genomes().len() * self.games_per_evaluation());
         for (k, genome) in batch.genomes().iter().enumerate() {
             let evaluation = batch.first_index() + k as u64;
-            let player = with_weights(&self.player, &self.scripts, &genome.values)?;
+            let player = self
+                .player
+                .clone()
+                .with_script_weights(&self.scripts, &genome.values)?;
             for (levels, series_seed) in
                 count_runs(&self.players, derive_seed(self.seed, &[evaluation]))
             {
@@ -82,7 +86,6 @@ impl TaskPlan {
                         seats: (0..n).map(|p| seat_of(i, p, n)).collect(),
                         player: player.clone(),
                         baseline: self.baseline.clone(),
-                        weights: genome.values.clone(),
                         features: self.features.clone(),
                         config_hash: self.config_hash.clone(),
                     });
@@ -267,9 +270,8 @@ mod tests {
             level: "l".into(),
             seed: 0,
             seats: vec![0, 1],
-            player: "p".into(),
-            baseline: "b".into(),
-            weights: vec![],
+            player: AgentSpec::parse("p").unwrap(),
+            baseline: AgentSpec::parse("b").unwrap(),
             features: vec!["f".into()],
             config_hash: config_hash("c"),
         }

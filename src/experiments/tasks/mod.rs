@@ -10,8 +10,9 @@
 //!
 //! - [`ask`](mod@ask) creates the run on its first call (as `evolve` does: the resolved
 //!   `config.toml`), then writes the next batch's game tasks atomically, one JSON [`Task`] per
-//!   line, and prints the file's path alone on standard output. Asking twice before `tell`
-//!   writes the same file. It exits with [`EXIT_FINISHED`] (3) when the schedule is finished.
+//!   line ([`TaskLine`]: the specs as text, which the worker parses), and prints the file's
+//!   path alone on standard output. Asking twice before `tell` writes the same file. It exits
+//!   with [`EXIT_FINISHED`] (3) when the schedule is finished.
 //! - [`work`](mod@work) is stateless: it plays its shard of a task file (task line `k` belongs
 //!   to shard `k mod N`) and keeps one [`TaskResult`] line per game in its result file,
 //!   rewritten atomically after every game; tasks that already have a result in any result
@@ -41,7 +42,7 @@ pub mod work;
 
 pub use ask::AskConfig;
 pub use batch::{TaskPlan, gather};
-pub use task::{Task, TaskResult, config_hash};
+pub use task::{Task, TaskLine, TaskResult, config_hash};
 pub use tell::TellConfig;
 pub use work::{Shard, WorkConfig, play_task};
 

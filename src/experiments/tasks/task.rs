@@ -1,20 +1,21 @@
 //! The two line formats of a distributed batch: a [`Task`] (one game to play, everything a
-//! stateless worker needs) and its [`TaskResult`] (what the archive needs of the game), one
-//! JSON object per line.
+//! stateless worker needs), written as a [`TaskLine`], and its [`TaskResult`] (what the
+//! archive needs of the game), one JSON object per line.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::agents::{AgentSpec, Value};
 use crate::error::Result;
 use crate::experiments::evaluate::GameResult;
 use crate::qd::checkpoint::invalid;
 use crate::rng::hash_bytes;
 
 /// One game of a batch: genome `evaluation`'s game `game`, with the seats, the seed and the
-/// agents it is played with.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// agents it is played with. The specs are parsed: the genome's weights stay numbers from
+/// the batch to the agent; a task file holds them as text ([`TaskLine`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Task {
     /// The batch (0-based).
     pub batch: u64,
@@ -32,12 +33,11 @@ pub struct Task {
     pub seed: u64,
     /// `seats[j]`: the seat of participant `j` (0: the player, then the baselines).
     pub seats: Vec<usize>,
-    /// The player: the run's player spec with the genome's weights.
-    pub player: String,
+    /// The player: the run's player spec with the genome's weights as its `weights` field
+    /// ([`AgentSpec::with_script_weights`]).
+    pub player: AgentSpec,
     /// The baseline spec, in every other seat.
-    pub baseline: String,
-    /// The genome's weights (also in `player`), for readers of the file.
-    pub weights: Vec<f64>,
+    pub baseline: AgentSpec,
     /// The features to measure, in axis order.
     pub features: Vec<String>,
     /// [`config_hash`] of the run's resolved `config.toml`.
@@ -46,10 +46,102 @@ pub struct Task {
 
 impl Task {
     /// The participants' specs: the player, then the baseline in every other seat.
-    pub fn specs(&self) -> Vec<String> {
-        let mut specs = vec![self.player.clone()];
-        specs.resize(self.seats.len().max(1), self.baseline.clone());
+    pub fn specs(&self) -> Vec<&AgentSpec> {
+        let mut specs = vec![&self.player];
+        specs.resize(self.seats.len().max(1), &self.baseline);
         specs
+    }
+
+    /// What identifies the task in its batch: (evaluation, game).
+    pub fn key(&self) -> (u64, u32) {
+        (self.evaluation, self.game)
+    }
+}
+
+/// A [`Task`] as a line of a task file: the specs as text (the player's weights written with
+/// a point, `{:#}`), and the player's weights once more as a list, for readers of the file
+/// (playing reads them from `player`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskLine {
+    /// [`Task::batch`].
+    pub batch: u64,
+    /// [`Task::evaluation`].
+    pub evaluation: u64,
+    /// [`Task::game`].
+    pub game: u32,
+    /// [`Task::game_name`].
+    pub game_name: String,
+    /// [`Task::rules`].
+    pub rules: toml::Table,
+    /// [`Task::level`].
+    pub level: String,
+    /// [`Task::seed`].
+    pub seed: u64,
+    /// [`Task::seats`].
+    pub seats: Vec<usize>,
+    /// [`Task::player`] as text.
+    pub player: String,
+    /// [`Task::baseline`] as text.
+    pub baseline: String,
+    /// The values of the player's `weights`, in its order.
+    pub weights: Vec<f64>,
+    /// [`Task::features`].
+    pub features: Vec<String>,
+    /// [`Task::config_hash`].
+    pub config_hash: String,
+}
+
+impl From<&Task> for TaskLine {
+    fn from(t: &Task) -> Self {
+        let weights = t
+            .player
+            .fields()
+            .iter()
+            .find_map(|(k, v)| match v {
+                Value::Weights(ws) if k == "weights" => Some(ws.iter().map(|&(_, w)| w).collect()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        TaskLine {
+            batch: t.batch,
+            evaluation: t.evaluation,
+            game: t.game,
+            game_name: t.game_name.clone(),
+            rules: t.rules.clone(),
+            level: t.level.clone(),
+            seed: t.seed,
+            seats: t.seats.clone(),
+            player: format!("{:#}", t.player),
+            baseline: t.baseline.to_string(),
+            weights,
+            features: t.features.clone(),
+            config_hash: t.config_hash.clone(),
+        }
+    }
+}
+
+impl TaskLine {
+    /// The task this line holds, its specs parsed (`weights` is not read).
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Config`] if the player or the baseline spec does not parse.
+    pub fn task(&self) -> Result<Task> {
+        Ok(Task {
+            batch: self.batch,
+            evaluation: self.evaluation,
+            game: self.game,
+            game_name: self.game_name.clone(),
+            rules: self.rules.clone(),
+            level: self.level.clone(),
+            seed: self.seed,
+            seats: self.seats.clone(),
+            player: AgentSpec::parse(&self.player)?,
+            baseline: AgentSpec::parse(&self.baseline)?,
+            features: self.features.clone(),
+            config_hash: self.config_hash.clone(),
+        })
     }
 
     /// What identifies the task in its batch: (evaluation, game).
@@ -179,6 +271,7 @@ mod tests {
     use super::*;
 
     fn task() -> Task {
+        let names = ["a".to_string(), "b".to_string()];
         Task {
             batch: 3,
             evaluation: 41,
@@ -188,9 +281,11 @@ mod tests {
             level: "1590191438878".into(),
             seed: u64::MAX - 5,
             seats: vec![1, 0],
-            player: "pmcts(weights=[a=0.25])".into(),
-            baseline: "mcts".into(),
-            weights: vec![0.25],
+            player: AgentSpec::parse("pmcts(budget=5)")
+                .unwrap()
+                .with_script_weights(&names, &[1.0, 0.25])
+                .unwrap(),
+            baseline: AgentSpec::parse("mcts").unwrap(),
             features: vec!["attacks".into()],
             config_hash: config_hash("x"),
         }
@@ -199,10 +294,18 @@ mod tests {
     #[test]
     fn tasks_and_results_survive_their_lines_exactly() {
         let t = task();
-        let back: Vec<(Task, usize)> =
-            parse_lines(Path::new("t"), &to_lines(std::slice::from_ref(&t))).unwrap();
-        assert_eq!(back, vec![(t.clone(), 1)]);
-        assert_eq!(t.specs(), ["pmcts(weights=[a=0.25])", "mcts"]);
+        let text = to_lines(&[TaskLine::from(&t)]);
+        let specs = r#""player":"pmcts(budget=5,weights=[a=1.0,b=0.25])","baseline":"mcts","#;
+        assert!(text.contains(specs), "{text}");
+        assert!(text.contains(r#","weights":[1.0,0.25],"#), "{text}");
+        let back: Vec<(TaskLine, usize)> = parse_lines(Path::new("t"), &text).unwrap();
+        assert_eq!(back[0].1, 1);
+        assert_eq!(back[0].0, TaskLine::from(&t));
+        assert_eq!(back[0].0.task().unwrap(), t);
+        assert_eq!(
+            t.specs().iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            ["pmcts(budget=5,weights=[a=1,b=0.25])", "mcts"]
+        );
         let r = TaskResult::new(
             &t,
             GameResult {
@@ -223,8 +326,8 @@ mod tests {
 
     #[test]
     fn a_bad_line_is_named() {
-        let text = format!("{}{{\"batch\": 1}}\n", to_lines(&[task()]));
-        let e = parse_lines::<Task>(Path::new("tasks.jsonl"), &text).unwrap_err();
+        let text = format!("{}{{\"batch\": 1}}\n", to_lines(&[TaskLine::from(&task())]));
+        let e = parse_lines::<TaskLine>(Path::new("tasks.jsonl"), &text).unwrap_err();
         let msg = e.to_string();
         assert!(
             msg.contains("tasks.jsonl") && msg.contains("line 2"),

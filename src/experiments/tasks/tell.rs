@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::ask::remove_told_batches;
 use super::batch::{Found, gather};
-use super::task::{Task, parse_lines};
+use super::task::{TaskLine, parse_lines};
 use super::work::read_results_with_lines;
 use super::{RESULTS_DIR, TASKS_JSONL, batch_dir};
 use crate::agent::SearchSupport;
@@ -112,11 +112,11 @@ pub fn tell<G: SearchSupport>(
         return Ok(Told::Nothing);
     }
     let tasks = plan.tasks(&batch)?;
-    let on_disk: Vec<Task> = parse_lines(&tasks_path, &read_text(&tasks_path, DATA_LIMIT)?)?
+    let on_disk: Vec<TaskLine> = parse_lines(&tasks_path, &read_text(&tasks_path, DATA_LIMIT)?)?
         .into_iter()
         .map(|(t, _)| t)
         .collect();
-    if on_disk != tasks {
+    if !on_disk.into_iter().eq(tasks.iter().map(TaskLine::from)) {
         return Err(invalid(
             &tasks_path,
             format!(

@@ -9,10 +9,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::task::{Task, TaskResult, parse_lines, to_lines};
+use super::task::{Task, TaskLine, TaskResult, parse_lines, to_lines};
 use super::{BATCHES_DIR, RESULTS_DIR, TASKS_JSONL};
 use crate::agent::SearchSupport;
-use crate::agents::build_agent_at;
+use crate::agents::{AgentSpec, build_agent_from};
 use crate::arena::initial_state;
 use crate::arena::series::{GameSlot, play_slot};
 use crate::error::{Error, Result};
@@ -140,8 +140,9 @@ impl Shard {
 pub struct WorkConfig {
     /// The task file; `None`: standard input (results to standard output).
     pub tasks_file: Option<PathBuf>,
-    /// The tasks with their line numbers, all of one game, rules and feature list.
-    pub tasks: Vec<(Task, usize)>,
+    /// The tasks with their line numbers, all of one game, rules and feature list (their
+    /// specs are parsed as each is played).
+    pub tasks: Vec<(TaskLine, usize)>,
     /// The game of the tasks (the default game if there are none).
     pub game: GameKind,
     /// This worker's shard.
@@ -191,7 +192,7 @@ impl WorkConfig {
             let text = read_text(&path, DATA_LIMIT)?;
             (Some(path.clone()), text, path)
         };
-        let tasks: Vec<(Task, usize)> = parse_lines(&origin, &text)?;
+        let tasks: Vec<(TaskLine, usize)> = parse_lines(&origin, &text)?;
         let game = match tasks.first() {
             Some((first, line)) => {
                 if let Some((_, l)) = tasks.iter().find(|(t, _)| {
@@ -241,7 +242,12 @@ pub fn play_task<G: SearchSupport>(
     task: &Task,
     run_dir: &Path,
 ) -> Result<TaskResult> {
-    let build = |s: &str| build_agent_at(game, s, run_dir);
+    // As `build_agent_at`, from the parsed spec.
+    let build = |s: &&AgentSpec| {
+        let mut spec = (*s).clone();
+        spec.map_files(|p| run_dir.join(p).to_string_lossy().into_owned());
+        build_agent_from(game, spec)
+    };
     let slot = GameSlot {
         index: task.game as usize,
         level: task.level.clone(),
@@ -285,7 +291,7 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
         .clone()
         .unwrap_or_else(|| PathBuf::from("<stdin>"));
     let at = |line: usize, e: Error| invalid(&origin, format!("line {line}: {e}"));
-    let mine: Vec<&(Task, usize)> = cfg
+    let mine: Vec<&(TaskLine, usize)> = cfg
         .tasks
         .iter()
         .enumerate()
@@ -324,7 +330,7 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
         .filter(|r| r.config_hash == first.config_hash && r.batch == first.batch)
         .map(TaskResult::key)
         .collect();
-    let todo: Vec<&(Task, usize)> = mine
+    let todo: Vec<&(TaskLine, usize)> = mine
         .iter()
         .copied()
         .filter(|(t, _)| !done.contains(&t.key()))
@@ -366,9 +372,11 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
             pool.install(|| {
                 todo.par_iter()
                     .try_for_each_with(tx, |tx, (t, line)| -> Result<()> {
-                        let result =
-                            play_task(&game, &levels[t.level.as_str()].0, &features, t, &run_dir)
-                                .map_err(|e| at(*line, e))?;
+                        let level = &levels[t.level.as_str()].0;
+                        let result = t
+                            .task()
+                            .and_then(|t| play_task(&game, level, &features, &t, &run_dir))
+                            .map_err(|e| at(*line, e))?;
                         progress.inc();
                         // The writer is gone only after a write error, reported below.
                         tx.send(result)

@@ -18,7 +18,7 @@
 //!
 //! **Games.** Each chosen elite is re-played exactly as `evolve` evaluated it:
 //! [`evaluate_player`](super::evaluate::evaluate_player) with the run's player spec carrying
-//! the elite's weights ([`super::evaluate::with_weights`]), the run's baseline and features,
+//! the elite's weights ([`super::run_dir::RunDir::agent_spec`]), the baseline and features,
 //! `--repetitions` games per level (default 20) with seats alternating, and seed
 //! `derive_seed(run seed, [VALIDATION_TAG, cell])`. Elites and games run in parallel on a local
 //! pool of `--threads` threads; the results are identical for any thread count.
