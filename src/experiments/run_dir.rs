@@ -250,7 +250,7 @@ impl RunDir {
     }
 
     /// The agent spec of an elite as text (its replay line, `{:#}`): the run's player with
-    /// the elite's weights ([`crate::agents::AgentSpec::with_script_weights`]).
+    /// the elite's weights ([`crate::agent::AgentSpec::with_script_weights`]).
     ///
     /// # Errors
     ///

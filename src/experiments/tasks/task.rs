@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::{AgentSpec, Value};
+use crate::agent::{AgentSpec, Value};
 use crate::error::Result;
 use crate::experiments::evaluate::GameResult;
 use crate::qd::checkpoint::invalid;

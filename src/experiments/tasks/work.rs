@@ -11,8 +11,9 @@ use rayon::prelude::*;
 
 use super::task::{Task, TaskLine, TaskResult, parse_lines, to_lines};
 use super::{BATCHES_DIR, RESULTS_DIR, TASKS_JSONL};
+use crate::agent::AgentSpec;
 use crate::agent::SearchSupport;
-use crate::agents::{AgentSpec, build_agent_from};
+use crate::agents::build_agent_from;
 use crate::arena::initial_state;
 use crate::arena::series::{GameSlot, play_slot};
 use crate::error::{Error, Result};
