@@ -50,6 +50,7 @@ use crate::agents::{AgentSpec, build_agent_at};
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
+use crate::files::write_atomic;
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::Game;
 use crate::limits;
@@ -61,7 +62,6 @@ use crate::report::archive::{
 };
 use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
 use crate::report::progress::Progress;
-use crate::report::write_atomic;
 
 /// The name a built-in quick start's config is known by (its file stem, naming the run when
 /// the config has no `name`).

@@ -15,11 +15,11 @@ use serde::{Deserialize, Serialize};
 use super::run_dir::RunDir;
 use super::{output_error, thread_pool};
 use crate::error::{Error, Result};
+use crate::files::write_atomic;
 use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::Evaluation;
 use crate::qd::checkpoint::invalid;
 use crate::report::archive::ArchiveRow;
-use crate::report::atomic::write_atomic;
 use crate::report::progress::Progress;
 
 /// The journal format this build writes and reads.

@@ -11,10 +11,10 @@ use crate::agent::Agent;
 use crate::agents::AgentSpec;
 use crate::arena::{initial_state, play_match};
 use crate::error::Result;
+use crate::files::write_atomic;
 use crate::game::Turn;
 use crate::kit::GameKit;
 use crate::report::replay::{Replay, ReplaySource, page};
-use crate::report::write_atomic;
 
 /// Validated settings of `playstyles replay`.
 #[derive(Clone, Debug, PartialEq)]

@@ -25,6 +25,7 @@ use super::validate::tables::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error, thread_pool};
 use crate::agents::build_agent_at;
 use crate::error::{Error, Result};
+use crate::files::write_atomic;
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::kit::GameKit;
 use crate::limits;
@@ -34,7 +35,6 @@ use crate::report::explorer::{Card, Explorer, FeatureRow, page};
 use crate::report::heatmap::{cell_boxes, render_svg};
 use crate::report::progress_chart::render_progress_svg;
 use crate::report::replay::{Replay, ReplaySource, share_parts};
-use crate::report::write_atomic;
 use crate::rng::derive_seed;
 use crate::stats::{Z_95, wilson_interval};
 

@@ -33,10 +33,10 @@ use super::run_dir::{RunDir, read_config};
 use super::validate::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error};
 use crate::error::{Error, Result};
+use crate::files::write_atomic;
 use crate::qd::checkpoint::invalid;
 use crate::report::archive::ARCHIVE_CSV;
 use crate::report::table::aligned;
-use crate::report::write_atomic;
 
 /// File name of the tiers in a run directory.
 pub const TIERS_TOML: &str = "tiers.toml";

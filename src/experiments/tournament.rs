@@ -72,11 +72,11 @@ use crate::agent::Agent;
 use crate::arena::series::Series;
 use crate::arena::summary::{PairingSummary, SideSummary, SummaryColumn};
 use crate::error::{Error, Result};
+use crate::files::write_atomic;
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::Game;
 use crate::report::progress::Progress;
 use crate::report::table::aligned;
-use crate::report::write_atomic;
 
 /// The resolved config in a tournament's output folder.
 pub const CONFIG_TOML: &str = "config.toml";

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use super::archive::GridArchive;
 use super::emitter::EmitterState;
 use crate::error::{Error, Result};
+use crate::files::write_atomic;
 use crate::files::{DATA_LIMIT, read_bytes};
-use crate::report::atomic::write_atomic;
 
 /// The checkpoint format this build writes and reads.
 pub const CHECKPOINT_VERSION: u32 = 1;

@@ -21,10 +21,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::files::write_atomic;
 use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::{Checkpoint, invalid};
 use crate::qd::{BatchReport, GenomeSpace, GridArchive};
-use crate::report::atomic::write_atomic;
 use crate::report::csv::{check_rate, read_with_header, record_error};
 
 /// File name of the archive table in a run directory.

@@ -5,8 +5,8 @@
 use std::io::Cursor;
 use std::path::Path;
 
-use super::atomic::write_atomic;
 use crate::error::{Error, Result};
+use crate::files::write_atomic;
 use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
 

@@ -21,9 +21,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::csv::record_error;
 use super::heatmap::{DrawResult, draw_error, font, register_font, write_png};
 use crate::error::Result;
+use crate::files::write_atomic;
 use crate::files::{DATA_LIMIT, read_bytes};
 use crate::qd::checkpoint::invalid;
-use crate::report::atomic::write_atomic;
 use crate::report::printable::printable;
 
 /// File name of the PNG chart in a tournament's output folder.

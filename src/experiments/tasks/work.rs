@@ -20,12 +20,12 @@ use crate::experiments::config_file::read_rules;
 use crate::experiments::evaluate::GameResult;
 use crate::experiments::{GameKind, output_error, thread_pool};
 use crate::features::Feature;
+use crate::files::write_atomic;
 use crate::files::{DATA_LIMIT, read_stdin_text, read_text};
 use crate::kit::GameKit;
 use crate::limits;
 use crate::qd::checkpoint::invalid;
 use crate::report::progress::Progress;
-use crate::report::write_atomic;
 
 /// Which tasks of a file a worker plays: task `k` (0-based, in file order) belongs to shard
 /// `k mod count`.
