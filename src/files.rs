@@ -116,8 +116,8 @@ fn read_limited(reader: impl Read, origin: &Path, limit: u64) -> Result<Vec<u8>>
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming `<stdin>` if it cannot be read, gives more than `limit` bytes or is
-/// not UTF-8.
+/// [`Error::Io`] naming `<stdin>` if it cannot be read or gives more than `limit` bytes;
+/// [`Error::Data`] naming it and the byte offset if it is not UTF-8.
 pub fn read_stdin_text(limit: u64) -> Result<String> {
     let origin = Path::new("<stdin>");
     utf8(
@@ -130,22 +130,21 @@ pub fn read_stdin_text(limit: u64) -> Result<String> {
 ///
 /// # Errors
 ///
-/// As [`read_bytes`]; [`Error::Io`] naming `path` and the byte offset if the file is not UTF-8.
+/// As [`read_bytes`]; [`Error::Data`] naming `path` and the byte offset if the file is not
+/// UTF-8.
 pub fn read_text(path: &Path, limit: u64) -> Result<String> {
     utf8(path, read_bytes(path, limit)?)
 }
 
-/// `bytes` as text; [`Error::Io`] naming `origin` and the byte offset if they are not UTF-8.
+/// `bytes` as text; [`Error::Data`] naming `origin` and the byte offset if they are not UTF-8.
 fn utf8(origin: &Path, bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
-        Error::io(
+        Error::data(
             origin,
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!(
-                    "not UTF-8 text (invalid byte at offset {})",
-                    e.utf8_error().valid_up_to()
-                ),
+            0,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
             ),
         )
     })

@@ -50,8 +50,7 @@ use crate::agents::{AgentSpec, build_agent_at};
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
-use crate::files::write_atomic;
-use crate::files::{TEXT_LIMIT, read_text};
+use crate::files::{TEXT_LIMIT, read_text, write_atomic};
 use crate::game::Game;
 use crate::limits;
 use crate::qd::checkpoint::Checkpoint;
@@ -112,7 +111,8 @@ impl EvolveConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be read, is larger than [`TEXT_LIMIT`] or is not UTF-8;
+    /// [`Error::Io`] if the file cannot be read or is larger than [`TEXT_LIMIT`], [`Error::Data`]
+    /// if it is not UTF-8;
     /// [`Error::Config`] naming `CONFIG` if `path` is `None` and the default game has no quick
     /// start;
     /// [`Error::Config`] naming the field at fault
@@ -541,13 +541,11 @@ pub fn open_run(
     let config_path = dir.join(CONFIG_TOML);
     let on_disk = read_text(&config_path, TEXT_LIMIT)?;
     if on_disk != config_toml {
-        return Err(Error::io(
+        return Err(Error::data(
             &config_path,
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "the run in this directory has another configuration; resume it with the \
-                 config that started it, or start afresh with --force",
-            ),
+            0,
+            "the run in this directory has another configuration; resume it with the \
+             config that started it, or start afresh with --force",
         ));
     }
     let checkpoint_path = dir.join(CHECKPOINT_JSON);

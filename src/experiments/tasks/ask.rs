@@ -13,8 +13,7 @@ use crate::experiments::evolve::{
     CONFIG_TOML, EvolveConfig, RunSetup, open_run, preflight, prepare_run_dir,
 };
 use crate::experiments::output_error;
-use crate::files::write_atomic;
-use crate::files::{DATA_LIMIT, read_text};
+use crate::files::{DATA_LIMIT, read_text, write_atomic};
 
 /// Validated settings of `playstyles ask`.
 #[derive(Clone, Debug, PartialEq)]

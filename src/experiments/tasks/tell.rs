@@ -15,7 +15,6 @@ use crate::experiments::evolve::{CONFIG_TOML, EvolveConfig, RunSetup, open_run, 
 use crate::experiments::output_error;
 use crate::experiments::registry::registry;
 use crate::files::{DATA_LIMIT, read_text};
-use crate::qd::checkpoint::invalid;
 
 /// Validated settings of `playstyles tell`.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,8 +115,9 @@ pub fn tell<G: SearchSupport>(
         .map(|(t, _)| t)
         .collect();
     if on_disk != tasks {
-        return Err(invalid(
+        return Err(Error::data(
             &tasks_path,
+            0,
             format!(
                 "does not hold the {} tasks of batch {} of this run (ask again to rewrite it)",
                 tasks.len(),
