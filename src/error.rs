@@ -7,12 +7,23 @@ use std::path::PathBuf;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
-    /// Reading or writing a file failed.
+    /// Reading or writing a file failed (the file could not be opened, read, written or
+    /// renamed, is not a regular file, or is larger than the limit).
     Io {
         /// The file.
         path: PathBuf,
         /// The cause.
         source: std::io::Error,
+    },
+    /// A file was read but its content is malformed, out of date or not what was expected (a
+    /// checkpoint, journal, CSV table, task file or run directory that does not fit).
+    Data {
+        /// The file (or folder).
+        path: PathBuf,
+        /// 1-based line of the fault, 0 if it concerns the whole file.
+        line: usize,
+        /// What is wrong.
+        reason: String,
     },
     /// A level (text or file) is malformed.
     Level {
@@ -61,6 +72,15 @@ impl Error {
         }
     }
 
+    /// A content error in the file at `path`, on 1-based `line` (0: the whole file).
+    pub fn data(path: impl Into<PathBuf>, line: usize, reason: impl Into<String>) -> Self {
+        Error::Data {
+            path: path.into(),
+            line,
+            reason: reason.into(),
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
@@ -74,6 +94,10 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Error::Data { path, line, reason } => match line {
+                0 => write!(f, "{}: {reason}", path.display()),
+                l => write!(f, "{}: line {l}: {reason}", path.display()),
+            },
             Error::Level {
                 origin,
                 line,
@@ -109,5 +133,21 @@ impl std::error::Error for Error {
 impl From<crate::game::IllegalAction> for Error {
     fn from(e: crate::game::IllegalAction) -> Self {
         Error::Illegal(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_data_error_names_the_file_and_the_line_when_it_has_one() {
+        let at = Error::data("run/archive.csv", 7, "cell 4 appears twice (line 3)");
+        assert_eq!(
+            at.to_string(),
+            "run/archive.csv: line 7: cell 4 appears twice (line 3)"
+        );
+        let whole = Error::data("run/checkpoint.json", 0, "not a checkpoint");
+        assert_eq!(whole.to_string(), "run/checkpoint.json: not a checkpoint");
     }
 }

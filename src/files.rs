@@ -1,12 +1,22 @@
-//! The one place that opens user-supplied files (configs, levels, task files, bot files, a
-//! run directory's CSV files and checkpoints): regular files only, so that a FIFO, a device, a
-//! directory or a socket given as a file fails at once with an error naming it instead of
-//! blocking in `open()` or reading forever; and read with a size limit, so that a huge file
-//! fails with an error naming it instead of exhausting memory.
+//! The one place user files are read and the program's files are written.
+//!
+//! Reading (configs, levels, task files, bot files, a run directory's CSV files and
+//! checkpoints): regular files only, so that a FIFO, a device, a directory or a socket given
+//! as a file fails at once with an error naming it instead of blocking in `open()` or reading
+//! forever; and with a size limit, so that a huge file fails with an error naming it instead
+//! of exhausting memory.
+//!
+//! Writing ([`write_atomic`]): into a temporary file, fsync, rename, so that a reader (or a
+//! killed run) sees the old file or the new one, never half of one. A test hook stops a
+//! command between any two of its writes: with [`EXIT_AFTER_WRITES`]`=N` in the environment,
+//! the process exits at once with code 137 (as `kill -9` leaves it: no cleanup, no further
+//! output) right after its `N`-th atomic write.
 
-use std::fs::{File, Metadata};
-use std::io::Read;
-use std::path::Path;
+use std::fs::{self, File, Metadata};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
 
@@ -106,8 +116,8 @@ fn read_limited(reader: impl Read, origin: &Path, limit: u64) -> Result<Vec<u8>>
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming `<stdin>` if it cannot be read, gives more than `limit` bytes or is
-/// not UTF-8.
+/// [`Error::Io`] naming `<stdin>` if it cannot be read or gives more than `limit` bytes;
+/// [`Error::Data`] naming it and the byte offset if it is not UTF-8.
 pub fn read_stdin_text(limit: u64) -> Result<String> {
     let origin = Path::new("<stdin>");
     utf8(
@@ -120,25 +130,98 @@ pub fn read_stdin_text(limit: u64) -> Result<String> {
 ///
 /// # Errors
 ///
-/// As [`read_bytes`]; [`Error::Io`] naming `path` and the byte offset if the file is not UTF-8.
+/// As [`read_bytes`]; [`Error::Data`] naming `path` and the byte offset if the file is not
+/// UTF-8.
 pub fn read_text(path: &Path, limit: u64) -> Result<String> {
     utf8(path, read_bytes(path, limit)?)
 }
 
-/// `bytes` as text; [`Error::Io`] naming `origin` and the byte offset if they are not UTF-8.
+/// `bytes` as text; [`Error::Data`] naming `origin` and the byte offset if they are not UTF-8.
 fn utf8(origin: &Path, bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
-        Error::io(
+        Error::data(
             origin,
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!(
-                    "not UTF-8 text (invalid byte at offset {})",
-                    e.utf8_error().valid_up_to()
-                ),
+            0,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
             ),
         )
     })
+}
+
+/// The environment variable of the test hook that exits after a number of writes (see the
+/// [module docs](self)).
+pub const EXIT_AFTER_WRITES: &str = "PLAYSTYLES_TEST_EXIT_AFTER_WRITES";
+
+/// Writes `bytes` to `path` atomically: into a temporary file in the same directory, flushed
+/// to disk (fsync), then renamed over `path` (and, on Unix, the directory is synced so the
+/// rename itself survives a crash). On error the temporary file is removed and `path` is
+/// untouched.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = temp_path(path)?;
+    let result = write_synced(&tmp, bytes)
+        .and_then(|()| fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+        return result;
+    }
+    sync_dir(path);
+    count_write();
+    Ok(())
+}
+
+/// Counts a write (by [`write_atomic`] or another atomic writer) for the [`EXIT_AFTER_WRITES`]
+/// test hook, exiting when the count is reached.
+pub(crate) fn count_write() {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let limit = LIMIT.get_or_init(|| {
+        std::env::var(EXIT_AFTER_WRITES)
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
+    if let Some(limit) = *limit
+        && WRITES.fetch_add(1, Ordering::SeqCst) + 1 >= limit
+    {
+        std::process::exit(137);
+    }
+}
+
+/// `<dir>/.<name>.tmp<pid>`: hidden, beside the target, distinct per process.
+fn temp_path(path: &Path) -> Result<PathBuf> {
+    let name = path.file_name().ok_or_else(|| {
+        Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file path"),
+        )
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp{}", std::process::id()));
+    Ok(path.with_file_name(tmp_name))
+}
+
+fn write_synced(tmp: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = File::create(tmp).map_err(|e| Error::io(tmp, e))?;
+    f.write_all(bytes).map_err(|e| Error::io(tmp, e))?;
+    f.sync_all().map_err(|e| Error::io(tmp, e))
+}
+
+/// Best effort: persists the directory entry after a rename (Unix only; a failure here does
+/// not undo the write).
+fn sync_dir(path: &Path) {
+    #[cfg(unix)]
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
 }
 
 /// `limit` in MiB or GiB when it is a whole number of them, else in bytes.
@@ -247,5 +330,33 @@ mod tests {
         assert_eq!(size(TEXT_LIMIT), "16 MiB");
         assert_eq!(size(DATA_LIMIT), "1 GiB");
         assert_eq!(size(1000), "1000 bytes");
+    }
+
+    fn scratch_dir(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("playstyles-atomic-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn replaces_the_file_and_leaves_no_temp_file() {
+        let d = scratch_dir("replace");
+        let p = d.join("a.txt");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        assert_eq!(fs::read_dir(&d).unwrap().count(), 1);
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_missing_directory_is_an_error_naming_the_file() {
+        let d = scratch_dir("missing");
+        let p = d.join("no/such/dir/a.txt");
+        let e = write_atomic(&p, b"x").unwrap_err();
+        assert!(e.to_string().contains("no/such/dir"), "{e}");
+        fs::remove_dir_all(&d).unwrap();
     }
 }

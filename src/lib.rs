@@ -31,7 +31,8 @@
 //! - [`report`]: result files (CSV, written atomically), heatmaps, HTML pages (replays) and
 //!   terminal output;
 //! - [`stats`]: small statistics helpers ([`stats::wilson_interval`]);
-//! - [`files`]: the one place user files are opened: regular files only, with a size limit;
+//! - [`files`]: the one place user files are read (regular files only, with a size limit) and
+//!   files are written (atomically: temp file, fsync, rename);
 //! - [`limits`]: the largest counts and budgets accepted, each with its reason;
 //! - [`rng`]: the only place RNGs are made; every run is reproducible from its seed;
 //! - [`error`]: the crate's error type; every message names the field, line or flag at fault.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use playstyles::report::atomic::EXIT_AFTER_WRITES;
+use playstyles::files::EXIT_AFTER_WRITES;
 use playstyles::rng::derive_seed;
 
 use crate::support::cli::{path_arg, scratch};

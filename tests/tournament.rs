@@ -645,35 +645,35 @@ fn a_corrupted_games_csv_names_the_line_and_column() {
     let cases: Vec<(String, &str, &str)> = vec![
         (
             edit(3, "score_0", "lots"),
-            "line 3, column `score_0`",
+            "line 3: column `score_0`",
             "lots",
         ),
-        (edit(4, "ticks", "-2"), "line 4, column `ticks`", "-2"),
+        (edit(4, "ticks", "-2"), "line 4: column `ticks`", "-2"),
         (
             edit(5, "pairing", "nobody-vs-nobody"),
-            "line 5, column `pairing`",
+            "line 5: column `pairing`",
             "nobody-vs-nobody",
         ),
-        (edit(6, "seed", "12345"), "line 6, column `seed`", "12345"),
-        (edit(7, "game", "6"), "line 7, column `game`", "6 games"),
+        (edit(6, "seed", "12345"), "line 6: column `seed`", "12345"),
+        (edit(7, "game", "6"), "line 7: column `game`", "6 games"),
         (
             edit(8, "level", "standard"),
-            "line 8, column `level`",
+            "line 8: column `level`",
             "on level `small`",
         ),
         (
             edit(9, "repetition", "0"),
-            "line 9, column `repetition`",
+            "line 9: column `repetition`",
             "repetition",
         ),
         (
             edit(10, "seat_0", "1"),
-            "line 10, column `seat_0`",
+            "line 10: column `seat_0`",
             "sits in seat 0",
         ),
         (
             format!("{games}{second_row}\n"),
-            "line 14, column `game`",
+            "line 14: column `game`",
             "first on line 2",
         ),
         (

@@ -15,8 +15,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::agent::AgentSpec;
 use crate::error::{Error, Result};
-use crate::files::{DATA_LIMIT, read_bytes};
-use crate::report::write_atomic;
+use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
 
 /// The folder of a run directory holding the files its agents read.
 pub const AGENT_FILES: &str = "agent-files";

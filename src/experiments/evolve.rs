@@ -51,7 +51,7 @@ use crate::agents::build_agent_at;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
-use crate::files::{TEXT_LIMIT, read_text};
+use crate::files::{TEXT_LIMIT, read_text, write_atomic};
 use crate::game::Game;
 use crate::limits;
 use crate::qd::checkpoint::Checkpoint;
@@ -62,7 +62,6 @@ use crate::report::archive::{
 };
 use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
 use crate::report::progress::Progress;
-use crate::report::write_atomic;
 
 /// The name a built-in quick start's config is known by (its file stem, naming the run when
 /// the config has no `name`).
@@ -110,7 +109,8 @@ impl EvolveConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be read, is larger than [`TEXT_LIMIT`] or is not UTF-8;
+    /// [`Error::Io`] if the file cannot be read or is larger than [`TEXT_LIMIT`], [`Error::Data`]
+    /// if it is not UTF-8;
     /// [`Error::Config`] naming `CONFIG` if `path` is `None` and the default game has no quick
     /// start;
     /// [`Error::Config`] naming the field at fault
@@ -544,13 +544,11 @@ pub fn open_run(
     let config_path = dir.join(CONFIG_TOML);
     let on_disk = read_text(&config_path, TEXT_LIMIT)?;
     if on_disk != config_toml {
-        return Err(Error::io(
+        return Err(Error::data(
             &config_path,
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "the run in this directory has another configuration; resume it with the \
-                 config that started it, or start afresh with --force",
-            ),
+            0,
+            "the run in this directory has another configuration; resume it with the \
+             config that started it, or start afresh with --force",
         ));
     }
     let checkpoint_path = dir.join(CHECKPOINT_JSON);

@@ -21,7 +21,6 @@ use crate::arena::series::SeriesGame;
 use crate::arena::summary::{FinishedGame, SummaryColumn};
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes};
-use crate::qd::checkpoint::invalid;
 
 /// The columns a game puts in a tournament's tables ([`crate::kit::GameKit::game_columns`],
 /// [`crate::kit::GameKit::summary_columns`]).
@@ -182,7 +181,7 @@ impl GameRow {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] naming `origin`, the line and the column at fault: a record of the wrong
+    /// [`Error::Data`] naming `origin`, the line and the column at fault: a record of the wrong
     /// length, a cell that is not a number of the right kind, no seats, a seat after an empty
     /// one, a winner who is not a participant, a missing score, action count or rank, a
     /// rank of 0 or above the participants, a non-empty
@@ -196,10 +195,11 @@ impl GameRow {
     ) -> Result<Self> {
         let header = games_header(participants, stats);
         if record.len() != header.len() {
-            return Err(invalid(
+            return Err(Error::data(
                 origin,
+                line as usize,
                 format!(
-                    "line {line}: {} cells, but the header has {}",
+                    "{} cells, but the header has {}",
                     record.len(),
                     header.len()
                 ),
@@ -282,9 +282,10 @@ pub struct GamesFile {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming the file if it cannot be read or is larger than [`DATA_LIMIT`], its
-/// header is not a [`games_header`] with the statistics `stats`, or a record does not parse
-/// (naming the line and column; see [`GameRow::from_record`]).
+/// [`Error::Io`] naming the file if it cannot be read or is larger than [`DATA_LIMIT`];
+/// [`Error::Data`] naming it if its header is not a [`games_header`] with the statistics
+/// `stats`, or a record does not parse (naming the line and column; see
+/// [`GameRow::from_record`]).
 pub fn read_games_csv(path: &Path, stats: &[&str]) -> Result<GamesFile> {
     let bytes = read_bytes(path, DATA_LIMIT)?;
     let mut r = csv::ReaderBuilder::new()
@@ -292,13 +293,14 @@ pub fn read_games_csv(path: &Path, stats: &[&str]) -> Result<GamesFile> {
         .from_reader(bytes.as_slice());
     let header = r
         .headers()
-        .map_err(|e| invalid(path, format!("line 1: {e}")))?;
+        .map_err(|e| Error::data(path, 1, e.to_string()))?;
     let participants = header.iter().filter(|h| h.starts_with("seat_")).count();
     if header.iter().ne(games_header(participants, stats).iter()) {
-        return Err(invalid(
+        return Err(Error::data(
             path,
+            1,
             format!(
-                "line 1: not the header of games.csv; expected `{}`",
+                "not the header of games.csv; expected `{}`",
                 games_header(participants, stats).join(",")
             ),
         ));
@@ -316,7 +318,7 @@ pub fn read_games_csv(path: &Path, stats: &[&str]) -> Result<GamesFile> {
                     GameRow::from_record(&record, participants, stats, path, line)?,
                 ));
             }
-            Err(e) => return Err(invalid(path, format!("line {line}: {e}"))),
+            Err(e) => return Err(Error::data(path, line as usize, e.to_string())),
         }
     }
     Ok(GamesFile { participants, rows })
@@ -324,7 +326,11 @@ pub fn read_games_csv(path: &Path, stats: &[&str]) -> Result<GamesFile> {
 
 /// An error about column `column` (a name of [`games_header`]) of line `line` of `origin`.
 pub(crate) fn cell_error(origin: &Path, line: u64, column: &str, reason: &str) -> Error {
-    invalid(origin, format!("line {line}, column `{column}`: {reason}"))
+    Error::data(
+        origin,
+        line as usize,
+        format!("column `{column}`: {reason}"),
+    )
 }
 
 /// A record under its header, with errors naming the file, line and column.
@@ -478,7 +484,7 @@ mod tests {
             }
             let e = parse(&bad, 3).unwrap_err().to_string();
             assert!(
-                e.starts_with(&format!("games.csv: line 4, column `{column}`: "))
+                e.starts_with(&format!("games.csv: line 4: column `{column}`: "))
                     && e.contains(reason),
                 "{changes:?}: {e}"
             );

@@ -11,10 +11,8 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::files::{DATA_LIMIT, read_bytes};
+use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
 use crate::qd::Evaluation;
-use crate::qd::checkpoint::invalid;
-use crate::report::atomic::write_atomic;
 
 /// The journal format this build writes and reads.
 pub const JOURNAL_VERSION: u32 = 1;
@@ -52,7 +50,8 @@ impl Journal {
     ///
     /// [`Error::Config`] naming `run_dir` if a journal exists and neither `resume` nor `force`
     /// is set, or naming the first setting that differs from the journal's; [`Error::Io`]
-    /// naming the file if it cannot be read or is not a journal of this version.
+    /// naming the file if it cannot be read, [`Error::Data`] if it is not a journal of this
+    /// version.
     pub fn open(
         path: &Path,
         settings: &[(&str, String)],
@@ -171,18 +170,19 @@ impl Journal {
 fn read(path: &Path) -> Result<JournalFile> {
     let bytes = read_bytes(path, DATA_LIMIT)?;
     let value: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| invalid(path, format!("not a journal (bad JSON: {e})")))?;
+        .map_err(|e| Error::data(path, 0, format!("not a journal (bad JSON: {e})")))?;
     match value.get("version").and_then(serde_json::Value::as_u64) {
         Some(v) if v == u64::from(JOURNAL_VERSION) => {}
         Some(v) => {
-            return Err(invalid(
+            return Err(Error::data(
                 path,
+                0,
                 format!("journal version {v}, this build reads version {JOURNAL_VERSION}"),
             ));
         }
-        None => return Err(invalid(path, "not a journal (no `version` number)")),
+        None => return Err(Error::data(path, 0, "not a journal (no `version` number)")),
     }
-    serde_json::from_value(value).map_err(|e| invalid(path, format!("corrupt journal: {e}")))
+    serde_json::from_value(value).map_err(|e| Error::data(path, 0, format!("corrupt journal: {e}")))
 }
 
 #[cfg(test)]

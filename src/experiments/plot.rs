@@ -21,8 +21,7 @@ use std::path::PathBuf;
 use super::run_dir::{CHECKPOINT_JSON, RunDir, check_dir, read_config};
 use super::tournament_rows::SUMMARY_CSV;
 use super::{GameKind, output_error};
-use crate::error::Result;
-use crate::qd::checkpoint::invalid;
+use crate::error::{Error, Result};
 use crate::report::archive::{ARCHIVE_CSV, PROGRESS_CSV, read_run_progress};
 use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
 use crate::report::progress_chart::{PROGRESS_PNG, write_progress_chart};
@@ -58,7 +57,7 @@ impl PlotConfig {
     ///
     /// # Errors
     ///
-    /// [`crate::Error::Io`] naming `dir` if it is missing or holds neither file; as
+    /// [`Error::Io`] naming `dir` if it is missing, [`Error::Data`] if it holds neither file; as
     /// [`read_config`] for a run directory whose `config.toml` is missing or invalid.
     pub fn new(dir: PathBuf) -> Result<Self> {
         check_dir(&dir)?;
@@ -67,8 +66,9 @@ impl PlotConfig {
         } else if dir.join(SUMMARY_CSV).exists() {
             (PlotSource::Tournament, GameKind::default())
         } else {
-            return Err(invalid(
+            return Err(Error::data(
                 &dir,
+                0,
                 format!(
                     "holds neither {ARCHIVE_CSV} (a MAP-Elites run) nor {SUMMARY_CSV} (a tournament): nothing to plot"
                 ),
@@ -82,8 +82,9 @@ impl PlotConfig {
 ///
 /// # Errors
 ///
-/// For a run: as [`RunDir::load`]; [`crate::Error::Io`] naming `progress.csv` if it is missing
-/// or malformed, or does not fit the run's checkpoint ([`read_run_progress`]). For a tournament: as [`read_summary_csv`]. Either: a picture that cannot be
+/// For a run: as [`RunDir::load`]; [`Error::Io`] naming `progress.csv` if it is missing,
+/// [`Error::Data`] if it is malformed or does not fit the run's checkpoint
+/// ([`read_run_progress`]). For a tournament: as [`read_summary_csv`]. Either: a picture that cannot be
 /// written.
 pub fn plot(cfg: &PlotConfig, out: &mut impl Write) -> Result<()> {
     let written = match cfg.source {

@@ -10,10 +10,10 @@ use super::{GameKind, output_error};
 use crate::agent::{Agent, AgentSpec};
 use crate::arena::{initial_state, play_match};
 use crate::error::Result;
+use crate::files::write_atomic;
 use crate::game::Turn;
 use crate::kit::GameKit;
 use crate::report::replay::{Replay, ReplaySource, page};
-use crate::report::write_atomic;
 
 /// Validated settings of `playstyles replay`.
 #[derive(Clone, Debug, PartialEq)]

@@ -24,7 +24,7 @@ use super::validate::tables::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error, thread_pool};
 use crate::agents::build_agent_at;
 use crate::error::{Error, Result};
-use crate::files::{TEXT_LIMIT, read_text};
+use crate::files::{TEXT_LIMIT, read_text, write_atomic};
 use crate::kit::GameKit;
 use crate::limits;
 use crate::qd::{ArchiveStats, BatchReport};
@@ -33,7 +33,6 @@ use crate::report::explorer::{Card, Explorer, FeatureRow, page};
 use crate::report::heatmap::{cell_boxes, render_svg};
 use crate::report::progress_chart::render_progress_svg;
 use crate::report::replay::{Replay, ReplaySource, share_parts};
-use crate::report::write_atomic;
 use crate::rng::derive_seed;
 use crate::stats::{Z_95, wilson_interval};
 
@@ -80,8 +79,8 @@ impl ReportConfig {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming a file of the run that is malformed (and its line where it has one)
-/// or the page if it cannot be written; [`Error::Config`] if an agent spec of the run does
+/// [`Error::Data`] naming a file of the run that is malformed (and its line where it has one);
+/// [`Error::Io`] naming the page if it cannot be written; [`Error::Config`] if an agent spec of the run does
 /// not build; [`Error::IllegalChoice`] if an agent of a replay chooses an illegal action.
 pub fn report<G: GameKit>(
     game: &G,

@@ -11,7 +11,7 @@ use super::tasks::config_hash;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::qd::GridArchive;
-use crate::qd::checkpoint::{Checkpoint, invalid};
+use crate::qd::checkpoint::Checkpoint;
 use crate::report::archive::{ARCHIVE_CSV, ArchiveRow, ArchiveTable, read_archive_csv};
 
 /// File name of the resolved run config in a run directory.
@@ -85,7 +85,13 @@ pub fn prepare_out_dir(
 pub fn check_dir(dir: &Path) -> Result<()> {
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(invalid(dir, "not a run directory (not a directory)")),
+        Ok(_) => Err(Error::io(
+            dir,
+            std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                "not a run directory (not a directory)",
+            ),
+        )),
         Err(e) => Err(Error::io(dir, e)),
     }
 }
@@ -95,7 +101,7 @@ pub fn check_dir(dir: &Path) -> Result<()> {
 /// # Errors
 ///
 /// [`Error::Io`] naming the directory or the file if either is missing (or the file is larger
-/// than [`TEXT_LIMIT`] or not UTF-8); [`Error::Config`]
+/// than [`TEXT_LIMIT`]); [`Error::Data`] naming the file if it is not UTF-8; [`Error::Config`]
 /// naming the field, with the file's path in the reason, if the config is invalid.
 pub fn read_config(dir: &Path) -> Result<RunConfig> {
     read_config_text(dir).map(|(config, _)| config)
@@ -129,7 +135,7 @@ fn read_config_text(dir: &Path) -> Result<(RunConfig, String)> {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming `config.toml` if it is not the config that wrote the checkpoint; as
+/// [`Error::Data`] naming `config.toml` if it is not the config that wrote the checkpoint; as
 /// [`Checkpoint::load`] for a damaged checkpoint.
 pub fn check_against_checkpoint(
     dir: &Path,
@@ -163,8 +169,9 @@ pub fn written_beside(cp: &Checkpoint, text: &str) -> bool {
 /// The error for a `config.toml` of the run directory `dir` that is not the one its
 /// checkpoint was written with.
 pub fn edited_config(dir: &Path) -> Error {
-    invalid(
-        &dir.join(CONFIG_TOML),
+    Error::data(
+        dir.join(CONFIG_TOML),
+        0,
         format!(
             "is not the config this run was played with ({CHECKPOINT_JSON} was written with \
              another one): it was edited or replaced after the run; restore the run's own \
@@ -183,8 +190,8 @@ impl RunDir {
     /// # Errors
     ///
     /// As [`read_config`] and [`check_against_checkpoint`]; [`Error::Io`] naming
-    /// `archive.csv` (and the line, for a bad row) if it is missing, malformed or disagrees
-    /// with the config.
+    /// `archive.csv` if it is missing; [`Error::Data`] naming it (and the line, for a bad row)
+    /// if it is malformed or disagrees with the config.
     pub fn load(dir: &Path) -> Result<RunDir> {
         let (config, text) = read_config_text(dir)?;
         let path = dir.join(ARCHIVE_CSV);
@@ -193,8 +200,9 @@ impl RunDir {
         let grid = GridArchive::new(axes, config.replacement)?;
         let names: Vec<&str> = config.features.iter().map(|a| a.name.as_str()).collect();
         if archive.features != names {
-            return Err(invalid(
+            return Err(Error::data(
                 &path,
+                0,
                 format!(
                     "its features ({}) are not those of {CONFIG_TOML} ({})",
                     archive.features.join(", "),
@@ -205,8 +213,9 @@ impl RunDir {
         if let Some(scripts) = &config.scripts
             && *scripts != archive.weights
         {
-            return Err(invalid(
+            return Err(Error::data(
                 &path,
+                0,
                 format!(
                     "its weights ({}) are not the scripts of {CONFIG_TOML} ({})",
                     archive.weights.join(", "),
@@ -218,10 +227,11 @@ impl RunDir {
         for (i, r) in archive.rows.iter().enumerate() {
             let line = i + 2;
             if grid.grid_to_index(&r.coords) != Some(r.cell) {
-                return Err(invalid(
+                return Err(Error::data(
                     &path,
+                    line,
                     format!(
-                        "line {line}: cell {} with coordinates {:?} does not lie on the grid {:?}",
+                        "cell {} with coordinates {:?} does not lie on the grid {:?}",
                         r.cell,
                         r.coords,
                         grid.dims()
@@ -229,9 +239,10 @@ impl RunDir {
                 ));
             }
             if !seen.insert(r.cell) {
-                return Err(invalid(
+                return Err(Error::data(
                     &path,
-                    format!("line {line}: cell {} appears twice", r.cell),
+                    line,
+                    format!("cell {} appears twice", r.cell),
                 ));
             }
         }

@@ -33,10 +33,9 @@ use super::run_dir::{RunDir, read_config};
 use super::validate::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error};
 use crate::error::{Error, Result};
-use crate::qd::checkpoint::invalid;
+use crate::files::write_atomic;
 use crate::report::archive::ARCHIVE_CSV;
 use crate::report::table::aligned;
-use crate::report::write_atomic;
 
 /// File name of the tiers in a run directory.
 pub const TIERS_TOML: &str = "tiers.toml";
@@ -150,9 +149,9 @@ pub fn pick_tiers(candidates: &[(usize, f64)], count: usize) -> Result<Vec<(usiz
 /// # Errors
 ///
 /// As [`RunDir::load`] and [`pick_tiers`] (the message says how many elites there are);
-/// [`Error::Io`] naming `validation.csv` if it is malformed or out of date (a cell the archive
-/// lacks, or whose elite's archived win rate or games differ from the validated one's), or
-/// naming `tiers.toml` if it cannot be written.
+/// [`Error::Data`] naming `validation.csv` if it is malformed or out of date (a cell the
+/// archive lacks, or whose elite's archived win rate or games differ from the validated
+/// one's); [`Error::Io`] naming `tiers.toml` if it cannot be written.
 pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
     let run = RunDir::load(&cfg.run_dir)?;
     let validation = run.dir.join(VALIDATION_CSV);
@@ -160,9 +159,10 @@ pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
         let mut rates = BTreeMap::new();
         for (i, r) in read_validation_csv(&validation)?.into_iter().enumerate() {
             let stale = |why: String| {
-                invalid(
+                Error::data(
                     &validation,
-                    format!("line {}: {why}; run `{} validate` again", i + 2, program()),
+                    i + 2,
+                    format!("{why}; run `{} validate` again", program()),
                 )
             };
             match run.row(r.cell) {
@@ -202,8 +202,9 @@ pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
         .enumerate()
         .map(|(i, &(cell, win_rate))| {
             let row = run.row(cell).ok_or_else(|| {
-                invalid(
-                    &run.dir.join(ARCHIVE_CSV),
+                Error::data(
+                    run.dir.join(ARCHIVE_CSV),
+                    0,
                     format!("cell {cell} has no elite"),
                 )
             })?;

@@ -71,11 +71,10 @@ use crate::agent::Agent;
 use crate::arena::series::Series;
 use crate::arena::summary::SummaryColumn;
 use crate::error::{Error, Result};
-use crate::files::{TEXT_LIMIT, read_text};
+use crate::files::{TEXT_LIMIT, read_text, write_atomic};
 use crate::game::Game;
 use crate::report::progress::Progress;
 use crate::report::table::aligned;
-use crate::report::write_atomic;
 
 /// The resolved config in a tournament's output folder.
 pub const CONFIG_TOML: &str = "config.toml";
@@ -126,9 +125,10 @@ pub struct KeptAgents {
 ///   differs from `kept.config_toml`, or if `cfg.force` is set too;
 /// - `threads` if the pool cannot be built.
 ///
-/// [`Error::Io`] naming `games.csv`, the line and the column for a row to resume from that
-/// does not parse or does not belong to the tournament ([`TournamentRows::read`]), naming an
-/// agent's file that cannot be read, and naming any file that cannot be read or written.
+/// [`Error::Data`] naming `games.csv`, the line and the column for a row to resume from that
+/// does not parse or does not belong to the tournament ([`TournamentRows::read`]);
+/// [`Error::Io`] naming an agent's file that cannot be read, and naming any file that cannot
+/// be read or written.
 pub fn tournament<G, B>(
     game: &G,
     levels: Vec<(String, G::Level)>,

@@ -13,9 +13,8 @@ use crate::arena::series::{Series, seat_of};
 use crate::arena::summary::{
     PairingSummary, SideSummary, SummaryColumn, side_of, summarize, summarize_side,
 };
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::qd::checkpoint::invalid;
 use crate::report::csv::CsvTable;
 
 /// The name of the per-game results file.
@@ -70,7 +69,7 @@ impl TournamentRows {
     ///
     /// # Errors
     ///
-    /// As [`read_games_csv`]; [`crate::Error::Io`] naming the file, the line and the column at
+    /// As [`read_games_csv`]; [`crate::Error::Data`] naming the file, the line and the column at
     /// fault for a file with another number of participant columns, a row of a pairing that is
     /// not configured, a game index outside the series, a game that appears twice, or a level,
     /// repetition, seed or seat other than the series gives that game.
@@ -83,10 +82,11 @@ impl TournamentRows {
         let mut t = TournamentRows::new(pairings, series.len(), columns);
         let file = read_games_csv(path, columns.stats)?;
         if file.participants != t.participants {
-            return Err(invalid(
+            return Err(Error::data(
                 path,
+                1,
                 format!(
-                    "line 1: columns for {} participants, but the pairings have up to {}",
+                    "columns for {} participants, but the pairings have up to {}",
                     file.participants, t.participants
                 ),
             ));

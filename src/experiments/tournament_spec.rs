@@ -293,7 +293,8 @@ impl TournamentConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be read, is larger than [`TEXT_LIMIT`] or is not UTF-8;
+    /// [`Error::Io`] if the file cannot be read or is larger than [`TEXT_LIMIT`], [`Error::Data`]
+    /// if it is not UTF-8;
     /// as [`TournamentSpec::parse`]; [`Error::Config`] naming `out` if no default folder can be
     /// made from the file name.
     pub fn load(path: &Path, out: Option<PathBuf>) -> Result<Self> {

@@ -11,8 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::archive::GridArchive;
 use super::emitter::EmitterState;
 use crate::error::{Error, Result};
-use crate::files::{DATA_LIMIT, read_bytes};
-use crate::report::atomic::write_atomic;
+use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
 
 /// The checkpoint format this build writes and reads.
 pub const CHECKPOINT_VERSION: u32 = 1;
@@ -54,21 +53,28 @@ impl Checkpoint {
     /// first, so a checkpoint of another version is reported as such.
     pub fn from_json(bytes: &[u8], origin: &Path) -> Result<Self> {
         let value: serde_json::Value = serde_json::from_slice(bytes)
-            .map_err(|e| invalid(origin, format!("not a checkpoint (bad JSON: {e})")))?;
+            .map_err(|e| Error::data(origin, 0, format!("not a checkpoint (bad JSON: {e})")))?;
         match value.get("version").and_then(serde_json::Value::as_u64) {
             Some(v) if v == u64::from(CHECKPOINT_VERSION) => {}
             Some(v) => {
-                return Err(invalid(
+                return Err(Error::data(
                     origin,
+                    0,
                     format!(
                         "checkpoint version {v}, this build reads version {CHECKPOINT_VERSION}"
                     ),
                 ));
             }
-            None => return Err(invalid(origin, "not a checkpoint (no `version` number)")),
+            None => {
+                return Err(Error::data(
+                    origin,
+                    0,
+                    "not a checkpoint (no `version` number)",
+                ));
+            }
         }
         serde_json::from_value(value)
-            .map_err(|e| invalid(origin, format!("corrupt checkpoint: {e}")))
+            .map_err(|e| Error::data(origin, 0, format!("corrupt checkpoint: {e}")))
     }
 
     /// Writes the checkpoint to `path` atomically (temp file, fsync, rename).
@@ -82,12 +88,4 @@ impl Checkpoint {
         let bytes = read_bytes(path, DATA_LIMIT)?;
         Self::from_json(&bytes, path)
     }
-}
-
-/// An error about the content of the file at `path`.
-pub(crate) fn invalid(path: &Path, reason: impl Into<String>) -> Error {
-    Error::io(
-        path,
-        std::io::Error::new(std::io::ErrorKind::InvalidData, reason.into()),
-    )
 }

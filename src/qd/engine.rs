@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::archive::{AddStatus, GridArchive};
 use super::axis::FeatureAxis;
-use super::checkpoint::{CHECKPOINT_VERSION, Checkpoint, invalid};
+use super::checkpoint::{CHECKPOINT_VERSION, Checkpoint};
 use super::emitter::{EmitterConfig, ScheduleEmitter};
 use super::evaluation::Evaluation;
 use super::genome::{Genome, GenomeSpace};
@@ -165,7 +165,7 @@ impl MapElites {
     pub fn resume_file(config: MapElitesConfig, path: &Path) -> Result<Self> {
         config.validate()?;
         let checkpoint = Checkpoint::load(path)?;
-        Self::try_resume(config, checkpoint).map_err(|reason| invalid(path, reason))
+        Self::try_resume(config, checkpoint).map_err(|reason| Error::data(path, 0, reason))
     }
 
     /// Resumes from a checkpoint with a validated `config`; the error is the reason.

@@ -21,10 +21,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::files::{DATA_LIMIT, read_bytes};
-use crate::qd::checkpoint::{Checkpoint, invalid};
+use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
+use crate::qd::checkpoint::Checkpoint;
 use crate::qd::{BatchReport, GenomeSpace, GridArchive};
-use crate::report::atomic::write_atomic;
 use crate::report::csv::{check_rate, read_with_header, record_error};
 
 /// File name of the archive table in a run directory.
@@ -248,16 +247,16 @@ impl ArchiveTable {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] naming `origin` (and the line, for a bad row).
+    /// [`Error::Data`] naming `origin` (and the line, for a bad row).
     pub fn from_csv(bytes: &[u8], origin: &Path) -> Result<Self> {
         let mut r = ::csv::Reader::from_reader(bytes);
         let header: Vec<String> = r
             .headers()
-            .map_err(|e| invalid(origin, e.to_string()))?
+            .map_err(|e| Error::data(origin, 0, e.to_string()))?
             .iter()
             .map(str::to_string)
             .collect();
-        let mut table = parse_header(&header).map_err(|e| invalid(origin, e))?;
+        let mut table = parse_header(&header).map_err(|e| Error::data(origin, 0, e))?;
         let mut lines = BTreeMap::new();
         for (i, rec) in r.records().enumerate() {
             let line = i + 2;
@@ -265,14 +264,12 @@ impl ArchiveTable {
             let row = table
                 .parse_row(&rec)
                 .and_then(|row| row.check().map(|()| row))
-                .map_err(|e| invalid(origin, format!("line {line}: {e}")))?;
+                .map_err(|e| Error::data(origin, line, e))?;
             if let Some(first) = lines.insert(row.cell, line) {
-                return Err(invalid(
+                return Err(Error::data(
                     origin,
-                    format!(
-                        "line {line}: cell {} appears twice (line {first})",
-                        row.cell
-                    ),
+                    line,
+                    format!("cell {} appears twice (line {first})", row.cell),
                 ));
             }
             table.rows.push(row);
@@ -429,15 +426,15 @@ pub const PROGRESS_COLUMNS: [&str; 9] = [
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming the file and the line of the first bad row.
+/// As [`read_with_header`]; [`Error::Data`] naming the file and the line of the first bad row.
 pub fn read_progress_csv(path: &Path) -> Result<Vec<BatchReport>> {
     let mut r = read_with_header(path, &PROGRESS_COLUMNS)?;
     let mut reports: Vec<BatchReport> = Vec::new();
     for (i, row) in r.deserialize().enumerate() {
         let line = i + 2;
-        let row: BatchReport = row.map_err(|e| invalid(path, format!("line {line}: {e}")))?;
+        let row: BatchReport = row.map_err(|e| Error::data(path, line, e.to_string()))?;
         check_progress_row(&row, i as u64, reports.last())
-            .map_err(|e| invalid(path, format!("line {line}: {e}")))?;
+            .map_err(|e| Error::data(path, line, e))?;
         reports.push(row);
     }
     Ok(reports)
@@ -485,7 +482,7 @@ fn check_progress_row(
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming `path` and saying what does not fit.
+/// [`Error::Data`] naming `path` and saying what does not fit.
 pub fn check_progress_against(
     path: &Path,
     reports: &[BatchReport],
@@ -495,8 +492,9 @@ pub fn check_progress_against(
 ) -> Result<()> {
     let rows = reports.len() as u64;
     if rows < batches || rows > batches + 1 {
-        return Err(invalid(
+        return Err(Error::data(
             path,
+            0,
             format!(
                 "{rows} batch row(s), but the checkpoint holds {batches} batch(es): the file is \
                  damaged or another run's"
@@ -506,15 +504,13 @@ pub fn check_progress_against(
     if let Some(last) = batches.checked_sub(1).map(|b| &reports[b as usize])
         && (last.evaluations, last.games) != (evaluations, games)
     {
-        return Err(invalid(
+        return Err(Error::data(
             path,
+            (batches + 1) as usize,
             format!(
-                "line {}: {} evaluations and {} games after batch {}, but the checkpoint holds \
+                "{} evaluations and {} games after batch {}, but the checkpoint holds \
                  {evaluations} and {games}: the file is damaged or another run's",
-                batches + 1,
-                last.evaluations,
-                last.games,
-                last.batch
+                last.evaluations, last.games, last.batch
             ),
         ));
     }

@@ -5,10 +5,8 @@
 use std::io::Cursor;
 use std::path::Path;
 
-use super::atomic::write_atomic;
 use crate::error::{Error, Result};
-use crate::files::{DATA_LIMIT, read_bytes};
-use crate::qd::checkpoint::invalid;
+use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
 
 /// A CSV table: column names and rows of cells.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,15 +65,19 @@ impl CsvTable {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming the file if it cannot be read, is larger than the limit, or its
-/// header is not `columns` (the message gives the expected header).
+/// [`Error::Io`] naming the file if it cannot be read or is larger than the limit;
+/// [`Error::Data`] naming it if its header is not `columns` (the message gives the expected
+/// header).
 pub fn read_with_header(path: &Path, columns: &[&str]) -> Result<::csv::Reader<Cursor<Vec<u8>>>> {
     let bytes = read_bytes(path, DATA_LIMIT)?;
     let mut r = ::csv::Reader::from_reader(Cursor::new(bytes));
-    let header = r.headers().map_err(|e| invalid(path, e.to_string()))?;
+    let header = r
+        .headers()
+        .map_err(|e| Error::data(path, 0, e.to_string()))?;
     if header.iter().ne(columns.iter().copied()) {
-        return Err(invalid(
+        return Err(Error::data(
             path,
+            0,
             format!("unexpected header; expected `{}`", columns.join(",")),
         ));
     }
@@ -90,12 +92,12 @@ pub fn record_error(path: &Path, line: usize, e: &::csv::Error) -> Error {
     let reason = match e.kind() {
         ::csv::ErrorKind::UnequalLengths {
             expected_len, len, ..
-        } => format!(
-            "line {line}: {len} fields where the header has {expected_len} (a truncated or damaged row)"
-        ),
-        _ => format!("line {line}: {e}"),
+        } => {
+            format!("{len} fields where the header has {expected_len} (a truncated or damaged row)")
+        }
+        _ => e.to_string(),
     };
-    invalid(path, reason)
+    Error::data(path, line, reason)
 }
 
 /// Checks that the rate `name` read from a table is a number in [0, 1] (NaN is not).

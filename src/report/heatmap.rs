@@ -15,11 +15,11 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::error::{Error, Result};
+use crate::files::{count_write, write_atomic};
 use crate::qd::FeatureAxis;
 use crate::qd::axis::AxisKind;
 use crate::qd::axis::num;
 use crate::report::archive::ArchiveRow;
-use crate::report::atomic::{count_write, write_atomic};
 use crate::report::printable::printable;
 
 /// File name of the PNG heatmap in a run directory.

@@ -1,9 +1,7 @@
 //! Result files and terminal output, knowing nothing of games. CSV files are the source of
 //! truth; pictures are rebuilt from them.
 //!
-//! - [`atomic`]: [`write_atomic`]: temp file, fsync, rename, so a reader (or a killed run)
-//!   never sees half a file;
-//! - [`csv`]: CSV tables of strings, written atomically;
+//! - [`csv`]: CSV tables of strings, written atomically ([`crate::files::write_atomic`]);
 //! - [`archive`]: `archive.csv` and `progress.csv` of a MAP-Elites run, written and read back;
 //! - [`heatmap`]: the archive drawn as `heatmap.png` and `heatmap.svg`;
 //! - [`progress_chart`]: `progress.csv` drawn as `progress.png`;
@@ -17,7 +15,6 @@
 //! - [`progress`]: a progress bar on standard error (done / total, elapsed, ETA).
 
 pub mod archive;
-pub mod atomic;
 pub mod csv;
 pub mod explorer;
 pub mod heatmap;
@@ -28,5 +25,3 @@ pub mod progress_chart;
 pub mod replay;
 pub mod table;
 pub mod win_rate_chart;
-
-pub use atomic::write_atomic;

@@ -20,10 +20,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::csv::record_error;
 use super::heatmap::{DrawResult, draw_error, font, register_font, write_png};
-use crate::error::Result;
-use crate::files::{DATA_LIMIT, read_bytes};
-use crate::qd::checkpoint::invalid;
-use crate::report::atomic::write_atomic;
+use crate::error::{Error, Result};
+use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
 use crate::report::printable::printable;
 
 /// File name of the PNG chart in a tournament's output folder.
@@ -94,8 +92,8 @@ impl WinRateRow {
 ///
 /// # Errors
 ///
-/// [`crate::Error::Io`] naming the file, and the line for a bad row, if it cannot be read,
-/// lacks one of the columns, holds no pairing, has a row with too few or too many fields (a
+/// [`Error::Io`] naming the file if it cannot be read; [`Error::Data`] naming it, and the line
+/// for a bad row, if it lacks one of the columns, holds no pairing, has a row with too few or too many fields (a
 /// truncated file), an empty pairing name, a number that does not parse, rates outside
 /// [0, 1], an interval that does not hold its win rate, or a side larger than its table.
 pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
@@ -107,9 +105,10 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
         .iter()
         .map(|c| {
             at.get(c).copied().ok_or_else(|| {
-                invalid(
+                Error::data(
                     path,
-                    format!("line 1: no `{c}` column (not a tournament's summary.csv?)"),
+                    1,
+                    format!("no `{c}` column (not a tournament's summary.csv?)"),
                 )
             })
         })
@@ -120,7 +119,7 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
         let line = i + 2;
         let rec = rec.map_err(|e| record_error(path, line, &e))?;
         let line = rec.position().map_or(line, |p| p.line() as usize);
-        let bad = |reason: String| invalid(path, format!("line {line}: {reason}"));
+        let bad = |reason: String| Error::data(path, line, reason);
         let cell = |(name, i): (&'static str, usize)| (name, rec.get(i).unwrap_or("").trim());
         let column = |k: usize| cell((CHART_COLUMNS[k], cols[k]));
         let rate = |(name, text): (&str, &str)| -> Result<f64> {
@@ -176,8 +175,9 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
         });
     }
     if rows.is_empty() {
-        return Err(invalid(
+        return Err(Error::data(
             path,
+            0,
             "holds no pairing (has no game finished yet?)",
         ));
     }

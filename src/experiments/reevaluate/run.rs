@@ -14,7 +14,6 @@ use crate::experiments::run_dir::RunDir;
 use crate::features::Feature;
 use crate::limits;
 use crate::qd::Evaluation;
-use crate::qd::checkpoint::invalid;
 use crate::report::archive::{ARCHIVE_CSV, ArchiveRow};
 use crate::rng::derive_seed;
 
@@ -43,7 +42,8 @@ pub fn elite_seed(seed: u64, cell: usize) -> u64 {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming `archive.csv` if it holds no elite, or a file that cannot be written;
+/// [`Error::Data`] naming `archive.csv` if it holds no elite; [`Error::Io`] naming a file that
+/// cannot be written;
 /// [`Error::Config`] naming `run_dir` if an earlier re-evaluation's tables exist and `force` is
 /// off (`resume` replaces those of the re-evaluation its journal continues), `--games` if
 /// rounding it up overflows or the elites' games are more than [`limits::MAX_GAMES`], `levels`
@@ -59,8 +59,9 @@ pub fn reevaluate<G: SearchSupport>(
     out: &mut impl Write,
 ) -> Result<Reevaluation> {
     if run.archive.rows.is_empty() {
-        return Err(invalid(
-            &run.dir.join(ARCHIVE_CSV),
+        return Err(Error::data(
+            run.dir.join(ARCHIVE_CSV),
+            0,
             "holds no elite, so there is nothing to re-evaluate",
         ));
     }

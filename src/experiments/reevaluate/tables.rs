@@ -5,9 +5,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::experiments::run_dir::RunDir;
-use crate::qd::checkpoint::invalid;
 use crate::qd::{ArchiveStats, Evaluation, Genome, GridArchive};
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
@@ -348,9 +347,9 @@ pub struct ReevaluatedRow {
 ///
 /// # Errors
 ///
-/// [`crate::Error::Io`] naming the file (and the line, for a bad row) if it cannot be read, is
-/// larger than [`DATA_LIMIT`](crate::files::DATA_LIMIT), its header is not
-/// [`reevaluated_columns`] or a row breaks one of the rules above.
+/// [`Error::Io`] naming the file if it cannot be read or is larger than
+/// [`DATA_LIMIT`](crate::files::DATA_LIMIT); [`Error::Data`] naming it (and the line, for a bad
+/// row) if its header is not [`reevaluated_columns`] or a row breaks one of the rules above.
 pub fn read_reevaluated_csv(path: &Path, features: &[String]) -> Result<Vec<ReevaluatedRow>> {
     let columns = reevaluated_columns(features);
     let names: Vec<&str> = columns.iter().map(String::as_str).collect();
@@ -359,16 +358,14 @@ pub fn read_reevaluated_csv(path: &Path, features: &[String]) -> Result<Vec<Reev
     let mut lines: BTreeMap<usize, usize> = BTreeMap::new();
     for (i, rec) in reader.records().enumerate() {
         let line = i + 2;
-        let bad = |why: String| invalid(path, format!("line {line}: {why}"));
+        let bad = |why: String| Error::data(path, line, why);
         let rec = rec.map_err(|e| record_error(path, line, &e))?;
         let row = reevaluated_row(&rec, &columns, features).map_err(bad)?;
         if let Some(first) = lines.insert(row.cell, line) {
-            return Err(invalid(
+            return Err(Error::data(
                 path,
-                format!(
-                    "line {line}: cell {} appears twice (line {first})",
-                    row.cell
-                ),
+                line,
+                format!("cell {} appears twice (line {first})", row.cell),
             ));
         }
         rows.push(row);

@@ -12,8 +12,7 @@ use crate::experiments::agent_files::copy_agent_files;
 use crate::experiments::evolve::{EvolveConfig, RunSetup, open_run, preflight, prepare_run_dir};
 use crate::experiments::output_error;
 use crate::experiments::run_dir::CONFIG_TOML;
-use crate::files::{DATA_LIMIT, read_text};
-use crate::report::write_atomic;
+use crate::files::{DATA_LIMIT, read_text, write_atomic};
 
 /// Validated settings of `playstyles ask`.
 #[derive(Clone, Debug, PartialEq)]

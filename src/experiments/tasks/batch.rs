@@ -8,9 +8,8 @@ use std::path::Path;
 use super::task::{Task, TaskResult};
 use crate::agent::AgentSpec;
 use crate::arena::series::seat_of;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::experiments::evaluate::{GameResult, aggregate, count_runs};
-use crate::qd::checkpoint::invalid;
 use crate::qd::{Batch, Evaluation};
 use crate::rng::derive_seed;
 
@@ -187,7 +186,7 @@ pub fn gather(
         ));
     }
     if !problems.is_empty() {
-        return Err(invalid(results_dir, problems.join("; ")));
+        return Err(Error::data(results_dir, 0, problems.join("; ")));
     }
     let mut evaluations = Vec::new();
     let mut games: Vec<GameResult> = Vec::new();

@@ -7,9 +7,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::agent::{AgentSpec, Value};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::experiments::evaluate::GameResult;
-use crate::qd::checkpoint::invalid;
 use crate::rng::hash_bytes;
 
 /// One game of a batch: genome `evaluation`'s game `game`, with the seats, the seed and the
@@ -250,7 +249,7 @@ pub fn to_lines<T: Serialize>(items: &[T]) -> String {
 ///
 /// # Errors
 ///
-/// [`crate::Error::Io`] naming `path` and the line of the first line that is not a valid object.
+/// [`Error::Data`] naming `path` and the line of the first line that is not a valid object.
 pub fn parse_lines<T: for<'de> Deserialize<'de>>(
     path: &Path,
     text: &str,
@@ -261,7 +260,7 @@ pub fn parse_lines<T: for<'de> Deserialize<'de>>(
         .map(|(i, line)| {
             serde_json::from_str(line)
                 .map(|item| (item, i + 1))
-                .map_err(|e| invalid(path, format!("line {}: {e}", i + 1)))
+                .map_err(|e| Error::data(path, i + 1, e.to_string()))
         })
         .collect()
 }

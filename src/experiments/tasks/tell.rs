@@ -16,7 +16,6 @@ use crate::experiments::game_kind::program;
 use crate::experiments::output_error;
 use crate::experiments::run_dir::CONFIG_TOML;
 use crate::files::{DATA_LIMIT, read_text};
-use crate::qd::checkpoint::invalid;
 
 /// Validated settings of `playstyles tell`.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,8 +116,9 @@ pub fn tell<G: SearchSupport>(
         .map(|(t, _)| t)
         .collect();
     if !on_disk.into_iter().eq(tasks.iter().map(TaskLine::from)) {
-        return Err(invalid(
+        return Err(Error::data(
             &tasks_path,
+            0,
             format!(
                 "does not hold the {} tasks of batch {} of this run (ask again to rewrite it)",
                 tasks.len(),

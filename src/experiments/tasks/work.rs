@@ -21,12 +21,10 @@ use crate::experiments::config_file::read_rules;
 use crate::experiments::evaluate::GameResult;
 use crate::experiments::{GameKind, output_error, thread_pool};
 use crate::features::Feature;
-use crate::files::{DATA_LIMIT, read_stdin_text, read_text};
+use crate::files::{DATA_LIMIT, read_stdin_text, read_text, write_atomic};
 use crate::kit::GameKit;
 use crate::limits;
-use crate::qd::checkpoint::invalid;
 use crate::report::progress::Progress;
-use crate::report::write_atomic;
 
 /// Which tasks of a file a worker plays: task `k` (0-based, in file order) belongs to shard
 /// `k mod count`.
@@ -161,8 +159,8 @@ impl WorkConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] naming the file (and line) that cannot be read or holds a bad task, or
-    /// tasks of different games, rules, features or configurations; [`Error::Config`] naming
+    /// [`Error::Io`] naming the file that cannot be read; [`Error::Data`] naming it and the line
+    /// of a bad task, or of tasks of different games, rules, features or configurations; [`Error::Config`] naming
     /// `--shard`, `--threads` or the environment variable at fault.
     pub fn load(tasks: &str, shard: Option<&str>, threads: Option<usize>) -> Result<Self> {
         let var = |name: &str| std::env::var(name).ok();
@@ -203,10 +201,11 @@ impl WorkConfig {
                         || t.config_hash != first.config_hash
                         || t.batch != first.batch
                 }) {
-                    return Err(invalid(
+                    return Err(Error::data(
                         &origin,
+                        *l,
                         format!(
-                            "line {l}: a task of another game, rules, features, batch or \
+                            "a task of another game, rules, features, batch or \
                              configuration than line {line}'s (one batch per task file)"
                         ),
                     ));
@@ -214,7 +213,7 @@ impl WorkConfig {
                 first
                     .game_name
                     .parse::<GameKind>()
-                    .map_err(|e| invalid(&origin, format!("line {line}: {e}")))?
+                    .map_err(|e| Error::data(&origin, *line, e.to_string()))?
             }
             None => GameKind::default(),
         };
@@ -291,7 +290,7 @@ pub fn work<G: GameKit, W: Write>(cfg: &WorkConfig, out: &mut W) -> Result<WorkS
         .tasks_file
         .clone()
         .unwrap_or_else(|| PathBuf::from("<stdin>"));
-    let at = |line: usize, e: Error| invalid(&origin, format!("line {line}: {e}"));
+    let at = |line: usize, e: Error| Error::data(&origin, line, e.to_string());
     let mine: Vec<&(TaskLine, usize)> = cfg
         .tasks
         .iter()
@@ -486,7 +485,8 @@ pub fn run_dir_of(tasks_file: Option<&Path>) -> PathBuf {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] naming the folder, or the file and line of a bad result.
+/// [`Error::Io`] naming the folder or a file that cannot be read; [`Error::Data`] naming the
+/// file and line of a bad result.
 pub fn read_results(dir: &Path) -> Result<BTreeMap<String, Vec<TaskResult>>> {
     Ok(read_results_with_lines(dir)?
         .into_iter()

@@ -6,10 +6,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::experiments::run_dir::RunDir;
 use crate::qd::Evaluation;
-use crate::qd::checkpoint::invalid;
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
 use crate::report::table::aligned;
@@ -249,9 +248,10 @@ impl ValidationRow {
 ///
 /// # Errors
 ///
-/// [`Error::Io`](crate::error::Error::Io) naming the file (and the line, for a bad row) if it
-/// cannot be read or is larger than [`DATA_LIMIT`](crate::files::DATA_LIMIT), its header is
-/// not [`VALIDATION_COLUMNS`], a number does not parse or a row breaks one of the rules above.
+/// [`Error::Io`] naming the file if it cannot be read or is larger than
+/// [`DATA_LIMIT`](crate::files::DATA_LIMIT); [`Error::Data`] naming it (and the line, for a bad
+/// row) if its header is not [`VALIDATION_COLUMNS`], a number does not parse or a row breaks
+/// one of the rules above.
 pub fn read_validation_csv(path: &Path) -> Result<Vec<ValidationRow>> {
     let mut r = read_with_header(path, &VALIDATION_COLUMNS)?;
     let mut rows: Vec<ValidationRow> = Vec::new();
@@ -259,7 +259,7 @@ pub fn read_validation_csv(path: &Path) -> Result<Vec<ValidationRow>> {
     let mut elites: BTreeMap<usize, (u64, u64, u32, u32)> = BTreeMap::new();
     for (i, rec) in r.records().enumerate() {
         let line = i + 2;
-        let bad = |why: String| invalid(path, format!("line {line}: {why}"));
+        let bad = |why: String| Error::data(path, line, why);
         let rec = rec.map_err(|e| record_error(path, line, &e))?;
         // The header is checked, so the columns are where VALIDATION_COLUMNS puts them.
         let text = |c: usize| rec.get(c).unwrap_or("").trim();

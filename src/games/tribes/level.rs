@@ -165,7 +165,8 @@ impl Level {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if the file cannot be read, is larger than [`TEXT_LIMIT`] or is not UTF-8;
+    /// [`Error::Io`] if the file cannot be read or is larger than [`TEXT_LIMIT`], [`Error::Data`]
+    /// if it is not UTF-8;
     /// [`Error::Level`] with the path as origin if it does not parse.
     pub fn load(spec: &str) -> Result<Level> {
         if let Ok(seed) = spec.parse::<u64>() {
