@@ -6,7 +6,7 @@
 
 use super::library::{Destroy, Library, Target, UnitType};
 use super::resources::Resource;
-use super::state::{Phase, State, Status, Unit};
+use super::state::{TurnPhase, State, Status, Unit};
 
 /// An action of the player to act. Unit indices are positions in a side's unit list, which
 /// only shrinks between turns.
@@ -96,7 +96,7 @@ fn destroy_targets(library: &Library, s: &State, p: usize, d: &Destroy) -> Vec<u
 
 /// True if `a`, other than [`Action::EndPhase`], is legal in the action phase of `s`.
 pub(super) fn legal_in_action_phase(library: &Library, s: &State, a: Action) -> bool {
-    if s.phase != Phase::Action {
+    if s.phase != TurnPhase::Action {
         return false;
     }
     let p = s.active as usize;
@@ -177,7 +177,7 @@ fn valid_target(library: &Library, s: &State, o: usize, j: usize, target: Target
 /// the targets of an armed click, else clicks (own units in order), buys (buyable order),
 /// frontline attacks (enemy units in order).
 pub(super) fn action_phase_actions(library: &Library, s: &State, out: &mut Vec<Action>) {
-    if s.phase != Phase::Action {
+    if s.phase != TurnPhase::Action {
         return;
     }
     let p = s.active as usize;

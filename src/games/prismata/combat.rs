@@ -22,7 +22,7 @@
 use super::action::{Action, can_block, can_take, hit};
 use super::library::Library;
 use super::resources::Resource;
-use super::state::{Phase, State, Unit};
+use super::state::{TurnPhase, State, Unit};
 
 /// The total available defense of player `p`: the HP of its units that can block.
 pub fn total_defense(library: &Library, s: &State, p: usize) -> u32 {
@@ -61,21 +61,21 @@ pub(super) fn legal_in_combat(library: &Library, s: &State, a: Action) -> bool {
     let p = s.active as usize;
     let o = 1 - p;
     match (s.phase, a) {
-        (Phase::Defense, Action::Block(i)) => {
+        (TurnPhase::Defense, Action::Block(i)) => {
             attack(s, o) > 0
                 && s.sides[p]
                     .units
                     .get(i as usize)
                     .is_some_and(|u| can_block(u, library.get(u.kind)))
         }
-        (Phase::Defense, Action::EndPhase) => attack(s, o) == 0,
-        (Phase::Action, Action::EndPhase) => s.armed.is_none(),
-        (Phase::Breach, Action::Breach(j)) => breach_legal(library, s, j as usize),
+        (TurnPhase::Defense, Action::EndPhase) => attack(s, o) == 0,
+        (TurnPhase::Action, Action::EndPhase) => s.armed.is_none(),
+        (TurnPhase::Breach, Action::Breach(j)) => breach_legal(library, s, j as usize),
         // Each of the open engine's conditions for ending the breach (no enemy unit, no
         // attack, no breachable or overkillable unit the attack can take) leaves no breach
         // legal, and no breach legal is the one case it adds (a frozen target before the
         // chill may be breached, where it would undo the chill).
-        (Phase::Breach, Action::EndPhase) => {
+        (TurnPhase::Breach, Action::EndPhase) => {
             !(0..s.sides[o].units.len()).any(|j| breach_legal(library, s, j))
         }
         _ => false,
@@ -105,25 +105,25 @@ pub(super) fn apply_in_combat(library: &Library, s: &mut State, a: Action) {
     let p = s.active as usize;
     let o = 1 - p;
     match (s.phase, a) {
-        (Phase::Defense, Action::Block(i)) => hit(library, s, o, i as usize),
-        (Phase::Defense, Action::EndPhase) => s.begin_turn(library),
-        (Phase::Action, Action::EndPhase) => {
+        (TurnPhase::Defense, Action::Block(i)) => hit(library, s, o, i as usize),
+        (TurnPhase::Defense, Action::EndPhase) => s.begin_turn(library),
+        (TurnPhase::Action, Action::EndPhase) => {
             let damage = attack(s, p);
             let enemy_units = s.sides[o].units.iter().any(|u| u.alive);
             if damage > 0 && enemy_units && u32::from(damage) >= total_defense(library, s, o) {
                 wipeout(library, s, o);
-                s.phase = Phase::Breach;
+                s.phase = TurnPhase::Breach;
             } else {
                 confirm(library, s);
             }
         }
-        (Phase::Breach, Action::Breach(j)) => {
+        (TurnPhase::Breach, Action::Breach(j)) => {
             hit(library, s, p, j as usize);
             if !library.get(s.sides[o].units[j as usize].kind).frontline {
                 s.can_breach_frozen = true;
             }
         }
-        (Phase::Breach, Action::EndPhase) => {
+        (TurnPhase::Breach, Action::EndPhase) => {
             // Whatever cannot be spent is lost.
             set_attack(s, p, 0);
             confirm(library, s);
@@ -179,7 +179,7 @@ fn confirm(library: &Library, s: &mut State) {
     }
     s.active = o as u8;
     if attack(s, p) > 0 {
-        s.phase = Phase::Defense;
+        s.phase = TurnPhase::Defense;
     } else {
         s.begin_turn(library);
     }
@@ -217,7 +217,7 @@ mod tests {
         // Player 0: 3 attack against player 1's 9 one-HP blockers.
         set_attack(&mut s, 0, 3);
         apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!((s.active, s.phase, s.ply), (1, Phase::Defense, 1));
+        assert_eq!((s.active, s.phase, s.ply), (1, TurnPhase::Defense, 1));
         let mut out = Vec::new();
         legal_actions(lib(), &s, &mut out);
         assert_eq!(
@@ -232,7 +232,7 @@ mod tests {
         assert!(is_legal(lib(), &s, Action::EndPhase));
         apply(lib(), &mut s, Action::EndPhase);
         // Player 1's turn starts; its 3 dead Drones are gone.
-        assert_eq!((s.active, s.phase), (1, Phase::Action));
+        assert_eq!((s.active, s.phase), (1, TurnPhase::Action));
         assert_eq!(live(&s, 1), 6);
         assert_eq!(s.sides[1].resources.to_string(), "2E");
     }
@@ -246,7 +246,7 @@ mod tests {
         // Player 1 attacks with 2: exactly player 0's defense, so it wipes out and breaches.
         set_attack(&mut s, 1, 2);
         apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!(s.phase, Phase::Breach);
+        assert_eq!(s.phase, TurnPhase::Breach);
         assert_eq!(
             s.sides[0]
                 .units
@@ -271,7 +271,7 @@ mod tests {
         apply(lib(), &mut s, Action::EndPhase);
         set_attack(&mut s, 1, 4);
         apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!((s.active, s.phase), (0, Phase::Defense), "4 < 5: pending");
+        assert_eq!((s.active, s.phase), (0, TurnPhase::Defense), "4 < 5: pending");
         let w = s.sides[0]
             .units
             .iter()
@@ -292,7 +292,7 @@ mod tests {
         assert_eq!(total_defense(lib(), &s, 1), 1);
         set_attack(&mut s, 0, 3);
         apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!(s.phase, Phase::Breach);
+        assert_eq!(s.phase, TurnPhase::Breach);
         assert!(s.can_breach_frozen, "a blocker absorbed");
         let mut out = Vec::new();
         legal_actions(lib(), &s, &mut out);
@@ -306,7 +306,7 @@ mod tests {
         assert!(is_legal(lib(), &s, Action::EndPhase));
         apply(lib(), &mut s, Action::EndPhase);
         assert_eq!(live(&s, 1), 6);
-        assert_eq!((s.active, s.phase), (1, Phase::Action));
+        assert_eq!((s.active, s.phase), (1, TurnPhase::Action));
     }
 
     #[test]

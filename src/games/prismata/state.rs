@@ -77,7 +77,7 @@ impl Side {
 
 /// The phase of the active player's turn (spec §3; the swoosh is not a phase a player acts in).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
+pub enum TurnPhase {
     /// Assigning blockers to the opponent's pending attack.
     Defense,
     /// Clicking, buying, attacking frontline units.
@@ -96,7 +96,7 @@ pub struct State {
     /// The player to act.
     pub active: u8,
     /// The active player's phase.
-    pub phase: Phase,
+    pub phase: TurnPhase,
     /// Turns completed (plies).
     pub ply: u32,
     /// The id the next unit gets.
@@ -134,7 +134,7 @@ impl State {
             buyable,
             sides: [side.clone(), side],
             active: 0,
-            phase: Phase::Action,
+            phase: TurnPhase::Action,
             ply: 0,
             next_id: 0,
             armed: None,
@@ -243,7 +243,7 @@ impl State {
             }
         }
         self.sides[p].units.retain(|u| u.alive);
-        self.phase = Phase::Action;
+        self.phase = TurnPhase::Action;
     }
 
     /// Runs unit `i` of player `p`'s turn-start script: gains (with resonance), creations
@@ -342,7 +342,7 @@ mod tests {
             .find(|u| u.kind == id("Engineer"))
             .unwrap();
         assert_eq!((d.status, e.status), (Status::Default, Status::Inert));
-        assert_eq!((s.active, s.phase, s.buyable.len()), (0, Phase::Action, 17));
+        assert_eq!((s.active, s.phase, s.buyable.len()), (0, TurnPhase::Action, 17));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::games::prismata::ai::heuristics::damage_loss_will_cost;
 use crate::games::prismata::ai::partial::Turn;
 use crate::games::prismata::ai::predict::wipeout_loss;
 use crate::games::prismata::combat::total_defense;
-use crate::games::prismata::{Action, Library, Phase, Resource, State, rules};
+use crate::games::prismata::{Action, Library, TurnPhase, Resource, State, rules};
 
 /// The defender's loss for each attack amount the player to act could send.
 #[derive(Clone, Debug)]
@@ -125,7 +125,7 @@ impl<'a> AttackDamageScenario<'a> {
         s.sides[self.attacker]
             .resources
             .set(Resource::Attack, attack);
-        if s.phase == Phase::Action && rules::is_legal(self.lib, &s, Action::EndPhase) {
+        if s.phase == TurnPhase::Action && rules::is_legal(self.lib, &s, Action::EndPhase) {
             rules::apply(self.lib, &mut s, Action::EndPhase);
         }
         s
@@ -137,7 +137,7 @@ impl<'a> AttackDamageScenario<'a> {
             self.breach_start = Some(self.sent(self.total_defense + 1));
         }
         let start = self.breach_start.as_ref().expect("just made");
-        if start.over || start.phase != Phase::Breach {
+        if start.over || start.phase != TurnPhase::Breach {
             return wipeout;
         }
         let mut s = start.clone();
@@ -163,7 +163,7 @@ impl<'a> AttackDamageScenario<'a> {
         }
         let start = self.defense_start.as_ref().expect("just made");
         if start.over
-            || start.phase != Phase::Defense
+            || start.phase != TurnPhase::Defense
             || start.active as usize != self.defender
             || start.sides[self.attacker].units.iter().all(|u| !u.alive)
         {

@@ -14,7 +14,7 @@
 
 use super::heuristics::{DamageLoss, damage_loss_will_cost};
 use super::partial::{PartialPlayer, PpPhase, Turn};
-use crate::games::prismata::{Action, Phase, Resource};
+use crate::games::prismata::{Action, TurnPhase, Resource};
 use crate::rng::Rng;
 
 /// Scores of tech buildings are divided by this with `low_tech_priority`.
@@ -22,7 +22,7 @@ const LOW_TECH_DIVISOR: f64 = 100_000.0;
 
 /// True if `turn` is in the breach phase of its player.
 fn breaching(turn: &Turn) -> bool {
-    turn.in_turn() && turn.state.phase == Phase::Breach
+    turn.in_turn() && turn.state.phase == TurnPhase::Breach
 }
 
 /// `Breach_GreedyKnapsack` [Breach Cost; Breach Attack with the attack-value loss]:
@@ -153,14 +153,14 @@ mod tests {
         }
         s.sides[0].resources.set(Resource::Attack, attack);
         crate::games::prismata::rules::apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!(s.phase, Phase::Breach);
+        assert_eq!(s.phase, TurnPhase::Breach);
         s
     }
 
     fn play(player: &dyn PartialPlayer, s: &State) -> Vec<Action> {
         let mut turn = Turn::new(lib(), s.clone());
         player.play(&mut turn, &mut rng_from_seed(0));
-        assert!(turn.state.over || turn.state.phase != Phase::Breach);
+        assert!(turn.state.over || turn.state.phase != TurnPhase::Breach);
         turn.actions
     }
 

@@ -17,7 +17,7 @@
 use super::heuristics::{DamageLoss, UnitHeuristic, current_value, damage_loss_will_cost};
 use super::partial::{PartialPlayer, PpPhase, Turn};
 use crate::games::prismata::action::can_block;
-use crate::games::prismata::{Action, Library, Phase, Resource, State, Unit};
+use crate::games::prismata::{Action, Library, TurnPhase, Resource, State, Unit};
 use crate::rng::Rng;
 
 /// A group of identical blockers (same type, HP, chill, charges, delay, construction,
@@ -179,7 +179,7 @@ pub fn solve_blocks(lib: &Library, s: &State, loss: DamageLoss) -> Option<BlockS
 
 /// True if `turn` is in the defense phase of its player.
 fn defending(turn: &Turn) -> bool {
-    turn.in_turn() && turn.state.phase == Phase::Defense
+    turn.in_turn() && turn.state.phase == TurnPhase::Defense
 }
 
 /// Blocks with the first legal blocker until the defense may end, then ends it.
@@ -334,7 +334,7 @@ mod tests {
             add(&mut s, 1, name);
         }
         s.active = 1;
-        s.phase = Phase::Defense;
+        s.phase = TurnPhase::Defense;
         s.sides[0].resources.set(Resource::Attack, attack);
         s
     }
@@ -342,7 +342,7 @@ mod tests {
     fn blocked(player: &dyn PartialPlayer, s: &State) -> Vec<Action> {
         let mut turn = Turn::new(lib(), s.clone());
         player.play(&mut turn, &mut rng_from_seed(0));
-        assert_ne!(turn.state.phase, Phase::Defense, "the defense is over");
+        assert_ne!(turn.state.phase, TurnPhase::Defense, "the defense is over");
         turn.actions
     }
 

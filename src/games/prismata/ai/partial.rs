@@ -13,7 +13,7 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use crate::games::prismata::rules;
-use crate::games::prismata::{Action, Library, Phase, State};
+use crate::games::prismata::{Action, Library, TurnPhase, State};
 use crate::rng::Rng;
 
 /// The phase a partial player plays (the C++ `PPPhases`).
@@ -143,7 +143,7 @@ impl PartialPlayer for Combination {
     fn play(&self, turn: &mut Turn, rng: &mut Rng) {
         let action_phase = matches!(self.phase, PpPhase::Ability | PpPhase::Buy);
         for player in &self.players {
-            if action_phase && !(turn.in_turn() && turn.state.phase == Phase::Action) {
+            if action_phase && !(turn.in_turn() && turn.state.phase == TurnPhase::Action) {
                 return;
             }
             player.play(turn, rng);
@@ -197,7 +197,7 @@ impl<'a> Turn<'a> {
     }
 
     fn mark_action_start(&mut self) {
-        if self.action_start.is_none() && self.in_turn() && self.state.phase == Phase::Action {
+        if self.action_start.is_none() && self.in_turn() && self.state.phase == TurnPhase::Action {
             self.action_start = Some((self.state.clone(), self.actions.len()));
         }
     }
@@ -210,7 +210,7 @@ impl<'a> Turn<'a> {
     /// True if the player may click or buy now: its action phase, with no click waiting for
     /// its target.
     pub fn acting(&self) -> bool {
-        self.in_turn() && self.state.phase == Phase::Action && self.state.armed.is_none()
+        self.in_turn() && self.state.phase == TurnPhase::Action && self.state.armed.is_none()
     }
 
     /// Applies uniformly random legal actions while `go` holds and one is legal (the
@@ -271,7 +271,7 @@ impl<'a> Turn<'a> {
     /// not possible), or if the action phase has not begun or is over.
     pub fn without(&self, mut drop: impl FnMut(Action) -> bool) -> Option<Turn<'a>> {
         let (start_state, start) = self.action_start.as_ref()?;
-        if !self.in_turn() || self.state.phase != Phase::Action {
+        if !self.in_turn() || self.state.phase != TurnPhase::Action {
             return None;
         }
         let mut replay = Turn {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::partial::{PartialPlayer, PpPhase, Turn};
-use crate::games::prismata::{Action, Library, Phase, State};
+use crate::games::prismata::{Action, Library, TurnPhase, State};
 use crate::rng::Rng;
 
 /// One partial player per phase, in [`PpPhase::ALL`] order.
@@ -14,9 +14,9 @@ pub type Players = [Arc<dyn PartialPlayer>; 4];
 pub fn acts_now(turn: &Turn, phase: PpPhase) -> bool {
     turn.in_turn()
         && match phase {
-            PpPhase::Defense => turn.state.phase == Phase::Defense,
-            PpPhase::Ability | PpPhase::Buy => turn.state.phase == Phase::Action,
-            PpPhase::Breach => turn.state.phase == Phase::Breach,
+            PpPhase::Defense => turn.state.phase == TurnPhase::Defense,
+            PpPhase::Ability | PpPhase::Buy => turn.state.phase == TurnPhase::Action,
+            PpPhase::Breach => turn.state.phase == TurnPhase::Breach,
         }
 }
 

@@ -15,7 +15,7 @@ use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::{Game, Player};
-use crate::games::prismata::{Action, Phase, PrismataGame, State};
+use crate::games::prismata::{Action, TurnPhase, PrismataGame, State};
 use crate::limits::{MAX_BUDGET, MAX_PGS_ROUNDS};
 use crate::rng::Rng;
 
@@ -141,7 +141,7 @@ impl Portfolio<PrismataGame> for PrismataScripts {
         if out.is_empty() {
             // Only ability scripts act and none would click: the action phase ends.
             let end = Action::EndPhase;
-            if state.phase == Phase::Action && game.is_legal(state, end) {
+            if state.phase == TurnPhase::Action && game.is_legal(state, end) {
                 let script = self
                     .players
                     .iter()

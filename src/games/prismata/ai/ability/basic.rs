@@ -24,7 +24,7 @@ use crate::games::prismata::ai::heuristics::{
 };
 use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn, UnitFilter};
 use crate::games::prismata::library::Target;
-use crate::games::prismata::{Action, Phase, Resource, rules};
+use crate::games::prismata::{Action, TurnPhase, Resource, rules};
 use crate::rng::Rng;
 
 /// True if `filter` excludes the type of the turn player's unit `i`.
@@ -382,7 +382,7 @@ impl PartialPlayer for AbilityRandom {
 
     fn play(&self, turn: &mut Turn, rng: &mut Rng) {
         let mut legal = Vec::new();
-        while turn.in_turn() && turn.state.phase == Phase::Action {
+        while turn.in_turn() && turn.state.phase == TurnPhase::Action {
             turn.legal_actions(&mut legal);
             legal.retain(|a| !matches!(a, Action::Buy(_)));
             if legal.is_empty() {

@@ -111,7 +111,7 @@ impl PartialPlayer for AvoidEconomyWaste {
 mod tests {
     use super::*;
     use crate::games::prismata::ai::ability::sample;
-    use crate::games::prismata::{Level, Phase, Resources, State};
+    use crate::games::prismata::{Level, TurnPhase, Resources, State};
     use std::sync::Arc;
 
     fn lib() -> &'static Library {
@@ -160,7 +160,7 @@ mod tests {
             "red banked as gold, green kept"
         );
         assert_eq!(turn.state.sides[0].resources.to_string(), "1$ 3G");
-        assert!(turn.in_turn() && turn.state.phase == Phase::Action);
+        assert!(turn.in_turn() && turn.state.phase == TurnPhase::Action);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use crate::games::prismata::ai::partial::{PartialPlayer, Turn};
-use crate::games::prismata::{Action, Level, Library, Phase, State, rules};
+use crate::games::prismata::{Action, Level, Library, TurnPhase, State, rules};
 use crate::rng::rng_from_seed;
 
 /// Action-phase states (no click waiting for its target) from `games` random games of up to
@@ -22,7 +22,7 @@ pub(crate) fn positions(seed: u64, games: usize, plies: u32) -> Vec<State> {
         let level = Level::random(lib, 8, seed.wrapping_mul(1000) + g as u64).unwrap();
         let mut s = State::new(lib, &level);
         while !s.over && s.ply < plies {
-            if s.phase == Phase::Action && s.armed.is_none() && rng.random_range(0..4) == 0 {
+            if s.phase == TurnPhase::Action && s.armed.is_none() && rng.random_range(0..4) == 0 {
                 out.push(s.clone());
             }
             rules::legal_actions(lib, &s, &mut legal);
@@ -76,7 +76,7 @@ pub(crate) fn plays_legally_after(
         }
         assert_eq!(replay, turn.state, "{player:?}: the actions do not replay");
         assert!(turn.in_turn(), "{player:?} ended the turn");
-        assert_eq!(turn.state.phase, Phase::Action, "{player:?} left the phase");
+        assert_eq!(turn.state.phase, TurnPhase::Action, "{player:?} left the phase");
         assert!(turn.state.armed.is_none(), "{player:?} left a click armed");
         acted += usize::from(turn.actions != earlier);
     }
