@@ -6,7 +6,7 @@
 
 use super::library::{Destroy, Library, Target, UnitType};
 use super::resources::Resource;
-use super::state::{TurnPhase, State, Status, Unit};
+use super::state::{State, Status, TurnPhase, Unit};
 
 /// An action of the player to act. Unit indices are positions in a side's unit list, which
 /// only shrinks between turns.

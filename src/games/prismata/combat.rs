@@ -22,7 +22,7 @@
 use super::action::{Action, can_block, can_take, hit};
 use super::library::Library;
 use super::resources::Resource;
-use super::state::{TurnPhase, State, Unit};
+use super::state::{State, TurnPhase, Unit};
 
 /// The total available defense of player `p`: the HP of its units that can block.
 pub fn total_defense(library: &Library, s: &State, p: usize) -> u32 {
@@ -271,7 +271,11 @@ mod tests {
         apply(lib(), &mut s, Action::EndPhase);
         set_attack(&mut s, 1, 4);
         apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!((s.active, s.phase), (0, TurnPhase::Defense), "4 < 5: pending");
+        assert_eq!(
+            (s.active, s.phase),
+            (0, TurnPhase::Defense),
+            "4 < 5: pending"
+        );
         let w = s.sides[0]
             .units
             .iter()

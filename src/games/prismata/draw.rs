@@ -8,7 +8,7 @@ use svg::node::element::{Group, Rectangle, Text};
 use super::action::Action;
 use super::library::Library;
 use super::render::{unit_groups, unit_notes};
-use super::state::{TurnPhase, State};
+use super::state::{State, TurnPhase};
 use crate::board::{Drawing, LegendEntry};
 
 /// Card size and gaps.

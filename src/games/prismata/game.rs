@@ -10,7 +10,7 @@ use super::action::Action;
 use super::level::Level;
 use super::library::Library;
 use super::rules;
-use super::state::{TurnPhase, State};
+use super::state::{State, TurnPhase};
 use crate::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
 
 /// Plies after which a game is drawn (the C++ driver's turn limit).

@@ -28,4 +28,4 @@ pub use game::PrismataGame;
 pub use level::Level;
 pub use library::{Library, Rarity, UnitSet, UnitType};
 pub use resources::{Resource, Resources};
-pub use state::{TurnPhase, State, Status, Unit};
+pub use state::{State, Status, TurnPhase, Unit};

@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::library::Library;
-use super::state::{TurnPhase, Side, State, Status, Unit};
+use super::state::{Side, State, Status, TurnPhase, Unit};
 
 /// A side's live units grouped by type, types in id order.
 pub(super) fn unit_groups(side: &Side) -> Vec<(u16, Vec<&Unit>)> {

@@ -5,7 +5,7 @@
 use super::action::{Action, action_phase_actions, apply_in_action_phase, legal_in_action_phase};
 use super::combat::{apply_in_combat, legal_in_combat};
 use super::library::Library;
-use super::state::{TurnPhase, State};
+use super::state::{State, TurnPhase};
 
 /// True if `a` is legal in `s` (nothing is once the game is over).
 pub fn is_legal(library: &Library, s: &State, a: Action) -> bool {

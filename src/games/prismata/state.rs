@@ -342,7 +342,10 @@ mod tests {
             .find(|u| u.kind == id("Engineer"))
             .unwrap();
         assert_eq!((d.status, e.status), (Status::Default, Status::Inert));
-        assert_eq!((s.active, s.phase, s.buyable.len()), (0, TurnPhase::Action, 17));
+        assert_eq!(
+            (s.active, s.phase, s.buyable.len()),
+            (0, TurnPhase::Action, 17)
+        );
     }
 
     #[test]

@@ -13,10 +13,10 @@
 use crate::games::prismata::ai::breach::BreachGreedyKnapsack;
 use crate::games::prismata::ai::defense::solve_blocks;
 use crate::games::prismata::ai::heuristics::damage_loss_will_cost;
-use crate::games::prismata::ai::partial::Turn;
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::ai::predict::wipeout_loss;
 use crate::games::prismata::combat::total_defense;
-use crate::games::prismata::{Action, Library, TurnPhase, Resource, State, rules};
+use crate::games::prismata::{Action, Library, Resource, State, TurnPhase, rules};
 
 /// The defender's loss for each attack amount the player to act could send.
 #[derive(Clone, Debug)]
@@ -144,7 +144,7 @@ impl<'a> AttackDamageScenario<'a> {
         s.sides[self.attacker]
             .resources
             .set(Resource::Attack, attack - self.total_defense);
-        let mut turn = Turn::new(self.lib, s);
+        let mut turn = TurnPlan::new(self.lib, s);
         let breached = BreachGreedyKnapsack::default().breach(&mut turn);
         let loss = wipeout + breached;
         if turn.state.sides[self.defender]

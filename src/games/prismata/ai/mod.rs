@@ -2,7 +2,7 @@
 //!
 //! Partial players, each playing one phase of a turn:
 //! - [`partial`]: the contract ([`partial::PartialPlayer`]), the turn under construction they
-//!   act on ([`partial::Turn`], with take-backs by replay), buy limits, filters, combinations;
+//!   act on ([`partial::TurnPlan`], with take-backs by replay), buy limits, filters, combinations;
 //! - [`defense`], [`ability`], [`buy`], [`breach`]: the partial players of each phase;
 //! - what they reason with: [`heuristics`] (unit values, damage losses, the will score),
 //!   [`filter`] (unit filters), [`predict`] (the opponent's predicted next turn),

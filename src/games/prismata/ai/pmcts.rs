@@ -18,7 +18,7 @@
 //! is `traversals`.
 
 use super::eval::{playout, win_credit};
-use super::portfolio::{Generated, Portfolio};
+use super::portfolio::{Generated, PartialPortfolio};
 use super::sequence::Sequence;
 use crate::agents::portfolio_mcts::PmctsParams;
 use crate::games::prismata::{Action, Library, State};
@@ -31,9 +31,9 @@ pub const DEFAULT_WEIGHT: f64 = 0.5;
 #[derive(Clone, Debug)]
 pub struct TurnPmcts {
     /// Moves at the root.
-    pub root: Portfolio,
+    pub root: PartialPortfolio,
     /// Moves below the root.
-    pub inner: Portfolio,
+    pub inner: PartialPortfolio,
     /// Traversals per decision.
     pub traversals: u64,
     /// The playout player of both sides.

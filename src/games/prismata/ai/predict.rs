@@ -17,9 +17,9 @@ use super::heuristics::{
     current_value, damage_loss_attack_value, damage_loss_will_cost,
     defense_heuristic_save_attackers, snipe_highest_defense,
 };
-use super::partial::{Combination, PartialPlayer, PpPhase, Turn};
+use super::partial::{Combination, PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::action::can_block;
-use crate::games::prismata::{Action, Library, TurnPhase, State, rules};
+use crate::games::prismata::{Action, Library, State, TurnPhase, rules};
 use crate::rng::{Rng, rng_from_seed};
 
 /// The enemy's assumed action phase (C++ `GetPredictionPlayer`): click every economy unit,
@@ -47,7 +47,7 @@ fn unused_rng() -> Rng {
 /// an armed click first).
 fn end_action_phase(lib: &Library, s: &mut State) {
     if s.armed.is_some() {
-        let mut turn = Turn::new(lib, s.clone());
+        let mut turn = TurnPlan::new(lib, s.clone());
         target_first(&mut turn);
         *s = turn.state;
     }
@@ -58,7 +58,7 @@ fn end_action_phase(lib: &Library, s: &mut State) {
 
 /// Runs `player` on `s` for the player to act.
 fn run(lib: &Library, s: &mut State, player: &dyn PartialPlayer, rng: &mut Rng) {
-    let mut turn = Turn::new(lib, s.clone());
+    let mut turn = TurnPlan::new(lib, s.clone());
     player.play(&mut turn, rng);
     *s = turn.state;
 }
@@ -130,7 +130,7 @@ pub fn enemy_next_turn_defense_loss(lib: &Library, s: &mut State) -> f64 {
         end_action_phase(lib, s);
     }
     if s.phase == TurnPhase::Breach && !s.over && s.active == player {
-        let mut turn = Turn::new(lib, s.clone());
+        let mut turn = TurnPlan::new(lib, s.clone());
         let breached = BreachGreedyKnapsack::default().breach(&mut turn);
         *s = turn.state;
         return wipeout + breached;

@@ -8,14 +8,14 @@ use std::sync::{Arc, OnceLock};
 use super::bot::{Bot, Planner};
 use super::config::BotConfig;
 use super::heuristics::will_score;
-use super::partial::{PartialPlayer, PpPhase, Turn};
+use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use super::sequence::{acts_now, play_phase};
 use crate::agent::{Agent, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::agents::AgentSpec;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::{Game, Player};
-use crate::games::prismata::{Action, TurnPhase, PrismataGame, State};
+use crate::games::prismata::{Action, PrismataGame, State, TurnPhase};
 use crate::limits::{MAX_BUDGET, MAX_PGS_ROUNDS};
 use crate::rng::Rng;
 
@@ -116,7 +116,7 @@ impl Portfolio<PrismataGame> for PrismataScripts {
         if game.turn(state) == crate::game::Turn::Terminal {
             return;
         }
-        let start = Turn::new(game.library(), state.clone());
+        let start = TurnPlan::new(game.library(), state.clone());
         for (script, (phase, player)) in self.players.iter().enumerate() {
             // A click waiting for its target belongs to the ability players.
             if state.armed.is_some() && *phase != PpPhase::Ability {

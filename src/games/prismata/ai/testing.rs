@@ -3,9 +3,9 @@
 
 use rand::RngExt;
 
-use super::partial::{PartialPlayer, PpPhase, Turn};
+use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::rules;
-use crate::games::prismata::{Action, Level, Library, TurnPhase, State, Status};
+use crate::games::prismata::{Action, Level, Library, State, Status, TurnPhase};
 use crate::rng::{Rng, rng_from_seed};
 
 /// The built-in library.
@@ -74,7 +74,7 @@ fn in_phase(s: &State, phase: PpPhase) -> bool {
 }
 
 /// Plays `games` random games on random sets (8 pool units, at most `max_plies` plies each):
-/// whenever the state is in `player`'s phase, `player` plays it on a [`Turn`]; every other
+/// whenever the state is in `player`'s phase, `player` plays it on a [`TurnPlan`]; every other
 /// decision is a random legal action. Checks that every action the player applied was legal
 /// (replayed on the state it started from) and that it ended its phase (defense, breach) or
 /// left the action phase open (ability, buy). Returns how many times the player ran.
@@ -92,7 +92,7 @@ pub(crate) fn random_games(player: &dyn PartialPlayer, games: u64, max_plies: u3
             if in_phase(&s, player.phase()) && played_at != Some((s.ply, s.phase)) {
                 played_at = Some((s.ply, s.phase));
                 let before = s.clone();
-                let mut turn = Turn::new(lib, s.clone());
+                let mut turn = TurnPlan::new(lib, s.clone());
                 player.play(&mut turn, &mut rng);
                 let mut replay = before;
                 for &a in &turn.actions {

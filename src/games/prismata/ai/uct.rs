@@ -9,7 +9,7 @@
 //! limit). `max_children` 0 means no limit (the C++ would then add no child at all).
 
 use super::eval::{playout, win_credit};
-use super::portfolio::{Children, Portfolio};
+use super::portfolio::{Children, PartialPortfolio};
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
 use crate::rng::Rng;
@@ -18,9 +18,9 @@ use crate::rng::Rng;
 #[derive(Clone, Debug)]
 pub struct Uct {
     /// Moves at the root.
-    pub root: Portfolio,
+    pub root: PartialPortfolio,
     /// Moves below the root.
-    pub inner: Portfolio,
+    pub inner: PartialPortfolio,
     /// Children per node (C++ `MaxChildren`; 0 = no limit).
     pub max_children: usize,
     /// Exploration constant (C++ `UCTConstant`, default 2).

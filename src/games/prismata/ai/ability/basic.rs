@@ -22,13 +22,13 @@ use super::target_first;
 use crate::games::prismata::ai::heuristics::{
     UnitHeuristic, activate_order, current_value, is_econ, type_attack,
 };
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn, UnitFilter};
+use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, TurnPlan, UnitFilter};
 use crate::games::prismata::library::Target;
-use crate::games::prismata::{Action, TurnPhase, Resource, rules};
+use crate::games::prismata::{Action, Resource, TurnPhase, rules};
 use crate::rng::Rng;
 
 /// True if `filter` excludes the type of the turn player's unit `i`.
-fn filtered(filter: &Option<Arc<dyn UnitFilter>>, turn: &Turn, i: usize) -> bool {
+fn filtered(filter: &Option<Arc<dyn UnitFilter>>, turn: &TurnPlan, i: usize) -> bool {
     filter.as_ref().is_some_and(|f| {
         let p = turn.player as usize;
         f.excludes(
@@ -42,7 +42,7 @@ fn filtered(filter: &Option<Arc<dyn UnitFilter>>, turn: &Turn, i: usize) -> bool
 
 /// The turn player's live units for which `keep` holds, in the C++ click order
 /// ([`activate_order`]).
-fn in_click_order(turn: &Turn, keep: impl Fn(usize) -> bool) -> Vec<usize> {
+fn in_click_order(turn: &TurnPlan, keep: impl Fn(usize) -> bool) -> Vec<usize> {
     let p = turn.player as usize;
     let mut units: Vec<usize> = (0..turn.state.sides[p].units.len())
         .filter(|&i| turn.state.sides[p].units[i].alive && keep(i))
@@ -53,7 +53,7 @@ fn in_click_order(turn: &Turn, keep: impl Fn(usize) -> bool) -> Vec<usize> {
 
 /// Clicks the units of `units` that `skip` does not exclude, pass after pass, until a pass
 /// clicks nothing.
-fn click_repeatedly(turn: &mut Turn, units: &[usize], skip: impl Fn(&Turn, usize) -> bool) {
+fn click_repeatedly(turn: &mut TurnPlan, units: &[usize], skip: impl Fn(&TurnPlan, usize) -> bool) {
     loop {
         let mut clicked = false;
         for &i in units {
@@ -80,7 +80,7 @@ impl PartialPlayer for EconomyDefault {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -108,7 +108,7 @@ impl PartialPlayer for AttackDefault {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -146,7 +146,7 @@ impl PartialPlayer for ActivateUtility {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -196,7 +196,7 @@ impl PartialPlayer for FrontlineGreedyKnapsack {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -246,7 +246,7 @@ impl PartialPlayer for SnipeGreedyKnapsack {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -311,7 +311,7 @@ impl PartialPlayer for DontAttack {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let p = turn.player as usize;
         for i in 0..turn.state.sides[p].units.len() {
             if !turn.acting() {
@@ -327,7 +327,7 @@ impl PartialPlayer for DontAttack {
 }
 
 /// Clicks the first legal unit, from the start each time, until none is legal.
-fn click_first_repeatedly(turn: &mut Turn) {
+fn click_first_repeatedly(turn: &mut TurnPlan) {
     let p = turn.player as usize;
     while turn.acting() {
         let Some(a) = (0..turn.state.sides[p].units.len() as u16)
@@ -350,7 +350,7 @@ impl PartialPlayer for AbilityDefault {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         click_first_repeatedly(turn);
     }
 }
@@ -365,7 +365,7 @@ impl PartialPlayer for ActivateAll {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         click_first_repeatedly(turn);
     }
 }
@@ -380,7 +380,7 @@ impl PartialPlayer for AbilityRandom {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, rng: &mut Rng) {
         let mut legal = Vec::new();
         while turn.in_turn() && turn.state.phase == TurnPhase::Action {
             turn.legal_actions(&mut legal);
@@ -415,14 +415,14 @@ mod tests {
         }
     }
 
-    fn play(player: &dyn PartialPlayer, s: &State) -> Turn<'static> {
-        let mut turn = Turn::new(lib(), s.clone());
+    fn play(player: &dyn PartialPlayer, s: &State) -> TurnPlan<'static> {
+        let mut turn = TurnPlan::new(lib(), s.clone());
         player.play(&mut turn, &mut rng_from_seed(0));
         assert!(turn.acting(), "the action phase stays open");
         turn
     }
 
-    fn clicks(turn: &Turn) -> Vec<Action> {
+    fn clicks(turn: &TurnPlan) -> Vec<Action> {
         turn.actions.clone()
     }
 

@@ -3,7 +3,7 @@
 
 use crate::games::prismata::Resource;
 use crate::games::prismata::ai::chill::StateChillIterator;
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, TurnPlan};
 use crate::rng::Rng;
 
 /// Plays the chill actions a [`StateChillIterator`] finds best.
@@ -18,7 +18,7 @@ impl PartialPlayer for ChillSolver {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -62,7 +62,7 @@ mod tests {
         // 1 attack against a Wall and a Tarsier (not a blocker): unfrozen, the Wall absorbs
         // it for nothing; frozen by the two Yetis, nothing blocks and the Tarsier is breached.
         let s = position(&["Shiver Yeti", "Shiver Yeti"], &["Wall", "Tarsier"], 1);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         ChillSolver {
             max_iterations: 200,
         }
@@ -79,7 +79,7 @@ mod tests {
     #[test]
     fn nothing_is_chilled_without_attack() {
         let s = position(&["Shiver Yeti", "Shiver Yeti"], &["Wall", "Tarsier"], 0);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         ChillSolver::default().play(&mut turn, &mut rng_from_seed(1));
         assert!(turn.actions.is_empty());
     }

@@ -22,12 +22,12 @@ pub mod economy_waste;
 pub(crate) mod sample;
 pub mod untap_avoid_breach;
 
-use super::partial::Turn;
+use super::partial::TurnPlan;
 use crate::games::prismata::Action;
 
 /// If a click waits for its target, targets the first enemy unit it may (players that do
 /// not choose targets themselves end up here after clicking a targeted ability).
-pub fn target_first(turn: &mut Turn) {
+pub fn target_first(turn: &mut TurnPlan) {
     if turn.state.armed.is_none() || !turn.in_turn() {
         return;
     }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::try_buy;
 use crate::error::{Error, Result};
 use crate::games::prismata::Library;
-use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use crate::rng::Rng;
 
 /// For each (type, most) of its sequence in turn, buys that type while it can, at most `most`
@@ -52,7 +52,7 @@ impl PartialPlayer for BuySequence {
         PpPhase::Buy
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -93,7 +93,7 @@ mod tests {
         // Vivid Drone: 4 gold, 3 energy — only 2 energy, so none; two Drones (6 gold, 2
         // energy); Engineers up to the limit of 3 owned (one more).
         let buyer = econ(lib()).with_buy_limits(&BuyLimits::new([(id("Engineer"), 3)]));
-        let mut turn = Turn::new(lib(), s.clone());
+        let mut turn = TurnPlan::new(lib(), s.clone());
         buyer.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn), ["Drone", "Drone", "Engineer"]);
 
@@ -101,7 +101,7 @@ mod tests {
             sequence: vec![(id("Drone"), 1), (id("Engineer"), 2)],
             buy_limits: BuyLimits::default(),
         };
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         one.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn), ["Drone", "Engineer", "Engineer"]);
     }
