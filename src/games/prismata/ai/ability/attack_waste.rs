@@ -11,10 +11,11 @@
 //! the result only if the attack stays at or above the threshold.
 
 use crate::games::prismata::action::can_block;
+use crate::games::prismata::ai::ability::AbilityPlayer;
 use crate::games::prismata::ai::ability::avoid_breach::clicked_this_phase;
 use crate::games::prismata::ai::attack_scenario::AttackDamageScenario;
 use crate::games::prismata::ai::heuristics::current_value;
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, TurnPlan};
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::ai::predict::predict_enemy_next_turn;
 use crate::games::prismata::{Action, Resource};
 use crate::rng::Rng;
@@ -136,15 +137,8 @@ impl AvoidAttackWaste {
     }
 }
 
-impl PartialPlayer for AvoidAttackWaste {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for AvoidAttackWaste {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let current = attack(turn);
         if current == 0 {
             return;
@@ -202,6 +196,7 @@ mod tests {
     use crate::games::prismata::Library;
     use crate::games::prismata::ai::ability::basic::{AttackDefault, EconomyDefault};
     use crate::games::prismata::ai::ability::sample;
+    use crate::games::prismata::ai::partial::PartialPlayer;
     use crate::games::prismata::ai::testing::facing;
     use crate::rng::rng_from_seed;
     use std::sync::Arc;

@@ -19,12 +19,13 @@
 //! given to enemy" is never set).
 
 use crate::games::prismata::action::can_block;
+use crate::games::prismata::ai::ability::AbilityPlayer;
 use crate::games::prismata::ai::attack_scenario::AttackDamageScenario;
 use crate::games::prismata::ai::chill::{ChillScenario, chill_amount, is_prompt_blocker};
 use crate::games::prismata::ai::heuristics::{
     buy_mana_cost, buy_sac_cost, buy_total_cost, inflated_mana_value_given_to_enemy,
 };
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, TurnPlan};
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::ai::predict::predict_enemy_next_turn;
 use crate::games::prismata::{Action, Library, Resource, State, Status};
 use crate::rng::Rng;
@@ -397,15 +398,8 @@ impl AvoidBreachSolver {
     }
 }
 
-impl PartialPlayer for AvoidBreachSolver {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for AvoidBreachSolver {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let (buys, untap) = self.solve(turn);
         for k in buys {
             turn.apply(Action::Buy(k));
@@ -450,6 +444,7 @@ mod tests {
     use super::*;
     use crate::games::prismata::ai::ability::basic::{AttackDefault, EconomyDefault};
     use crate::games::prismata::ai::ability::sample;
+    use crate::games::prismata::ai::partial::PartialPlayer;
     use crate::games::prismata::{Level, Resources};
     use crate::rng::rng_from_seed;
     use std::sync::Arc;

@@ -4,9 +4,10 @@
 //! with the chillers closest to what it still needs; otherwise chill nothing.
 
 use crate::games::prismata::action::can_block;
+use crate::games::prismata::ai::ability::AbilityPlayer;
 use crate::games::prismata::ai::chill::chill_amount;
 use crate::games::prismata::ai::heuristics::{UnitHeuristic, current_value};
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, TurnPlan};
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::{Action, Resource, Status};
 use crate::rng::Rng;
 
@@ -72,15 +73,8 @@ impl ChillGreedyKnapsack {
     }
 }
 
-impl PartialPlayer for ChillGreedyKnapsack {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for ChillGreedyKnapsack {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let lib = turn.library;
         let (p, o) = (turn.player as usize, 1 - turn.player as usize);
         let attack = turn.state.sides[p].resources.get(Resource::Attack);
@@ -157,6 +151,7 @@ impl PartialPlayer for ChillGreedyKnapsack {
 mod tests {
     use super::*;
     use crate::games::prismata::ai::ability::sample;
+    use crate::games::prismata::ai::partial::PartialPlayer;
     use crate::games::prismata::ai::testing::facing;
     use crate::games::prismata::{Library, State};
     use crate::rng::rng_from_seed;

@@ -7,7 +7,8 @@
 //! The C++ undoes those clicks; we take them back with [`TurnPlan::without`], one at a time, and
 //! skip one whose take-back would strand a later action (the C++ undo is illegal then too).
 
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, TurnPlan};
+use crate::games::prismata::ai::ability::AbilityPlayer;
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::{Action, Library, Resource, Status, UnitType};
 use crate::rng::Rng;
 
@@ -80,15 +81,8 @@ impl AvoidEconomyWaste {
     }
 }
 
-impl PartialPlayer for AvoidEconomyWaste {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for AvoidEconomyWaste {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let lib = turn.library;
         let live = |i: &u16, turn: &TurnPlan| {
             turn.state.sides[turn.player as usize].units[*i as usize].alive
@@ -116,6 +110,7 @@ impl PartialPlayer for AvoidEconomyWaste {
 mod tests {
     use super::*;
     use crate::games::prismata::ai::ability::sample;
+    use crate::games::prismata::ai::partial::PartialPlayer;
     use crate::games::prismata::{Level, Resources, State, TurnPhase};
     use std::sync::Arc;
 
