@@ -29,6 +29,6 @@ mod test_support;
 pub use action::Action;
 pub use game::PrismataGame;
 pub use level::Level;
-pub use library::{Library, Rarity, UnitSet, UnitType};
+pub use library::{Library, UnitSet, UnitType};
 pub use resources::{Resource, Resources};
 pub use state::{State, Status, TurnPhase, Unit};

@@ -65,7 +65,8 @@ impl<'a> AttackDamageScenario<'a> {
     }
 
     /// The defender's total available defense.
-    pub fn total_defense(&self) -> u16 {
+    #[cfg(test)]
+    fn total_defense(&self) -> u16 {
         self.total_defense
     }
 

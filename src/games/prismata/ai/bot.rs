@@ -68,11 +68,6 @@ impl Bot {
             expected: None,
         }
     }
-
-    /// How it plans.
-    pub fn planner(&self) -> &Planner {
-        &self.planner
-    }
 }
 
 impl Agent<PrismataGame> for Bot {

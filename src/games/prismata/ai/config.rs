@@ -80,6 +80,8 @@ const SECTIONS: [&str; 6] = [
 pub struct BotConfig {
     players: BTreeMap<String, Planner>,
     partials: BTreeMap<String, Arc<dyn PartialPlayer>>,
+    /// The resolved portfolios, kept for the tests.
+    #[cfg(test)]
     portfolios: BTreeMap<String, PartialPortfolio>,
 }
 
@@ -127,6 +129,7 @@ impl BotConfig {
         Ok(BotConfig {
             players,
             partials: resolver.partials,
+            #[cfg(test)]
             portfolios: resolver.portfolios,
         })
     }
@@ -147,7 +150,8 @@ impl BotConfig {
     }
 
     /// The portfolio (iterator) called `name`.
-    pub fn portfolio(&self, name: &str) -> Option<&PartialPortfolio> {
+    #[cfg(test)]
+    pub(crate) fn portfolio(&self, name: &str) -> Option<&PartialPortfolio> {
         self.portfolios.get(name)
     }
 }

@@ -80,7 +80,8 @@ pub struct BuyLimits(Vec<(u16, u16)>);
 
 impl BuyLimits {
     /// Limits from (library id, limit) pairs; a later pair for the same type wins.
-    pub fn new(pairs: impl IntoIterator<Item = (u16, u16)>) -> BuyLimits {
+    #[cfg(test)]
+    pub(crate) fn new(pairs: impl IntoIterator<Item = (u16, u16)>) -> BuyLimits {
         let mut limits = BuyLimits::default();
         for (kind, max) in pairs {
             limits.set(kind, max);
@@ -112,7 +113,8 @@ impl BuyLimits {
     }
 
     /// True if no type is limited.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }

@@ -22,7 +22,8 @@ pub struct PartialPortfolio {
 
 impl PartialPortfolio {
     /// A portfolio of unnamed players (each called `phase#i`, as `buy#2`).
-    pub fn unnamed(phases: [Vec<Arc<dyn PartialPlayer>>; 4]) -> PartialPortfolio {
+    #[cfg(test)]
+    pub(crate) fn unnamed(phases: [Vec<Arc<dyn PartialPlayer>>; 4]) -> PartialPortfolio {
         let names = std::array::from_fn(|p| {
             let phase = format!("{:?}", PpPhase::ALL[p]).to_lowercase();
             (0..phases[p].len())
@@ -38,7 +39,8 @@ impl PartialPortfolio {
     }
 
     /// The number of index combinations (an upper bound on the distinct moves).
-    pub fn combinations(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn combinations(&self) -> usize {
         self.phases.iter().map(Vec::len).product()
     }
 

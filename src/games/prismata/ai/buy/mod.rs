@@ -33,7 +33,7 @@ pub use avoid_breach::BuyAvoidBreach;
 pub use basic::{BuyDefault, BuyNothing, BuyRandom};
 pub use engineer::BuyEngineerHeuristic;
 pub use greedy_knapsack::BuyGreedyKnapsack;
-pub use opening_book::{BuyOpeningBook, OpeningBookEntry, OpeningBookEntrySpec};
+pub use opening_book::{BuyOpeningBook, OpeningBookEntrySpec};
 pub use sequence::BuySequence;
 pub use tech::{BuyTechHeuristic, TechHeuristic};
 pub use value::BuyValue;

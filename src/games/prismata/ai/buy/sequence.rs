@@ -3,8 +3,6 @@
 use std::sync::Arc;
 
 use super::try_buy;
-use crate::error::{Error, Result};
-use crate::games::prismata::Library;
 use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use crate::rng::Rng;
 
@@ -17,34 +15,6 @@ pub struct BuySequence {
     pub sequence: Vec<(u16, u16)>,
     /// The most copies of a type it lets the player own.
     pub buy_limits: BuyLimits,
-}
-
-impl BuySequence {
-    /// The sequence of (unit name, most) pairs of a config. `field` names it in errors.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Config`] naming `field[i]` if a name is not a unit of `library` (the C++ skips
-    /// such entries silently).
-    pub fn from_names(
-        library: &Library,
-        sequence: &[(String, u16)],
-        field: &str,
-    ) -> Result<BuySequence> {
-        let sequence = sequence
-            .iter()
-            .enumerate()
-            .map(|(i, (name, most))| {
-                library.id(name).map(|k| (k, *most)).ok_or_else(|| {
-                    Error::config(format!("{field}[{i}]"), format!("no unit named `{name}`"))
-                })
-            })
-            .collect::<Result<_>>()?;
-        Ok(BuySequence {
-            sequence,
-            buy_limits: BuyLimits::default(),
-        })
-    }
 }
 
 impl PartialPlayer for BuySequence {
@@ -80,10 +50,16 @@ mod tests {
     };
     use crate::rng::rng_from_seed;
 
-    fn econ(lib: &Library) -> BuySequence {
-        let names =
-            [("Vivid Drone", 0), ("Drone", 0), ("Engineer", 0)].map(|(n, m)| (n.to_string(), m));
-        BuySequence::from_names(lib, &names, "econ").unwrap()
+    /// Vivid Drones, then Drones, then Engineers, as many as it can.
+    fn econ() -> BuySequence {
+        BuySequence {
+            sequence: vec![
+                (id("Vivid Drone"), 0),
+                (id("Drone"), 0),
+                (id("Engineer"), 0),
+            ],
+            buy_limits: BuyLimits::default(),
+        }
     }
 
     #[test]
@@ -92,7 +68,7 @@ mod tests {
         set_gold(&mut s, 13);
         // Vivid Drone: 4 gold, 3 energy — only 2 energy, so none; two Drones (6 gold, 2
         // energy); Engineers up to the limit of 3 owned (one more).
-        let buyer = econ(lib()).with_buy_limits(&BuyLimits::new([(id("Engineer"), 3)]));
+        let buyer = econ().with_buy_limits(&BuyLimits::new([(id("Engineer"), 3)]));
         let mut turn = TurnPlan::new(lib(), s.clone());
         buyer.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn), ["Drone", "Drone", "Engineer"]);
@@ -107,17 +83,8 @@ mod tests {
     }
 
     #[test]
-    fn unknown_names_are_config_errors() {
-        let names = [("Drone".to_string(), 0), ("Dron".to_string(), 1)];
-        match BuySequence::from_names(lib(), &names, "players.econ.buySequence") {
-            Err(Error::Config { field, .. }) => assert_eq!(field, "players.econ.buySequence[1]"),
-            other => panic!("expected a config error, got {other:?}"),
-        }
-    }
-
-    #[test]
     fn it_plays_legally_in_random_games() {
-        let econ = econ(lib()).with_buy_limits(&BuyLimits::new([(id("Engineer"), 2)]));
+        let econ = econ().with_buy_limits(&BuyLimits::new([(id("Engineer"), 2)]));
         let (runs, buys) = buys_in_random_games(econ.as_ref(), 6, 60);
         assert!(runs > 0 && buys > 0);
     }
