@@ -1,7 +1,8 @@
 //! Ability partial players (spec §11.2): the first part of the action phase, clicking
 //! abilities, choosing their targets and attacking frontline units. None ends the action
 //! phase. Every one but `Random` is an [`AbilityPlayer`]: it acts only while its player may
-//! click, a rule written once here.
+//! click, a rule written once here; those that click without choosing targets leave the
+//! target to [`target_first`].
 //!
 //! - [`basic`]: the scripted ones (`ActionAbility_EconomyDefault`, `AttackDefault`,
 //!   `ActivateUtility`, `FrontlineGreedyKnapsack`, `SnipeGreedyKnapsack`, `DontAttack`,
