@@ -30,8 +30,6 @@ mod evolve;
 mod experiments;
 /// Game API provided methods on the toy game.
 mod game_api;
-/// Tribes golden rule tests: combat, techs, growth, capture, healing, ruins, movement.
-mod golden;
 /// Every registered game and the Pig example: random games keep the invariants (clone, legal
 /// actions, outcomes, round cap, replay); every search agent finishes 2-, 3- and 4-player games.
 mod invariants;

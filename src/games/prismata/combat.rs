@@ -22,7 +22,7 @@
 use super::action::{Action, can_block, can_take, hit};
 use super::library::Library;
 use super::resources::Resource;
-use super::state::{Phase, State, Unit};
+use super::state::{State, TurnPhase, Unit};
 
 /// The total available defense of player `p`: the HP of its units that can block.
 pub fn total_defense(library: &Library, s: &State, p: usize) -> u32 {
@@ -61,21 +61,21 @@ pub(super) fn legal_in_combat(library: &Library, s: &State, a: Action) -> bool {
     let p = s.active as usize;
     let o = 1 - p;
     match (s.phase, a) {
-        (Phase::Defense, Action::Block(i)) => {
+        (TurnPhase::Defense, Action::Block(i)) => {
             attack(s, o) > 0
                 && s.sides[p]
                     .units
                     .get(i as usize)
                     .is_some_and(|u| can_block(u, library.get(u.kind)))
         }
-        (Phase::Defense, Action::EndPhase) => attack(s, o) == 0,
-        (Phase::Action, Action::EndPhase) => s.armed.is_none(),
-        (Phase::Breach, Action::Breach(j)) => breach_legal(library, s, j as usize),
+        (TurnPhase::Defense, Action::EndPhase) => attack(s, o) == 0,
+        (TurnPhase::Action, Action::EndPhase) => s.armed.is_none(),
+        (TurnPhase::Breach, Action::Breach(j)) => breach_legal(library, s, j as usize),
         // Each of the open engine's conditions for ending the breach (no enemy unit, no
         // attack, no breachable or overkillable unit the attack can take) leaves no breach
         // legal, and no breach legal is the one case it adds (a frozen target before the
         // chill may be breached, where it would undo the chill).
-        (Phase::Breach, Action::EndPhase) => {
+        (TurnPhase::Breach, Action::EndPhase) => {
             !(0..s.sides[o].units.len()).any(|j| breach_legal(library, s, j))
         }
         _ => false,
@@ -105,25 +105,25 @@ pub(super) fn apply_in_combat(library: &Library, s: &mut State, a: Action) {
     let p = s.active as usize;
     let o = 1 - p;
     match (s.phase, a) {
-        (Phase::Defense, Action::Block(i)) => hit(library, s, o, i as usize),
-        (Phase::Defense, Action::EndPhase) => s.begin_turn(library),
-        (Phase::Action, Action::EndPhase) => {
+        (TurnPhase::Defense, Action::Block(i)) => hit(library, s, o, i as usize),
+        (TurnPhase::Defense, Action::EndPhase) => s.begin_turn(library),
+        (TurnPhase::Action, Action::EndPhase) => {
             let damage = attack(s, p);
             let enemy_units = s.sides[o].units.iter().any(|u| u.alive);
             if damage > 0 && enemy_units && u32::from(damage) >= total_defense(library, s, o) {
                 wipeout(library, s, o);
-                s.phase = Phase::Breach;
+                s.phase = TurnPhase::Breach;
             } else {
                 confirm(library, s);
             }
         }
-        (Phase::Breach, Action::Breach(j)) => {
+        (TurnPhase::Breach, Action::Breach(j)) => {
             hit(library, s, p, j as usize);
             if !library.get(s.sides[o].units[j as usize].kind).frontline {
                 s.can_breach_frozen = true;
             }
         }
-        (Phase::Breach, Action::EndPhase) => {
+        (TurnPhase::Breach, Action::EndPhase) => {
             // Whatever cannot be spent is lost.
             set_attack(s, p, 0);
             confirm(library, s);
@@ -179,199 +179,8 @@ fn confirm(library: &Library, s: &mut State) {
     }
     s.active = o as u8;
     if attack(s, p) > 0 {
-        s.phase = Phase::Defense;
+        s.phase = TurnPhase::Defense;
     } else {
         s.begin_turn(library);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::prismata::level::Level;
-    use crate::games::prismata::rules::{apply, is_legal, legal_actions};
-    use crate::games::prismata::test_support::{id, lib};
-
-    fn game() -> State {
-        State::new(lib(), &Level::load(lib(), "units:Shiver Yeti").unwrap())
-    }
-
-    fn live(s: &State, p: usize) -> usize {
-        s.sides[p].units.iter().filter(|u| u.alive).count()
-    }
-
-    fn click_drones(s: &mut State) {
-        let p = s.active as usize;
-        for i in 0..s.sides[p].units.len() as u16 {
-            if s.sides[p].units[i as usize].kind == id("Drone")
-                && is_legal(lib(), s, Action::Click(i))
-            {
-                apply(lib(), s, Action::Click(i));
-            }
-        }
-    }
-
-    #[test]
-    fn attack_below_the_defense_is_pending_and_the_defender_must_absorb_it_all() {
-        let mut s = game();
-        // Player 0: 3 attack against player 1's 9 one-HP blockers.
-        set_attack(&mut s, 0, 3);
-        apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!((s.active, s.phase, s.ply), (1, Phase::Defense, 1));
-        let mut out = Vec::new();
-        legal_actions(lib(), &s, &mut out);
-        assert_eq!(
-            out,
-            (0..9).map(Action::Block).collect::<Vec<_>>(),
-            "no EndPhase yet"
-        );
-        for i in [0, 1, 2] {
-            apply(lib(), &mut s, Action::Block(i));
-        }
-        assert_eq!(attack(&s, 0), 0);
-        assert!(is_legal(lib(), &s, Action::EndPhase));
-        apply(lib(), &mut s, Action::EndPhase);
-        // Player 1's turn starts; its 3 dead Drones are gone.
-        assert_eq!((s.active, s.phase), (1, Phase::Action));
-        assert_eq!(live(&s, 1), 6);
-        assert_eq!(s.sides[1].resources.to_string(), "2E");
-    }
-
-    #[test]
-    fn a_drone_clicked_on_turn_t_cannot_absorb_the_following_attack() {
-        let mut s = game();
-        click_drones(&mut s);
-        assert_eq!(total_defense(lib(), &s, 0), 2, "only the Engineers");
-        apply(lib(), &mut s, Action::EndPhase);
-        // Player 1 attacks with 2: exactly player 0's defense, so it wipes out and breaches.
-        set_attack(&mut s, 1, 2);
-        apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!(s.phase, Phase::Breach);
-        assert_eq!(
-            s.sides[0]
-                .units
-                .iter()
-                .filter(|u| u.alive && u.kind == id("Engineer"))
-                .count(),
-            0,
-            "both Engineers absorbed"
-        );
-        assert_eq!(attack(&s, 1), 0);
-        assert!(is_legal(lib(), &s, Action::EndPhase));
-    }
-
-    #[test]
-    fn a_wall_bought_on_turn_t_blocks_the_opponents_next_attack() {
-        let mut s = game();
-        click_drones(&mut s);
-        s.sides[0].resources.0[Resource::Blue as usize] = 1;
-        let wall = s.buyable.iter().position(|&k| k == id("Wall")).unwrap() as u16;
-        apply(lib(), &mut s, Action::Buy(wall));
-        assert_eq!(total_defense(lib(), &s, 0), 2 + 3);
-        apply(lib(), &mut s, Action::EndPhase);
-        set_attack(&mut s, 1, 4);
-        apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!((s.active, s.phase), (0, Phase::Defense), "4 < 5: pending");
-        let w = s.sides[0]
-            .units
-            .iter()
-            .position(|u| u.kind == id("Wall"))
-            .unwrap() as u16;
-        apply(lib(), &mut s, Action::Block(w));
-        assert!(!s.sides[0].units[w as usize].alive, "3 HP absorbed 3");
-        assert_eq!(attack(&s, 1), 1);
-    }
-
-    #[test]
-    fn frozen_blockers_do_not_count_and_breach_kills_what_the_attack_can() {
-        let mut s = game();
-        // Player 0 chills 8 of player 1's 9 blockers (1 HP each), then attacks with 3.
-        for j in 0..8 {
-            s.sides[1].units[j].chill = 1;
-        }
-        assert_eq!(total_defense(lib(), &s, 1), 1);
-        set_attack(&mut s, 0, 3);
-        apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!(s.phase, Phase::Breach);
-        assert!(s.can_breach_frozen, "a blocker absorbed");
-        let mut out = Vec::new();
-        legal_actions(lib(), &s, &mut out);
-        assert_eq!(
-            out.len(),
-            8,
-            "the 8 frozen units, no EndPhase while one can die"
-        );
-        apply(lib(), &mut s, Action::Breach(0));
-        apply(lib(), &mut s, Action::Breach(1));
-        assert!(is_legal(lib(), &s, Action::EndPhase));
-        apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!(live(&s, 1), 6);
-        assert_eq!((s.active, s.phase), (1, Phase::Action));
-    }
-
-    #[test]
-    fn a_player_left_without_units_loses_at_the_confirm() {
-        let mut s = game();
-        set_attack(&mut s, 0, 9);
-        apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!(live(&s, 1), 0, "9 blockers of 1 HP wiped out");
-        apply(lib(), &mut s, Action::EndPhase);
-        assert!(s.over);
-        assert_eq!(s.winner, Some(0));
-        let mut out = Vec::new();
-        legal_actions(lib(), &s, &mut out);
-        assert!(out.is_empty());
-    }
-
-    #[test]
-    fn a_player_whose_every_unit_is_doomed_loses_at_the_opponents_confirm() {
-        let mut s = game();
-        for u in &mut s.sides[1].units {
-            u.lifespan = 1;
-        }
-        apply(lib(), &mut s, Action::EndPhase);
-        assert!(s.over);
-        assert_eq!(s.winner, Some(0));
-    }
-
-    #[test]
-    fn the_open_engine_has_no_doomed_win_and_favours_player_1_in_mutual_elimination() {
-        let mut s = game();
-        s.open_engine = true;
-        for u in &mut s.sides[1].units {
-            u.lifespan = 1;
-        }
-        apply(lib(), &mut s, Action::EndPhase);
-        assert!(!s.over, "no doomed win");
-        for mode in [false, true] {
-            let mut s = game();
-            s.open_engine = mode;
-            // Both sides lose every unit in player 0's turn (its own by hand).
-            set_attack(&mut s, 0, 9);
-            for u in &mut s.sides[0].units {
-                u.alive = false;
-            }
-            apply(lib(), &mut s, Action::EndPhase);
-            apply(lib(), &mut s, Action::EndPhase);
-            assert!(s.over);
-            assert_eq!(s.winner, mode.then_some(1), "open engine: {mode}");
-        }
-    }
-
-    #[test]
-    fn fragile_damage_persists_across_turns() {
-        let mut s = game();
-        let ff = s.add_unit(lib(), 1, id("Forcefield"), 0, 0);
-        // Player 1 defends 1 attack with the Forcefield (2 HP, fragile).
-        set_attack(&mut s, 0, 1);
-        apply(lib(), &mut s, Action::EndPhase);
-        apply(lib(), &mut s, Action::Block(ff as u16));
-        apply(lib(), &mut s, Action::EndPhase);
-        let f = s.sides[1]
-            .units
-            .iter()
-            .find(|u| u.kind == id("Forcefield"))
-            .unwrap();
-        assert_eq!((f.hp, f.alive), (1, true));
     }
 }

@@ -8,7 +8,7 @@ use svg::node::element::{Group, Rectangle, Text};
 use super::action::Action;
 use super::library::Library;
 use super::render::{unit_groups, unit_notes};
-use super::state::{Phase, State};
+use super::state::{State, TurnPhase};
 use crate::board::{Drawing, LegendEntry};
 
 /// Card size and gaps.
@@ -79,9 +79,9 @@ pub fn draw(library: &Library, s: &State) -> Drawing {
             String::new()
         } else if s.active as usize == p {
             let phase = match s.phase {
-                Phase::Defense => "defense",
-                Phase::Action => "action",
-                Phase::Breach => "breach",
+                TurnPhase::Defense => "defense",
+                TurnPhase::Action => "action",
+                TurnPhase::Breach => "breach",
             };
             format!(" · to act ({phase} phase)")
         } else {

@@ -10,7 +10,7 @@ use super::action::Action;
 use super::level::Level;
 use super::library::Library;
 use super::rules;
-use super::state::{Phase, State};
+use super::state::{State, TurnPhase};
 use crate::game::{Actor, Game, GameInfo, Outcome, Player, Turn};
 
 /// Plies after which a game is drawn (the C++ driver's turn limit).
@@ -100,9 +100,9 @@ impl Game for PrismataGame {
 
     fn phase(&self, state: &State) -> u8 {
         match state.phase {
-            Phase::Defense => 0,
-            Phase::Action => 1,
-            Phase::Breach => 2,
+            TurnPhase::Defense => 0,
+            TurnPhase::Action => 1,
+            TurnPhase::Breach => 2,
         }
     }
 
@@ -301,7 +301,7 @@ mod every_unit {
     fn pass_round(game: &PrismataGame, s: &mut State) {
         s.sides[0].resources.0[5] = 0;
         game.apply(s, Action::EndPhase);
-        while s.active == 1 || s.phase != Phase::Action {
+        while s.active == 1 || s.phase != TurnPhase::Action {
             let mut out = Vec::new();
             game.legal_actions(s, &mut out);
             let a = if out.contains(&Action::EndPhase) {

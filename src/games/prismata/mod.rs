@@ -5,7 +5,8 @@
 //! turns and game end in [`combat`]), played through [`crate::game::Game`] by [`PrismataGame`]
 //! ([`game`]) with a text picture of a state ([`render`]); its play-style statistics and
 //! features ([`features`]) and what the workflows need of it ([`kit`]). Its bots (the partial
-//! players and Hierarchical Portfolio Search) are in [`ai`].
+//! players and Hierarchical Portfolio Search) are in [`ai`]; its golden tests (the scenarios
+//! of spec §15.5) in `golden.rs`.
 
 pub mod action;
 pub mod ai;
@@ -13,6 +14,8 @@ pub mod combat;
 mod draw;
 pub mod features;
 pub mod game;
+#[cfg(test)]
+mod golden;
 pub mod kit;
 pub mod level;
 pub mod library;
@@ -26,6 +29,6 @@ mod test_support;
 pub use action::Action;
 pub use game::PrismataGame;
 pub use level::Level;
-pub use library::{Library, Rarity, UnitSet, UnitType};
+pub use library::{Library, UnitSet, UnitType};
 pub use resources::{Resource, Resources};
-pub use state::{Phase, State, Status, Unit};
+pub use state::{State, Status, TurnPhase, Unit};

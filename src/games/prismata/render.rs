@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::library::Library;
-use super::state::{Phase, Side, State, Status, Unit};
+use super::state::{Side, State, Status, TurnPhase, Unit};
 
 /// A side's live units grouped by type, types in id order.
 pub(super) fn unit_groups(side: &Side) -> Vec<(u16, Vec<&Unit>)> {
@@ -51,9 +51,9 @@ pub(super) fn unit_notes(units: &[&Unit], hp: u16) -> Vec<String> {
 pub fn render(library: &Library, s: &State) -> String {
     let mut out = String::new();
     let phase = match s.phase {
-        Phase::Defense => "defense",
-        Phase::Action => "action",
-        Phase::Breach => "breach",
+        TurnPhase::Defense => "defense",
+        TurnPhase::Action => "action",
+        TurnPhase::Breach => "breach",
     };
     let head = if s.over {
         match s.winner {

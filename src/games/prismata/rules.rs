@@ -5,7 +5,7 @@
 use super::action::{Action, action_phase_actions, apply_in_action_phase, legal_in_action_phase};
 use super::combat::{apply_in_combat, legal_in_combat};
 use super::library::Library;
-use super::state::{Phase, State};
+use super::state::{State, TurnPhase};
 
 /// True if `a` is legal in `s` (nothing is once the game is over).
 pub fn is_legal(library: &Library, s: &State, a: Action) -> bool {
@@ -22,13 +22,13 @@ pub fn legal_actions(library: &Library, s: &State, out: &mut Vec<Action>) {
     }
     let p = s.active as usize;
     match s.phase {
-        Phase::Action => action_phase_actions(library, s, out),
-        Phase::Defense => out.extend(
+        TurnPhase::Action => action_phase_actions(library, s, out),
+        TurnPhase::Defense => out.extend(
             (0..s.sides[p].units.len() as u16)
                 .map(Action::Block)
                 .filter(|&a| legal_in_combat(library, s, a)),
         ),
-        Phase::Breach => out.extend(
+        TurnPhase::Breach => out.extend(
             (0..s.sides[1 - p].units.len() as u16)
                 .map(Action::Breach)
                 .filter(|&a| legal_in_combat(library, s, a)),
@@ -43,7 +43,7 @@ pub fn legal_actions(library: &Library, s: &State, out: &mut Vec<Action>) {
 /// illegal action is unspecified; debug builds check legality ([`is_legal`]).
 pub fn apply(library: &Library, s: &mut State, a: Action) {
     debug_assert!(is_legal(library, s, a), "illegal Prismata action {a:?}");
-    if s.phase == Phase::Action && a != Action::EndPhase {
+    if s.phase == TurnPhase::Action && a != Action::EndPhase {
         apply_in_action_phase(library, s, a);
     } else {
         apply_in_combat(library, s, a);

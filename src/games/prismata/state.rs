@@ -77,7 +77,7 @@ impl Side {
 
 /// The phase of the active player's turn (spec §3; the swoosh is not a phase a player acts in).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
+pub enum TurnPhase {
     /// Assigning blockers to the opponent's pending attack.
     Defense,
     /// Clicking, buying, attacking frontline units.
@@ -96,7 +96,7 @@ pub struct State {
     /// The player to act.
     pub active: u8,
     /// The active player's phase.
-    pub phase: Phase,
+    pub phase: TurnPhase,
     /// Turns completed (plies).
     pub ply: u32,
     /// The id the next unit gets.
@@ -134,7 +134,7 @@ impl State {
             buyable,
             sides: [side.clone(), side],
             active: 0,
-            phase: Phase::Action,
+            phase: TurnPhase::Action,
             ply: 0,
             next_id: 0,
             armed: None,
@@ -243,7 +243,7 @@ impl State {
             }
         }
         self.sides[p].units.retain(|u| u.alive);
-        self.phase = Phase::Action;
+        self.phase = TurnPhase::Action;
     }
 
     /// Runs unit `i` of player `p`'s turn-start script: gains (with resonance), creations
@@ -295,21 +295,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::prismata::test_support::{id, lib};
-
-    fn count(s: &State, p: u8, name: &str) -> usize {
-        s.sides[p as usize]
-            .units
-            .iter()
-            .filter(|u| u.alive && u.kind == id(name))
-            .count()
-    }
-
-    /// Player 0's next turn start (player 1's turn skipped).
-    fn next_own_turn(s: &mut State) {
-        s.ply += 2;
-        s.begin_turn(lib());
-    }
+    use crate::games::prismata::test_support::{count, id, lib, next_own_turn};
 
     fn start() -> State {
         State::new(
@@ -320,45 +306,6 @@ mod tests {
             )
             .unwrap(),
         )
-    }
-
-    #[test]
-    fn the_first_player_starts_with_6_drones_2_engineers_and_2_energy_the_second_with_7() {
-        let s = start();
-        assert_eq!((count(&s, 0, "Drone"), count(&s, 0, "Engineer")), (6, 2));
-        assert_eq!((count(&s, 1, "Drone"), count(&s, 1, "Engineer")), (7, 2));
-        assert_eq!(s.sides[0].resources.to_string(), "2E");
-        assert!(s.sides[1].resources.is_empty());
-        assert!(s.sides[0].units.iter().all(|u| u.is_active()));
-        // Drones have a click, Engineers do not.
-        let d = s.sides[0]
-            .units
-            .iter()
-            .find(|u| u.kind == id("Drone"))
-            .unwrap();
-        let e = s.sides[0]
-            .units
-            .iter()
-            .find(|u| u.kind == id("Engineer"))
-            .unwrap();
-        assert_eq!((d.status, e.status), (Status::Default, Status::Inert));
-        assert_eq!((s.active, s.phase, s.buyable.len()), (0, Phase::Action, 17));
-    }
-
-    #[test]
-    fn a_tarsier_bought_on_turn_t_attacks_on_turn_t_plus_2() {
-        let mut s = start();
-        s.add_unit(lib(), 0, id("Tarsier"), 2, 0);
-        next_own_turn(&mut s);
-        assert_eq!(s.sides[0].resources.get(Resource::Attack), 0, "t + 1");
-        next_own_turn(&mut s);
-        assert_eq!(s.sides[0].resources.get(Resource::Attack), 1, "t + 2");
-        next_own_turn(&mut s);
-        assert_eq!(
-            s.sides[0].resources.get(Resource::Attack),
-            1,
-            "reset, then 1 again"
-        );
     }
 
     #[test]

@@ -17,11 +17,14 @@
 //!
 //! Registered as `puerto-rico`: its [`crate::kit::GameKit`] ([`kit`]: levels `2p` … `5p`,
 //! rules options, bench set), play-style features ([`features`]), and its AI ([`ai`]: the search
-//! support and the game's own agents).
+//! support and the game's own agents). Its golden tests (the scenarios of spec §7.3) are in
+//! `golden.rs`.
 
 pub mod ai;
 pub mod apply;
 pub mod features;
+#[cfg(test)]
+mod golden;
 pub mod kit;
 pub mod labels;
 pub mod legal;
@@ -31,8 +34,6 @@ pub mod setup;
 pub mod state;
 #[cfg(test)]
 pub(crate) mod test_support;
-#[cfg(test)]
-mod tests;
 pub mod types;
 
 pub use rules::PuertoRicoGame;

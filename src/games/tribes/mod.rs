@@ -1,7 +1,8 @@
 //! Tribes: a re-implementation of the Tribes strategy game (GAIGResearch/Tribes, a Polytopia-like
 //! game) after `shared/spec/tribes-rules.md`, built for speed: a flat tile array, unit slots
 //! and small `Copy` actions, no allocation per action. Its AI — the search knowledge, the
-//! scripts and portfolio, the rule-based agent and the evolved weights — is [`ai`].
+//! scripts and portfolio, the rule-based agent and the evolved weights — is [`ai`]; its golden
+//! tests (rule scenarios worked out from the spec) are in `golden.rs`.
 
 pub mod action;
 pub mod ai;
@@ -13,6 +14,8 @@ pub mod combat;
 mod draw;
 pub mod economy;
 pub mod features;
+#[cfg(test)]
+mod golden;
 mod init;
 mod kit;
 pub mod legal;

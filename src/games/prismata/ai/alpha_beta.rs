@@ -13,14 +13,14 @@
 
 use super::eval::{PlayoutResult, playout, playout_score};
 use super::heuristics::{will_score, will_score_inflation};
-use super::portfolio::Portfolio;
+use super::portfolio::PartialPortfolio;
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
 use crate::rng::Rng;
 
 /// How leaves are scored (C++ `Eval`, spec §11.5).
 #[derive(Clone, Debug)]
-pub enum Evaluation {
+pub enum LeafEval {
     /// A playout by this scripted player for both sides ([`playout_score`]).
     Playout(Sequence),
     /// The searching player's [`will_score`] (a finished game: ±[`super::eval::WIN_SCORE`]).
@@ -33,15 +33,15 @@ pub enum Evaluation {
 #[derive(Clone, Debug)]
 pub struct AlphaBeta {
     /// Moves at the root.
-    pub root: Portfolio,
+    pub root: PartialPortfolio,
     /// Moves below the root.
-    pub inner: Portfolio,
+    pub inner: PartialPortfolio,
     /// Deepest iteration (C++ `MaxDepth`, default 20).
     pub max_depth: u32,
     /// Children searched per node (C++ `MaxChildren`; 0 = all).
     pub max_children: usize,
     /// Leaf evaluation.
-    pub eval: Evaluation,
+    pub eval: LeafEval,
     /// Leaf evaluations per decision (our stand-in for the C++ `TimeLimit`).
     pub evaluations: u64,
 }
@@ -151,7 +151,7 @@ impl Search<'_> {
         self.evaluations += 1;
         let me = usize::from(self.max_player);
         match &self.params.eval {
-            Evaluation::Playout(player) => {
+            LeafEval::Playout(player) => {
                 let result: PlayoutResult = playout(self.library, state, player, rng);
                 playout_score(result, self.max_player)
             }
@@ -162,8 +162,8 @@ impl Search<'_> {
                 },
                 self.max_player,
             ),
-            Evaluation::WillScore => will_score(self.library, state, me),
-            Evaluation::WillScoreInflation => will_score_inflation(self.library, state, me),
+            LeafEval::WillScore => will_score(self.library, state, me),
+            LeafEval::WillScoreInflation => will_score_inflation(self.library, state, me),
         }
     }
 }
@@ -175,7 +175,7 @@ mod tests {
     use crate::games::prismata::{Level, rules};
     use crate::rng::rng_from_seed;
 
-    fn portfolio() -> Portfolio {
+    fn portfolio() -> PartialPortfolio {
         first_or_wander()
     }
 
@@ -185,7 +185,7 @@ mod tests {
             inner: portfolio(),
             max_depth,
             max_children: 0,
-            eval: Evaluation::Playout(Sequence { players: firsts() }),
+            eval: LeafEval::Playout(Sequence { players: firsts() }),
             evaluations,
         }
     }

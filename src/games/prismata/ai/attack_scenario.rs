@@ -13,10 +13,10 @@
 use crate::games::prismata::ai::breach::BreachGreedyKnapsack;
 use crate::games::prismata::ai::defense::solve_blocks;
 use crate::games::prismata::ai::heuristics::damage_loss_will_cost;
-use crate::games::prismata::ai::partial::Turn;
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::ai::predict::wipeout_loss;
 use crate::games::prismata::combat::total_defense;
-use crate::games::prismata::{Action, Library, Phase, Resource, State, rules};
+use crate::games::prismata::{Action, Library, Resource, State, TurnPhase, rules};
 
 /// The defender's loss for each attack amount the player to act could send.
 #[derive(Clone, Debug)]
@@ -65,7 +65,8 @@ impl<'a> AttackDamageScenario<'a> {
     }
 
     /// The defender's total available defense.
-    pub fn total_defense(&self) -> u16 {
+    #[cfg(test)]
+    fn total_defense(&self) -> u16 {
         self.total_defense
     }
 
@@ -125,7 +126,7 @@ impl<'a> AttackDamageScenario<'a> {
         s.sides[self.attacker]
             .resources
             .set(Resource::Attack, attack);
-        if s.phase == Phase::Action && rules::is_legal(self.lib, &s, Action::EndPhase) {
+        if s.phase == TurnPhase::Action && rules::is_legal(self.lib, &s, Action::EndPhase) {
             rules::apply(self.lib, &mut s, Action::EndPhase);
         }
         s
@@ -137,14 +138,14 @@ impl<'a> AttackDamageScenario<'a> {
             self.breach_start = Some(self.sent(self.total_defense + 1));
         }
         let start = self.breach_start.as_ref().expect("just made");
-        if start.over || start.phase != Phase::Breach {
+        if start.over || start.phase != TurnPhase::Breach {
             return wipeout;
         }
         let mut s = start.clone();
         s.sides[self.attacker]
             .resources
             .set(Resource::Attack, attack - self.total_defense);
-        let mut turn = Turn::new(self.lib, s);
+        let mut turn = TurnPlan::new(self.lib, s);
         let breached = BreachGreedyKnapsack::default().breach(&mut turn);
         let loss = wipeout + breached;
         if turn.state.sides[self.defender]
@@ -163,7 +164,7 @@ impl<'a> AttackDamageScenario<'a> {
         }
         let start = self.defense_start.as_ref().expect("just made");
         if start.over
-            || start.phase != Phase::Defense
+            || start.phase != TurnPhase::Defense
             || start.active as usize != self.defender
             || start.sides[self.attacker].units.iter().all(|u| !u.alive)
         {

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use super::alpha_beta::AlphaBeta;
 use super::pgs::PortfolioGreedy;
 use super::pmcts::TurnPmcts;
-use super::portfolio::Portfolio;
+use super::portfolio::PartialPortfolio;
 use super::sequence::Sequence;
 use super::uct::Uct;
 use crate::agent::Agent;
@@ -23,7 +23,7 @@ pub enum Planner {
     Sequence(Sequence),
     /// One random partial player per phase of a portfolio, each turn (C++
     /// `Player_RandomFromIterator`).
-    RandomFromPortfolio(Portfolio),
+    RandomFromPortfolio(PartialPortfolio),
     /// Alpha-Beta over portfolio moves (C++ `Player_StackAlphaBeta`).
     AlphaBeta(AlphaBeta),
     /// UCT over portfolio moves (C++ `Player_UCT`).
@@ -67,11 +67,6 @@ impl Bot {
             plan: VecDeque::new(),
             expected: None,
         }
-    }
-
-    /// How it plans.
-    pub fn planner(&self) -> &Planner {
-        &self.planner
     }
 }
 

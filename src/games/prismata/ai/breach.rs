@@ -7,22 +7,22 @@
 //! Difference from the C++: when the best target is a frozen unit that may not be breached
 //! yet, the C++ undoes the chill on it (back to the action phase) and ends the action phase
 //! again, so that the unit blocks in a new wipeout. Our engine has no undo, and a take-back
-//! through [`Turn::without`] would have to replay the wipeout and the breach so far, so the
+//! through [`TurnPlan::without`] would have to replay the wipeout and the breach so far, so the
 //! greedy knapsack breaches the best *legal* target instead. In our engine a frozen unit may
 //! be breached as soon as a blocker absorbed in the wipeout or a non-frontline unit was
 //! breached, so this only matters when the opponent had no unit left to block.
 
 use super::heuristics::{DamageLoss, damage_loss_will_cost};
-use super::partial::{PartialPlayer, PpPhase, Turn};
-use crate::games::prismata::{Action, Phase, Resource};
+use super::partial::{PartialPlayer, PpPhase, TurnPlan};
+use crate::games::prismata::{Action, Resource, TurnPhase};
 use crate::rng::Rng;
 
 /// Scores of tech buildings are divided by this with `low_tech_priority`.
 const LOW_TECH_DIVISOR: f64 = 100_000.0;
 
 /// True if `turn` is in the breach phase of its player.
-fn breaching(turn: &Turn) -> bool {
-    turn.in_turn() && turn.state.phase == Phase::Breach
+fn breaching(turn: &TurnPlan) -> bool {
+    turn.in_turn() && turn.state.phase == TurnPhase::Breach
 }
 
 /// `Breach_GreedyKnapsack` [Breach Cost; Breach Attack with the attack-value loss]:
@@ -48,7 +48,7 @@ impl Default for BreachGreedyKnapsack {
 impl BreachGreedyKnapsack {
     /// Plays the breach as [`PartialPlayer::play`] does and returns the summed loss of the
     /// breached units (C++ `getTotalBreachDamageLoss`; 0 if not in a breach).
-    pub fn breach(&self, turn: &mut Turn) -> f64 {
+    pub fn breach(&self, turn: &mut TurnPlan) -> f64 {
         if !breaching(turn) {
             return 0.0;
         }
@@ -89,7 +89,7 @@ impl PartialPlayer for BreachGreedyKnapsack {
         PpPhase::Breach
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         self.breach(turn);
     }
 }
@@ -103,7 +103,7 @@ impl PartialPlayer for BreachDefault {
         PpPhase::Breach
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let o = 1 - turn.player as usize;
         while breaching(turn) && !turn.is_legal(Action::EndPhase) {
             let next = (0..turn.state.sides[o].units.len() as u16)
@@ -130,7 +130,7 @@ impl PartialPlayer for BreachRandom {
         PpPhase::Breach
     }
 
-    fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, rng: &mut Rng) {
         turn.play_randomly(rng, breaching);
     }
 }
@@ -153,14 +153,14 @@ mod tests {
         }
         s.sides[0].resources.set(Resource::Attack, attack);
         crate::games::prismata::rules::apply(lib(), &mut s, Action::EndPhase);
-        assert_eq!(s.phase, Phase::Breach);
+        assert_eq!(s.phase, TurnPhase::Breach);
         s
     }
 
     fn play(player: &dyn PartialPlayer, s: &State) -> Vec<Action> {
-        let mut turn = Turn::new(lib(), s.clone());
+        let mut turn = TurnPlan::new(lib(), s.clone());
         player.play(&mut turn, &mut rng_from_seed(0));
-        assert!(turn.state.over || turn.state.phase != Phase::Breach);
+        assert!(turn.state.over || turn.state.phase != TurnPhase::Breach);
         turn.actions
     }
 
@@ -170,7 +170,7 @@ mod tests {
         // dies, an Animus (tech) dies last.
         let s = breach(3, &["Animus", "Gauss Cannon", "Tarsier"]);
         let knapsack = BreachGreedyKnapsack::default();
-        let mut turn = Turn::new(lib(), s.clone());
+        let mut turn = TurnPlan::new(lib(), s.clone());
         let loss = knapsack.breach(&mut turn);
         // Tarsier: 6.27 per HP, first; then 2 attack on the Gauss Cannon (its 2 of 5 HP is a
         // negligible loss, but the Animus has low priority).

@@ -133,22 +133,26 @@ impl ChillScenario {
     }
 
     /// Chillers counted.
-    pub fn num_chillers(&self) -> u32 {
+    #[cfg(test)]
+    fn num_chillers(&self) -> u32 {
         self.chill.count
     }
 
     /// Blockers counted.
-    pub fn num_defenders(&self) -> u32 {
+    #[cfg(test)]
+    fn num_defenders(&self) -> u32 {
         self.defense.count
     }
 
     /// Sum of the chill amounts.
-    pub fn total_chill(&self) -> u32 {
+    #[cfg(test)]
+    fn total_chill(&self) -> u32 {
         self.chill.total
     }
 
     /// Sum of the blockers' HP.
-    pub fn total_defense(&self) -> u32 {
+    #[cfg(test)]
+    fn total_defense(&self) -> u32 {
         self.defense.total
     }
 
@@ -158,23 +162,15 @@ impl ChillScenario {
     }
 
     /// The largest chill amount held (0 if none).
-    pub fn largest_chiller(&self) -> u32 {
+    #[cfg(test)]
+    fn largest_chiller(&self) -> u32 {
         self.chill.largest
     }
 
     /// The largest blocker HP held (0 if none).
-    pub fn largest_defender(&self) -> u32 {
+    #[cfg(test)]
+    fn largest_defender(&self) -> u32 {
         self.defense.largest
-    }
-
-    /// Chillers by chill amount (index = amount).
-    pub fn chill_histogram(&self) -> &[u32] {
-        &self.chill.counts
-    }
-
-    /// Blockers by HP (index = HP).
-    pub fn defense_histogram(&self) -> &[u32] {
-        &self.defense.counts
     }
 
     /// Adds `n` chillers of `chill`.
@@ -183,7 +179,8 @@ impl ChillScenario {
     }
 
     /// Removes `n` chillers of `chill` (they must be there).
-    pub fn remove_chiller(&mut self, chill: u16, n: u32) {
+    #[cfg(test)]
+    fn remove_chiller(&mut self, chill: u16, n: u32) {
         self.chill.remove(chill as u32, n);
     }
 
@@ -239,7 +236,8 @@ impl ChillScenario {
     }
 
     /// The exact chill the chillers can put into frozen blockers (an unlimited solve).
-    pub fn exact_used_chill(&self) -> u32 {
+    #[cfg(test)]
+    fn exact_used_chill(&self) -> u32 {
         let mut it = ChillIterator::new(self);
         it.solve(0);
         it.best_used_chill()
@@ -413,18 +411,14 @@ impl<'s> ChillIterator<'s> {
     }
 
     /// Nodes the last solve searched.
-    pub fn nodes_searched(&self) -> usize {
+    #[cfg(test)]
+    fn nodes_searched(&self) -> usize {
         self.nodes
     }
 
     /// The most blocker HP found frozen.
     pub fn best_used_chill(&self) -> u32 {
         self.best_used
-    }
-
-    /// The chill wasted (beyond the frozen HP) by the best assignment found.
-    pub fn best_wasted_chill(&self) -> u32 {
-        self.best_wasted
     }
 
     /// Returns false once the node limit is reached.
@@ -649,13 +643,9 @@ impl<'a> StateChillIterator<'a> {
     }
 
     /// True if the last solve finished within its limit.
-    pub fn is_solved(&self) -> bool {
+    #[cfg(test)]
+    fn is_solved(&self) -> bool {
         self.solved
-    }
-
-    /// Nodes searched.
-    pub fn nodes_searched(&self) -> usize {
-        self.nodes
     }
 
     /// The best chill actions found (clicks each followed by its target).

@@ -38,7 +38,7 @@ use super::ability::chill_knapsack::ChillGreedyKnapsack;
 use super::ability::chill_solver::ChillSolver;
 use super::ability::economy_waste::AvoidEconomyWaste;
 use super::ability::untap_avoid_breach::UntapAvoidBreach;
-use super::alpha_beta::{AlphaBeta, Evaluation};
+use super::alpha_beta::{AlphaBeta, LeafEval};
 use super::bot::Planner;
 use super::breach::{BreachDefault, BreachGreedyKnapsack, BreachRandom};
 use super::buy::{
@@ -55,7 +55,7 @@ use super::heuristics::{
 use super::partial::{BuyLimits, Combination, PartialPlayer, PpPhase, UnitFilter};
 use super::pgs::PortfolioGreedy;
 use super::pmcts::TurnPmcts;
-use super::portfolio::Portfolio;
+use super::portfolio::PartialPortfolio;
 use super::sequence::Sequence;
 use super::uct::Uct;
 use crate::agents::portfolio_mcts::PmctsParams;
@@ -80,7 +80,9 @@ const SECTIONS: [&str; 6] = [
 pub struct BotConfig {
     players: BTreeMap<String, Planner>,
     partials: BTreeMap<String, Arc<dyn PartialPlayer>>,
-    portfolios: BTreeMap<String, Portfolio>,
+    /// The resolved portfolios, kept for the tests.
+    #[cfg(test)]
+    portfolios: BTreeMap<String, PartialPortfolio>,
 }
 
 impl BotConfig {
@@ -127,6 +129,7 @@ impl BotConfig {
         Ok(BotConfig {
             players,
             partials: resolver.partials,
+            #[cfg(test)]
             portfolios: resolver.portfolios,
         })
     }
@@ -147,7 +150,8 @@ impl BotConfig {
     }
 
     /// The portfolio (iterator) called `name`.
-    pub fn portfolio(&self, name: &str) -> Option<&Portfolio> {
+    #[cfg(test)]
+    pub(crate) fn portfolio(&self, name: &str) -> Option<&PartialPortfolio> {
         self.portfolios.get(name)
     }
 }
@@ -257,7 +261,7 @@ struct Resolver<'t> {
     library: &'t Library,
     table: &'t toml::Table,
     partials: BTreeMap<String, Arc<dyn PartialPlayer>>,
-    portfolios: BTreeMap<String, Portfolio>,
+    portfolios: BTreeMap<String, PartialPortfolio>,
     limits: BTreeMap<String, BuyLimits>,
     /// Entries being resolved, to report cycles.
     open: Vec<String>,
@@ -429,7 +433,7 @@ impl<'t> Resolver<'t> {
     }
 
     /// The portfolio called `name` (an entry of `[iterators]`).
-    fn portfolio(&mut self, name: &str, field: &str) -> Result<Portfolio> {
+    fn portfolio(&mut self, name: &str, field: &str) -> Result<PartialPortfolio> {
         if let Some(p) = self.portfolios.get(name) {
             return Ok(p.clone());
         }
@@ -468,7 +472,7 @@ impl<'t> Resolver<'t> {
                 }
             }
         }
-        let mut portfolio = Portfolio { phases, names };
+        let mut portfolio = PartialPortfolio { phases, names };
         if let Some(limits) = entry.string("buy_limits")? {
             let limits = self.buy_limits(limits, &entry.field("buy_limits"))?;
             portfolio = portfolio.with_buy_limits(&limits);
@@ -480,7 +484,7 @@ impl<'t> Resolver<'t> {
     }
 
     /// A portfolio a player searches: every phase must offer a partial player.
-    fn full_portfolio(&mut self, name: &str, field: &str) -> Result<Portfolio> {
+    fn full_portfolio(&mut self, name: &str, field: &str) -> Result<PartialPortfolio> {
         let p = self.portfolio(name, field)?;
         if let Some(phase) = p.phases.iter().position(Vec::is_empty) {
             return Err(Error::config(
@@ -552,9 +556,9 @@ impl<'t> Resolver<'t> {
                     None => None,
                 };
                 let eval = match (eval, playout.clone()) {
-                    ("Playout", Some(p)) => Evaluation::Playout(p),
-                    ("WillScore", _) if !by_playout => Evaluation::WillScore,
-                    ("WillScoreInflation", _) if !by_playout => Evaluation::WillScoreInflation,
+                    ("Playout", Some(p)) => LeafEval::Playout(p),
+                    ("WillScore", _) if !by_playout => LeafEval::WillScore,
+                    ("WillScoreInflation", _) if !by_playout => LeafEval::WillScoreInflation,
                     _ => {
                         let known = if kind == "Player_StackAlphaBeta" {
                             "Playout, WillScore, WillScoreInflation"
@@ -625,8 +629,8 @@ impl<'t> Resolver<'t> {
 /// [`PmctsParams::default`]'s) and `weights`, a table of partial-player weights.
 fn pmcts(
     entry: &mut Entry,
-    root: Portfolio,
-    inner: Portfolio,
+    root: PartialPortfolio,
+    inner: PartialPortfolio,
     playout: Sequence,
 ) -> Result<TurnPmcts> {
     let d = PmctsParams::default();
@@ -1048,7 +1052,7 @@ mod tests {
             matches!(config.player("PGS"), Some(Planner::Pgs(p)) if p.iterations == 1 && p.responses == 2)
         );
         assert!(
-            matches!(config.player("ABW"), Some(Planner::AlphaBeta(ab)) if matches!(ab.eval, Evaluation::WillScore))
+            matches!(config.player("ABW"), Some(Planner::AlphaBeta(ab)) if matches!(ab.eval, LeafEval::WillScore))
         );
         assert!(
             matches!(config.player("AB"), Some(Planner::AlphaBeta(ab)) if ab.evaluations == 10 && ab.max_depth == 20)

@@ -15,9 +15,9 @@
 //! knapsack's sort is stable (ties keep unit order; `std::sort` leaves them unspecified).
 
 use super::heuristics::{DamageLoss, UnitHeuristic, current_value, damage_loss_will_cost};
-use super::partial::{PartialPlayer, PpPhase, Turn};
+use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::action::can_block;
-use crate::games::prismata::{Action, Library, Phase, Resource, State, Unit};
+use crate::games::prismata::{Action, Library, Resource, State, TurnPhase, Unit};
 use crate::rng::Rng;
 
 /// A group of identical blockers (same type, HP, chill, charges, delay, construction,
@@ -178,12 +178,12 @@ pub fn solve_blocks(lib: &Library, s: &State, loss: DamageLoss) -> Option<BlockS
 }
 
 /// True if `turn` is in the defense phase of its player.
-fn defending(turn: &Turn) -> bool {
-    turn.in_turn() && turn.state.phase == Phase::Defense
+fn defending(turn: &TurnPlan) -> bool {
+    turn.in_turn() && turn.state.phase == TurnPhase::Defense
 }
 
 /// Blocks with the first legal blocker until the defense may end, then ends it.
-fn block_in_order(turn: &mut Turn, order: impl IntoIterator<Item = u16>) {
+fn block_in_order(turn: &mut TurnPlan, order: impl IntoIterator<Item = u16>) {
     for i in order {
         if !defending(turn) || turn.is_legal(Action::EndPhase) {
             break;
@@ -195,7 +195,7 @@ fn block_in_order(turn: &mut Turn, order: impl IntoIterator<Item = u16>) {
 
 /// Blocks with the first legal blocker until the defense may end, then ends it (C++
 /// `Defense_Default`).
-fn finish_default(turn: &mut Turn) {
+fn finish_default(turn: &mut TurnPlan) {
     while defending(turn) && !turn.is_legal(Action::EndPhase) {
         let p = turn.player as usize;
         let next = (0..turn.state.sides[p].units.len() as u16)
@@ -234,7 +234,7 @@ impl PartialPlayer for DefenseSolver {
         PpPhase::Defense
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !defending(turn) {
             return;
         }
@@ -267,7 +267,7 @@ impl PartialPlayer for DefenseGreedyKnapsack {
         PpPhase::Defense
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !defending(turn) {
             return;
         }
@@ -295,7 +295,7 @@ impl PartialPlayer for DefenseDefault {
         PpPhase::Defense
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if defending(turn) {
             finish_default(turn);
         }
@@ -312,7 +312,7 @@ impl PartialPlayer for DefenseRandom {
         PpPhase::Defense
     }
 
-    fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, rng: &mut Rng) {
         turn.play_randomly(rng, defending);
     }
 }
@@ -334,15 +334,15 @@ mod tests {
             add(&mut s, 1, name);
         }
         s.active = 1;
-        s.phase = Phase::Defense;
+        s.phase = TurnPhase::Defense;
         s.sides[0].resources.set(Resource::Attack, attack);
         s
     }
 
     fn blocked(player: &dyn PartialPlayer, s: &State) -> Vec<Action> {
-        let mut turn = Turn::new(lib(), s.clone());
+        let mut turn = TurnPlan::new(lib(), s.clone());
         player.play(&mut turn, &mut rng_from_seed(0));
-        assert_ne!(turn.state.phase, Phase::Defense, "the defense is over");
+        assert_ne!(turn.state.phase, TurnPhase::Defense, "the defense is over");
         turn.actions
     }
 

@@ -177,7 +177,8 @@ pub fn buy_total_cost(lib: &Library, kind: u16) -> f64 {
 
 /// The mana value times the build-time [`inflation`]; Forcefield's is fixed at
 /// [`FORCEFIELD_VALUE`] (C++ `GetInflatedManaCostValue`).
-pub fn inflated_mana_value(lib: &Library, kind: u16) -> f64 {
+#[cfg(test)]
+fn inflated_mana_value(lib: &Library, kind: u16) -> f64 {
     values(lib, kind).inflated_mana
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Partial players, each playing one phase of a turn:
 //! - [`partial`]: the contract ([`partial::PartialPlayer`]), the turn under construction they
-//!   act on ([`partial::Turn`], with take-backs by replay), buy limits, filters, combinations;
+//!   act on ([`partial::TurnPlan`], with take-backs by replay), buy limits, filters, combinations;
 //! - [`defense`], [`ability`], [`buy`], [`breach`]: the partial players of each phase;
 //! - what they reason with: [`heuristics`] (unit values, damage losses, the will score),
 //!   [`filter`] (unit filters), [`predict`] (the opponent's predicted next turn),
@@ -15,6 +15,8 @@
 //!   searches (Alpha-Beta, UCT, Portfolio Greedy Search);
 //! - [`pmcts`]: Portfolio MCTS over whole-turn moves, partial players weighted as scripts
 //!   (the evolved Prismata personalities);
+//! - `turn_tree`: the node and traversal that [`uct`] and [`pmcts`] share (why they stay
+//!   apart from the generic [`crate::agents::tree`] is said there);
 //! - [`bot`]: a whole-turn planner as an [`crate::agent::Agent`];
 //! - [`config`]: bots defined in TOML (the built-in `bots.toml`, or a user's file);
 //! - [`support`]: [`crate::agent::SearchSupport`] for Prismata (bots by name, the partial
@@ -40,4 +42,5 @@ pub mod sequence;
 pub mod support;
 #[cfg(test)]
 mod testing;
+mod turn_tree;
 pub mod uct;

@@ -1,11 +1,11 @@
 //! Partial players (spec §11.2): the building blocks of Hierarchical Portfolio Search. A
 //! partial player plays one phase of a turn (defense, the ability part of the action phase,
 //! the buy part of the action phase, or breach) for the player to act, appending its actions
-//! to a [`Turn`] under construction.
+//! to a [`TurnPlan`] under construction.
 //!
 //! The C++ partial players often try an action and take it back (undo, sell). Our engine
-//! offers neither, so a [`Turn`] keeps the state at the start of the action phase and takes
-//! actions back by replaying the phase without them ([`Turn::without`]): a take-back is
+//! offers neither, so a [`TurnPlan`] keeps the state at the start of the action phase and takes
+//! actions back by replaying the phase without them ([`TurnPlan::without`]): a take-back is
 //! possible exactly when the remaining actions still replay, which is when the C++ engine
 //! allows the undo.
 
@@ -13,7 +13,7 @@ use std::fmt::Debug;
 use std::sync::Arc;
 
 use crate::games::prismata::rules;
-use crate::games::prismata::{Action, Library, Phase, State};
+use crate::games::prismata::{Action, Library, State, TurnPhase};
 use crate::rng::Rng;
 
 /// The phase a partial player plays (the C++ `PPPhases`).
@@ -49,7 +49,7 @@ pub trait PartialPlayer: CloneArc + Debug + Send + Sync {
     /// Plays its actions for the player to act in `turn` (whose state is in this player's
     /// phase), applying each to the turn. Defense and breach players end their phase; ability
     /// and buy players leave the action phase open. All randomness comes from `rng`.
-    fn play(&self, turn: &mut Turn, rng: &mut Rng);
+    fn play(&self, turn: &mut TurnPlan, rng: &mut Rng);
 
     /// A copy of this player with `limits` added to its buy limits (a limit in `limits`
     /// replaces the player's own for that unit), as a portfolio's or a combination's limits
@@ -80,7 +80,8 @@ pub struct BuyLimits(Vec<(u16, u16)>);
 
 impl BuyLimits {
     /// Limits from (library id, limit) pairs; a later pair for the same type wins.
-    pub fn new(pairs: impl IntoIterator<Item = (u16, u16)>) -> BuyLimits {
+    #[cfg(test)]
+    pub(crate) fn new(pairs: impl IntoIterator<Item = (u16, u16)>) -> BuyLimits {
         let mut limits = BuyLimits::default();
         for (kind, max) in pairs {
             limits.set(kind, max);
@@ -112,7 +113,8 @@ impl BuyLimits {
     }
 
     /// True if no type is limited.
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }
@@ -140,10 +142,10 @@ impl PartialPlayer for Combination {
         self.phase
     }
 
-    fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, rng: &mut Rng) {
         let action_phase = matches!(self.phase, PpPhase::Ability | PpPhase::Buy);
         for player in &self.players {
-            if action_phase && !(turn.in_turn() && turn.state.phase == Phase::Action) {
+            if action_phase && !(turn.in_turn() && turn.state.phase == TurnPhase::Action) {
                 return;
             }
             player.play(turn, rng);
@@ -166,7 +168,7 @@ impl PartialPlayer for Combination {
 /// A turn under construction: the current state, the actions applied so far, and what is
 /// needed to take action-phase actions back.
 #[derive(Clone, Debug)]
-pub struct Turn<'a> {
+pub struct TurnPlan<'a> {
     /// The unit library of the game.
     pub library: &'a Library,
     /// The state after the actions so far.
@@ -180,12 +182,12 @@ pub struct Turn<'a> {
     action_start: Option<(State, usize)>,
 }
 
-impl<'a> Turn<'a> {
+impl<'a> TurnPlan<'a> {
     /// A turn starting from `state` (the start of the acting player's turn, or any later
     /// point of it).
-    pub fn new(library: &'a Library, state: State) -> Turn<'a> {
+    pub fn new(library: &'a Library, state: State) -> TurnPlan<'a> {
         let player = state.active;
-        let mut turn = Turn {
+        let mut turn = TurnPlan {
             library,
             state,
             player,
@@ -197,7 +199,7 @@ impl<'a> Turn<'a> {
     }
 
     fn mark_action_start(&mut self) {
-        if self.action_start.is_none() && self.in_turn() && self.state.phase == Phase::Action {
+        if self.action_start.is_none() && self.in_turn() && self.state.phase == TurnPhase::Action {
             self.action_start = Some((self.state.clone(), self.actions.len()));
         }
     }
@@ -210,12 +212,12 @@ impl<'a> Turn<'a> {
     /// True if the player may click or buy now: its action phase, with no click waiting for
     /// its target.
     pub fn acting(&self) -> bool {
-        self.in_turn() && self.state.phase == Phase::Action && self.state.armed.is_none()
+        self.in_turn() && self.state.phase == TurnPhase::Action && self.state.armed.is_none()
     }
 
     /// Applies uniformly random legal actions while `go` holds and one is legal (the
     /// `*_Random` defense and breach players).
-    pub fn play_randomly(&mut self, rng: &mut Rng, go: impl Fn(&Turn) -> bool) {
+    pub fn play_randomly(&mut self, rng: &mut Rng, go: impl Fn(&TurnPlan) -> bool) {
         use rand::RngExt;
         let mut legal = Vec::new();
         while go(self) {
@@ -269,12 +271,12 @@ impl<'a> Turn<'a> {
     /// [`Action::Click`] takes its [`Action::Target`] with it): the phase replayed from its
     /// start without them. `None` if a remaining action is then illegal (the take-back is
     /// not possible), or if the action phase has not begun or is over.
-    pub fn without(&self, mut drop: impl FnMut(Action) -> bool) -> Option<Turn<'a>> {
+    pub fn without(&self, mut drop: impl FnMut(Action) -> bool) -> Option<TurnPlan<'a>> {
         let (start_state, start) = self.action_start.as_ref()?;
-        if !self.in_turn() || self.state.phase != Phase::Action {
+        if !self.in_turn() || self.state.phase != TurnPhase::Action {
             return None;
         }
-        let mut replay = Turn {
+        let mut replay = TurnPlan {
             library: self.library,
             state: start_state.clone(),
             player: self.player,
@@ -320,7 +322,7 @@ mod tests {
         )
     }
 
-    fn drone_clicks(turn: &Turn) -> Vec<Action> {
+    fn drone_clicks(turn: &TurnPlan) -> Vec<Action> {
         let drone = turn.library.id("Drone").unwrap();
         let units = &turn.state.sides[turn.player as usize].units;
         (0..units.len() as u16)
@@ -332,11 +334,11 @@ mod tests {
     #[test]
     fn taking_a_click_back_replays_the_phase_without_it() {
         let (lib, s) = start();
-        let mut turn = Turn::new(lib, s.clone());
+        let mut turn = TurnPlan::new(lib, s.clone());
         for a in drone_clicks(&turn) {
             turn.apply(a);
         }
-        let gold = |t: &Turn| {
+        let gold = |t: &TurnPlan| {
             t.state.sides[0]
                 .resources
                 .get(crate::games::prismata::Resource::Gold)
@@ -352,7 +354,7 @@ mod tests {
     #[test]
     fn a_take_back_that_strands_a_later_action_is_refused() {
         let (lib, s) = start();
-        let mut turn = Turn::new(lib, s);
+        let mut turn = TurnPlan::new(lib, s);
         for a in drone_clicks(&turn) {
             turn.apply(a);
         }
@@ -390,7 +392,7 @@ mod tests {
         fn phase(&self) -> PpPhase {
             PpPhase::Ability
         }
-        fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+        fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
             if let Some(&a) = drone_clicks(turn).iter().find(|&&a| turn.is_legal(a)) {
                 turn.apply(a);
             }
@@ -405,7 +407,7 @@ mod tests {
             players: vec![Arc::new(OneDrone), Arc::new(OneDrone)],
         };
         let mut rng = crate::rng::rng_from_seed(1);
-        let mut turn = Turn::new(lib, s);
+        let mut turn = TurnPlan::new(lib, s);
         combo.play(&mut turn, &mut rng);
         assert_eq!(turn.actions, vec![Action::Click(0), Action::Click(1)]);
         turn.end_phase();
@@ -420,7 +422,7 @@ mod tests {
     #[test]
     fn the_turn_ends_when_the_opponent_is_to_act() {
         let (lib, s) = start();
-        let mut turn = Turn::new(lib, s);
+        let mut turn = TurnPlan::new(lib, s);
         assert!(turn.in_turn());
         assert!(turn.end_phase());
         assert!(!turn.in_turn());

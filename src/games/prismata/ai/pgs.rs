@@ -11,7 +11,7 @@
 //! `iterations` and `responses` (no time limit).
 
 use super::eval::{playout_score, playout_with};
-use super::portfolio::Portfolio;
+use super::portfolio::PartialPortfolio;
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
 use crate::rng::Rng;
@@ -20,7 +20,7 @@ use crate::rng::Rng;
 #[derive(Clone, Debug)]
 pub struct PortfolioGreedy {
     /// The partial players each phase may choose from (C++ `Portfolio`).
-    pub portfolio: Portfolio,
+    pub portfolio: PartialPortfolio,
     /// Passes over the phases per improvement (C++ `ImprovementIterations`, default 1).
     pub iterations: u32,
     /// Rounds of enemy-then-own improvement after the first two (C++ `Responses`, default 1).

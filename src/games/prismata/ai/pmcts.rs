@@ -1,6 +1,6 @@
 //! Portfolio MCTS over whole-turn portfolio moves: the P-MCTS of the Tribes paper
 //! (progressive bias and progressive unpruning by script weights) with Prismata's partial
-//! players as the scripts and [`super::uct`]'s turn-level tree.
+//! players as the scripts and the turn-level tree of [`super::uct`] (`turn_tree`).
 //!
 //! The root is opened on the first traversal, another node on its second visit (its first is a
 //! playout): every distinct move of its portfolio (the root one at the root, the inner one
@@ -17,9 +17,9 @@
 //! rate, then the best prior: at small budgets many root children have one visit). The budget
 //! is `traversals`.
 
-use super::eval::{playout, win_credit};
-use super::portfolio::{Generated, Portfolio};
+use super::portfolio::{Generated, PartialPortfolio};
 use super::sequence::Sequence;
+use super::turn_tree::{TurnNode, TurnTree, grow};
 use crate::agents::portfolio_mcts::PmctsParams;
 use crate::games::prismata::{Action, Library, State};
 use crate::rng::Rng;
@@ -31,9 +31,9 @@ pub const DEFAULT_WEIGHT: f64 = 0.5;
 #[derive(Clone, Debug)]
 pub struct TurnPmcts {
     /// Moves at the root.
-    pub root: Portfolio,
+    pub root: PartialPortfolio,
     /// Moves below the root.
-    pub inner: Portfolio,
+    pub inner: PartialPortfolio,
     /// Traversals per decision.
     pub traversals: u64,
     /// The playout player of both sides.
@@ -45,31 +45,23 @@ pub struct TurnPmcts {
     pub weights: Vec<(String, f64)>,
 }
 
-/// A tree node: the state after `actions`, played by `mover`.
-struct Node {
-    state: State,
-    mover: u8,
-    actions: Vec<Action>,
+/// What a node keeps besides the shared statistics.
+pub(super) struct Stats {
+    /// The node's prior: the mean weight of the players making its move.
     prior: f64,
-    visits: u32,
-    wins: f64,
-    /// `None` until the node is opened.
-    children: Option<Vec<Node>>,
+    /// Per child: pruned now.
     pruned: Vec<bool>,
     /// Un-prunings done (0 before the first pruning).
     unprunings: u32,
 }
 
-impl Node {
-    fn new(state: State, mover: u8, actions: Vec<Action>, prior: f64) -> Node {
-        Node {
-            state,
-            mover,
-            actions,
+/// A node; it has no child until it is opened (a portfolio always makes a move).
+type Node = TurnNode<Stats>;
+
+impl Stats {
+    fn new(prior: f64) -> Stats {
+        Stats {
             prior,
-            visits: 0,
-            wins: 0.0,
-            children: None,
             pruned: Vec::new(),
             unprunings: 0,
         }
@@ -127,16 +119,12 @@ impl TurnPmcts {
 
     /// The whole-turn move for the player to act in `state`.
     pub fn search(&self, library: &Library, state: &State, rng: &mut Rng) -> Vec<Action> {
-        let max_player = state.active;
-        let mut root = Node::new(state.clone(), 1 - max_player, Vec::new(), 0.0);
-        for _ in 0..self.traversals.max(1) {
-            self.traverse(library, &mut root, true, max_player, rng);
-        }
+        let root = grow(self, library, state, self.traversals, Stats::new(0.0), rng);
         // The most-visited child; among equals the best win rate, then the best prior, then
         // the first.
-        let key = |n: &Node| (n.visits, n.wins / f64::from(n.visits.max(1)), n.prior);
+        let key = |n: &Node| (n.visits, n.wins / f64::from(n.visits.max(1)), n.extra.prior);
         let mut best: Option<&Node> = None;
-        for child in root.children.iter().flatten() {
+        for child in &root.children {
             if best.is_none_or(|b| {
                 let (k, kb) = (key(child), key(b));
                 k.0 > kb.0 || (k.0 == kb.0 && (k.1, k.2) > (kb.1, kb.2))
@@ -147,33 +135,6 @@ impl TurnPmcts {
         best.expect("the root has a child after a traversal")
             .actions
             .clone()
-    }
-
-    /// One traversal from `node`; returns the winner it found (`None`: a draw).
-    fn traverse(
-        &self,
-        library: &Library,
-        node: &mut Node,
-        is_root: bool,
-        max_player: u8,
-        rng: &mut Rng,
-    ) -> Option<u8> {
-        let winner = if !is_root && node.visits == 0 {
-            playout(library, &node.state, &self.playout, rng).winner
-        } else if node.state.over {
-            node.state.winner
-        } else {
-            if node.children.is_none() {
-                self.open(library, node, is_root, rng);
-            }
-            self.update_pruning(node);
-            let i = self.select(node, max_player);
-            let child = &mut node.children.as_mut().expect("opened")[i];
-            self.traverse(library, child, false, max_player, rng)
-        };
-        node.visits += 1;
-        node.wins += win_credit(winner, max_player);
-        winner
     }
 
     /// Gives `node` a child per distinct move of its portfolio, with its prior.
@@ -194,16 +155,21 @@ impl TurnPmcts {
         while let Some(combination) = moves.next_combination(rng) {
             match combination {
                 Generated::New(turn, indices) => {
-                    children.push(Node::new(turn.state, mover, turn.actions, prior(indices)));
+                    children.push(Node::new(
+                        turn.state,
+                        mover,
+                        turn.actions,
+                        Stats::new(prior(indices)),
+                    ));
                 }
                 Generated::Repeat(i, indices) => {
-                    let child: &mut Node = &mut children[i];
+                    let child = &mut children[i].extra;
                     child.prior = child.prior.max(prior(indices));
                 }
             }
         }
-        node.pruned = vec![false; children.len()];
-        node.children = Some(children);
+        node.extra.pruned = vec![false; children.len()];
+        node.children = children;
     }
 
     /// Progressive unpruning at `node` (opened): the first pruning after `T` visits, then one
@@ -212,37 +178,39 @@ impl TurnPmcts {
         if !self.params.pruning {
             return;
         }
-        let children = node.children.as_ref().expect("opened");
+        let children = &node.children;
+        let stats = &mut node.extra;
         let sched = self.params.unpruning(children.len());
         // Children by prior, best first (ties: enumeration order).
         let by_prior = || {
             let mut order: Vec<usize> = (0..children.len()).collect();
-            order.sort_by(|&i, &j| children[j].prior.total_cmp(&children[i].prior));
+            order.sort_by(|&i, &j| children[j].extra.prior.total_cmp(&children[i].extra.prior));
             order
         };
-        if node.unprunings == 0 {
+        if stats.unprunings == 0 {
             if node.visits < sched.t {
                 return;
             }
             for (rank, i) in by_prior().into_iter().enumerate() {
-                node.pruned[i] = rank >= sched.k_init;
+                stats.pruned[i] = rank >= sched.k_init;
             }
-            node.unprunings = 1;
-        } else if node.visits > self.params.unprune_threshold(sched.a, node.unprunings) {
-            if let Some(i) = by_prior().into_iter().find(|&i| node.pruned[i]) {
-                node.pruned[i] = false;
+            stats.unprunings = 1;
+        } else if node.visits > self.params.unprune_threshold(sched.a, stats.unprunings) {
+            if let Some(i) = by_prior().into_iter().find(|&i| stats.pruned[i]) {
+                stats.pruned[i] = false;
             }
-            node.unprunings += 1;
+            stats.unprunings += 1;
         }
     }
 
     /// The unvisited unpruned child of the highest prior, else the best selection value.
     fn select(&self, node: &Node, max_player: u8) -> usize {
-        let children = node.children.as_ref().expect("opened");
-        let open = || (0..children.len()).filter(|&i| !node.pruned[i]);
+        let children = &node.children;
+        let open = || (0..children.len()).filter(|&i| !node.extra.pruned[i]);
+        let prior = |i: usize| children[i].extra.prior;
         let mut unvisited: Option<usize> = None;
         for i in open().filter(|&i| children[i].visits == 0) {
-            if unvisited.is_none_or(|u| children[i].prior > children[u].prior) {
+            if unvisited.is_none_or(|u| prior(i) > prior(u)) {
                 unvisited = Some(i);
             }
         }
@@ -253,22 +221,39 @@ impl TurnPmcts {
         let mut best = (0, f64::MIN);
         for i in open() {
             let child = &children[i];
-            let n = f64::from(child.visits);
-            let win_rate = child.wins / n;
-            let q = if child.mover == max_player {
-                win_rate
-            } else {
-                1.0 - win_rate
-            };
-            let mut value = q + self.params.c * (ln_n / n).sqrt();
+            let mut value = child.uct_value(ln_n, self.params.c, max_player);
             if self.params.bias {
-                value += child.prior / (1.0 + n);
+                value += prior(i) / (1.0 + f64::from(child.visits));
             }
             if value > best.1 {
                 best = (i, value);
             }
         }
         best.0
+    }
+}
+
+impl TurnTree<'_> for TurnPmcts {
+    type Extra = Stats;
+
+    fn playout_player(&self) -> &Sequence {
+        &self.playout
+    }
+
+    /// Opens the node on its first descent, updates its pruning, then selects.
+    fn descend(
+        &self,
+        library: &Library,
+        node: &mut Node,
+        is_root: bool,
+        max_player: u8,
+        rng: &mut Rng,
+    ) -> usize {
+        if node.children.is_empty() {
+            self.open(library, node, is_root, rng);
+        }
+        self.update_pruning(node);
+        self.select(node, max_player)
     }
 }
 
@@ -356,22 +341,25 @@ mod tests {
         let lib = Library::builtin();
         let s = State::new(lib, &Level::random(lib, 8, 2).unwrap());
         let search = pmcts(1, true, true);
-        let mut root = Node::new(s.clone(), 1, Vec::new(), 0.0);
+        let mut root = Node::new(s.clone(), 1, Vec::new(), Stats::new(0.0));
         let mut rng = rng_from_seed(1);
         search.open(lib, &mut root, true, &mut rng);
-        let n = root.children.as_ref().unwrap().len();
+        let n = root.children.len();
         let sched = search.params.unpruning(n);
-        for (i, c) in root.children.as_mut().unwrap().iter_mut().enumerate() {
-            c.prior = i as f64;
+        for (i, c) in root.children.iter_mut().enumerate() {
+            c.extra.prior = i as f64;
         }
         root.visits = sched.t;
         search.update_pruning(&mut root);
-        let kept: Vec<usize> = (0..n).filter(|&i| !root.pruned[i]).collect();
+        let kept: Vec<usize> = (0..n).filter(|&i| !root.extra.pruned[i]).collect();
         assert_eq!(kept, (n - sched.k_init..n).collect::<Vec<_>>());
         if n > sched.k_init {
             root.visits = search.params.unprune_threshold(sched.a, 1) + 1;
             search.update_pruning(&mut root);
-            assert!(!root.pruned[n - sched.k_init - 1], "the next best is back");
+            assert!(
+                !root.extra.pruned[n - sched.k_init - 1],
+                "the next best is back"
+            );
         }
     }
 

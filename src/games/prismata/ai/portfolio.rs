@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use super::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use super::sequence::{Sequence, play_phase};
 use crate::games::prismata::{Action, Library, State};
 use crate::rng::Rng;
@@ -13,23 +13,24 @@ use rand::RngExt;
 
 /// Partial players per phase, in [`PpPhase::ALL`] order; every list non-empty.
 #[derive(Clone, Debug)]
-pub struct Portfolio {
+pub struct PartialPortfolio {
     /// The lists of defense, ability, buy and breach players.
     pub phases: [Vec<Arc<dyn PartialPlayer>>; 4],
     /// The players' names (as in the bot configuration), parallel to `phases`.
     pub names: [Vec<String>; 4],
 }
 
-impl Portfolio {
+impl PartialPortfolio {
     /// A portfolio of unnamed players (each called `phase#i`, as `buy#2`).
-    pub fn unnamed(phases: [Vec<Arc<dyn PartialPlayer>>; 4]) -> Portfolio {
+    #[cfg(test)]
+    pub(crate) fn unnamed(phases: [Vec<Arc<dyn PartialPlayer>>; 4]) -> PartialPortfolio {
         let names = std::array::from_fn(|p| {
             let phase = format!("{:?}", PpPhase::ALL[p]).to_lowercase();
             (0..phases[p].len())
                 .map(|i| format!("{phase}#{i}"))
                 .collect()
         });
-        Portfolio { phases, names }
+        PartialPortfolio { phases, names }
     }
 
     /// The name of every player, phase by phase.
@@ -38,13 +39,14 @@ impl Portfolio {
     }
 
     /// The number of index combinations (an upper bound on the distinct moves).
-    pub fn combinations(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn combinations(&self) -> usize {
         self.phases.iter().map(Vec::len).product()
     }
 
     /// The portfolio with `limits` pushed into every player (C++ iterator `buyLimits`).
-    pub fn with_buy_limits(&self, limits: &BuyLimits) -> Portfolio {
-        Portfolio {
+    pub fn with_buy_limits(&self, limits: &BuyLimits) -> PartialPortfolio {
+        PartialPortfolio {
             phases: self
                 .phases
                 .clone()
@@ -67,7 +69,7 @@ impl Portfolio {
     pub fn children<'a>(&'a self, library: &'a Library, state: &State) -> Children<'a> {
         Children {
             portfolio: self,
-            start: Turn::new(library, state.clone()),
+            start: TurnPlan::new(library, state.clone()),
             indices: [0; 4],
             after: std::array::from_fn(|_| None),
             seen: Vec::new(),
@@ -76,15 +78,15 @@ impl Portfolio {
     }
 }
 
-/// The moves of a [`Portfolio`] from one state, in odometer order without repeats.
+/// The moves of a [`PartialPortfolio`] from one state, in odometer order without repeats.
 #[derive(Debug)]
 pub struct Children<'a> {
-    portfolio: &'a Portfolio,
-    start: Turn<'a>,
+    portfolio: &'a PartialPortfolio,
+    start: TurnPlan<'a>,
     indices: [usize; 4],
     /// The turn after each phase for the current indices; `None` from the first phase whose
     /// index changed (the earlier phases' turns are reused, as the C++ caches them).
-    after: [Option<Turn<'a>>; 4],
+    after: [Option<TurnPlan<'a>>; 4],
     seen: Vec<Vec<Action>>,
     done: bool,
 }
@@ -94,7 +96,7 @@ pub struct Children<'a> {
 #[derive(Debug)]
 pub enum Generated<'a> {
     /// A move not generated before: the finished turn.
-    New(Box<Turn<'a>>, [usize; 4]),
+    New(Box<TurnPlan<'a>>, [usize; 4]),
     /// The same actions as the `usize`-th move generated.
     Repeat(usize, [usize; 4]),
 }
@@ -102,7 +104,7 @@ pub enum Generated<'a> {
 impl<'a> Children<'a> {
     /// The next move not generated before, as the finished turn (its state is the opponent's
     /// to act, or the game is over); `None` once the combinations are exhausted.
-    pub fn next_move(&mut self, rng: &mut Rng) -> Option<Turn<'a>> {
+    pub fn next_move(&mut self, rng: &mut Rng) -> Option<TurnPlan<'a>> {
         loop {
             match self.next_combination(rng)? {
                 Generated::New(turn, _) => return Some(*turn),
@@ -197,7 +199,7 @@ mod tests {
         let twice = |p: PpPhase| -> Vec<Arc<dyn PartialPlayer>> {
             vec![Arc::new(First(p)), Arc::new(First(p))]
         };
-        let p = Portfolio::unnamed(PpPhase::ALL.map(twice));
+        let p = PartialPortfolio::unnamed(PpPhase::ALL.map(twice));
         let mut rng = rng_from_seed(5);
         let s = State::new(lib, &Level::random(lib, 8, 4).unwrap());
         let mut children = p.children(lib, &s);

@@ -17,9 +17,9 @@ use super::heuristics::{
     current_value, damage_loss_attack_value, damage_loss_will_cost,
     defense_heuristic_save_attackers, snipe_highest_defense,
 };
-use super::partial::{Combination, PartialPlayer, PpPhase, Turn};
+use super::partial::{Combination, PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::action::can_block;
-use crate::games::prismata::{Action, Library, Phase, State, rules};
+use crate::games::prismata::{Action, Library, State, TurnPhase, rules};
 use crate::rng::{Rng, rng_from_seed};
 
 /// The enemy's assumed action phase (C++ `GetPredictionPlayer`): click every economy unit,
@@ -47,7 +47,7 @@ fn unused_rng() -> Rng {
 /// an armed click first).
 fn end_action_phase(lib: &Library, s: &mut State) {
     if s.armed.is_some() {
-        let mut turn = Turn::new(lib, s.clone());
+        let mut turn = TurnPlan::new(lib, s.clone());
         target_first(&mut turn);
         *s = turn.state;
     }
@@ -58,7 +58,7 @@ fn end_action_phase(lib: &Library, s: &mut State) {
 
 /// Runs `player` on `s` for the player to act.
 fn run(lib: &Library, s: &mut State, player: &dyn PartialPlayer, rng: &mut Rng) {
-    let mut turn = Turn::new(lib, s.clone());
+    let mut turn = TurnPlan::new(lib, s.clone());
     player.play(&mut turn, rng);
     *s = turn.state;
 }
@@ -75,19 +75,19 @@ pub fn predict_enemy_next_turn(lib: &Library, s: &mut State, solve_defense: bool
     let save_attackers = DefenseSolver {
         loss: damage_loss_attack_value,
     };
-    if s.phase == Phase::Defense && !s.over {
+    if s.phase == TurnPhase::Defense && !s.over {
         run(lib, s, &save_attackers, &mut rng);
     }
-    if s.phase == Phase::Action && !s.over && s.active == player {
+    if s.phase == TurnPhase::Action && !s.over && s.active == player {
         end_action_phase(lib, s);
     }
-    if s.phase == Phase::Breach && !s.over && s.active == player {
+    if s.phase == TurnPhase::Breach && !s.over && s.active == player {
         run(lib, s, &BreachGreedyKnapsack::default(), &mut rng);
     }
     if s.over || s.active == player {
         return;
     }
-    if s.phase == Phase::Defense {
+    if s.phase == TurnPhase::Defense {
         if solve_defense {
             run(lib, s, &save_attackers, &mut rng);
         } else {
@@ -97,7 +97,7 @@ pub fn predict_enemy_next_turn(lib: &Library, s: &mut State, solve_defense: bool
             run(lib, s, &knapsack, &mut rng);
         }
     }
-    if !s.over && s.phase == Phase::Action {
+    if !s.over && s.phase == TurnPhase::Action {
         run(lib, s, prediction_player(), &mut rng);
     }
 }
@@ -122,20 +122,20 @@ pub fn wipeout_loss(lib: &Library, s: &State, p: usize) -> f64 {
 pub fn enemy_next_turn_defense_loss(lib: &Library, s: &mut State) -> f64 {
     let player = s.active;
     let enemy = 1 - player as usize;
-    if s.over || s.phase == Phase::Defense {
+    if s.over || s.phase == TurnPhase::Defense {
         return 0.0;
     }
     let wipeout = wipeout_loss(lib, s, enemy);
-    if s.phase == Phase::Action {
+    if s.phase == TurnPhase::Action {
         end_action_phase(lib, s);
     }
-    if s.phase == Phase::Breach && !s.over && s.active == player {
-        let mut turn = Turn::new(lib, s.clone());
+    if s.phase == TurnPhase::Breach && !s.over && s.active == player {
+        let mut turn = TurnPlan::new(lib, s.clone());
         let breached = BreachGreedyKnapsack::default().breach(&mut turn);
         *s = turn.state;
         return wipeout + breached;
     }
-    if !s.over && s.active as usize == enemy && s.phase == Phase::Defense {
+    if !s.over && s.active as usize == enemy && s.phase == TurnPhase::Defense {
         // The attacker could not wipe the defense out, so a blocking always exists.
         return solve_blocks(lib, s, damage_loss_will_cost).map_or(f64::MAX, |b| b.loss);
     }
@@ -182,7 +182,7 @@ mod tests {
         let mut s = attack_on(4, &["Drone", "Engineer", "Wall"]);
         // The Drone and Engineer die in front of the Wall: 5.5.
         assert!(close(enemy_next_turn_defense_loss(lib(), &mut s), 5.5));
-        assert_eq!((s.active, s.phase), (1, Phase::Defense));
+        assert_eq!((s.active, s.phase), (1, TurnPhase::Defense));
         let mut quiet = attack_on(0, &["Drone", "Wall"]);
         assert_eq!(enemy_next_turn_defense_loss(lib(), &mut quiet), 0.0);
     }
@@ -202,7 +202,7 @@ mod tests {
         let mut s = attack_on(2, &["Drone", "Drone", "Drone", "Rhino", "Apollo"]);
         let wall = add(&mut s, 0, "Wall");
         predict_enemy_next_turn(lib(), &mut s, true);
-        assert_eq!((s.active, s.phase), (1, Phase::Action));
+        assert_eq!((s.active, s.phase), (1, TurnPhase::Action));
         let side = &s.sides[1];
         // Saving attackers, two Drones blocked; the last Drone clicked for gold.
         assert_eq!(side.units.len(), 3);
@@ -222,11 +222,11 @@ mod tests {
             let mut s = State::new(lib, &Level::random(lib, 8, 500 + g).unwrap());
             let mut rng = rng_from_seed(g);
             while !s.over && s.ply < 80 {
-                if s.phase == Phase::Action && s.armed.is_none() {
+                if s.phase == TurnPhase::Action && s.armed.is_none() {
                     for solve in [false, true] {
                         let mut p = s.clone();
                         predict_enemy_next_turn(lib, &mut p, solve);
-                        assert!(p.over || (p.active != s.active && p.phase == Phase::Action));
+                        assert!(p.over || (p.active != s.active && p.phase == TurnPhase::Action));
                     }
                     let mut d = s.clone();
                     let loss = enemy_next_turn_defense_loss(lib, &mut d);

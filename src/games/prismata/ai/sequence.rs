@@ -3,27 +3,27 @@
 
 use std::sync::Arc;
 
-use super::partial::{PartialPlayer, PpPhase, Turn};
-use crate::games::prismata::{Action, Library, Phase, State};
+use super::partial::{PartialPlayer, PpPhase, TurnPlan};
+use crate::games::prismata::{Action, Library, State, TurnPhase};
 use crate::rng::Rng;
 
 /// One partial player per phase, in [`PpPhase::ALL`] order.
 pub type Players = [Arc<dyn PartialPlayer>; 4];
 
 /// True if the partial player of `phase` acts now in `turn`.
-pub fn acts_now(turn: &Turn, phase: PpPhase) -> bool {
+pub fn acts_now(turn: &TurnPlan, phase: PpPhase) -> bool {
     turn.in_turn()
         && match phase {
-            PpPhase::Defense => turn.state.phase == Phase::Defense,
-            PpPhase::Ability | PpPhase::Buy => turn.state.phase == Phase::Action,
-            PpPhase::Breach => turn.state.phase == Phase::Breach,
+            PpPhase::Defense => turn.state.phase == TurnPhase::Defense,
+            PpPhase::Ability | PpPhase::Buy => turn.state.phase == TurnPhase::Action,
+            PpPhase::Breach => turn.state.phase == TurnPhase::Breach,
         }
 }
 
 /// Plays `phase`'s part of the turn with `player`: nothing if the phase does not occur now;
 /// after the buy player, the action phase's end. The breach player ends the turn (the
 /// defense and breach players end their phases themselves).
-pub fn play_phase(player: &dyn PartialPlayer, phase: PpPhase, turn: &mut Turn, rng: &mut Rng) {
+pub fn play_phase(player: &dyn PartialPlayer, phase: PpPhase, turn: &mut TurnPlan, rng: &mut Rng) {
     if acts_now(turn, phase) {
         player.play(turn, rng);
     }
@@ -42,14 +42,14 @@ pub struct Sequence {
 
 impl Sequence {
     /// The turn of the player to act in `state`, played by the sequence to its end.
-    pub fn turn<'a>(&self, library: &'a Library, state: State, rng: &mut Rng) -> Turn<'a> {
-        let mut turn = Turn::new(library, state);
+    pub fn turn<'a>(&self, library: &'a Library, state: State, rng: &mut Rng) -> TurnPlan<'a> {
+        let mut turn = TurnPlan::new(library, state);
         self.finish(&mut turn, rng);
         turn
     }
 
     /// Plays `turn` to the end of the player's turn, phase by phase.
-    pub fn finish(&self, turn: &mut Turn, rng: &mut Rng) {
+    pub fn finish(&self, turn: &mut TurnPlan, rng: &mut Rng) {
         for (player, phase) in self.players.iter().zip(PpPhase::ALL) {
             play_phase(player.as_ref(), phase, turn, rng);
         }
@@ -79,7 +79,7 @@ pub(crate) mod tests {
         fn phase(&self) -> PpPhase {
             self.0
         }
-        fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+        fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
             let mut legal = Vec::new();
             loop {
                 turn.legal_actions(&mut legal);
@@ -108,7 +108,7 @@ pub(crate) mod tests {
         fn phase(&self) -> PpPhase {
             self.0
         }
-        fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+        fn play(&self, turn: &mut TurnPlan, rng: &mut Rng) {
             let mut legal = Vec::new();
             while acts_now(turn, self.0) {
                 turn.legal_actions(&mut legal);
@@ -128,11 +128,11 @@ pub(crate) mod tests {
     }
 
     /// A test portfolio: [`First`] and [`Wander`] in every phase (16 combinations).
-    pub(crate) fn first_or_wander() -> crate::games::prismata::ai::portfolio::Portfolio {
+    pub(crate) fn first_or_wander() -> crate::games::prismata::ai::portfolio::PartialPortfolio {
         let two = |p: PpPhase| -> Vec<Arc<dyn PartialPlayer>> {
             vec![Arc::new(First(p)), Arc::new(Wander(p))]
         };
-        crate::games::prismata::ai::portfolio::Portfolio::unnamed(PpPhase::ALL.map(two))
+        crate::games::prismata::ai::portfolio::PartialPortfolio::unnamed(PpPhase::ALL.map(two))
     }
 
     #[test]

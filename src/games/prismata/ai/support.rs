@@ -8,13 +8,13 @@ use std::sync::{Arc, OnceLock};
 use super::bot::{Bot, Planner};
 use super::config::BotConfig;
 use super::heuristics::will_score;
-use super::partial::{PartialPlayer, PpPhase, Turn};
+use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use super::sequence::{acts_now, play_phase};
 use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::{Game, Player};
-use crate::games::prismata::{Action, Phase, PrismataGame, State};
+use crate::games::prismata::{Action, PrismataGame, State, TurnPhase};
 use crate::limits::{MAX_BUDGET, MAX_PGS_ROUNDS};
 use crate::rng::Rng;
 
@@ -115,7 +115,7 @@ impl Portfolio<PrismataGame> for PrismataScripts {
         if game.turn(state) == crate::game::Turn::Terminal {
             return;
         }
-        let start = Turn::new(game.library(), state.clone());
+        let start = TurnPlan::new(game.library(), state.clone());
         for (script, (phase, player)) in self.players.iter().enumerate() {
             // A click waiting for its target belongs to the ability players.
             if state.armed.is_some() && *phase != PpPhase::Ability {
@@ -140,7 +140,7 @@ impl Portfolio<PrismataGame> for PrismataScripts {
         if out.is_empty() {
             // Only ability scripts act and none would click: the action phase ends.
             let end = Action::EndPhase;
-            if state.phase == Phase::Action && game.is_legal(state, end) {
+            if state.phase == TurnPhase::Action && game.is_legal(state, end) {
                 let script = self
                     .players
                     .iter()

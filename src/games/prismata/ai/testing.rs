@@ -3,9 +3,9 @@
 
 use rand::RngExt;
 
-use super::partial::{PartialPlayer, PpPhase, Turn};
+use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::rules;
-use crate::games::prismata::{Action, Level, Library, Phase, State, Status};
+use crate::games::prismata::{Action, Level, Library, State, Status, TurnPhase};
 use crate::rng::{Rng, rng_from_seed};
 
 /// The built-in library.
@@ -67,14 +67,14 @@ fn random_action(lib: &Library, s: &State, rng: &mut Rng, buf: &mut Vec<Action>)
 /// True if `s` is in `phase`'s part of the turn of the player to act.
 fn in_phase(s: &State, phase: PpPhase) -> bool {
     match phase {
-        PpPhase::Defense => s.phase == Phase::Defense,
-        PpPhase::Ability | PpPhase::Buy => s.phase == Phase::Action && s.armed.is_none(),
-        PpPhase::Breach => s.phase == Phase::Breach,
+        PpPhase::Defense => s.phase == TurnPhase::Defense,
+        PpPhase::Ability | PpPhase::Buy => s.phase == TurnPhase::Action && s.armed.is_none(),
+        PpPhase::Breach => s.phase == TurnPhase::Breach,
     }
 }
 
 /// Plays `games` random games on random sets (8 pool units, at most `max_plies` plies each):
-/// whenever the state is in `player`'s phase, `player` plays it on a [`Turn`]; every other
+/// whenever the state is in `player`'s phase, `player` plays it on a [`TurnPlan`]; every other
 /// decision is a random legal action. Checks that every action the player applied was legal
 /// (replayed on the state it started from) and that it ended its phase (defense, breach) or
 /// left the action phase open (ability, buy). Returns how many times the player ran.
@@ -92,7 +92,7 @@ pub(crate) fn random_games(player: &dyn PartialPlayer, games: u64, max_plies: u3
             if in_phase(&s, player.phase()) && played_at != Some((s.ply, s.phase)) {
                 played_at = Some((s.ply, s.phase));
                 let before = s.clone();
-                let mut turn = Turn::new(lib, s.clone());
+                let mut turn = TurnPlan::new(lib, s.clone());
                 player.play(&mut turn, &mut rng);
                 let mut replay = before;
                 for &a in &turn.actions {
@@ -105,15 +105,15 @@ pub(crate) fn random_games(player: &dyn PartialPlayer, games: u64, max_plies: u3
                 assert_eq!(replay, turn.state);
                 match player.phase() {
                     PpPhase::Defense => assert!(
-                        turn.state.over || turn.state.phase != Phase::Defense,
+                        turn.state.over || turn.state.phase != TurnPhase::Defense,
                         "{player:?} left the defense open"
                     ),
                     PpPhase::Breach => assert!(
-                        turn.state.over || turn.state.phase != Phase::Breach,
+                        turn.state.over || turn.state.phase != TurnPhase::Breach,
                         "{player:?} left the breach open"
                     ),
                     PpPhase::Ability | PpPhase::Buy => assert!(
-                        turn.state.phase == Phase::Action
+                        turn.state.phase == TurnPhase::Action
                             && turn.state.active == s.active
                             && turn.state.armed.is_none(),
                         "{player:?} closed the action phase or left a click armed"

@@ -6,11 +6,12 @@
 //! player who moved into it) plus `c`·√(ln N / n); a node reached for the first time is scored
 //! by one playout (win 1, draw ½, loss 0 for the searching player); the most-visited root
 //! child is played. The budget is `traversals` (the C++ `MaxTraversals`; we have no time
-//! limit). `max_children` 0 means no limit (the C++ would then add no child at all).
+//! limit). `max_children` 0 means no limit (the C++ would then add no child at all). The node
+//! and the traversal are `turn_tree`'s, shared with [`super::pmcts`].
 
-use super::eval::{playout, win_credit};
-use super::portfolio::{Children, Portfolio};
+use super::portfolio::{Children, PartialPortfolio};
 use super::sequence::Sequence;
+use super::turn_tree::{TurnNode, TurnTree, grow};
 use crate::games::prismata::{Action, Library, State};
 use crate::rng::Rng;
 
@@ -18,9 +19,9 @@ use crate::rng::Rng;
 #[derive(Clone, Debug)]
 pub struct Uct {
     /// Moves at the root.
-    pub root: Portfolio,
+    pub root: PartialPortfolio,
     /// Moves below the root.
-    pub inner: Portfolio,
+    pub inner: PartialPortfolio,
     /// Children per node (C++ `MaxChildren`; 0 = no limit).
     pub max_children: usize,
     /// Exploration constant (C++ `UCTConstant`, default 2).
@@ -31,39 +32,13 @@ pub struct Uct {
     pub playout: Sequence,
 }
 
-/// A tree node: the state after `actions`, played by `mover`.
-struct Node<'a> {
-    state: State,
-    mover: u8,
-    actions: Vec<Action>,
-    visits: u32,
-    wins: f64,
-    children: Vec<Node<'a>>,
-    moves: Option<Children<'a>>,
-}
-
-impl<'a> Node<'a> {
-    fn new(state: State, mover: u8, actions: Vec<Action>) -> Node<'a> {
-        Node {
-            state,
-            mover,
-            actions,
-            visits: 0,
-            wins: 0.0,
-            children: Vec::new(),
-            moves: None,
-        }
-    }
-}
+/// A node's move iterator, made on its first expansion.
+type Node<'a> = TurnNode<Option<Children<'a>>>;
 
 impl Uct {
     /// The whole-turn move for the player to act in `state`.
     pub fn search(&self, library: &Library, state: &State, rng: &mut Rng) -> Vec<Action> {
-        let max_player = state.active;
-        let mut root = Node::new(state.clone(), 1 - max_player, Vec::new());
-        for _ in 0..self.traversals.max(1) {
-            self.traverse(library, &mut root, true, max_player, rng);
-        }
+        let root = grow(self, library, state, self.traversals, None, rng);
         // The most-visited child, the first of equals.
         let mut best: Option<&Node> = None;
         for child in &root.children {
@@ -74,29 +49,6 @@ impl Uct {
         best.expect("the root has a child after a traversal")
             .actions
             .clone()
-    }
-
-    /// One traversal from `node`; returns the winner it found (`None`: a draw).
-    fn traverse<'a>(
-        &'a self,
-        library: &'a Library,
-        node: &mut Node<'a>,
-        is_root: bool,
-        max_player: u8,
-        rng: &mut Rng,
-    ) -> Option<u8> {
-        let winner = if !is_root && node.visits == 0 {
-            playout(library, &node.state, &self.playout, rng).winner
-        } else if node.state.over {
-            node.state.winner
-        } else {
-            self.expand(library, node, is_root, rng);
-            let i = self.select(node, max_player);
-            self.traverse(library, &mut node.children[i], false, max_player, rng)
-        };
-        node.visits += 1;
-        node.wins += win_credit(winner, max_player);
-        winner
     }
 
     /// Adds the node's next child, if its iterator has one and it has room.
@@ -112,12 +64,12 @@ impl Uct {
         }
         let portfolio = if is_root { &self.root } else { &self.inner };
         let moves = node
-            .moves
+            .extra
             .get_or_insert_with(|| portfolio.children(library, &node.state));
         if let Some(turn) = moves.next_move(rng) {
             let mover = node.state.active;
             node.children
-                .push(Node::new(turn.state, mover, turn.actions));
+                .push(Node::new(turn.state, mover, turn.actions, None));
         }
     }
 
@@ -129,19 +81,33 @@ impl Uct {
             if child.visits == 0 {
                 return i;
             }
-            let n = f64::from(child.visits);
-            let win_rate = child.wins / n;
-            let explore = self.c * (ln_n / n).sqrt();
-            let value = if child.mover == max_player {
-                win_rate + explore
-            } else {
-                1.0 - win_rate + explore
-            };
+            let value = child.uct_value(ln_n, self.c, max_player);
             if value > best.1 {
                 best = (i, value);
             }
         }
         best.0
+    }
+}
+
+impl<'a> TurnTree<'a> for Uct {
+    type Extra = Option<Children<'a>>;
+
+    fn playout_player(&self) -> &Sequence {
+        &self.playout
+    }
+
+    /// Adds a child if the node has room, then selects.
+    fn descend(
+        &'a self,
+        library: &'a Library,
+        node: &mut Node<'a>,
+        is_root: bool,
+        max_player: u8,
+        rng: &mut Rng,
+    ) -> usize {
+        self.expand(library, node, is_root, rng);
+        self.select(node, max_player)
     }
 }
 

@@ -7,14 +7,15 @@
 //!
 //! Attackers are taken back in the C++ order: self-sacrificing ones first (most valuable
 //! first), then those with fewest charges, then the most exhausting, then the best blockers
-//! per attack. The C++ undoes and redoes; we take clicks back with [`Turn::without`] and keep
+//! per attack. The C++ undoes and redoes; we take clicks back with [`TurnPlan::without`] and keep
 //! the result only if the attack stays at or above the threshold.
 
 use crate::games::prismata::action::can_block;
+use crate::games::prismata::ai::ability::AbilityPlayer;
 use crate::games::prismata::ai::ability::avoid_breach::clicked_this_phase;
 use crate::games::prismata::ai::attack_scenario::AttackDamageScenario;
 use crate::games::prismata::ai::heuristics::current_value;
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::ai::predict::predict_enemy_next_turn;
 use crate::games::prismata::{Action, Resource};
 use crate::rng::Rng;
@@ -23,14 +24,14 @@ use crate::rng::Rng;
 #[derive(Clone, Debug, Default)]
 pub struct AvoidAttackWaste;
 
-fn attack(turn: &Turn) -> u16 {
+fn attack(turn: &TurnPlan) -> u16 {
     turn.state.sides[turn.player as usize]
         .resources
         .get(Resource::Attack)
 }
 
 /// The attack a type's click makes.
-fn click_attack(turn: &Turn, kind: u16) -> u16 {
+fn click_attack(turn: &TurnPlan, kind: u16) -> u16 {
     turn.library
         .get(kind)
         .click
@@ -40,7 +41,7 @@ fn click_attack(turn: &Turn, kind: u16) -> u16 {
 
 impl AvoidAttackWaste {
     /// Clicked attackers (live or sacrificed), in the order to take them back.
-    fn clicked_attackers(turn: &Turn) -> Vec<u16> {
+    fn clicked_attackers(turn: &TurnPlan) -> Vec<u16> {
         let lib = turn.library;
         let p = turn.player as usize;
         let s = &turn.state;
@@ -83,7 +84,7 @@ impl AvoidAttackWaste {
     }
 
     /// Ready units whose click costs attack and gives something else.
-    fn attack_spenders(turn: &Turn) -> Vec<u16> {
+    fn attack_spenders(turn: &TurnPlan) -> Vec<u16> {
         let lib = turn.library;
         let units = &turn.state.sides[turn.player as usize].units;
         (0..units.len() as u16)
@@ -101,10 +102,10 @@ impl AvoidAttackWaste {
 
     /// Keeps lifespan-1 attackers home when the predicted enemy attack would otherwise
     /// reach past our largest absorber.
-    fn keep_short_lived_blockers(turn: &mut Turn, attackers: &[u16]) {
+    fn keep_short_lived_blockers(turn: &mut TurnPlan, attackers: &[u16]) {
         let p = turn.player as usize;
         let lifespan_one =
-            |turn: &Turn, i: u16| turn.state.sides[p].units[i as usize].lifespan == 1;
+            |turn: &TurnPlan, i: u16| turn.state.sides[p].units[i as usize].lifespan == 1;
         if !attackers.iter().any(|&i| lifespan_one(turn, i)) {
             return;
         }
@@ -136,15 +137,8 @@ impl AvoidAttackWaste {
     }
 }
 
-impl PartialPlayer for AvoidAttackWaste {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for AvoidAttackWaste {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let current = attack(turn);
         if current == 0 {
             return;
@@ -202,6 +196,7 @@ mod tests {
     use crate::games::prismata::Library;
     use crate::games::prismata::ai::ability::basic::{AttackDefault, EconomyDefault};
     use crate::games::prismata::ai::ability::sample;
+    use crate::games::prismata::ai::partial::PartialPlayer;
     use crate::games::prismata::ai::testing::facing;
     use crate::rng::rng_from_seed;
     use std::sync::Arc;
@@ -211,8 +206,8 @@ mod tests {
     }
 
     /// Player 0 with `own` ready units, facing player 1 holding only `enemy`.
-    fn position(own: &[&str], enemy: &[&str]) -> Turn<'static> {
-        Turn::new(lib(), facing("Shiver Yeti", own, enemy))
+    fn position(own: &[&str], enemy: &[&str]) -> TurnPlan<'static> {
+        TurnPlan::new(lib(), facing("Shiver Yeti", own, enemy))
     }
 
     #[test]

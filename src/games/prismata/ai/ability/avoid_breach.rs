@@ -12,19 +12,20 @@
 //! twice the enemy's usable chill).
 //!
 //! Where we differ from the C++: it sells and undoes; we search on copies of the state and
-//! take the chosen Drone clicks back with [`Turn::without`] (one at a time; one whose take-back
+//! take the chosen Drone clicks back with [`TurnPlan::without`] (one at a time; one whose take-back
 //! would strand a later action is skipped, where the C++ undo would be illegal too). A Drone
 //! counts as clicked when its click is among the turn's action-phase actions. Units a buy
 //! gives the enemy add no attack to the prediction, as in the C++ (whose per-type "attack
 //! given to enemy" is never set).
 
 use crate::games::prismata::action::can_block;
+use crate::games::prismata::ai::ability::AbilityPlayer;
 use crate::games::prismata::ai::attack_scenario::AttackDamageScenario;
 use crate::games::prismata::ai::chill::{ChillScenario, chill_amount, is_prompt_blocker};
 use crate::games::prismata::ai::heuristics::{
     buy_mana_cost, buy_sac_cost, buy_total_cost, inflated_mana_value_given_to_enemy,
 };
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::ai::predict::predict_enemy_next_turn;
 use crate::games::prismata::{Action, Library, Resource, State, Status};
 use crate::rng::Rng;
@@ -84,8 +85,8 @@ fn drone_types(lib: &Library) -> [Option<u16>; 2] {
 }
 
 /// True if the player's unit `i` was clicked in this turn's action phase, so that the click
-/// may be taken back (the C++ `UNDO_USE_ABILITY` candidates; [`Turn::without`] decides).
-pub fn clicked_this_phase(turn: &Turn, i: u16) -> bool {
+/// may be taken back (the C++ `UNDO_USE_ABILITY` candidates; [`TurnPlan::without`] decides).
+pub fn clicked_this_phase(turn: &TurnPlan, i: u16) -> bool {
     turn.state.sides[turn.player as usize]
         .units
         .get(i as usize)
@@ -94,7 +95,7 @@ pub fn clicked_this_phase(turn: &Turn, i: u16) -> bool {
 }
 
 /// The player's live Drones (and Doomed Drones) clicked in this turn's action phase.
-fn tapped_drones(turn: &Turn, drones: [Option<u16>; 2]) -> Vec<u16> {
+fn tapped_drones(turn: &TurnPlan, drones: [Option<u16>; 2]) -> Vec<u16> {
     let units = &turn.state.sides[turn.player as usize].units;
     (0..units.len() as u16)
         .filter(|&i| {
@@ -268,7 +269,7 @@ impl<'a> Search<'a> {
 
 impl AvoidBreachSolver {
     /// The buys (buyable indices, in order) and the number of Drone clicks to take back.
-    pub fn solve(&self, turn: &Turn) -> (Vec<u16>, u16) {
+    pub fn solve(&self, turn: &TurnPlan) -> (Vec<u16>, u16) {
         let lib = turn.library;
         let s = &turn.state;
         let p = turn.player as usize;
@@ -397,15 +398,8 @@ impl AvoidBreachSolver {
     }
 }
 
-impl PartialPlayer for AvoidBreachSolver {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for AvoidBreachSolver {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let (buys, untap) = self.solve(turn);
         for k in buys {
             turn.apply(Action::Buy(k));
@@ -450,6 +444,7 @@ mod tests {
     use super::*;
     use crate::games::prismata::ai::ability::basic::{AttackDefault, EconomyDefault};
     use crate::games::prismata::ai::ability::sample;
+    use crate::games::prismata::ai::partial::PartialPlayer;
     use crate::games::prismata::{Level, Resources};
     use crate::rng::rng_from_seed;
     use std::sync::Arc;
@@ -468,7 +463,7 @@ mod tests {
 
     /// Player 0 to act with its six Drones clicked (6 gold) and `own` more units, facing
     /// player 1 with `enemy` ready units (besides its Drones and Engineers).
-    fn threatened(enemy: &[&str], own: &[&str]) -> Turn<'static> {
+    fn threatened(enemy: &[&str], own: &[&str]) -> TurnPlan<'static> {
         let mut s = State::new(lib(), &Level::load(lib(), "units:Shiver Yeti").unwrap());
         for n in own {
             s.add_unit(lib(), 0, lib().id(n).unwrap(), 0, 0);
@@ -477,14 +472,14 @@ mod tests {
             let i = s.add_unit(lib(), 1, lib().id(n).unwrap(), 0, 0);
             s.sides[1].units[i].status = Status::Default;
         }
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         for i in 0..6 {
             turn.apply(Action::Click(i));
         }
         turn
     }
 
-    fn name_of_buy(turn: &Turn, a: &Action) -> Option<String> {
+    fn name_of_buy(turn: &TurnPlan, a: &Action) -> Option<String> {
         match *a {
             Action::Buy(k) => Some(lib().get(turn.state.buyable[k as usize]).name.clone()),
             _ => None,
@@ -503,7 +498,7 @@ mod tests {
         // Two Tarsiers: 2 attack against our 2 Engineers (1 HP each, not clicked).
         let mut turn = threatened(&["Tarsier", "Tarsier"], &[]);
         turn.state.sides[0].resources = Resources::parse("6$ 1B", "test").unwrap();
-        let mut turn = Turn::new(lib(), turn.state.clone());
+        let mut turn = TurnPlan::new(lib(), turn.state.clone());
         solver().play(&mut turn, &mut rng_from_seed(1));
         let bought: Vec<String> = turn
             .actions

@@ -18,17 +18,17 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::target_first;
+use super::{AbilityPlayer, target_first};
 use crate::games::prismata::ai::heuristics::{
     UnitHeuristic, activate_order, current_value, is_econ, type_attack,
 };
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn, UnitFilter};
+use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, TurnPlan, UnitFilter};
 use crate::games::prismata::library::Target;
-use crate::games::prismata::{Action, Phase, Resource, rules};
+use crate::games::prismata::{Action, Resource, TurnPhase, rules};
 use crate::rng::Rng;
 
 /// True if `filter` excludes the type of the turn player's unit `i`.
-fn filtered(filter: &Option<Arc<dyn UnitFilter>>, turn: &Turn, i: usize) -> bool {
+fn filtered(filter: &Option<Arc<dyn UnitFilter>>, turn: &TurnPlan, i: usize) -> bool {
     filter.as_ref().is_some_and(|f| {
         let p = turn.player as usize;
         f.excludes(
@@ -42,7 +42,7 @@ fn filtered(filter: &Option<Arc<dyn UnitFilter>>, turn: &Turn, i: usize) -> bool
 
 /// The turn player's live units for which `keep` holds, in the C++ click order
 /// ([`activate_order`]).
-fn in_click_order(turn: &Turn, keep: impl Fn(usize) -> bool) -> Vec<usize> {
+fn in_click_order(turn: &TurnPlan, keep: impl Fn(usize) -> bool) -> Vec<usize> {
     let p = turn.player as usize;
     let mut units: Vec<usize> = (0..turn.state.sides[p].units.len())
         .filter(|&i| turn.state.sides[p].units[i].alive && keep(i))
@@ -51,39 +51,39 @@ fn in_click_order(turn: &Turn, keep: impl Fn(usize) -> bool) -> Vec<usize> {
     units
 }
 
-/// Clicks the units of `units` that `skip` does not exclude, pass after pass, until a pass
-/// clicks nothing.
-fn click_repeatedly(turn: &mut Turn, units: &[usize], skip: impl Fn(&Turn, usize) -> bool) {
-    loop {
-        let mut clicked = false;
-        for &i in units {
-            if !turn.acting() {
-                return;
-            }
-            if !skip(turn, i) && turn.try_apply(Action::Click(i as u16)) {
-                clicked = true;
-                target_first(turn);
-            }
+/// One pass over `units` while the player may click: clicks each unit that `skip` does not
+/// exclude, then targets the click if it waits for its target ([`target_first`]). Returns
+/// whether to pass again: it clicked a unit, and the player could click before every unit.
+fn click_pass(
+    turn: &mut TurnPlan,
+    units: impl IntoIterator<Item = usize>,
+    skip: &impl Fn(&TurnPlan, usize) -> bool,
+) -> bool {
+    let mut clicked = false;
+    for i in units {
+        if !turn.acting() {
+            return false;
         }
-        if !clicked {
-            return;
+        if !skip(turn, i) && turn.try_apply(Action::Click(i as u16)) {
+            clicked = true;
+            target_first(turn);
         }
     }
+    clicked
+}
+
+/// Clicks the units of `units` that `skip` does not exclude, pass after pass, until a pass
+/// clicks nothing.
+fn click_repeatedly(turn: &mut TurnPlan, units: &[usize], skip: impl Fn(&TurnPlan, usize) -> bool) {
+    while click_pass(turn, units.iter().copied(), &skip) {}
 }
 
 /// `ActionAbility_EconomyDefault`: clicks every economy unit ([`is_econ`]: Drones) that can.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EconomyDefault;
 
-impl PartialPlayer for EconomyDefault {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for EconomyDefault {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let p = turn.player as usize;
         for i in 0..turn.state.sides[p].units.len() {
             let u = &turn.state.sides[p].units[i];
@@ -103,15 +103,8 @@ pub struct AttackDefault {
     pub filter: Option<Arc<dyn UnitFilter>>,
 }
 
-impl PartialPlayer for AttackDefault {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for AttackDefault {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let p = turn.player as usize;
         let lib = turn.library;
         let attackers = in_click_order(turn, |i| {
@@ -141,15 +134,8 @@ pub struct ActivateUtility {
     pub filter: Option<Arc<dyn UnitFilter>>,
 }
 
-impl PartialPlayer for ActivateUtility {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for ActivateUtility {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let p = turn.player as usize;
         let lib = turn.library;
         let utility = in_click_order(turn, |i| {
@@ -191,15 +177,8 @@ impl Default for FrontlineGreedyKnapsack {
     }
 }
 
-impl PartialPlayer for FrontlineGreedyKnapsack {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for FrontlineGreedyKnapsack {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let o = 1 - turn.player as usize;
         let lib = turn.library;
         let mut targets: Vec<(f64, u16)> = (0..turn.state.sides[o].units.len())
@@ -241,15 +220,8 @@ impl Default for SnipeGreedyKnapsack {
     }
 }
 
-impl PartialPlayer for SnipeGreedyKnapsack {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for SnipeGreedyKnapsack {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let lib = turn.library;
         let p = turn.player as usize;
         let o = 1 - p;
@@ -306,28 +278,19 @@ impl PartialPlayer for SnipeGreedyKnapsack {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DontAttack;
 
-impl PartialPlayer for DontAttack {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+impl AbilityPlayer for DontAttack {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let p = turn.player as usize;
-        for i in 0..turn.state.sides[p].units.len() {
-            if !turn.acting() {
-                return;
-            }
-            let u = &turn.state.sides[p].units[i];
-            if type_attack(turn.library.get(u.kind)) == 0 && turn.try_apply(Action::Click(i as u16))
-            {
-                target_first(turn);
-            }
-        }
+        let lib = turn.library;
+        let units = 0..turn.state.sides[p].units.len();
+        click_pass(turn, units, &|turn: &TurnPlan, i| {
+            type_attack(lib.get(turn.state.sides[p].units[i].kind)) != 0
+        });
     }
 }
 
 /// Clicks the first legal unit, from the start each time, until none is legal.
-fn click_first_repeatedly(turn: &mut Turn) {
+fn click_first_repeatedly(turn: &mut TurnPlan) {
     let p = turn.player as usize;
     while turn.acting() {
         let Some(a) = (0..turn.state.sides[p].units.len() as u16)
@@ -345,12 +308,8 @@ fn click_first_repeatedly(turn: &mut Turn) {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AbilityDefault;
 
-impl PartialPlayer for AbilityDefault {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+impl AbilityPlayer for AbilityDefault {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         click_first_repeatedly(turn);
     }
 }
@@ -360,12 +319,8 @@ impl PartialPlayer for AbilityDefault {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ActivateAll;
 
-impl PartialPlayer for ActivateAll {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+impl AbilityPlayer for ActivateAll {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         click_first_repeatedly(turn);
     }
 }
@@ -380,9 +335,9 @@ impl PartialPlayer for AbilityRandom {
         PpPhase::Ability
     }
 
-    fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, rng: &mut Rng) {
         let mut legal = Vec::new();
-        while turn.in_turn() && turn.state.phase == Phase::Action {
+        while turn.in_turn() && turn.state.phase == TurnPhase::Action {
             turn.legal_actions(&mut legal);
             legal.retain(|a| !matches!(a, Action::Buy(_)));
             if legal.is_empty() {
@@ -415,14 +370,14 @@ mod tests {
         }
     }
 
-    fn play(player: &dyn PartialPlayer, s: &State) -> Turn<'static> {
-        let mut turn = Turn::new(lib(), s.clone());
+    fn play(player: &dyn PartialPlayer, s: &State) -> TurnPlan<'static> {
+        let mut turn = TurnPlan::new(lib(), s.clone());
         player.play(&mut turn, &mut rng_from_seed(0));
         assert!(turn.acting(), "the action phase stays open");
         turn
     }
 
-    fn clicks(turn: &Turn) -> Vec<Action> {
+    fn clicks(turn: &TurnPlan) -> Vec<Action> {
         turn.actions.clone()
     }
 

@@ -4,9 +4,10 @@
 //! with the chillers closest to what it still needs; otherwise chill nothing.
 
 use crate::games::prismata::action::can_block;
+use crate::games::prismata::ai::ability::AbilityPlayer;
 use crate::games::prismata::ai::chill::chill_amount;
 use crate::games::prismata::ai::heuristics::{UnitHeuristic, current_value};
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::{Action, Resource, Status};
 use crate::rng::Rng;
 
@@ -28,7 +29,7 @@ impl Default for ChillGreedyKnapsack {
 
 impl ChillGreedyKnapsack {
     /// Clicks chillers at enemy unit `target` until it is frozen; returns the chill used.
-    fn freeze(turn: &mut Turn, chillers: &[u16], target: u16) -> u16 {
+    fn freeze(turn: &mut TurnPlan, chillers: &[u16], target: u16) -> u16 {
         let lib = turn.library;
         let (p, o) = (turn.player as usize, 1 - turn.player as usize);
         let mut used = 0;
@@ -72,15 +73,8 @@ impl ChillGreedyKnapsack {
     }
 }
 
-impl PartialPlayer for ChillGreedyKnapsack {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for ChillGreedyKnapsack {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let lib = turn.library;
         let (p, o) = (turn.player as usize, 1 - turn.player as usize);
         let attack = turn.state.sides[p].resources.get(Resource::Attack);
@@ -157,6 +151,7 @@ impl PartialPlayer for ChillGreedyKnapsack {
 mod tests {
     use super::*;
     use crate::games::prismata::ai::ability::sample;
+    use crate::games::prismata::ai::partial::PartialPlayer;
     use crate::games::prismata::ai::testing::facing;
     use crate::games::prismata::{Library, State};
     use crate::rng::rng_from_seed;
@@ -174,7 +169,7 @@ mod tests {
         s
     }
 
-    fn chilled(turn: &Turn) -> Vec<u16> {
+    fn chilled(turn: &TurnPlan) -> Vec<u16> {
         turn.state.sides[1].units.iter().map(|u| u.chill).collect()
     }
 
@@ -187,7 +182,7 @@ mod tests {
             &["Drone", "Wall", "Drone"],
             2,
         );
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         ChillGreedyKnapsack::default().play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(chilled(&turn), [0, 4, 0]);
         assert!(turn.in_turn() && turn.state.armed.is_none());
@@ -197,10 +192,10 @@ mod tests {
     fn it_chills_nothing_when_the_attack_would_not_get_through() {
         // After freezing the Wall, a 3-HP Wall is left and 2 attack cannot kill it.
         let s = position(&["Shiver Yeti", "Shiver Yeti"], &["Wall", "Wall"], 2);
-        let mut turn = Turn::new(lib(), s.clone());
+        let mut turn = TurnPlan::new(lib(), s.clone());
         ChillGreedyKnapsack::default().play(&mut turn, &mut rng_from_seed(1));
         assert!(turn.actions.is_empty());
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         turn.state.sides[0].resources.set(Resource::Attack, 3);
         ChillGreedyKnapsack::default().play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(chilled(&turn), [4, 0]);

@@ -2,8 +2,9 @@
 //! attack to send, search the chill actions ([`StateChillIterator`]) and play the best found.
 
 use crate::games::prismata::Resource;
+use crate::games::prismata::ai::ability::AbilityPlayer;
 use crate::games::prismata::ai::chill::StateChillIterator;
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::rng::Rng;
 
 /// Plays the chill actions a [`StateChillIterator`] finds best.
@@ -13,15 +14,8 @@ pub struct ChillSolver {
     pub max_iterations: usize,
 }
 
-impl PartialPlayer for ChillSolver {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for ChillSolver {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if turn.state.sides[turn.player as usize]
             .resources
             .get(Resource::Attack)
@@ -42,6 +36,7 @@ mod tests {
     use super::*;
     use crate::games::prismata::ai::ability::basic::{AttackDefault, EconomyDefault};
     use crate::games::prismata::ai::ability::sample;
+    use crate::games::prismata::ai::partial::PartialPlayer;
     use crate::games::prismata::ai::testing::facing;
     use crate::games::prismata::{Library, State};
     use crate::rng::rng_from_seed;
@@ -62,7 +57,7 @@ mod tests {
         // 1 attack against a Wall and a Tarsier (not a blocker): unfrozen, the Wall absorbs
         // it for nothing; frozen by the two Yetis, nothing blocks and the Tarsier is breached.
         let s = position(&["Shiver Yeti", "Shiver Yeti"], &["Wall", "Tarsier"], 1);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         ChillSolver {
             max_iterations: 200,
         }
@@ -79,7 +74,7 @@ mod tests {
     #[test]
     fn nothing_is_chilled_without_attack() {
         let s = position(&["Shiver Yeti", "Shiver Yeti"], &["Wall", "Tarsier"], 0);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         ChillSolver::default().play(&mut turn, &mut rng_from_seed(1));
         assert!(turn.actions.is_empty());
     }

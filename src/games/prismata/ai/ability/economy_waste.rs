@@ -4,10 +4,11 @@
 //! at the end of the turn (blue, red, energy) and that paid with something that would have
 //! been kept (gold, green, or the unit itself).
 //!
-//! The C++ undoes those clicks; we take them back with [`Turn::without`], one at a time, and
+//! The C++ undoes those clicks; we take them back with [`TurnPlan::without`], one at a time, and
 //! skip one whose take-back would strand a later action (the C++ undo is illegal then too).
 
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::ability::AbilityPlayer;
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::{Action, Library, Resource, Status, UnitType};
 use crate::rng::Rng;
 
@@ -65,7 +66,11 @@ fn worth_taking_back(t: &UnitType) -> bool {
 }
 
 impl AvoidEconomyWaste {
-    fn units_where(turn: &Turn, lib: &Library, f: impl Fn(&UnitType, Status) -> bool) -> Vec<u16> {
+    fn units_where(
+        turn: &TurnPlan,
+        lib: &Library,
+        f: impl Fn(&UnitType, Status) -> bool,
+    ) -> Vec<u16> {
         let units = &turn.state.sides[turn.player as usize].units;
         (0..units.len() as u16)
             .filter(|&i| {
@@ -76,18 +81,12 @@ impl AvoidEconomyWaste {
     }
 }
 
-impl PartialPlayer for AvoidEconomyWaste {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for AvoidEconomyWaste {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let lib = turn.library;
-        let live =
-            |i: &u16, turn: &Turn| turn.state.sides[turn.player as usize].units[*i as usize].alive;
+        let live = |i: &u16, turn: &TurnPlan| {
+            turn.state.sides[turn.player as usize].units[*i as usize].alive
+        };
         let to_click = Self::units_where(turn, lib, |t, _| worth_clicking(t));
         for i in to_click {
             if live(&i, turn) {
@@ -111,7 +110,8 @@ impl PartialPlayer for AvoidEconomyWaste {
 mod tests {
     use super::*;
     use crate::games::prismata::ai::ability::sample;
-    use crate::games::prismata::{Level, Phase, Resources, State};
+    use crate::games::prismata::ai::partial::PartialPlayer;
+    use crate::games::prismata::{Level, Resources, State, TurnPhase};
     use std::sync::Arc;
 
     fn lib() -> &'static Library {
@@ -151,7 +151,7 @@ mod tests {
         let (mut s, units) = with_ready(&["Blood Phage", "Synthesizer"]);
         let (phage, synth) = (units[0], units[1]);
         s.sides[0].resources = Resources::parse("1R 3G", "test").unwrap();
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         turn.apply(Action::Click(synth));
         AvoidEconomyWaste.play(&mut turn, &mut crate::rng::rng_from_seed(1));
         assert_eq!(
@@ -160,7 +160,7 @@ mod tests {
             "red banked as gold, green kept"
         );
         assert_eq!(turn.state.sides[0].resources.to_string(), "1$ 3G");
-        assert!(turn.in_turn() && turn.state.phase == Phase::Action);
+        assert!(turn.in_turn() && turn.state.phase == TurnPhase::Action);
     }
 
     #[test]
@@ -173,7 +173,7 @@ mod tests {
             .iter()
             .position(|&k| k == lib().id("Wall").unwrap())
             .unwrap() as u16;
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         turn.apply(Action::Click(synth));
         turn.apply(Action::Click(sac));
         turn.apply(Action::Buy(wall));

@@ -1,6 +1,8 @@
 //! Ability partial players (spec §11.2): the first part of the action phase, clicking
 //! abilities, choosing their targets and attacking frontline units. None ends the action
-//! phase.
+//! phase. Every one but `Random` is an [`AbilityPlayer`]: it acts only while its player may
+//! click, a rule written once here; those that click without choosing targets leave the
+//! target to [`target_first`].
 //!
 //! - [`basic`]: the scripted ones (`ActionAbility_EconomyDefault`, `AttackDefault`,
 //!   `ActivateUtility`, `FrontlineGreedyKnapsack`, `SnipeGreedyKnapsack`, `DontAttack`,
@@ -22,12 +24,36 @@ pub mod economy_waste;
 pub(crate) mod sample;
 pub mod untap_avoid_breach;
 
-use super::partial::Turn;
+use std::fmt::Debug;
+
+use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::Action;
+use crate::rng::Rng;
+
+/// An ability partial player that acts only while its player may click
+/// ([`TurnPlan::acting`]: its action phase, no click waiting for its target). Its
+/// [`PartialPlayer`] side is the impl below.
+pub trait AbilityPlayer: Clone + Debug + Send + Sync + 'static {
+    /// Plays its part of the ability phase; called only while `turn.acting()`. Leaves the
+    /// action phase open.
+    fn act(&self, turn: &mut TurnPlan, rng: &mut Rng);
+}
+
+impl<T: AbilityPlayer> PartialPlayer for T {
+    fn phase(&self) -> PpPhase {
+        PpPhase::Ability
+    }
+
+    fn play(&self, turn: &mut TurnPlan, rng: &mut Rng) {
+        if turn.acting() {
+            self.act(turn, rng);
+        }
+    }
+}
 
 /// If a click waits for its target, targets the first enemy unit it may (players that do
 /// not choose targets themselves end up here after clicking a targeted ability).
-pub fn target_first(turn: &mut Turn) {
+pub fn target_first(turn: &mut TurnPlan) {
     if turn.state.armed.is_none() || !turn.in_turn() {
         return;
     }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use crate::games::prismata::ai::partial::{PartialPlayer, Turn};
-use crate::games::prismata::{Action, Level, Library, Phase, State, rules};
+use crate::games::prismata::ai::partial::{PartialPlayer, TurnPlan};
+use crate::games::prismata::{Action, Level, Library, State, TurnPhase, rules};
 use crate::rng::rng_from_seed;
 
 /// Action-phase states (no click waiting for its target) from `games` random games of up to
@@ -22,7 +22,7 @@ pub(crate) fn positions(seed: u64, games: usize, plies: u32) -> Vec<State> {
         let level = Level::random(lib, 8, seed.wrapping_mul(1000) + g as u64).unwrap();
         let mut s = State::new(lib, &level);
         while !s.over && s.ply < plies {
-            if s.phase == Phase::Action && s.armed.is_none() && rng.random_range(0..4) == 0 {
+            if s.phase == TurnPhase::Action && s.armed.is_none() && rng.random_range(0..4) == 0 {
                 out.push(s.clone());
             }
             rules::legal_actions(lib, &s, &mut legal);
@@ -60,7 +60,7 @@ pub(crate) fn plays_legally_after(
     let mut rng = rng_from_seed(5);
     let mut acted = 0;
     for s in positions {
-        let mut turn = Turn::new(lib, s.clone());
+        let mut turn = TurnPlan::new(lib, s.clone());
         for b in before {
             b.play(&mut turn, &mut rng);
         }
@@ -76,7 +76,11 @@ pub(crate) fn plays_legally_after(
         }
         assert_eq!(replay, turn.state, "{player:?}: the actions do not replay");
         assert!(turn.in_turn(), "{player:?} ended the turn");
-        assert_eq!(turn.state.phase, Phase::Action, "{player:?} left the phase");
+        assert_eq!(
+            turn.state.phase,
+            TurnPhase::Action,
+            "{player:?} left the phase"
+        );
         assert!(turn.state.armed.is_none(), "{player:?} left a click armed");
         acted += usize::from(turn.actions != earlier);
     }

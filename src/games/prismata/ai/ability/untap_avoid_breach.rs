@@ -3,11 +3,12 @@
 //! predicted enemy attack would reach past our predicted defense, take a Drone click back (the
 //! Drone blocks again), predicting anew after each.
 //!
-//! The C++ undoes the clicks; we take them back with [`Turn::without`], skipping one whose
+//! The C++ undoes the clicks; we take them back with [`TurnPlan::without`], skipping one whose
 //! take-back would strand a later action.
 
+use crate::games::prismata::ai::ability::AbilityPlayer;
 use crate::games::prismata::ai::ability::avoid_breach::clicked_this_phase;
-use crate::games::prismata::ai::partial::{PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::TurnPlan;
 use crate::games::prismata::ai::predict::predict_enemy_next_turn;
 use crate::games::prismata::combat::total_defense;
 use crate::games::prismata::{Action, Resource};
@@ -17,15 +18,8 @@ use crate::rng::Rng;
 #[derive(Clone, Debug, Default)]
 pub struct UntapAvoidBreach;
 
-impl PartialPlayer for UntapAvoidBreach {
-    fn phase(&self) -> PpPhase {
-        PpPhase::Ability
-    }
-
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
-        if !turn.acting() {
-            return;
-        }
+impl AbilityPlayer for UntapAvoidBreach {
+    fn act(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         let lib = turn.library;
         let p = turn.player as usize;
         let attack = turn.state.sides[p].resources.get(Resource::Attack);
@@ -66,6 +60,7 @@ mod tests {
     use super::*;
     use crate::games::prismata::ai::ability::basic::EconomyDefault;
     use crate::games::prismata::ai::ability::sample;
+    use crate::games::prismata::ai::partial::PartialPlayer;
     use crate::games::prismata::{Level, Library, State, Status};
     use crate::rng::rng_from_seed;
     use std::sync::Arc;
@@ -83,7 +78,7 @@ mod tests {
             let i = s.add_unit(lib(), 1, lib().id("Tarsier").unwrap(), 0, 0);
             s.sides[1].units[i].status = Status::Default;
         }
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         EconomyDefault.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(turn.actions.len(), 6);
         UntapAvoidBreach.play(&mut turn, &mut rng_from_seed(1));

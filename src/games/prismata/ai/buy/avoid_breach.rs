@@ -15,7 +15,7 @@ use std::sync::Arc;
 use super::{buy_action, enemy_chill_potential, try_buy, within_limit};
 use crate::games::prismata::action::can_block;
 use crate::games::prismata::ai::heuristics::{buy_total_cost, type_attack};
-use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::ai::predict::predict_enemy_next_turn;
 use crate::games::prismata::{Library, Resource};
 use crate::rng::Rng;
@@ -44,7 +44,7 @@ impl PartialPlayer for BuyAvoidBreach {
         PpPhase::Buy
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -156,7 +156,7 @@ mod tests {
         for _ in 0..5 {
             s.add_unit(lib(), 1, id("Tarsier"), 0, 0);
         }
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         for i in 0..6 {
             turn.apply(Action::Click(i));
         }
@@ -164,7 +164,7 @@ mod tests {
     }
 
     fn run(s: State) -> Vec<String> {
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         BuyAvoidBreach::default().play(&mut turn, &mut rng_from_seed(1));
         bought(&turn)
     }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::{try_buy, within_limit};
-use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::{Action, UnitSet};
 use crate::rng::Rng;
 
@@ -25,7 +25,7 @@ impl PartialPlayer for BuyDefault {
         PpPhase::Buy
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -53,7 +53,7 @@ impl PartialPlayer for BuyNothing {
         PpPhase::Buy
     }
 
-    fn play(&self, _turn: &mut Turn, _rng: &mut Rng) {}
+    fn play(&self, _turn: &mut TurnPlan, _rng: &mut Rng) {}
 
     fn with_buy_limits(&self, _limits: &BuyLimits) -> Arc<dyn PartialPlayer> {
         Arc::new(BuyNothing)
@@ -77,7 +77,7 @@ impl PartialPlayer for BuyRandom {
         PpPhase::Buy
     }
 
-    fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, rng: &mut Rng) {
         let mut buys = Vec::new();
         while turn.acting() && turn.actions.len() < MAX_MOVE_ACTIONS {
             let p = turn.player as usize;
@@ -117,7 +117,7 @@ mod tests {
     fn default_buys_base_units_in_pool_order_until_the_gold_runs_out() {
         let mut s = start("Vivid Drone");
         set_gold(&mut s, 9);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         BuyDefault::default().play(&mut turn, &mut rng_from_seed(1));
         // Drones cost 3 gold and 1 energy (two Engineers make 2 energy), Engineers 2 gold:
         // 1 gold is left, too little for anything else.
@@ -131,7 +131,7 @@ mod tests {
         set_gold(&mut s, 9);
         // Player 0 owns 6 Drones: a limit of 7 lets it buy one, then Engineers (2 gold each).
         let buyer = BuyDefault::default().with_buy_limits(&BuyLimits::new([(id("Drone"), 7)]));
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         buyer.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn), ["Drone", "Engineer", "Engineer", "Engineer"]);
     }
@@ -140,7 +140,7 @@ mod tests {
     fn nothing_buys_nothing() {
         let mut s = start("Vivid Drone");
         set_gold(&mut s, 20);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         BuyNothing.play(&mut turn, &mut rng_from_seed(1));
         assert!(turn.actions.is_empty());
     }
@@ -150,11 +150,11 @@ mod tests {
         let mut s = start("Vivid Drone");
         set_gold(&mut s, 1);
         s.sides[0].units.clear();
-        let mut turn = Turn::new(lib(), s.clone());
+        let mut turn = TurnPlan::new(lib(), s.clone());
         BuyRandom::default().play(&mut turn, &mut rng_from_seed(1));
         assert!(turn.actions.is_empty(), "nothing costs 1 gold");
         set_gold(&mut s, 12);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         BuyRandom::default().play(&mut turn, &mut rng_from_seed(3));
         assert!(!turn.actions.is_empty());
         let mut legal = Vec::new();

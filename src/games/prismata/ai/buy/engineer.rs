@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::{try_buy, within_limit};
 use crate::games::prismata::ai::heuristics::type_attack;
-use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::{Resource, UnitType};
 use crate::rng::Rng;
 
@@ -34,7 +34,7 @@ impl PartialPlayer for BuyEngineerHeuristic {
         PpPhase::Buy
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -90,7 +90,7 @@ mod tests {
     use crate::rng::rng_from_seed;
 
     fn run(s: crate::games::prismata::State) -> Vec<String> {
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         BuyEngineerHeuristic::default().play(&mut turn, &mut rng_from_seed(1));
         bought(&turn)
     }

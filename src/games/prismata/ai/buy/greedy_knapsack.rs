@@ -26,7 +26,7 @@ use std::sync::Arc;
 use super::{BuyValue, buy_action, enemy_chill_potential};
 use crate::games::prismata::ai::filter::{CardFilter, count_owned};
 use crate::games::prismata::ai::heuristics::{num_resonators_ready, type_attack};
-use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::ai::predict::predict_enemy_next_turn;
 use crate::games::prismata::combat::total_defense;
 use crate::games::prismata::{Action, Library, Resource, Resources, State, UnitType};
@@ -209,7 +209,7 @@ impl PartialPlayer for BuyGreedyKnapsack {
         PpPhase::Buy
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting()
             || !(0..turn.state.buyable.len() as u16).any(|k| turn.is_legal(Action::Buy(k)))
         {
@@ -312,7 +312,7 @@ mod tests {
     }
 
     fn run(player: &BuyGreedyKnapsack, s: State) -> Vec<String> {
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         player.play(&mut turn, &mut rng_from_seed(1));
         bought(&turn)
     }
@@ -349,12 +349,12 @@ mod tests {
         let mut s = start("Amporilla");
         funds(&mut s, 20, &[Resource::Red, Resource::Green]);
         let limited = attack_buyer().with_buy_limits(&BuyLimits::new([(id("Tarsier"), 0)]));
-        let mut turn = Turn::new(lib(), s.clone());
+        let mut turn = TurnPlan::new(lib(), s.clone());
         limited.play(&mut turn, &mut rng_from_seed(1));
         assert!(!bought(&turn).contains(&"Tarsier".to_string()));
         // An Amporilla resonates with Tarsiers: the limit gives way.
         s.add_unit(lib(), 0, id("Amporilla"), 1, 0);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         limited.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn)[0], "Tarsier");
     }

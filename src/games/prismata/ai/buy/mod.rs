@@ -16,7 +16,7 @@
 //! (a play style) hold whichever buying player runs.
 
 use super::filter::count_owned;
-use super::partial::{BuyLimits, Turn};
+use super::partial::{BuyLimits, TurnPlan};
 use crate::games::prismata::library::Target;
 use crate::games::prismata::{Action, Library, State};
 
@@ -33,7 +33,7 @@ pub use avoid_breach::BuyAvoidBreach;
 pub use basic::{BuyDefault, BuyNothing, BuyRandom};
 pub use engineer::BuyEngineerHeuristic;
 pub use greedy_knapsack::BuyGreedyKnapsack;
-pub use opening_book::{BuyOpeningBook, OpeningBookEntry, OpeningBookEntrySpec};
+pub use opening_book::{BuyOpeningBook, OpeningBookEntrySpec};
 pub use sequence::BuySequence;
 pub use tech::{BuyTechHeuristic, TechHeuristic};
 pub use value::BuyValue;
@@ -54,7 +54,7 @@ pub fn within_limit(limits: &BuyLimits, s: &State, p: usize, kind: u16) -> bool 
 }
 
 /// Buys one unit of `kind` if that is legal and within `limits`; returns whether it did.
-pub fn try_buy(turn: &mut Turn, limits: &BuyLimits, kind: u16) -> bool {
+pub fn try_buy(turn: &mut TurnPlan, limits: &BuyLimits, kind: u16) -> bool {
     let Some(a) = buy_action(&turn.state, kind) else {
         return false;
     };
@@ -99,7 +99,7 @@ pub(crate) mod test_support {
     }
 
     /// The names of the units `turn` bought, in order.
-    pub(crate) fn bought(turn: &Turn) -> Vec<String> {
+    pub(crate) fn bought(turn: &TurnPlan) -> Vec<String> {
         let s = &turn.state;
         turn.actions
             .iter()
@@ -145,7 +145,7 @@ pub(crate) mod test_support {
             self.player.phase()
         }
 
-        fn play(&self, turn: &mut Turn, rng: &mut Rng) {
+        fn play(&self, turn: &mut TurnPlan, rng: &mut Rng) {
             let before = turn.actions.len();
             self.player.play(turn, rng);
             let n = turn.actions[before..]

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::try_buy;
 use crate::games::prismata::ai::filter::count_owned;
-use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::{Library, State};
 use crate::rng::Rng;
 
@@ -109,7 +109,7 @@ impl PartialPlayer for BuyOpeningBook {
         PpPhase::Buy
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -166,7 +166,7 @@ mod tests {
         // Drones.
         let mut s = start("Vivid Drone");
         set_gold(&mut s, 6);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         book.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn), ["Drone", "Drone"]);
 
@@ -178,7 +178,7 @@ mod tests {
         s.sides[1]
             .resources
             .set(crate::games::prismata::Resource::Energy, 2);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         book.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn), ["Drone", "Engineer", "Engineer"]);
 
@@ -190,7 +190,7 @@ mod tests {
         s.sides[1]
             .resources
             .set(crate::games::prismata::Resource::Energy, 2);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         book.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn), ["Drone", "Drone"]);
     }
@@ -201,7 +201,7 @@ mod tests {
         s.sides[0].units[0].alive = false;
         s.sides[0].units[1].alive = false;
         set_gold(&mut s, 6);
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         book().play(&mut turn, &mut rng_from_seed(1));
         assert!(
             turn.actions.is_empty(),

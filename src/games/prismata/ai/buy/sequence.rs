@@ -3,9 +3,7 @@
 use std::sync::Arc;
 
 use super::try_buy;
-use crate::error::{Error, Result};
-use crate::games::prismata::Library;
-use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use crate::rng::Rng;
 
 /// For each (type, most) of its sequence in turn, buys that type while it can, at most `most`
@@ -19,40 +17,12 @@ pub struct BuySequence {
     pub buy_limits: BuyLimits,
 }
 
-impl BuySequence {
-    /// The sequence of (unit name, most) pairs of a config. `field` names it in errors.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Config`] naming `field[i]` if a name is not a unit of `library` (the C++ skips
-    /// such entries silently).
-    pub fn from_names(
-        library: &Library,
-        sequence: &[(String, u16)],
-        field: &str,
-    ) -> Result<BuySequence> {
-        let sequence = sequence
-            .iter()
-            .enumerate()
-            .map(|(i, (name, most))| {
-                library.id(name).map(|k| (k, *most)).ok_or_else(|| {
-                    Error::config(format!("{field}[{i}]"), format!("no unit named `{name}`"))
-                })
-            })
-            .collect::<Result<_>>()?;
-        Ok(BuySequence {
-            sequence,
-            buy_limits: BuyLimits::default(),
-        })
-    }
-}
-
 impl PartialPlayer for BuySequence {
     fn phase(&self) -> PpPhase {
         PpPhase::Buy
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting() {
             return;
         }
@@ -80,10 +50,16 @@ mod tests {
     };
     use crate::rng::rng_from_seed;
 
-    fn econ(lib: &Library) -> BuySequence {
-        let names =
-            [("Vivid Drone", 0), ("Drone", 0), ("Engineer", 0)].map(|(n, m)| (n.to_string(), m));
-        BuySequence::from_names(lib, &names, "econ").unwrap()
+    /// Vivid Drones, then Drones, then Engineers, as many as it can.
+    fn econ() -> BuySequence {
+        BuySequence {
+            sequence: vec![
+                (id("Vivid Drone"), 0),
+                (id("Drone"), 0),
+                (id("Engineer"), 0),
+            ],
+            buy_limits: BuyLimits::default(),
+        }
     }
 
     #[test]
@@ -92,8 +68,8 @@ mod tests {
         set_gold(&mut s, 13);
         // Vivid Drone: 4 gold, 3 energy — only 2 energy, so none; two Drones (6 gold, 2
         // energy); Engineers up to the limit of 3 owned (one more).
-        let buyer = econ(lib()).with_buy_limits(&BuyLimits::new([(id("Engineer"), 3)]));
-        let mut turn = Turn::new(lib(), s.clone());
+        let buyer = econ().with_buy_limits(&BuyLimits::new([(id("Engineer"), 3)]));
+        let mut turn = TurnPlan::new(lib(), s.clone());
         buyer.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn), ["Drone", "Drone", "Engineer"]);
 
@@ -101,23 +77,14 @@ mod tests {
             sequence: vec![(id("Drone"), 1), (id("Engineer"), 2)],
             buy_limits: BuyLimits::default(),
         };
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         one.play(&mut turn, &mut rng_from_seed(1));
         assert_eq!(bought(&turn), ["Drone", "Engineer", "Engineer"]);
     }
 
     #[test]
-    fn unknown_names_are_config_errors() {
-        let names = [("Drone".to_string(), 0), ("Dron".to_string(), 1)];
-        match BuySequence::from_names(lib(), &names, "players.econ.buySequence") {
-            Err(Error::Config { field, .. }) => assert_eq!(field, "players.econ.buySequence[1]"),
-            other => panic!("expected a config error, got {other:?}"),
-        }
-    }
-
-    #[test]
     fn it_plays_legally_in_random_games() {
-        let econ = econ(lib()).with_buy_limits(&BuyLimits::new([(id("Engineer"), 2)]));
+        let econ = econ().with_buy_limits(&BuyLimits::new([(id("Engineer"), 2)]));
         let (runs, buys) = buys_in_random_games(econ.as_ref(), 6, 60);
         assert!(runs > 0 && buys > 0);
     }

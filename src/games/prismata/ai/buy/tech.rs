@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::games::prismata::ai::heuristics::type_attack;
-use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, Turn};
+use crate::games::prismata::ai::partial::{BuyLimits, PartialPlayer, PpPhase, TurnPlan};
 use crate::games::prismata::{Action, Resource, Resources, UnitSet};
 use crate::rng::Rng;
 
@@ -56,7 +56,7 @@ fn at_least(a: &Rank, b: &Rank) -> bool {
 }
 
 impl BuyTechHeuristic {
-    fn elyot(&self, turn: &mut Turn, balanced: bool, playout: bool) {
+    fn elyot(&self, turn: &mut TurnPlan, balanced: bool, playout: bool) {
         let lib = turn.library;
         let s = &turn.state;
         let p = turn.player as usize;
@@ -235,7 +235,7 @@ impl PartialPlayer for BuyTechHeuristic {
         PpPhase::Buy
     }
 
-    fn play(&self, turn: &mut Turn, _rng: &mut Rng) {
+    fn play(&self, turn: &mut TurnPlan, _rng: &mut Rng) {
         if !turn.acting()
             || turn.state.sides[turn.player as usize]
                 .resources
@@ -270,7 +270,7 @@ mod tests {
     use crate::rng::rng_from_seed;
 
     fn run(player: &BuyTechHeuristic, s: State) -> Vec<String> {
-        let mut turn = Turn::new(lib(), s);
+        let mut turn = TurnPlan::new(lib(), s);
         player.play(&mut turn, &mut rng_from_seed(1));
         bought(&turn)
     }

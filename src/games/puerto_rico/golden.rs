@@ -1,4 +1,5 @@
-//! Golden scenarios of spec §7.3 (numbered as there) and random-play invariants.
+//! Golden tests of Puerto Rico: the scenarios of spec §7.3 (numbered as there), and random
+//! games for every player count, checked for the invariants and against their golden numbers.
 
 use super::setup::{Level, barrel_pool, colonists_in_play, plantation_pool, quarry_pool};
 use super::state::{Phase, State};

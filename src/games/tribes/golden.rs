@@ -1,19 +1,19 @@
-//! Golden rule tests for the Tribes engine: small hand-built positions, actions applied through
-//! the public game API, and exact numbers worked out by hand from the rules reference
+//! Golden tests of Tribes: small hand-built positions, actions applied through the public game
+//! API, and exact numbers worked out by hand from the rules reference
 //! (`shared/spec/tribes-rules.md`, section numbers below). Each expected number carries its
 //! arithmetic in a comment.
 //!
 //! Coordinates are (row, column) as in the spec (§1); boards are written with [`grid`], one
 //! character per cell.
 
-use playstyles::game::{Game, Outcome};
-use playstyles::games::tribes::check::{check_invariants, recompute_score};
-use playstyles::games::tribes::economy::{found_city, production, tech_cost, tribe_production};
-use playstyles::games::tribes::state::{NONE, State, TribeResult, Unit};
-use playstyles::games::tribes::{
+use super::check::{check_invariants, recompute_score};
+use super::economy::{found_city, production, tech_cost, tribe_production};
+use super::state::{NONE, State, TribeResult, Unit};
+use super::{
     Action, ActionKind as K, Building, Compat, GameMode, Level, LevelUpBonus, MonumentStatus,
     Resource, Tech, TechSet, Terrain, TribesGame, TribesRules, UnitKind, UnitStatus,
 };
+use crate::game::{Game, Outcome};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
