@@ -2,10 +2,10 @@
 //!
 //! Brief overview:
 //! - [`game`]: the game API ([`game::Game`]) every engine implements and every agent sees;
-//! - [`games`]: the built-in games (Tribes, Prismata, Puerto Rico), each one folder with its
-//!   engine, features, drawing, kit and AI (its knowledge, scripts and own agents:
-//!   [`games::tribes::ai`], [`games::prismata::ai`], [`games::puerto_rico::ai`]), one line each
-//!   in [`games::visit_all`]; [`kit`]: what the workflows need of a game ([`kit::GameKit`]);
+//! - [`games`]: the built-in games (Tribes, Prismata, Puerto Rico), each one folder
+//!   `src/games/<game>/` with its engine, features, drawing, kit, golden tests and AI (`ai/`:
+//!   its knowledge, scripts and own agents), one line each in [`games::visit_all`]; [`kit`]:
+//!   what the workflows need of a game ([`kit::GameKit`]);
 //! - [`agent`]: the agent API ([`agent::Agent`]: picks one action at a time), the game
 //!   knowledge searches use ([`agent::Knowledge`]), portfolios of scripts
 //!   ([`agent::Portfolio`]) and the `name(key=value,...)` spec strings agents are built from
