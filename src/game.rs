@@ -314,15 +314,6 @@ impl<A> Default for Listing<A> {
     }
 }
 
-impl<A: Clone> Listing<A> {
-    /// Makes this listing a copy of `other`, reusing its buffers.
-    pub fn copy_from(&mut self, other: &Listing<A>) {
-        self.actions.clone_from(&other.actions);
-        self.spans.clone_from(&other.spans);
-        self.words.clone_from(&other.words);
-    }
-}
-
 /// One run of a [`Listing`]'s actions: where it ends, whose it is and what it depends on, in
 /// the game's encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -155,8 +155,3 @@ pub fn city_tiles(s: &State, c: usize, mut f: impl FnMut(usize)) {
 pub fn worked_radius(city: &City) -> i32 {
     if city.level >= 4 { 2 } else { 1 }
 }
-
-/// Score points of a unit type as its tribe counts them.
-pub fn unit_points(kind: super::types::UnitKind) -> u8 {
-    kind.stats().points as u8
-}

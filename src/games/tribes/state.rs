@@ -311,22 +311,6 @@ impl State {
         }
     }
 
-    /// The city whose centre is tile `t`, if any.
-    #[inline]
-    pub fn city_at(&self, t: usize) -> Option<u8> {
-        let tile = &self.tiles[t];
-        (tile.terrain == Terrain::City && tile.owner != NONE).then_some(tile.owner)
-    }
-
-    /// Live units of `tribe`, as slot indices.
-    pub fn tribe_units(&self, tribe: u8) -> impl Iterator<Item = usize> + '_ {
-        self.units
-            .iter()
-            .enumerate()
-            .filter(move |(_, u)| u.alive && u.tribe == tribe)
-            .map(|(i, _)| i)
-    }
-
     /// Cities of `tribe`, as city indices.
     pub fn tribe_cities(&self, tribe: u8) -> impl Iterator<Item = usize> + '_ {
         self.cities

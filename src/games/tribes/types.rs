@@ -424,12 +424,6 @@ impl UnitKind {
             Warrior | Rider | Defender | Swordsman | Knight | SuperUnit
         )
     }
-
-    /// Ranged land units (archer, catapult), as counted by the play-style features.
-    #[inline]
-    pub fn is_ranged(self) -> bool {
-        matches!(self, UnitKind::Archer | UnitKind::Catapult)
-    }
 }
 
 /// A unit's progress through its turn (§7.2).
