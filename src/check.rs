@@ -27,7 +27,6 @@
 //! ```
 //!
 //! `tests/invariants.rs` runs it on `examples/pig`'s game, and its parts on every built-in game.
-//! ```
 
 use std::fmt;
 use std::ops::Range;
