@@ -124,8 +124,8 @@ impl<G: Game> Mcts<G> {
         self.actions.extend_from_slice(acts);
         let len = acts.len();
         shuffle(&mut self.actions[first..], rng);
-        self.slot_stats.extend(std::iter::repeat_n([0.0; 2], len));
         self.tree.open(n, len);
+        self.slot_stats.extend(std::iter::repeat_n([0.0; 2], len));
     }
 
     /// The child of `n` with the best UCB1 score, its value `mean(slot, slot mean)`

@@ -305,11 +305,11 @@ pub const UNEXPANDED: u32 = u32::MAX;
 pub struct Tree<G: Game, N> {
     /// The nodes.
     pub nodes: Vec<N>,
+    /// Per-player values of the nodes (max^n with more than two players).
+    pub maxn: PlayerValues,
     /// Node `n`'s state is `states[n]`; states beyond the last node are buffers left by an
     /// earlier decision, reused by [`Tree::expand`].
     pub states: Vec<G::State>,
-    /// Per-player values of the nodes (max^n with more than two players).
-    pub maxn: PlayerValues,
     /// Per child slot of the opened nodes (node `n`'s are `first..first + len` of its
     /// [`NodeHead`]): the child node, or [`UNEXPANDED`].
     pub slots: Vec<u32>,
@@ -319,8 +319,8 @@ impl<G: Game, N> Default for Tree<G, N> {
     fn default() -> Self {
         Tree {
             nodes: Vec::new(),
-            states: Vec::new(),
             maxn: PlayerValues::default(),
+            states: Vec::new(),
             slots: Vec::new(),
         }
     }
