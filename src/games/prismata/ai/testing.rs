@@ -8,25 +8,7 @@ use crate::games::prismata::rules;
 use crate::games::prismata::{Action, Level, Library, State, Status, TurnPhase};
 use crate::rng::{Rng, rng_from_seed};
 
-/// The built-in library.
-pub(crate) fn lib() -> &'static Library {
-    Library::builtin()
-}
-
-/// The library index of the unit named `name`.
-pub(crate) fn id(name: &str) -> u16 {
-    lib()
-        .id(name)
-        .unwrap_or_else(|| panic!("no unit named {name}"))
-}
-
-/// The starting state of the base set plus the named pool units (`"Amporilla,Apollo"`).
-pub(crate) fn start(extra: &str) -> State {
-    State::new(
-        lib(),
-        &Level::load(lib(), &format!("units:{extra}")).unwrap(),
-    )
-}
+pub(crate) use crate::games::prismata::test_support::{game as start, id, lib};
 
 /// Adds an active, ready unit of `name` to player `p`; returns its index.
 pub(crate) fn add(s: &mut State, p: u8, name: &str) -> usize {
