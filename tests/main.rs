@@ -55,6 +55,9 @@ mod replay;
 mod run_dir;
 /// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.
 mod search_agents;
+/// `sensitivity`: its tables and chart, effects consistent with the genomes' games,
+/// thread-count determinism, `--resume` after a stop, bad flags named with exit code 2.
+mod sensitivity;
 /// Series: seats rotated, seeds derived, thread-count independence, any subset of games;
 /// per-player game records; summaries and the Wilson interval.
 mod series;
