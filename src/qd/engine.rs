@@ -580,3 +580,108 @@ impl MapElites {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qd::Domain;
+
+    /// Two random genomes in one batch, one feature `x` over [0, 1] in two bins; rounds of 2
+    /// repetitions up to 6, a standard error of one cell width allowed.
+    fn config() -> MapElitesConfig {
+        MapElitesConfig {
+            seed: 1,
+            batch_size: 2,
+            space: GenomeSpace::new(vec!["w".into()], Domain::default()).unwrap(),
+            axes: vec![FeatureAxis::bins("x", 0.0, 1.0, 2).unwrap()],
+            replacement: Replacement::Paper,
+            emitter: EmitterConfig {
+                one_hot: false,
+                random_init: 2,
+                iterations: 0,
+                ..EmitterConfig::default()
+            },
+            adaptive: Some(Adaptive {
+                first_repetitions: 2,
+                step_repetitions: 2,
+                max_repetitions: 6,
+                se_fraction: 1.0,
+                z: 1.96,
+            }),
+        }
+    }
+
+    /// Two games, `wins` won, both with feature value `x`.
+    fn games(wins: u32, x: f64) -> Evaluation {
+        Evaluation {
+            fitness: f64::from(wins) / 2.0,
+            games: 2,
+            wins,
+            descriptor_means: vec![x],
+            descriptor_spreads: vec![0.0],
+            descriptor_counts: vec![2],
+            ..Evaluation::default()
+        }
+    }
+
+    #[test]
+    fn a_challenged_elite_is_replayed_and_moves_when_its_means_leave_its_cell() {
+        let mut me = MapElites::new(config()).unwrap();
+        // Batch 0: genome 0 enters cell 0 (1 win of 2); genome 1, in the same cell with 2
+        // wins of 2, beats it within the intervals: it challenges it.
+        let batch = me.ask().unwrap();
+        let plays: Vec<(u64, Option<Range<u32>>)> = batch
+            .plays()
+            .iter()
+            .map(|p| (p.index, p.repetitions.clone()))
+            .collect();
+        assert_eq!(plays, [(0, Some(0..2)), (1, Some(0..2))]);
+        me.tell(batch, vec![games(1, 0.25), games(2, 0.25)])
+            .unwrap();
+        assert_eq!(me.archive().elite(0).map(|e| e.index), Some(0));
+        assert_eq!(me.pending().len(), 1);
+        assert_eq!(me.pending()[0].challenged, Some(0));
+        assert!(!me.is_done(), "a candidate is undecided");
+
+        // Resumed from the checkpoint (through JSON), the run asks the same next batch.
+        let json = me.checkpoint().to_json().unwrap();
+        let cp = Checkpoint::from_json(&json, Path::new("cp")).unwrap();
+        let mut me = MapElites::resume(config(), cp).unwrap();
+
+        // Batch 1: no new genome; the elite and its challenger play their next round.
+        let batch = me.ask().unwrap();
+        assert!(batch.genomes().is_empty());
+        let plays: Vec<(u64, Option<Range<u32>>)> = batch
+            .plays()
+            .iter()
+            .map(|p| (p.index, p.repetitions.clone()))
+            .collect();
+        assert_eq!(plays, [(0, Some(2..4)), (1, Some(2..4))]);
+        // The elite's new games move its mean to 0.5: it leaves for cell 1; the challenger,
+        // its cell now empty, enters.
+        me.tell(batch, vec![games(0, 0.75), games(2, 0.25)])
+            .unwrap();
+        let moved = me.archive().elite(1).unwrap();
+        assert_eq!((moved.index, moved.repetitions), (0, 4));
+        assert_eq!((moved.evaluation.games, moved.evaluation.wins), (4, 1));
+        assert_eq!(moved.evaluation.descriptor_means, [0.5]);
+        let entered = me.archive().elite(0).unwrap();
+        assert_eq!((entered.index, entered.evaluation.games), (1, 4));
+        assert!(me.is_done());
+        assert!(me.ask().is_none());
+        assert_eq!(me.games(), 8);
+        assert_eq!(me.evaluations(), 2);
+    }
+
+    #[test]
+    fn an_adaptive_evaluation_without_counts_is_refused_and_changes_nothing() {
+        let mut me = MapElites::new(config()).unwrap();
+        let batch = me.ask().unwrap();
+        let mut bare = games(1, 0.25);
+        bare.descriptor_counts.clear();
+        let e = me.tell(batch, vec![games(1, 0.25), bare]).unwrap_err();
+        assert!(e.to_string().contains("descriptor_counts"), "{e}");
+        assert_eq!(me.next_batch(), 0);
+        assert!(me.archive().is_empty());
+    }
+}
