@@ -50,6 +50,47 @@ random_init = 4
 iterations = 8
 "#;
 
+/// [`RUN`] with adaptive sampling: rounds of one game up to four, so that candidates wait
+/// across batches and elites are re-played (the checkpoint holds them).
+const RUN_ADAPTIVE: &str = r#"
+game = "puerto-rico"
+seed = 11
+batch_size = 4
+
+[evaluation]
+levels = ["4p"]
+repetitions = 4
+player = "sa0"
+baseline = "sa0"
+
+[genome]
+scripts = ["role.captain", "role.builder", "build.large"]
+values = [0.0, 0.5, 1.0]
+
+[[features]]
+name = "shipping_pct"
+min = 20
+max = 100
+step = 20
+
+[[features]]
+name = "builder_pct"
+min = 0
+max = 60
+step = 20
+
+[map_elites]
+one_hot = false
+random_init = 4
+iterations = 4
+
+[map_elites.adaptive]
+first_repetitions = 1
+step_repetitions = 1
+max_repetitions = 4
+se_fraction = 0.5
+"#;
+
 /// A Puerto Rico tournament of 24 games: saved after every tenth and at the end.
 const TOURNAMENT_TOML: &str = r#"
 game = "puerto-rico"
@@ -254,6 +295,13 @@ const EVOLVE: FromConfig = FromConfig {
     out: "run",
 };
 
+/// `evolve run.toml --out run` with adaptive sampling.
+const EVOLVE_ADAPTIVE: FromConfig = FromConfig {
+    command: "evolve",
+    config: ("run.toml", RUN_ADAPTIVE),
+    out: "run",
+};
+
 /// `tournament t.toml --out out`.
 const TOURNAMENT: FromConfig = FromConfig {
     command: "tournament",
@@ -366,6 +414,12 @@ fn through_tasks(dir: &Path, step: usize, interrupt: &dyn Fn(&Args) -> bool) -> 
 #[test]
 fn evolve_stopped_after_any_write_or_killed_then_resumed_ends_as_an_uninterrupted_run() {
     check("evolve", &EVOLVE);
+}
+
+#[test]
+fn an_adaptive_evolve_stopped_after_any_write_or_killed_then_resumed_ends_as_an_uninterrupted_run()
+{
+    check("evolve-adaptive", &EVOLVE_ADAPTIVE);
 }
 
 #[test]

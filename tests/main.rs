@@ -4,6 +4,9 @@
 /// A toy game (Nim with several takes per turn) shared by the topics.
 mod support;
 
+/// Adaptive sampling: more games while a genome's place is uncertain, deterministic,
+/// resumable and byte-identical through ask/work/tell; malformed settings named.
+mod adaptive;
 /// Agents finish games with legal actions and keep to their character.
 mod agents;
 /// Matches are deterministic and replay; the action cap stops runaway games.

@@ -25,6 +25,7 @@ fn eval(fitness: f64, tie_break: f64, descriptors: &[f64]) -> Evaluation {
         draws: 0,
         descriptor_means: descriptors.to_vec(),
         descriptor_spreads: vec![0.0; descriptors.len()],
+        descriptor_counts: Vec::new(),
         extra: BTreeMap::new(),
     }
 }
@@ -312,6 +313,7 @@ fn toy_config(seed: u64) -> MapElitesConfig {
             iterations: 60,
             ..EmitterConfig::default()
         },
+        adaptive: None,
     }
 }
 
@@ -329,6 +331,7 @@ fn toy(genome: &Genome, index: u64) -> Evaluation {
         draws: 0,
         descriptor_means: vec![v[0], v[1]],
         descriptor_spreads: vec![0.1, 0.2],
+        descriptor_counts: Vec::new(),
         extra: BTreeMap::from([("index".to_string(), index as f64)]),
     }
 }

@@ -91,6 +91,7 @@ fn synthetic_run(name: &str) -> PathBuf {
             draws: 0,
             descriptor_means: vec![a, b],
             descriptor_spreads: vec![0.5, 1.0],
+            descriptor_counts: Vec::new(),
             extra: Default::default(),
         };
         archive

@@ -157,6 +157,7 @@ pub fn aggregate(results: &[GameResult], features: usize) -> Evaluation {
         draws,
         descriptor_means,
         descriptor_spreads,
+        descriptor_counts: Vec::new(),
         extra,
     }
 }

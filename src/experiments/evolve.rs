@@ -241,7 +241,7 @@ impl<L> RunSetup<L> {
             game_name: game.info().name.to_string(),
             rules: self.rules.clone(),
             levels: self.levels.iter().map(|(n, _)| n.clone()).collect(),
-            repetitions: run.repetitions,
+            repetitions: run.max_repetitions(),
             players: player_counts(game, &self.levels),
             seed: run.seed,
             player: self.player.clone(),
@@ -333,9 +333,11 @@ pub fn evolve<G: SearchSupport>(
         (MapElites::new(me_config)?, Vec::new())
     };
 
+    // With adaptive sampling a genome plays at most this many games: the bar's length is
+    // then an upper bound.
     let per_genome = plan.games_per_evaluation() as u64;
     let progress = Progress::with_unit(me.total_evaluations() * per_genome, "games", !cfg.quiet);
-    progress.set_position(me.evaluations() * per_genome);
+    progress.set_position(me.games());
     progress.set_message(progress_message(&me));
 
     let (games_before, mut batches_run) = (me.games(), 0u64);
@@ -623,7 +625,10 @@ fn finished_text(name: &str, dir: &Path, s: &EvolveSummary) -> String {
 /// [`Error::Io`] naming the file that cannot be written.
 pub fn write_outputs(dir: &Path, me: &MapElites, reports: &[BatchReport]) -> Result<()> {
     write_progress_csv(&dir.join(PROGRESS_CSV), reports)?;
-    let table = ArchiveTable::from_archive(me.archive(), &me.config().space);
+    let mut table = ArchiveTable::from_archive(me.archive(), &me.config().space);
+    if let Some(a) = &me.config().adaptive {
+        table = table.with_confidence(me.archive(), a);
+    }
     write_archive_csv(&dir.join(ARCHIVE_CSV), &table)?;
     write_heatmaps(&table.rows, me.archive().axes(), dir)?;
     let mut checkpoint = me.checkpoint();

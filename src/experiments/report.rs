@@ -28,7 +28,7 @@ use crate::files::{TEXT_LIMIT, read_text, write_atomic};
 use crate::kit::GameKit;
 use crate::limits;
 use crate::qd::{ArchiveStats, BatchReport};
-use crate::report::archive::{ArchiveRow, PROGRESS_CSV, read_run_progress};
+use crate::report::archive::{ArchiveRow, PROGRESS_CSV, SE_PREFIX, SETTLED, read_run_progress};
 use crate::report::explorer::{Card, Explorer, FeatureRow, page};
 use crate::report::heatmap::{cell_boxes, render_svg};
 use crate::report::progress_chart::render_progress_svg;
@@ -165,6 +165,8 @@ fn explorer<G: GameKit>(
             games: r.games,
             wins: r.wins,
             draws: r.draws,
+            confidence: confidence(run, r),
+            confidence_note: confidence_note(run, r),
             validation: validation.get(&r.cell).cloned().unwrap_or_default(),
             reevaluation: reevaluation.get(&r.cell).cloned().unwrap_or_default(),
             spec: run.agent_spec(r)?,
@@ -372,4 +374,57 @@ fn read_tiers(dir: &Path) -> Result<BTreeMap<usize, String>> {
     let file: TiersFile = toml::from_str(&text)
         .map_err(|e| Error::io(&path, std::io::Error::other(e.to_string())))?;
     Ok(file.tier.into_iter().map(|t| (t.cell, t.name)).collect())
+}
+
+/// The rows of an elite's confidence under the run's adaptive sampling, from the statistics
+/// `archive.csv` keeps for it ([`crate::report::archive::ArchiveTable::with_confidence`]):
+/// games and repetitions, each feature's standard error against the target, whether it is
+/// settled. Empty for a run without adaptive sampling.
+fn confidence(run: &RunDir, r: &ArchiveRow) -> Vec<(String, String)> {
+    let Some(a) = run.config.adaptive else {
+        return Vec::new();
+    };
+    let mut rows = vec![(
+        "games".to_string(),
+        match r.extra.get("repetitions") {
+            Some(reps) => format!(
+                "{} ({reps} repetitions per level; at most {})",
+                r.games, a.max_repetitions
+            ),
+            None => r.games.to_string(),
+        },
+    )];
+    for axis in &run.config.features {
+        let target = a.se_fraction * axis.cell_width();
+        let se = r.extra.get(&format!("{SE_PREFIX}{}", axis.name));
+        rows.push((
+            format!("standard error of {}", axis.name),
+            match se {
+                Some(se) => format!("{se:.2} (target ≤ {target:.2})"),
+                None => format!("- (fewer than two games; target ≤ {target:.2})"),
+            },
+        ));
+    }
+    if let Some(&settled) = r.extra.get(SETTLED) {
+        let word = if settled == 1.0 {
+            "within target"
+        } else {
+            "above target"
+        };
+        rows.push(("features' standard errors".to_string(), word.to_string()));
+    }
+    rows
+}
+
+/// The cell's confidence in a few words for its tooltip: `40 games`, and `SE above target`
+/// when its features are not settled; empty for a run without adaptive sampling.
+fn confidence_note(run: &RunDir, r: &ArchiveRow) -> String {
+    if run.config.adaptive.is_none() {
+        return String::new();
+    }
+    let mut note = format!("{} games", r.games);
+    if r.extra.get(SETTLED) == Some(&0.0) {
+        note += ", SE above target";
+    }
+    note
 }

@@ -40,7 +40,19 @@
 //!                                       # also "gaussian" (with sigma, required: one number or
 //!                                       # one per weight) or "iso_line_dd" (with
 //!                                       # iso_sigma = 0.01, line_sigma = 0.2)
+//!
+//! [map_elites.adaptive]                 # optional: adaptive sampling (src/qd/adaptive.rs)
+//! first_repetitions = 4                 # default 4: a genome's first games, per level
+//! step_repetitions = 4                  # default first_repetitions: each further round
+//! max_repetitions = 20                  # default [evaluation] repetitions: most per level
+//! se_fraction = 0.5                     # default 0.5: play on while a feature's standard
+//!                                       # error exceeds this × its cell width
+//! z = 1.96                              # default 1.96: the win rate's Wilson interval
 //! ```
+//!
+//! Without `[map_elites.adaptive]` every genome plays `repetitions` games per level at once;
+//! with it, a genome plays a first round, then more while its place on the map is uncertain
+//! (and the elites it challenges are re-played), up to `max_repetitions`.
 //!
 //! So a run needs about ten lines: `game`, `[evaluation] levels` (with the `player` and
 //! `baseline` it is about) and one `[[features]]` table; `experiments/minimal-*.toml` are one
@@ -54,8 +66,8 @@ use crate::agent::AgentSpec;
 use crate::error::{Error, Result};
 use crate::limits;
 use crate::qd::{
-    DEFAULT_ISO_SIGMA, DEFAULT_LINE_SIGMA, Domain, EmitterConfig, EmitterKind, FeatureAxis,
-    GenomeSpace, MapElitesConfig, Replacement, Sigma,
+    Adaptive, DEFAULT_ISO_SIGMA, DEFAULT_LINE_SIGMA, Domain, EmitterConfig, EmitterKind,
+    FeatureAxis, GenomeSpace, MapElitesConfig, Replacement, Sigma,
 };
 
 /// The run seed when a config gives none: the seed of the quick start and use case I, so a
@@ -217,7 +229,37 @@ pub struct MapElitesFile {
     /// σ_line of `iso_line_dd` (default 0.2, as pyribs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line_sigma: Option<f64>,
+    /// `[map_elites.adaptive]`: adaptive sampling (default: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive: Option<AdaptiveFile>,
 }
+
+/// `[map_elites.adaptive]`; every field is optional (see the module docs for the defaults).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdaptiveFile {
+    /// Repetitions per level of a genome's first round (default 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_repetitions: Option<i64>,
+    /// Repetitions per level of each further round (default `first_repetitions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_repetitions: Option<i64>,
+    /// Most repetitions per level (default `[evaluation] repetitions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_repetitions: Option<i64>,
+    /// Target standard error of a feature, as a fraction of its cell width (default 0.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub se_fraction: Option<f64>,
+    /// Width of the win rate's Wilson interval in standard deviations (default 1.96).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
+}
+
+/// `first_repetitions` when `[map_elites.adaptive]` gives none.
+pub const DEFAULT_FIRST_REPETITIONS: i64 = 4;
+
+/// `se_fraction` when `[map_elites.adaptive]` gives none.
+pub const DEFAULT_SE_FRACTION: f64 = 0.5;
 
 impl Default for MapElitesFile {
     /// The paper's use cases' schedule: the one-hot genomes, [`DEFAULT_RANDOM_INIT`] random
@@ -233,6 +275,7 @@ impl Default for MapElitesFile {
             sigma: None,
             iso_sigma: None,
             line_sigma: None,
+            adaptive: None,
         }
     }
 }
@@ -285,6 +328,8 @@ pub struct RunConfig {
     pub emitter: EmitterConfig,
     /// Replacement rule.
     pub replacement: Replacement,
+    /// Adaptive sampling (`None`: off).
+    pub adaptive: Option<Adaptive>,
     /// The file as given, to write back resolved.
     pub file: RunFile,
 }
@@ -483,6 +528,35 @@ fn emitter_kind(m: &MapElitesFile) -> Result<EmitterKind> {
     Ok(kind)
 }
 
+/// Validates `[map_elites.adaptive]` (absent: `None`), `repetitions` the evaluation's (the
+/// default maximum); the error names the field.
+fn adaptive(file: Option<&AdaptiveFile>, repetitions: u32) -> Result<Option<Adaptive>> {
+    let Some(f) = file else {
+        return Ok(None);
+    };
+    let count = |v: Option<i64>, default: u32, name: &str| -> Result<u32> {
+        let field = format!("map_elites.adaptive.{name}");
+        let n = positive(v.unwrap_or(i64::from(default)), &field)?;
+        Ok(limits::at_most(n, limits::MAX_REPETITIONS, &field)? as u32)
+    };
+    let first = count(
+        f.first_repetitions,
+        DEFAULT_FIRST_REPETITIONS as u32,
+        "first_repetitions",
+    )?;
+    let step = count(f.step_repetitions, first, "step_repetitions")?;
+    let max = count(f.max_repetitions, repetitions, "max_repetitions")?;
+    let settings = Adaptive {
+        first_repetitions: first,
+        step_repetitions: step,
+        max_repetitions: max,
+        se_fraction: f.se_fraction.unwrap_or(DEFAULT_SE_FRACTION),
+        z: f.z.unwrap_or(1.96),
+    };
+    settings.validate()?;
+    Ok(Some(settings))
+}
+
 /// Validates `[map_elites]`: the emitter schedule (`random_init` + `iterations` at most
 /// [`limits::MAX_EVALUATIONS`]) and kind, and the replacement rule (`z` of `lower_confidence`
 /// positive, 1.96 by default).
@@ -563,6 +637,7 @@ impl RunConfig {
         let domain = genome(&file.genome)?;
         let features = features(&file.features)?;
         let (emitter, replacement) = map_elites(&file.map_elites)?;
+        let adaptive = adaptive(file.map_elites.adaptive.as_ref(), ev.repetitions)?;
         let dim = file.genome.scripts.as_ref().map(Vec::len);
         emitter.validate(&domain, dim)?;
         let run = RunConfig {
@@ -580,6 +655,7 @@ impl RunConfig {
             features,
             emitter,
             replacement,
+            adaptive,
             file,
         };
         if let LevelSet::List(levels) = &run.levels {
@@ -597,13 +673,20 @@ impl RunConfig {
     /// [`Error::Config`] naming `evaluation.repetitions` or `batch_size`, showing the product.
     pub fn check_batch_games(&self, levels: usize) -> Result<()> {
         let levels = (levels as u64, "levels");
-        let repetitions = (u64::from(self.repetitions), "repetitions");
+        let repetitions = (u64::from(self.max_repetitions()), "repetitions");
         limits::games(&[levels, repetitions], "evaluation.repetitions")?;
         limits::games(
             &[(self.batch_size as u64, "genomes"), levels, repetitions],
             "batch_size",
         )?;
         Ok(())
+    }
+
+    /// The most repetitions per level a genome plays: `max_repetitions` with adaptive
+    /// sampling, else `repetitions`.
+    pub fn max_repetitions(&self) -> u32 {
+        self.adaptive
+            .map_or(self.repetitions, |a| a.max_repetitions)
     }
 
     /// Checks the evolved script names against the game's portfolio.
@@ -636,6 +719,7 @@ impl RunConfig {
             axes: self.features.clone(),
             replacement: self.replacement,
             emitter: self.emitter.clone(),
+            adaptive: self.adaptive,
         };
         config.validate()?;
         Ok(config)
@@ -655,6 +739,15 @@ impl RunConfig {
         file.map_elites.emitter = Some(self.emitter.kind.name().to_string());
         if let Replacement::LowerConfidence { z } = self.replacement {
             file.map_elites.z = Some(z);
+        }
+        if let Some(a) = self.adaptive {
+            file.map_elites.adaptive = Some(AdaptiveFile {
+                first_repetitions: Some(i64::from(a.first_repetitions)),
+                step_repetitions: Some(i64::from(a.step_repetitions)),
+                max_repetitions: Some(i64::from(a.max_repetitions)),
+                se_fraction: Some(a.se_fraction),
+                z: Some(a.z),
+            });
         }
         file.evaluation.levels = LevelsField::listed(levels);
         file.genome.scripts = Some(scripts.to_vec());

@@ -34,8 +34,17 @@ pub struct Elite {
     /// The genome.
     pub genome: Genome,
     /// Its evaluation: fitness (win rate), tie-break (mean score), games, wins, draws,
-    /// descriptor means and spreads, extra statistics.
+    /// descriptor means and spreads, extra statistics. With adaptive sampling, its record as
+    /// re-played: every game it has played.
     pub evaluation: Evaluation,
+    /// Repetitions (per level) it has played, with adaptive sampling
+    /// ([`crate::qd::Adaptive`]); 0 otherwise, and then left out of the JSON.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub repetitions: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// What happened to one candidate offered to the archive. Ordered
@@ -303,10 +312,50 @@ impl GridArchive {
                     index: first + i as u64,
                     genome,
                     evaluation,
+                    repetitions: 0,
                 });
             }
         }
         Ok(statuses)
+    }
+
+    /// The cell an evaluation's descriptor means place it in (the evaluation must fit the
+    /// archive, [`Evaluation::validate`]).
+    pub fn cell_of(&self, evaluation: &Evaluation) -> usize {
+        self.index_of_unchecked(&evaluation.descriptor_means)
+    }
+
+    /// The cell of the elite with evaluation index `index`, if it is in the archive.
+    pub fn cell_of_elite(&self, index: u64) -> Option<usize> {
+        self.elites()
+            .find(|(_, e)| e.index == index)
+            .map(|(c, _)| c)
+    }
+
+    /// Takes the elite out of cell `cell` (adaptive sampling moves and drops elites).
+    pub fn take(&mut self, cell: usize) -> Option<Elite> {
+        self.cells.get_mut(cell).and_then(Option::take)
+    }
+
+    /// Puts `elite` into the cell its evaluation places it in, replacing any elite there.
+    ///
+    /// # Errors
+    ///
+    /// If its evaluation does not fit the archive ([`Evaluation::validate`]), naming its index.
+    pub fn put(&mut self, elite: Elite) -> Result<()> {
+        elite
+            .evaluation
+            .validate(self.axes.len())
+            .map_err(|reason| Error::config(format!("evaluation {}", elite.index), reason))?;
+        let c = self.cell_of(&elite.evaluation);
+        self.cells[c] = Some(elite);
+        Ok(())
+    }
+
+    /// Counts `n` more candidates as offered (adaptive sampling offers candidates through
+    /// [`GridArchive::put`], possibly batches after their first games).
+    pub fn count_offered(&mut self, n: u64) {
+        self.offered += n;
     }
 
     /// Summary numbers: elites, coverage, QD score, best and mean fitness.

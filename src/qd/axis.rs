@@ -142,6 +142,15 @@ impl FeatureAxis {
         self.cells_unchecked() as usize
     }
 
+    /// The width of an inner cell: `step` for [`AxisKind::Bucket`], `(hi − lo) / bins` for
+    /// [`AxisKind::Bins`] (what adaptive sampling measures a standard error against).
+    pub fn cell_width(&self) -> f64 {
+        match self.kind {
+            AxisKind::Bucket { step, .. } => step,
+            AxisKind::Bins { lo, hi, bins } => (hi - lo) / bins as f64,
+        }
+    }
+
     /// The cell of a (finite) value; out-of-range values clamp to the edge cells.
     pub fn index_of(&self, value: f64) -> usize {
         let last = self.cells() - 1;

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::adaptive::Pending;
 use super::archive::GridArchive;
 use super::emitter::EmitterState;
 use crate::error::{Error, Result};
@@ -41,6 +42,14 @@ pub struct Checkpoint {
     pub evaluations: u64,
     /// Games played so far (Σ of the evaluations' games).
     pub games: u64,
+    /// Adaptive sampling: the candidates whose place is not decided yet, in index order;
+    /// left out of the JSON when empty (and absent from checkpoints written before it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<Pending>,
+    /// Adaptive sampling: the evaluation indices of the elites to re-play in the next batch;
+    /// left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replays: Vec<u64>,
 }
 
 impl Checkpoint {

@@ -15,6 +15,12 @@
 //! statistic kept by any elite (empty where an elite lacks it). Numbers are written in the
 //! shortest form that reads back to the same `f64`.
 //!
+//! A run with adaptive sampling adds, as extra statistics ([`ArchiveTable::with_confidence`]),
+//! each elite's confidence: `extra_repetitions` (repetitions per level played),
+//! `extra_se_<f>` (the standard error of feature `f`'s mean; empty below two games),
+//! `extra_win_rate_lo`/`extra_win_rate_hi` (the win rate's Wilson interval at the run's `z`)
+//! and `extra_settled` (1 if every feature's standard error is within the run's target, else 0).
+//!
 //! `progress.csv` has one row per batch, the fields of [`BatchReport`] in order.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,7 +29,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
 use crate::qd::checkpoint::Checkpoint;
-use crate::qd::{BatchReport, GenomeSpace, GridArchive};
+use crate::qd::{Adaptive, BatchReport, GenomeSpace, GridArchive};
 use crate::report::csv::{check_rate, read_with_header, record_error};
 
 /// File name of the archive table in a run directory.
@@ -32,6 +38,11 @@ pub const ARCHIVE_CSV: &str = "archive.csv";
 pub const PROGRESS_CSV: &str = "progress.csv";
 /// Prefix of the extra-statistic columns of `archive.csv`.
 pub const EXTRA_PREFIX: &str = "extra_";
+/// The extra statistic (adaptive sampling) that is 1 for an elite whose features' standard
+/// errors are all within the target, else 0.
+pub const SETTLED: &str = "settled";
+/// Prefix of the extra statistics (adaptive sampling) holding a feature's standard error.
+pub const SE_PREFIX: &str = "se_";
 
 /// The fixed columns between the descriptor columns and the weights.
 const FIXED: [&str; 6] = [
@@ -157,6 +168,31 @@ impl ArchiveTable {
             extras: extras.into_iter().cloned().collect(),
             rows,
         }
+    }
+
+    /// The table with each elite's confidence under adaptive sampling `a` added to its extra
+    /// statistics (see the module docs); `archive` is the one the table was made from.
+    pub fn with_confidence(mut self, archive: &GridArchive, a: &Adaptive) -> Self {
+        for (row, (_, e)) in self.rows.iter_mut().zip(archive.elites()) {
+            let ev = &e.evaluation;
+            row.extra
+                .insert("repetitions".into(), f64::from(e.repetitions));
+            for (k, f) in self.features.iter().enumerate() {
+                let se = ev.standard_error(k);
+                if se.is_finite() {
+                    row.extra.insert(format!("{SE_PREFIX}{f}"), se);
+                }
+            }
+            let (lo, hi) = a.interval(ev);
+            row.extra.insert("win_rate_lo".into(), lo);
+            row.extra.insert("win_rate_hi".into(), hi);
+            let settled = a.settled(ev, archive.axes());
+            row.extra
+                .insert(SETTLED.into(), if settled { 1.0 } else { 0.0 });
+        }
+        let extras: BTreeSet<&String> = self.rows.iter().flat_map(|r| r.extra.keys()).collect();
+        self.extras = extras.into_iter().cloned().collect();
+        self
     }
 
     /// The header row.

@@ -47,6 +47,11 @@ pub struct Card {
     pub wins: u32,
     /// See [`Card::games`].
     pub draws: u32,
+    /// (label, value) rows of the elite's confidence under adaptive sampling: its games and
+    /// each feature's standard error against the target (empty: a run without it).
+    pub confidence: Vec<(String, String)>,
+    /// A short note on the cell's confidence for its tooltip (empty: none).
+    pub confidence_note: String,
     /// (label, value) rows of the run's validation of this elite (empty: not validated).
     pub validation: Vec<(String, String)>,
     /// (label, value) rows of the run's re-evaluation of this elite (empty: none).
@@ -137,6 +142,10 @@ fn card(c: &Card, shown: bool) -> Markup {
                 @for f in &c.features {
                     tr { td { (f.name) } td { (format!("{:.2} ± {:.2}", f.mean, f.sd)) } td { (f.cell) } }
                 }
+            }
+            @if !c.confidence.is_empty() {
+                h3 { "Confidence (adaptive sampling)" }
+                (rows_table(&c.confidence))
             }
             @if !c.validation.is_empty() {
                 h3 { "Validation on held-out levels" }
@@ -253,7 +262,10 @@ pub fn page(e: &Explorer) -> String {
                         @let b = c.square;
                         rect class={"hit" @if Some(c.cell) == first { " chosen" }}
                             data-cell=(c.cell) x=(b[0]) y=(b[1]) width=(b[2]) height=(b[2]) {
-                            title { "cell " (c.cell) ": " (format!("{:.0} %", 100.0 * c.win_rate)) }
+                            title {
+                                "cell " (c.cell) ": " (format!("{:.0} %", 100.0 * c.win_rate))
+                                @if !c.confidence_note.is_empty() { " · " (c.confidence_note) }
+                            }
                         }
                     }
                 }
@@ -312,6 +324,8 @@ mod tests {
             games: 20,
             wins: 10,
             draws: 0,
+            confidence: vec![("games".into(), "20 (5 repetitions per level)".into())],
+            confidence_note: "20 games, SE above target".into(),
             validation: Vec::new(),
             reevaluation: vec![("kept its cell".into(), "yes".into())],
             spec: "pmcts(weights=[move.x=0.5])".into(),
@@ -348,6 +362,8 @@ mod tests {
         assert!(html.contains("b &lt;1&gt;"), "titles are escaped");
         assert!(html.contains("kept its cell") && html.contains("tier"));
         assert!(html.contains("class=\"corners\" type=\"button\" data-cells=\"10,11\""));
+        assert!(html.contains("Confidence (adaptive sampling)"));
+        assert!(html.contains("50 % · 20 games, SE above target</title>"));
     }
 
     #[test]

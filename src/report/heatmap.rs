@@ -2,7 +2,9 @@
 //! grid cell, coloured by the elite's win rate (viridis, 0–100 %) with the value written in it;
 //! empty cells white with a light grid; axes named by feature and labelled with each cell's
 //! range; a colour bar. A 1-D archive is a single row; a 3-D archive is one panel per cell of
-//! its third feature.
+//! its third feature. A run with adaptive sampling (rows with the `settled` statistic) marks
+//! with a dot the cells whose elite's feature standard errors are above the run's target, and
+//! says so in the title.
 //!
 //! Text is drawn with DejaVu Sans, embedded in the binary (`assets/DejaVuSans.ttf`, Bitstream
 //! Vera licence, see `assets/DejaVuSans-LICENSE.txt`), so no system font library is needed.
@@ -19,7 +21,7 @@ use crate::files::{count_write, write_atomic};
 use crate::qd::FeatureAxis;
 use crate::qd::axis::AxisKind;
 use crate::qd::axis::num;
-use crate::report::archive::ArchiveRow;
+use crate::report::archive::{ArchiveRow, SETTLED};
 use crate::report::printable::printable;
 
 /// File name of the PNG heatmap in a run directory.
@@ -172,6 +174,10 @@ struct Plan<'a> {
     axes: &'a [FeatureAxis],
     /// Win rate per (x, y, panel), `None` where empty.
     values: Vec<Option<f64>>,
+    /// Per (x, y, panel): the elite's features are not settled (adaptive sampling).
+    unsettled: Vec<bool>,
+    /// The rows say whether they are settled (a run with adaptive sampling).
+    adaptive: bool,
     nx: usize,
     ny: usize,
     panels: usize,
@@ -199,6 +205,7 @@ impl<'a> Plan<'a> {
         let ny = dims.get(1).copied().unwrap_or(1);
         let panels = dims.get(2).copied().unwrap_or(1);
         let mut values = vec![None; nx * ny * panels];
+        let mut unsettled = vec![false; values.len()];
         for r in rows {
             if r.coords.len() != axes.len() || r.coords.iter().zip(&dims).any(|(c, d)| c >= d) {
                 return Err(Error::config(
@@ -215,7 +222,9 @@ impl<'a> Plan<'a> {
                 r.coords.get(2).copied().unwrap_or(0),
             );
             values[(z * ny + y) * nx + x] = Some(r.win_rate);
+            unsettled[(z * ny + y) * nx + x] = r.extra.get(SETTLED) == Some(&0.0);
         }
+        let adaptive = rows.iter().any(|r| r.extra.contains_key(SETTLED));
         let cols = panels.min(4);
         let span = nx.max(ny) as i32;
         let cell = if panels > 1 {
@@ -236,6 +245,8 @@ impl<'a> Plan<'a> {
         Ok(Plan {
             axes,
             values,
+            unsettled,
+            adaptive,
             nx,
             ny,
             panels,
@@ -273,11 +284,15 @@ impl<'a> Plan<'a> {
     ) -> std::result::Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
         root.fill(&WHITE)?;
         let filled = self.values.iter().flatten().count();
-        let title = format!(
+        let mut title = format!(
             "Win rate of each cell's elite ({filled} elites, {:.0}% of {} cells)",
             100.0 * filled as f64 / self.values.len() as f64,
             self.values.len()
         );
+        if self.adaptive {
+            let loose = self.unsettled.iter().filter(|&&u| u).count();
+            title += &format!("; \u{25cf} {loose} with feature SE above target");
+        }
         root.draw(&Text::new(
             title,
             (MARGIN, TITLE_H / 2),
@@ -333,6 +348,11 @@ impl<'a> Plan<'a> {
                         let colour = colour_of(v);
                         root.draw(&Rectangle::new(rect, colour.filled()))?;
                         root.draw(&Rectangle::new(rect, WHITE.mix(0.5).stroke_width(1)))?;
+                        if self.unsettled[(panel * self.ny + y) * self.nx + x] {
+                            let r = (cell / 8).max(2);
+                            let centre = (x0 + cell - r - 2, y0 + r + 2);
+                            root.draw(&Circle::new(centre, r, text_colour(colour).filled()))?;
+                        }
                         if value_font >= 7.0 {
                             root.draw(&Text::new(
                                 format!("{:.0}", 100.0 * v),

@@ -515,6 +515,7 @@ mod tests {
             draws: 0,
             descriptor_means: vec![x],
             descriptor_spreads: vec![0.0],
+            descriptor_counts: Vec::new(),
             extra: BTreeMap::new(),
         }
     }

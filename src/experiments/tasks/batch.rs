@@ -22,7 +22,8 @@ pub struct TaskPlan {
     pub rules: toml::Table,
     /// The training levels' names, in play order.
     pub levels: Vec<String>,
-    /// Games per level and genome.
+    /// Games per level and genome (with adaptive sampling, the most a genome plays:
+    /// `max_repetitions`).
     pub repetitions: u32,
     /// Players per game on each level, parallel to `levels`.
     pub players: Vec<usize>,
@@ -46,14 +47,18 @@ impl TaskPlan {
         self.levels.len() * self.repetitions as usize
     }
 
-    /// The tasks of `batch`, genome by genome in index order, each genome's games in order.
+    /// The tasks of `batch`, genome by genome in index order ([`Batch::plays`]), each
+    /// genome's games in order.
     ///
     /// Genome `i` (its evaluation index) plays its game `j` on level `j / repetitions`, seed
     /// `derive_seed(derive_seed(run seed, &[i]), &[j])`, participant `p` in seat
     /// `(j + p) mod players`: the games `evaluate_player` seeded by `derive_seed(run seed,
     /// &[i])` plays, one by one. Levels of different player counts are its series
     /// ([`count_runs`]): then `j` counts from the first game of the level's series and the
-    /// series seed replaces `derive_seed(run seed, &[i])`.
+    /// series seed replaces `derive_seed(run seed, &[i])`. With adaptive sampling a play is a
+    /// round of repetitions `a..b`: the games `j` of each level whose repetition
+    /// `j mod repetitions` is in `a..b`, `repetitions` being the most a genome plays; a
+    /// genome's rounds together are the first games of that full evaluation, level by level.
     ///
     /// # Errors
     ///
@@ -61,18 +66,24 @@ impl TaskPlan {
     /// weights ([`AgentSpec::with_script_weights`]).
     pub fn tasks(&self, batch: &Batch) -> Result<Vec<Task>> {
         let reps = self.repetitions.max(1) as usize;
-        let mut tasks = Vec::with_capacity(batch.genomes().len() * self.games_per_evaluation());
-        for (k, genome) in batch.genomes().iter().enumerate() {
-            let evaluation = batch.first_index() + k as u64;
+        let plays = batch.plays();
+        let mut tasks = Vec::with_capacity(plays.len() * self.games_per_evaluation());
+        for play in plays {
+            let evaluation = play.index;
             let player = self
                 .player
                 .clone()
-                .with_script_weights(&self.scripts, &genome.values)?;
+                .with_script_weights(&self.scripts, &play.genome.values)?;
+            let round = play
+                .repetitions
+                .map_or(0..reps, |r| r.start as usize..(r.end as usize).min(reps));
             for (levels, series_seed) in
                 count_runs(&self.players, derive_seed(self.seed, &[evaluation]))
             {
                 let n = self.players[levels.start].max(1);
-                for i in 0..levels.len() * reps {
+                let games = (0..levels.len())
+                    .flat_map(|level| round.clone().map(move |rep| level * reps + rep));
+                for i in games {
                     let j = levels.start * reps + i;
                     tasks.push(Task {
                         batch: batch.number(),
@@ -193,16 +204,31 @@ pub fn gather(
     let mut current = None;
     for (key, mut v) in by_key {
         if current.is_some_and(|e| e != key.0) {
-            evaluations.push(aggregate(&games, features));
+            evaluations.push(counted(&games, features));
             games.clear();
         }
         current = Some(key.0);
         games.push(v.remove(0).0.game_result());
     }
     if current.is_some() {
-        evaluations.push(aggregate(&games, features));
+        evaluations.push(counted(&games, features));
     }
     Ok(evaluations)
+}
+
+/// [`aggregate`] with the games in which each feature is defined counted
+/// ([`Evaluation::descriptor_counts`], which the engine keeps only with adaptive sampling).
+fn counted(games: &[GameResult], features: usize) -> Evaluation {
+    let mut evaluation = aggregate(games, features);
+    evaluation.descriptor_counts = (0..features)
+        .map(|k| {
+            games
+                .iter()
+                .filter(|g| g.features.get(k).copied().flatten().is_some())
+                .count() as u32
+        })
+        .collect();
+    evaluation
 }
 
 /// `evaluation 131 (games 0, 5-7), evaluation 132 (games 0-19)`, at most ten evaluations.
