@@ -11,6 +11,11 @@ pub fn update_network(s: &mut State) {
     for tribe in 0..s.num_tribes {
         let cap = s.tribes[tribe as usize].capital as usize;
         let owns_capital = cap < s.cities.len() && s.cities[cap].tribe == tribe;
+        // With no city besides the capital there is nothing to connect: skip the flood.
+        let others = (0..s.cities.len()).any(|c| s.cities[c].tribe == tribe && c != cap);
+        if !others {
+            continue;
+        }
         let mut reached = TileSet::default();
         if owns_capital {
             flood(s, tribe, s.cities[cap].tile as usize, &mut reached);
@@ -81,18 +86,18 @@ fn flood(s: &State, tribe: u8, start: usize, reached: &mut TileSet) {
 }
 
 /// Calls `f` for each own port within 4 water steps (over neutral or own water) of port
-/// `from`.
+/// `from`, nearest layers first. The layers follow one another in one queue, so no layer is
+/// copied.
 fn ports_by_sea(s: &State, tribe: u8, from: usize, mut f: impl FnMut(usize)) {
     let mut seen = TileSet::default();
-    let mut frontier = [0u16; MAX_TILES];
-    let mut next = [0u16; MAX_TILES];
-    let mut len = 1;
-    frontier[0] = from as u16;
+    let mut queue = [0u16; MAX_TILES];
+    let (mut start, mut end) = (0, 1);
+    queue[0] = from as u16;
     seen.insert(from);
     for _ in 0..4 {
-        let mut k = 0;
-        for &t in &frontier[..len] {
-            s.neighbourhood(t as usize, 1, |v| {
+        let mut k = end;
+        for i in start..end {
+            s.neighbourhood(queue[i] as usize, 1, |v| {
                 let tile = &s.tiles[v];
                 let owner = s.tile_tribe(v);
                 if !seen.has(v) && tile.terrain.is_water() && (owner == NONE || owner == tribe) {
@@ -100,12 +105,11 @@ fn ports_by_sea(s: &State, tribe: u8, from: usize, mut f: impl FnMut(usize)) {
                     if tile.building == Some(Building::Port) {
                         f(v);
                     }
-                    next[k] = v as u16;
+                    queue[k] = v as u16;
                     k += 1;
                 }
             });
         }
-        std::mem::swap(&mut frontier, &mut next);
-        len = k;
+        (start, end) = (end, k);
     }
 }
