@@ -5,6 +5,13 @@
 //! `⌊A·1.3^k⌋`, `A = ⌊T·1.5⌋`). Random rollouts over script proposals to depth 20; the root
 //! child with the best mean is played. Budgeted in FM calls.
 //!
+//! Opt-in steering by the script weights (issue 29; every default is the search above):
+//! weighted rollouts (`rollout=weighted`, [`Portfolio::sample_weighted`]), expansion in order
+//! of `w·v` (`expand=weighted`), a final move that prefers the highest `w·v` among root
+//! children tied with the best (`final=weighted`, `tie`), a persona term in the values
+//! (`persona=λ`: the mean weight of the searching player's actions on the path, centred) and
+//! a style strength `style` in [0, 1] that scales them all.
+//!
 //! A decision first checks its root's proposals against the legal actions: an illegal one
 //! fails it with [`Error::IllegalChoice`] naming the script. Proposals inside the tree and
 //! the rollouts are trusted (the [`Portfolio`] contract).

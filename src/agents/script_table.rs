@@ -17,6 +17,8 @@
 //! nothing. Only the groups must be known, so a game may list them cheaply
 //! ([`ScriptTable::list_groups`]), update them along a rollout ([`ScriptTable::relist_groups`])
 //! and list the drawn group in full ([`ScriptTable::group_actions`]).
+//! [`Portfolio::sample_weighted`] draws the pair ∝ its script's weight instead (uniformly when
+//! every pair weighs 0), so that equal weights keep the uniform draw's mix of action kinds.
 //!
 //! Both reuse per-thread buffers (grown once, never freed), so that neither allocates once warm.
 //!
