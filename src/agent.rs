@@ -147,6 +147,40 @@ pub trait Portfolio<G: Game>: Send + Sync {
         self.assignments(game, state, rng, buf);
         (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())])
     }
+
+    /// [`Portfolio::sample`] with the proposals weighted: a proposal of script `i` is drawn
+    /// with probability ∝ `weights[i]` (0.5 for a script `weights` does not cover), uniformly
+    /// if every proposal weighs 0; `None` if there is none. `last` as in
+    /// [`Portfolio::sample`]. By default every proposal is computed and one is drawn; a
+    /// portfolio may instead draw an (actor, script) pair ∝ its script's weight and run only
+    /// that script.
+    fn sample_weighted(
+        &self,
+        game: &G,
+        state: &G::State,
+        last: Option<G::Action>,
+        weights: &[f64],
+        rng: &mut Rng,
+        buf: &mut Vec<Assignment<G::Action>>,
+    ) -> Option<Assignment<G::Action>> {
+        let _ = last;
+        use rand::RngExt;
+        self.assignments(game, state, rng, buf);
+        let weight =
+            |a: &Assignment<G::Action>| weights.get(usize::from(a.script)).map_or(0.5, |w| *w);
+        let total: f64 = buf.iter().map(weight).sum();
+        if buf.is_empty() || total <= 0.0 {
+            return (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())]);
+        }
+        let mut r = rng.random::<f64>() * total;
+        for a in buf.iter() {
+            r -= weight(a);
+            if r < 0.0 {
+                return Some(*a);
+            }
+        }
+        buf.iter().rev().find(|a| weight(a) > 0.0).copied()
+    }
 }
 
 /// A game that the search agents can play: it supplies their knowledge, portfolio and

@@ -47,6 +47,10 @@ mod levels;
 mod pig;
 /// Tribes random-playout invariants, determinism and replay.
 mod playouts;
+/// Issue 29, Portfolio MCTS steered by its weights: the opt-in fields (weighted rollouts,
+/// expansion and final move, persona term, style strength) parse, name bad values, stay
+/// deterministic, and do what they say.
+mod pmcts_steering;
 /// Prismata's bots: every built-in bot finishes games, replays, spec and config errors.
 mod prismata;
 /// The MAP-Elites engine: cells, insertion, schedule, determinism, resume, CSV, heatmaps.

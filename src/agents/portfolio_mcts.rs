@@ -5,6 +5,13 @@
 //! `⌊A·1.3^k⌋`, `A = ⌊T·1.5⌋`). Random rollouts over script proposals to depth 20; the root
 //! child with the best mean is played. Budgeted in FM calls.
 //!
+//! Opt-in steering by the script weights (issue 29; every default is the search above):
+//! weighted rollouts (`rollout=weighted`, [`Portfolio::sample_weighted`]), expansion in order
+//! of `w·v` (`expand=weighted`), a final move that prefers the highest `w·v` among root
+//! children tied with the best (`final=weighted`, `tie`), a persona term in the values
+//! (`persona=λ`: the mean weight of the searching player's actions on the path, centred) and
+//! a style strength `style` in [0, 1] that scales them all.
+//!
 //! A decision first checks its root's proposals against the legal actions: an illegal one
 //! fails it with [`Error::IllegalChoice`] naming the script. Proposals inside the tree and
 //! the rollouts are trusted (the [`Portfolio`] contract).
@@ -23,7 +30,7 @@ use super::compat::SearchCompat;
 use super::from_spec::FromSpec;
 use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_search, take_budget};
 use super::tree::{
-    EPSILON, Headed, NodeHead, NodeView, Tree, UNEXPANDED, normalise, selection_score,
+    EPSILON, Headed, NO_PARENT, NodeHead, NodeView, Tree, UNEXPANDED, normalise, selection_score,
 };
 use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
@@ -55,6 +62,21 @@ pub struct PmctsParams {
     pub a_mult: f64,
     /// Growth of the un-pruning thresholds `⌊A·b^k⌋`.
     pub b: f64,
+    /// The order in which a node's children are expanded.
+    pub expand: ExpandOrder,
+    /// Which root child is played.
+    pub final_move: FinalMove,
+    /// [`FinalMove::Weighted`]'s tolerance: root children whose value is within `tie` of the
+    /// best (values normalised to [0, 1] by the root's bounds) count as tied.
+    pub tie: f64,
+    /// λ of the persona term (0: none): the mean script weight of the searching player's
+    /// actions from the root to the end of the rollout, centred on the mean script weight,
+    /// times λ, is added to a child's normalised value where the searching player chooses and
+    /// to the final choice's key.
+    pub persona: f64,
+    /// Style strength `s` in [0, 1]: a weighted rollout step or expansion is weighted with
+    /// probability `s` (else uniform), and `persona` and `tie` are scaled by `s`.
+    pub style: f64,
 }
 
 impl Default for PmctsParams {
@@ -85,14 +107,21 @@ impl PmctsParams {
             t_mult: 2.0,
             a_mult: 1.5,
             b: 1.3,
+            expand: ExpandOrder::Random,
+            final_move: FinalMove::Best,
+            tie: 0.05,
+            persona: 0.0,
+            style: 1.0,
         }
     }
 
     /// The settings given by `spec`'s fields `budget`, `c`, `depth`, `rollouts`, `rollout`
     /// (`exact` or `sampled`; no such field when `compat` forces
     /// [exact rollouts](SearchCompat::exact_rollouts)), `bias`, `pruning`, `k_init_mult`,
-    /// `t_mult`, `a_mult` and `b`, the defaults for the others ([`PmctsParams::reference`]'s
-    /// under `compat = "java"`).
+    /// `t_mult`, `a_mult`, `b`, and the opt-in steering fields `expand` (`random` or
+    /// `weighted`), `final` (`best` or `weighted`), `tie` (≥ 0), `persona` (≥ 0) and `style`
+    /// (0 to 1), the defaults for the others ([`PmctsParams::reference`]'s under
+    /// `compat = "java"`).
     ///
     /// # Errors
     ///
@@ -113,7 +142,10 @@ impl PmctsParams {
             } else {
                 let w = spec.take_word("rollout", "sampled")?;
                 RolloutPolicy::from_name(&w).ok_or_else(|| {
-                    Error::config("rollout", format!("`{w}` is not `exact` or `sampled`"))
+                    Error::config(
+                        "rollout",
+                        format!("`{w}` is not `exact`, `sampled` or `weighted`"),
+                    )
                 })?
             },
             bias: spec.take_bool("bias", d.bias)?,
@@ -122,8 +154,76 @@ impl PmctsParams {
             t_mult: spec.take_positive("t_mult", d.t_mult)?,
             a_mult: spec.take_positive("a_mult", d.a_mult)?,
             b: spec.take_positive("b", d.b)?,
+            expand: {
+                let w = spec.take_word("expand", "random")?;
+                match w.as_str() {
+                    "random" => ExpandOrder::Random,
+                    "weighted" => ExpandOrder::Weighted,
+                    _ => {
+                        return Err(Error::config(
+                            "expand",
+                            format!("`{w}` is not `random` or `weighted`"),
+                        ));
+                    }
+                }
+            },
+            final_move: {
+                let w = spec.take_word("final", "best")?;
+                match w.as_str() {
+                    "best" => FinalMove::Best,
+                    "weighted" => FinalMove::Weighted,
+                    _ => {
+                        return Err(Error::config(
+                            "final",
+                            format!("`{w}` is not `best` or `weighted`"),
+                        ));
+                    }
+                }
+            },
+            tie: take_in(spec, "tie", d.tie, f64::INFINITY)?,
+            persona: take_in(spec, "persona", d.persona, f64::INFINITY)?,
+            style: take_in(spec, "style", d.style, 1.0)?,
         })
     }
+
+    /// The persona term's λ scaled by the style strength.
+    fn persona_lambda(&self) -> f64 {
+        self.persona * self.style
+    }
+}
+
+/// Takes the number field `key` (or `default`), which must be finite and in `[0, max]`.
+fn take_in(spec: &mut AgentSpec, key: &str, default: f64, max: f64) -> Result<f64> {
+    let x = spec.take_f64(key, default)?;
+    if !(x.is_finite() && (0.0..=max).contains(&x)) {
+        let range = if max.is_finite() {
+            format!("a number from 0 to {max}")
+        } else {
+            "a finite number ≥ 0".to_string()
+        };
+        return Err(Error::config(key, format!("must be {range}, got {x}")));
+    }
+    Ok(x)
+}
+
+/// The order in which Portfolio MCTS expands a node's children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExpandOrder {
+    /// A uniformly random unexpanded child each time.
+    Random,
+    /// The unexpanded child of the highest `w·v` (ties at random); with style strength
+    /// `s < 1`, a random one with probability `1 − s`.
+    Weighted,
+}
+
+/// Which root child Portfolio MCTS plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FinalMove {
+    /// The best mean value.
+    Best,
+    /// Among the children within `tie·s` of the best value (normalised by the root's bounds),
+    /// the one of the highest `w·v` (ties: the better value, then at random).
+    Weighted,
 }
 
 /// Takes the `weights=[script=w,...]` field: one weight per name of `scripts`, 0.5 unless set.
@@ -161,14 +261,20 @@ pub enum RolloutPolicy {
     /// [`Portfolio::sample`]: an (actor, script) pair is drawn uniformly and only its script
     /// runs. Many times cheaper; an action proposed by several scripts weighs more.
     Sampled,
+    /// [`Portfolio::sample_weighted`] with the genome's weights: the script proposal of a
+    /// step is drawn ∝ its script's weight, so that the search values a plan as this
+    /// personality would go on to play it. With style strength `s < 1`, a step is weighted
+    /// with probability `s` and [`RolloutPolicy::Sampled`] otherwise.
+    Weighted,
 }
 
 impl RolloutPolicy {
-    /// Parses `exact` or `sampled`.
+    /// Parses `exact`, `sampled` or `weighted`.
     pub fn from_name(s: &str) -> Option<Self> {
         match s {
             "exact" => Some(RolloutPolicy::Exact),
             "sampled" => Some(RolloutPolicy::Sampled),
+            "weighted" => Some(RolloutPolicy::Weighted),
             _ => None,
         }
     }
@@ -210,14 +316,50 @@ struct Node {
     /// Un-prunings done (0 before the first pruning).
     k: u32,
     pruned_started: bool,
+    /// The persona term: the searching player's scripted actions from the root to this node,
+    /// and the sum of the persona values backed up through it.
+    path: PersonaPath,
+    persona_total: f64,
+}
+
+/// The searching player's scripted actions on a path and the sum of their script weights.
+#[derive(Clone, Copy, Debug, Default)]
+struct PersonaPath {
+    actions: u32,
+    weight: f64,
+}
+
+impl PersonaPath {
+    /// The path with one more action of the searching player's by a script of weight `w`.
+    fn with(self, w: f64) -> Self {
+        PersonaPath {
+            actions: self.actions + 1,
+            weight: self.weight + w,
+        }
+    }
+
+    /// The mean weight minus `centre` (0 for no action).
+    fn value(self, centre: f64) -> f64 {
+        if self.actions == 0 {
+            0.0
+        } else {
+            self.weight / self.actions as f64 - centre
+        }
+    }
 }
 
 impl Node {
     fn new(head: NodeHead) -> Self {
+        Node::on_path(head, PersonaPath::default())
+    }
+
+    fn on_path(head: NodeHead, path: PersonaPath) -> Self {
         Node {
             head,
             k: 0,
             pruned_started: false,
+            path,
+            persona_total: 0.0,
         }
     }
 }
@@ -247,6 +389,12 @@ pub struct PortfolioMcts<G: Game> {
     pruned: Vec<bool>,
     /// The state a rollout plays on, reused.
     sim: Option<G::State>,
+    /// The searching player of the current decision, and the mean script weight (the persona
+    /// term's centre).
+    me: Player,
+    centre: f64,
+    /// The persona value of the last evaluated leaf.
+    leaf_persona: f64,
     /// FM calls of the last decision.
     pub last_fm_calls: u64,
 }
@@ -261,6 +409,11 @@ impl<G: Game> PortfolioMcts<G> {
         compat: SearchCompat,
     ) -> Self {
         weights.resize(portfolio.script_names().len(), 0.5);
+        let centre = if weights.is_empty() {
+            0.5
+        } else {
+            weights.iter().sum::<f64>() / weights.len() as f64
+        };
         PortfolioMcts {
             params,
             knowledge,
@@ -276,6 +429,9 @@ impl<G: Game> PortfolioMcts<G> {
             prune_value: Vec::new(),
             pruned: Vec::new(),
             sim: None,
+            me: 0,
+            centre,
+            leaf_persona: 0.0,
             last_fm_calls: 0,
         }
     }
@@ -312,7 +468,95 @@ impl<G: Game> PortfolioMcts<G> {
     }
 
     fn prune_value_of(&self, a: &Assignment<G::Action>) -> f64 {
-        self.weights.get(a.script as usize).copied().unwrap_or(0.5) * a.value
+        self.weight_of(a.script) * a.value
+    }
+
+    /// The weight of script `script` (0.5 for a proposal of no script).
+    fn weight_of(&self, script: u16) -> f64 {
+        self.weights.get(script as usize).copied().unwrap_or(0.5)
+    }
+
+    /// Whether a draw of the style strength says "weighted" (no draw at full strength).
+    fn styled(&self, rng: &mut Rng) -> bool {
+        self.params.style >= 1.0 || rng.random::<f64>() < self.params.style
+    }
+
+    /// The slot of node `n` to expand under [`ExpandOrder::Weighted`]: the unexpanded one of
+    /// the highest `w·v`, ties at random.
+    fn weighted_slot(&self, n: u32, rng: &mut Rng) -> u32 {
+        let node = self.tree.head(n);
+        let mut best = ArgMax::default();
+        for slot in node.first..node.first + node.len {
+            if self.tree.slots[slot as usize] == UNEXPANDED {
+                best.offer(self.prune_value[slot as usize], slot, rng);
+            }
+        }
+        best.item
+    }
+
+    /// Expands `slot` of node `n`, extending the persona path if `persona`.
+    fn expand_slot(&mut self, game: &G, n: u32, slot: u32, persona: bool) -> u32 {
+        let a = self.props[slot as usize];
+        let parent = &self.tree.nodes[n as usize];
+        let path = if persona && parent.head.to_move == Some(self.me) && a.script != u16::MAX {
+            parent.path.with(self.weight_of(a.script))
+        } else {
+            parent.path
+        };
+        self.tree
+            .expand(game, n, slot, a.action, |h| Node::on_path(h, path))
+    }
+
+    /// The root slot to play: by [`FinalMove`], on values plus the persona term.
+    fn final_slot(&self, rng: &mut Rng) -> u32 {
+        let lambda = self.params.persona_lambda();
+        let weighted = self.params.final_move == FinalMove::Weighted;
+        if lambda == 0.0 && !weighted {
+            // The root child with the best mean value.
+            return self.tree.best_root_slot(|c| c.mean, rng);
+        }
+        let b = self.tree.head(0).bounds;
+        let key = |slot: u32, c: &NodeHead| {
+            let child = &self.tree.nodes[self.tree.slots[slot as usize] as usize];
+            normalise(c.mean, b.lo, b.hi)
+                + lambda * child.persona_total / (c.visits as f64 + EPSILON)
+        };
+        let best_key = self
+            .tree
+            .root_children()
+            .map(|(slot, c)| key(slot, c))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let tie = if weighted {
+            self.params.tie * self.params.style
+        } else {
+            0.0
+        };
+        // Among the children within `tie` of the best, the highest w·v, then the best key.
+        let mut best = ArgMax::default();
+        let mut best_pv = f64::NEG_INFINITY;
+        for (slot, c) in self.tree.root_children() {
+            let k = key(slot, c);
+            if weighted && k < best_key - tie {
+                continue;
+            }
+            let pv = if weighted {
+                self.prune_value[slot as usize]
+            } else {
+                0.0
+            };
+            if pv > best_pv {
+                best_pv = pv;
+                best = ArgMax::default();
+            }
+            if pv == best_pv {
+                best.offer(k, slot, rng);
+            }
+        }
+        if best.item == u32::MAX {
+            self.tree.head(0).first
+        } else {
+            best.item
+        }
     }
 
     /// Gives node `n` the last proposals (`self.proposer.buf`) as its child slots.
@@ -425,8 +669,13 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         self.open_with(n);
     }
 
-    /// Expands a uniformly random unexpanded child of `n`.
+    /// Expands an unexpanded child of `n`: a uniformly random one, or by [`ExpandOrder`].
     fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32 {
+        let persona = self.params.persona_lambda() > 0.0;
+        if self.params.expand == ExpandOrder::Weighted && self.styled(rng) {
+            let slot = self.weighted_slot(n, rng);
+            return self.expand_slot(game, n, slot, persona);
+        }
         let node = self.tree.head(n);
         let mut pick = rng.random_range(0..node.len - node.expanded);
         let mut slot = node.first;
@@ -438,6 +687,9 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 pick -= 1;
             }
             slot += 1;
+        }
+        if persona {
+            return self.expand_slot(game, n, slot, persona);
         }
         let action = self.props[slot as usize].action;
         self.tree.expand(game, n, slot, action, Node::new)
@@ -460,6 +712,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         let mover = self.tree.maxn.selector(node.to_move, me);
         let my_move = mover.is_some() || node.to_move == Some(me);
         let model = self.compat.opponent_model();
+        let lambda = self.params.persona_lambda();
         let ln = ((node.visits + 1) as f64).ln();
         let mut best = ArgMax::default();
         for i in first..first + len {
@@ -485,6 +738,11 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             } else {
                 0.0
             };
+            let q = if lambda > 0.0 && my_move {
+                q + lambda * self.tree.nodes[child as usize].persona_total / visits
+            } else {
+                q
+            };
             best.offer(
                 selection_score(q, explore, bias, my_move, model),
                 child,
@@ -503,6 +761,8 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         fm: &mut u64,
         rng: &mut Rng,
     ) -> f64 {
+        let persona = self.params.persona_lambda() > 0.0;
+        let mut path = self.tree.nodes[leaf as usize].path;
         let mut v = if self.params.rollouts {
             let from = &self.tree.states[leaf as usize];
             let mut sim = match self.sim.take() {
@@ -515,23 +775,35 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             let mut depth = self.tree.head(leaf).depth;
             let mut last = None;
             while depth < self.params.depth && !game.is_terminal(&sim) {
+                let mine = persona && game.turn(&sim) == Turn::Player(self.me);
                 let drawn = match self.params.rollout {
-                    RolloutPolicy::Sampled => self.proposer.portfolio.sample(
-                        game,
-                        &sim,
-                        last,
-                        rng,
-                        &mut self.proposer.buf,
-                    ),
+                    RolloutPolicy::Weighted if self.styled(rng) => {
+                        self.proposer.portfolio.sample_weighted(
+                            game,
+                            &sim,
+                            last,
+                            &self.weights,
+                            rng,
+                            &mut self.proposer.buf,
+                        )
+                    }
+                    RolloutPolicy::Sampled | RolloutPolicy::Weighted => self
+                        .proposer
+                        .portfolio
+                        .sample(game, &sim, last, rng, &mut self.proposer.buf),
                     RolloutPolicy::Exact => None,
                 };
-                let a = match drawn {
-                    Some(a) => a.action,
+                let drawn = match drawn {
+                    Some(a) => a,
                     None => {
                         self.proposer.proposals(game, &sim, rng);
-                        self.proposer.buf[rng.random_range(0..self.proposer.buf.len())].action
+                        self.proposer.buf[rng.random_range(0..self.proposer.buf.len())]
                     }
                 };
+                if mine && drawn.script != u16::MAX {
+                    path = path.with(self.weight_of(drawn.script));
+                }
+                let a = drawn.action;
                 game.apply(&mut sim, a);
                 last = Some(a);
                 *fm += 1;
@@ -552,10 +824,22 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 *w = 0.0;
             }
         }
+        if persona {
+            self.leaf_persona = path.value(self.centre);
+        }
         v
     }
 
     fn backup(&mut self, n: u32, v: f64) {
+        if self.params.persona_lambda() > 0.0 {
+            let p = self.leaf_persona;
+            let mut at = n;
+            while at != NO_PARENT {
+                let node = &mut self.tree.nodes[at as usize];
+                node.persona_total += p;
+                at = node.head.parent;
+            }
+        }
         self.tree.backup(n, v);
     }
 }
@@ -584,6 +868,7 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         self.props.clear();
         self.prune_value.clear();
         self.pruned.clear();
+        self.me = me;
         self.tree.set_root_state(game, state, me, rng);
         let root = Node::new(NodeHead::root(me));
         self.tree.start(root, game.num_players(state));
@@ -603,8 +888,7 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
             compat: self.compat,
         };
         self.last_fm_calls = run_search(self, game, &*knowledge, state, me, limits, rng);
-        // The root child with the best mean value.
-        let slot = self.tree.best_root_slot(|c| c.mean, rng);
+        let slot = self.final_slot(rng);
         Ok(self.props[slot as usize].action)
     }
 }

@@ -17,6 +17,8 @@
 //! nothing. Only the groups must be known, so a game may list them cheaply
 //! ([`ScriptTable::list_groups`]), update them along a rollout ([`ScriptTable::relist_groups`])
 //! and list the drawn group in full ([`ScriptTable::group_actions`]).
+//! [`Portfolio::sample_weighted`] draws the pair ∝ its script's weight instead (uniformly when
+//! every pair weighs 0), so that equal weights keep the uniform draw's mix of action kinds.
 //!
 //! Both reuse per-thread buffers (grown once, never freed), so that neither allocates once warm.
 //!
@@ -191,58 +193,149 @@ impl<T: ScriptTable> Portfolio<T::Game> for T {
         rng: &mut Rng,
         _buf: &mut Vec<Assignment<ActionOf<T>>>,
     ) -> Option<Assignment<ActionOf<T>>> {
-        with_buffers(
-            |Buffers::<T> {
-                 sampled: grouped,
-                 lister,
-                 scratch,
-                 members,
-                 ..
-             }| {
-                match last {
-                    Some(a) => self.relist_groups(game, a, state, grouped, lister),
-                    None => self.list_groups(game, state, grouped, lister),
+        sample_pair(self, game, state, last, None, rng)
+    }
+
+    /// Draws an (actor group, script) pair ∝ the script's weight (uniformly if every pair
+    /// weighs 0) and runs only that script, as [`Portfolio::sample`] does.
+    fn sample_weighted(
+        &self,
+        game: &T::Game,
+        state: &StateOf<T>,
+        last: Option<ActionOf<T>>,
+        weights: &[f64],
+        rng: &mut Rng,
+        _buf: &mut Vec<Assignment<ActionOf<T>>>,
+    ) -> Option<Assignment<ActionOf<T>>> {
+        sample_pair(self, game, state, last, Some(weights), rng)
+    }
+}
+
+/// One rollout proposal of `table` in `state` (see the module docs): an (actor group, script)
+/// pair drawn uniformly, or ∝ `weights[script]` (0.5 beyond `weights`) when given and some
+/// pair weighs more than 0; only the drawn script runs, and the draw is repeated (at most
+/// [`SAMPLE_TRIES`] times) while it proposes nothing.
+fn sample_pair<T: ScriptTable>(
+    table: &T,
+    game: &T::Game,
+    state: &StateOf<T>,
+    last: Option<ActionOf<T>>,
+    weights: Option<&[f64]>,
+    rng: &mut Rng,
+) -> Option<Assignment<ActionOf<T>>> {
+    let this = table;
+    with_buffers(
+        |Buffers::<T> {
+             sampled: grouped,
+             lister,
+             scratch,
+             members,
+             ..
+         }| {
+            match last {
+                Some(a) => this.relist_groups(game, a, state, grouped, lister),
+                None => this.list_groups(game, state, grouped, lister),
+            }
+            let lister = &*lister;
+            let classes = this.class_order();
+            let every_class = (0..game.info().actor_classes.len())
+                .all(|c| u8::try_from(c).is_ok_and(|c| classes.contains(&c)));
+            let count = |g: &ActionGroup| {
+                if every_class || classes.contains(&g.actor.class) {
+                    this.scripts_for(g.kind).len()
+                } else {
+                    0
                 }
-                let lister = &*lister;
-                let classes = self.class_order();
-                let every_class = (0..game.info().actor_classes.len())
-                    .all(|c| u8::try_from(c).is_ok_and(|c| classes.contains(&c)));
-                let count = |g: &ActionGroup| {
-                    if every_class || classes.contains(&g.actor.class) {
-                        self.scripts_for(g.kind).len()
-                    } else {
-                        0
-                    }
-                };
-                let total: usize = grouped.groups.iter().map(count).sum();
-                if total == 0 {
-                    return None;
+            };
+            let total: usize = grouped.groups.iter().map(count).sum();
+            if total == 0 {
+                return None;
+            }
+            let weight = |id: usize| weights.map_or(1.0, |w| w.get(id).map_or(0.5, |w| *w));
+            let group_weight = |g: &ActionGroup| {
+                if count(g) == 0 {
+                    0.0
+                } else {
+                    this.scripts_for(g.kind).map(weight).sum::<f64>()
                 }
-                let mut ctx = self.context(game, state, scratch, Some(lister));
-                for _ in 0..SAMPLE_TRIES {
+            };
+            let weighted_total: f64 = match weights {
+                Some(_) => grouped.groups.iter().map(group_weight).sum(),
+                None => 0.0,
+            };
+            let mut ctx = this.context(game, state, scratch, Some(lister));
+            for _ in 0..SAMPLE_TRIES {
+                let drawn = if weighted_total > 0.0 {
+                    draw_weighted(
+                        &grouped.groups,
+                        weighted_total,
+                        group_weight,
+                        |g, r| {
+                            let mut r = r;
+                            for id in this.scripts_for(g.kind) {
+                                r -= weight(id);
+                                if r < 0.0 {
+                                    return id;
+                                }
+                            }
+                            this.scripts_for(g.kind)
+                                .rev()
+                                .find(|&id| weight(id) > 0.0)
+                                .unwrap_or(0)
+                        },
+                        rng,
+                    )
+                } else {
                     let mut r = rng.random_range(0..total);
-                    for g in &grouped.groups {
+                    grouped.groups.iter().find_map(|g| {
                         let c = count(g);
                         if r >= c {
                             r -= c;
-                            continue;
+                            None
+                        } else {
+                            Some((g, this.scripts_for(g.kind).start + r))
                         }
-                        let id = self.scripts_for(g.kind).start + r;
-                        let actions = self.group_actions(lister, game, state, grouped, g, members);
-                        if let Some((action, value)) = self.run(id, &mut ctx, actions, rng) {
-                            return Some(Assignment {
-                                action,
-                                script: id as u16,
-                                value: value.clamp(0.0, 1.0),
-                            });
-                        }
-                        break;
-                    }
+                    })
+                };
+                let Some((g, id)) = drawn else { break };
+                let actions = this.group_actions(lister, game, state, grouped, g, members);
+                if let Some((action, value)) = this.run(id, &mut ctx, actions, rng) {
+                    return Some(Assignment {
+                        action,
+                        script: id as u16,
+                        value: value.clamp(0.0, 1.0),
+                    });
                 }
-                None
-            },
-        )
+            }
+            None
+        },
+    )
+}
+
+/// A group drawn ∝ `group_weight` (summing to `total` over `groups`) and the script `pick`
+/// chooses in it from the rest of the draw (a number below the group's weight).
+fn draw_weighted<'g>(
+    groups: &'g [ActionGroup],
+    total: f64,
+    group_weight: impl Fn(&ActionGroup) -> f64,
+    pick: impl Fn(&ActionGroup, f64) -> usize,
+    rng: &mut Rng,
+) -> Option<(&'g ActionGroup, usize)> {
+    let mut r = rng.random::<f64>() * total;
+    let mut last = None;
+    for g in groups {
+        let w = group_weight(g);
+        if w <= 0.0 {
+            continue;
+        }
+        if r < w {
+            return Some((g, pick(g, r)));
+        }
+        r -= w;
+        last = Some(g);
     }
+    // Rounding left `r` past the last group of weight: take that group's last script.
+    last.map(|g| (g, pick(g, f64::INFINITY)))
 }
 
 /// The consecutive groups of one actor in a listing.

@@ -1,0 +1,201 @@
+//! Portfolio MCTS's opt-in steering fields on Tribes (issue 29): `rollout=weighted`,
+//! `expand=weighted`, `final=weighted` (`tie`), `persona` and `style` parse and name bad
+//! values; the weighted rollout sampler draws only scripts of weight; the weighted final
+//! move plays the highest-weighted proposal when every child is tied; every field is
+//! deterministic for a seed.
+
+use std::sync::Arc;
+
+use playstyles::agent::{Agent, Assignment, Portfolio, SearchSupport};
+use playstyles::agents::build_agent;
+use playstyles::arena::play_match;
+use playstyles::error::Error;
+use playstyles::game::Game;
+use playstyles::games::tribes::{Action, State, TribesGame, builtin};
+use playstyles::rng::{Rng, derive_rng};
+
+/// Every field together, at half strength.
+const ALL: &str = "pmcts(budget=80,rollout=weighted,expand=weighted,final=weighted,tie=0.1,\
+                   persona=0.5,style=0.5,weights=[spawn.strongest=1,spawn.cheapest=0])";
+
+#[test]
+fn steering_fields_parse_and_bad_values_name_the_field() {
+    let game = TribesGame::default();
+    for s in [
+        "pmcts(rollout=weighted)",
+        "pmcts(expand=weighted,final=weighted,tie=0,persona=0,style=0)",
+        "pmcts(expand=random,final=best,style=1,persona=2.5)",
+        ALL,
+    ] {
+        assert!(build_agent(&game, s).is_ok(), "{s}");
+    }
+    let field = |s: &str| match build_agent(&game, s) {
+        Err(Error::Config { field, .. }) => field,
+        Err(e) => panic!("{s}: {e}"),
+        Ok(_) => panic!("{s} was accepted"),
+    };
+    assert_eq!(field("pmcts(rollout=weigthed)"), "rollout");
+    assert_eq!(field("pmcts(expand=best)"), "expand");
+    assert_eq!(field("pmcts(expand=1)"), "expand");
+    assert_eq!(field("pmcts(final=mean)"), "final");
+    assert_eq!(field("pmcts(tie=-0.1)"), "tie");
+    assert_eq!(field("pmcts(tie=inf)"), "tie");
+    assert_eq!(field("pmcts(persona=-1)"), "persona");
+    assert_eq!(field("pmcts(persona=x)"), "persona");
+    assert_eq!(field("pmcts(style=1.5)"), "style");
+    assert_eq!(field("pmcts(style=-0.5)"), "style");
+}
+
+#[test]
+fn steered_searches_are_deterministic_for_a_seed() {
+    let game = TribesGame::default();
+    let level = builtin::level(builtin::SEEDS[3]).unwrap();
+    for spec in [
+        ALL,
+        "pmcts(budget=80,rollout=weighted,persona=1)",
+        "pmcts(budget=80,expand=weighted,pruning=true)",
+    ] {
+        let run = || {
+            let mut agents: Vec<Box<dyn Agent<TribesGame>>> = vec![
+                build_agent(&game, spec).unwrap(),
+                build_agent(&game, "mcts(budget=80)").unwrap(),
+            ];
+            play_match(&game, &level, &mut agents, 3, |_, _| {})
+                .unwrap()
+                .actions
+        };
+        assert_eq!(run(), run(), "{spec}");
+    }
+}
+
+/// The states of a game between two rule-based agents, every `step`-th one.
+fn some_states(game: &TribesGame, step: usize) -> Vec<State> {
+    let level = builtin::level(builtin::SEEDS[0]).unwrap();
+    let mut agents: Vec<Box<dyn Agent<TribesGame>>> = vec![
+        build_agent(game, "rule").unwrap(),
+        build_agent(game, "rule").unwrap(),
+    ];
+    let mut states = Vec::new();
+    let mut s = game.new_initial_state(&level, 1);
+    let mut rng = derive_rng(7, &[1]);
+    let mut i = 0;
+    while !game.is_terminal(&s) && states.len() < 40 {
+        if i % step == 0 {
+            states.push(s.clone());
+        }
+        let p = match game.turn(&s) {
+            playstyles::game::Turn::Player(p) => p,
+            playstyles::game::Turn::Terminal => break,
+        };
+        let a = agents[p].act(game, &s, &mut rng).unwrap();
+        game.apply(&mut s, a);
+        i += 1;
+    }
+    states
+}
+
+/// The Tribes portfolio through the trait's default methods only.
+struct Plain(Arc<dyn Portfolio<TribesGame>>);
+
+impl Portfolio<TribesGame> for Plain {
+    fn script_names(&self) -> &[&'static str] {
+        self.0.script_names()
+    }
+
+    fn assignments(
+        &self,
+        game: &TribesGame,
+        state: &State,
+        rng: &mut Rng,
+        out: &mut Vec<Assignment<Action>>,
+    ) {
+        self.0.assignments(game, state, rng, out);
+    }
+}
+
+#[test]
+fn weighted_samples_come_only_from_scripts_of_weight_and_fall_back_to_uniform() {
+    let game = TribesGame::default();
+    let table = game.portfolio();
+    let plain: Arc<dyn Portfolio<TribesGame>> = Arc::new(Plain(table.clone()));
+    let names = table.script_names();
+    let keep = ["move.to_own_city", "end_turn.first", "spawn.cheapest"];
+    let one_hot: Vec<f64> = names
+        .iter()
+        .map(|n| if keep.contains(n) { 1.0 } else { 0.0 })
+        .collect();
+    let zeros = vec![0.0; names.len()];
+    let mut rng = derive_rng(11, &[]);
+    let mut buf = Vec::new();
+    let (mut kept, mut fallback) = (0, 0);
+    for portfolio in [&table, &plain] {
+        for s in some_states(&game, 7) {
+            for _ in 0..20 {
+                if let Some(a) =
+                    portfolio.sample_weighted(&game, &s, None, &one_hot, &mut rng, &mut buf)
+                {
+                    // A script of weight 0 is drawn only when no script of weight proposes.
+                    if one_hot[a.script as usize] == 0.0 {
+                        let mut all = Vec::new();
+                        portfolio.assignments(&game, &s, &mut rng.clone(), &mut all);
+                        assert!(
+                            all.iter().all(|p| one_hot[p.script as usize] == 0.0),
+                            "drew {} although a kept script proposed",
+                            names[a.script as usize]
+                        );
+                        fallback += 1;
+                    } else {
+                        kept += 1;
+                    }
+                }
+                let any = portfolio.sample_weighted(&game, &s, None, &zeros, &mut rng, &mut buf);
+                assert!(any.is_some(), "all-zero weights draw uniformly");
+            }
+        }
+    }
+    assert!(
+        kept > 10 * fallback.max(1),
+        "kept {kept}, fallback {fallback}"
+    );
+}
+
+/// (`expand=weighted` makes sure the highest-weighted proposal is among the expanded children.)
+#[test]
+fn with_every_child_tied_the_weighted_final_move_plays_the_highest_weighted_proposal() {
+    let game = TribesGame::default();
+    let table = game.portfolio();
+    let weights = "weights=[spawn.strongest=1,spawn.defensive=0,spawn.cheapest=0,\
+                   spawn.fastest=0,spawn.max_hp=0,spawn.range=0]";
+    let mut agent = build_agent(
+        &game,
+        &format!("pmcts(budget=60,expand=weighted,final=weighted,tie=1,{weights})"),
+    )
+    .unwrap();
+    let w = |script: u16| match table.script_names()[script as usize] {
+        "spawn.strongest" => 1.0,
+        n if n.starts_with("spawn.") => 0.0,
+        _ => 0.5,
+    };
+    let mut rng = derive_rng(5, &[]);
+    let mut checked = 0;
+    for s in some_states(&game, 3) {
+        let mut props = Vec::new();
+        table.assignments(&game, &s, &mut rng.clone(), &mut props);
+        if props.len() < 2 {
+            continue;
+        }
+        let a = agent.act(&game, &s, &mut rng).unwrap();
+        let best = props
+            .iter()
+            .map(|p| w(p.script) * p.value)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let played = props
+            .iter()
+            .filter(|p| p.action == a)
+            .map(|p| w(p.script) * p.value)
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(played, best, "played {a:?}");
+        checked += 1;
+    }
+    assert!(checked > 5, "{checked}");
+}
