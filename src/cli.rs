@@ -27,6 +27,9 @@
 //! playstyles validate RUN_DIR [--levels held-out|paper|builtin|LEVELS|generated:N] [--repetitions N]
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--resume] [--force]
+//! playstyles sensitivity CONFIG.toml [--out DIR] [--repetitions N] [--player SPEC]
+//!                        [--group NAME=SCRIPT+SCRIPT]... [--seed S] [--threads N] [--quiet]
+//!                        [--resume] [--force]
 //! playstyles tiers RUN_DIR [--count N]
 //! playstyles report RUN_DIR [--no-replays] [--threads N]
 //! playstyles replay --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] --out FILE.html
@@ -43,8 +46,8 @@ use crate::experiments::registry::{Registry, install, registry};
 use crate::experiments::{
     self, AskConfig, BenchConfig, BenchTarget, CellChoice, Command, EvolveConfig, Exit, GameKind,
     LevelChoice, LevelsAction, LevelsConfig, PlayConfig, PlotConfig, ReevaluateConfig,
-    ReplayConfig, ReportConfig, TellConfig, TiersConfig, TournamentConfig, ValidateConfig,
-    WorkConfig,
+    ReplayConfig, ReportConfig, SensitivityConfig, TellConfig, TiersConfig, TournamentConfig,
+    ValidateConfig, WorkConfig,
 };
 use crate::kit::GameKit;
 use crate::report::printable::printable_text;
@@ -96,6 +99,11 @@ pub enum CliCommand {
     /// archive from the new win rates and features, exposing lucky elites
     /// (reevaluated.csv, reevaluated_summary.csv).
     Reevaluate(ReevaluateArgs),
+    /// Measure how far each evolved weight of a run config steers the player: every weight
+    /// (or group) at its low and high value with the others at the midpoint, played on the
+    /// same games, and the change of every feature and of the win rate with 95% intervals
+    /// (sensitivity_genomes.csv, sensitivity_effects.csv, sensitivity.png).
+    Sensitivity(SensitivityArgs),
     /// Pick difficulty tiers from a run's elites, weakest to strongest (tiers.toml).
     Tiers(TiersArgs),
     /// Write the run explorer, RUN_DIR/report.html: the map with a card per elite (weights,
@@ -229,6 +237,45 @@ pub struct ReevaluateArgs {
     /// Threads, progress bar, --force, --resume.
     #[command(flatten)]
     pub replay: ReplayArgs,
+}
+
+/// Flags of `playstyles sensitivity`.
+#[derive(Debug, Args)]
+pub struct SensitivityArgs {
+    /// The run config (TOML, as `evolve` reads it).
+    #[arg(value_name = "CONFIG.toml")]
+    pub config: PathBuf,
+    /// The output folder [default: results/NAME-sensitivity/, NAME being the config's `name`
+    /// or its file name without the extension].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Games per level and genome [default: the config's `repetitions`].
+    #[arg(long, value_name = "N")]
+    pub repetitions: Option<u32>,
+    /// The player spec, without weights [default: the config's `evaluation.player`].
+    #[arg(long, value_name = "SPEC")]
+    pub player: Option<String>,
+    /// Scripts that move together, as one named unit (repeatable).
+    #[arg(long, value_name = "NAME=SCRIPT+SCRIPT")]
+    pub group: Vec<String>,
+    /// The seed the games derive from [default: the config's seed].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Replace earlier results in the output folder, or start an interrupted measurement over.
+    #[arg(long)]
+    pub force: bool,
+    /// Continue an interrupted measurement: play only the genomes missing from its journal.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Stop after K genomes, as if killed (for tests of --resume).
+    #[arg(long, value_name = "K", hide = true)]
+    pub stop_after_genomes: Option<u64>,
 }
 
 /// Flags shared by the commands that re-play a run's elites (`validate`, `reevaluate`).
@@ -492,6 +539,20 @@ impl Cli {
                 (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
                 cfg.stop_after_elites = r.stop_after_elites;
                 Command::Reevaluate(cfg)
+            }
+            CliCommand::Sensitivity(a) => {
+                use experiments::sensitivity::{check_repetitions, parse_groups, parse_player};
+                // Flags first, so a bad one is named even for a bad config.
+                let repetitions = check_repetitions(a.repetitions)?;
+                let player = parse_player(a.player.as_deref())?;
+                let groups = parse_groups(&a.group)?;
+                let threads = crate::limits::threads(a.threads, "--threads")?;
+                let mut cfg = SensitivityConfig::load(&a.config, a.out)?;
+                (cfg.repetitions, cfg.player, cfg.groups) = (repetitions, player, groups);
+                (cfg.threads, cfg.seed) = (threads, a.seed);
+                (cfg.quiet, cfg.force, cfg.resume) = (a.quiet, a.force, a.resume);
+                cfg.stop_after_genomes = a.stop_after_genomes;
+                Command::Sensitivity(Box::new(cfg))
             }
             CliCommand::Tiers(a) => Command::Tiers(TiersConfig::new(a.run_dir, a.count)?),
             CliCommand::Report(a) => {

@@ -4,8 +4,8 @@ use std::path::Path;
 
 use super::{
     AskConfig, BenchConfig, EvolveConfig, GameKind, LevelsConfig, PlayConfig, PlotConfig,
-    ReevaluateConfig, ReplayConfig, ReportConfig, TellConfig, TiersConfig, TournamentConfig,
-    ValidateConfig, WorkConfig,
+    ReevaluateConfig, ReplayConfig, ReportConfig, SensitivityConfig, TellConfig, TiersConfig,
+    TournamentConfig, ValidateConfig, WorkConfig,
 };
 
 /// One validated subcommand.
@@ -27,6 +27,8 @@ pub enum Command {
     Validate(ValidateConfig),
     /// `playstyles reevaluate`.
     Reevaluate(ReevaluateConfig),
+    /// `playstyles sensitivity`.
+    Sensitivity(Box<SensitivityConfig>),
     /// `playstyles tiers`.
     Tiers(TiersConfig),
     /// `playstyles report`.
@@ -56,6 +58,7 @@ impl Command {
             Command::Plot(c) => c.game,
             Command::Validate(c) => c.game,
             Command::Reevaluate(c) => c.game,
+            Command::Sensitivity(c) => c.game(),
             Command::Tiers(c) => c.game,
             Command::Report(c) => c.game,
             Command::Evolve(c) => c.run.game,
@@ -77,6 +80,7 @@ impl Command {
             Command::Plot(_) => "plot",
             Command::Validate(_) => "validate",
             Command::Reevaluate(_) => "reevaluate",
+            Command::Sensitivity(_) => "sensitivity",
             Command::Tiers(_) => "tiers",
             Command::Report(_) => "report",
             Command::Evolve(_) => "evolve",
@@ -88,8 +92,8 @@ impl Command {
 
     /// The folder the command writes its results into, which it locks while it runs
     /// ([`super::run_lock`]), and whether it may create that folder: a run directory (`evolve`,
-    /// `ask`, `tell`, `validate`, `reevaluate`, `report`, `tiers`, `plot`) or a tournament's
-    /// output folder. `None` for commands that write into no such folder, and for `work`,
+    /// `ask`, `tell`, `validate`, `reevaluate`, `report`, `tiers`, `plot`), a tournament's
+    /// output folder or a sensitivity measurement's. `None` for commands that write into no such folder, and for `work`,
     /// whose workers, many at once, each add their own result file to a batch of a run that
     /// `tell` may hold meanwhile.
     pub fn output_dir(&self) -> Option<(&Path, bool)> {
@@ -103,6 +107,7 @@ impl Command {
             Command::Reevaluate(c) => Some((&c.run_dir, false)),
             Command::Report(c) => Some((&c.run_dir, false)),
             Command::Tiers(c) => Some((&c.run_dir, false)),
+            Command::Sensitivity(c) => Some((&c.out, true)),
             Command::Games
             | Command::Levels(_)
             | Command::Play(_)

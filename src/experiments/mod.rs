@@ -13,6 +13,8 @@
 //!   by [`evaluate`]; [`tasks`]: the same run batch by batch through `ask`, `work` and `tell`,
 //!   for clusters;
 //! - [`levels`]: listing and showing a game's levels;
+//! - [`sensitivity`]: how far each evolved weight of a run config moves the map's features
+//!   and the win rate, played on common games;
 //! - [`plot`], [`validate`], [`reevaluate`], [`tiers`]: read a run directory ([`run_dir`]) to
 //!   redraw its pictures, re-play its elites on held-out levels or on fresh games of its
 //!   training levels ([`elite_games`], resumable from a [`journal`]), and pick difficulty
@@ -51,6 +53,7 @@ pub mod run_config;
 pub mod run_dir;
 pub mod run_game;
 pub mod run_lock;
+pub mod sensitivity;
 pub mod tasks;
 pub mod tiers;
 pub mod tournament;
@@ -71,6 +74,7 @@ pub use registry::{GameEntry, Registry, run};
 pub use replay::ReplayConfig;
 pub use report::ReportConfig;
 pub use run_game::run_game;
+pub use sensitivity::SensitivityConfig;
 pub use tasks::{AskConfig, TellConfig, WorkConfig};
 pub use tiers::TiersConfig;
 pub use tournament_spec::{TournamentConfig, TournamentSpec};

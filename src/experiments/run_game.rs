@@ -10,6 +10,7 @@ use super::games_csv::TableColumns;
 use super::reevaluate::{ReevaluateConfig, reevaluate};
 use super::report::ReportConfig;
 use super::run_config::RunConfig;
+use super::sensitivity::{SensitivityConfig, sensitivity};
 use super::tasks::ask::{Asked, ask};
 use super::tasks::tell::{Told, tell};
 use super::tasks::work::work;
@@ -48,6 +49,8 @@ const RUN_LEVELS: &str = "evaluation.levels";
 ///   page, and a later `ask` or `tell` writes it if it is missing); `work`: the game, rules and features its tasks name ([`super::tasks::work::work`]);
 /// - `validate`: the run's rules, features and the chosen levels ([`super::validate`]);
 /// - `reevaluate`: the run's rules, features and training levels ([`super::reevaluate`]);
+/// - `sensitivity`: the config's rules, features, scripts (default:
+///   [`GameKit::default_genome`]) and training levels ([`super::sensitivity`]);
 /// - `report`: the run's rules and training levels ([`super::report`]);
 /// - `plot`, `tiers`: game-independent ([`super::plot`], [`super::tiers`]);
 /// - `games`: the facts of `G` ([`describe_game`]).
@@ -87,6 +90,7 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
         Command::Plot(cfg) => super::plot::plot(&cfg, out),
         Command::Validate(cfg) => run_validate::<G, W>(&cfg, out),
         Command::Reevaluate(cfg) => run_reevaluate::<G, W>(&cfg, out),
+        Command::Sensitivity(cfg) => run_sensitivity::<G, W>(&cfg, out),
         Command::Report(cfg) => run_report::<G, W>(&cfg, out),
         Command::Tiers(cfg) => super::tiers::tiers(&cfg, out).map(|_| ()),
         Command::Evolve(cfg) => run_evolve::<G, W>(&cfg, out),
@@ -250,6 +254,29 @@ fn run_reevaluate<G: GameKit, W: Write>(cfg: &ReevaluateConfig, out: &mut W) -> 
     let game = G::with_rules(rules);
     let features = resolve_features(&game, &run.config)?;
     reevaluate(&game, levels, &features, &run, cfg, out).map(|_| ())
+}
+
+/// Measures a run config's sensitivity to its weights: its `[rules]`, features, scripts and
+/// training levels.
+fn run_sensitivity<G: GameKit, W: Write>(cfg: &SensitivityConfig, out: &mut W) -> Result<()> {
+    let run = &cfg.run;
+    let located = |e: Error| match e {
+        Error::Config { field, reason } => Error::Config {
+            field,
+            reason: format!("{reason} (in {})", cfg.source),
+        },
+        e => e,
+    };
+    let rules: G::Rules = read_rules(&run.rules).map_err(located)?;
+    let game = G::with_rules(rules);
+    let features = resolve_features(&game, run).map_err(located)?;
+    run.check_scripts(&game.genome_names()).map_err(located)?;
+    let scripts: Vec<String> = match &run.scripts {
+        Some(s) => s.clone(),
+        None => G::default_genome().iter().map(|s| s.to_string()).collect(),
+    };
+    let (_, levels) = load_levels::<G>(&run.levels, RUN_LEVELS).map_err(located)?;
+    sensitivity(&game, levels, &features, scripts, cfg, out).map(|_| ())
 }
 
 /// Writes a run's explorer page.

@@ -1,0 +1,400 @@
+//! `playstyles sensitivity CONFIG`: how far each evolved weight steers the player. For a
+//! MAP-Elites run config (the one `evolve` reads) it plays a few fixed genomes and measures,
+//! per weight, how much moving it from its lowest to its highest value moves every feature of
+//! the map and the win rate.
+//!
+//! **Genomes.** With `lo`, `hi` the smallest and largest weight of the config's `[genome]`
+//! domain and `mid = (lo + hi) / 2`:
+//!
+//! - `mid`: every evolved weight at `mid`;
+//! - `all-low`, `all-high`: every weight at `lo`, at `hi`;
+//! - per *unit* `u`, `low:u` and `high:u`: the weights of `u` at `lo` (at `hi`), the others at
+//!   `mid`. A unit is one evolved script, or a named group of them (`--group
+//!   NAME=SCRIPT+SCRIPT`, repeatable), which then moves as one; scripts in no group are units
+//!   of their own, in genome order (a group stands where its first script stands).
+//!
+//! **Games.** Each genome plays the config's evaluation as `evolve` would play it
+//! ([`evaluate_player`](super::evaluate::evaluate_player)'s games: the player spec carrying the
+//! genome's weights, [`AgentSpec::with_script_weights`], against the baseline in every other
+//! seat, seats rotated, on the training levels × `repetitions`), with the *same* series seed for
+//! every genome: `derive_seed(S, [SENSITIVITY_TAG])`, `S` being `--seed` or the run seed. Game
+//! `j` of every genome is thus the same level, seat and dice (common random numbers), and an
+//! effect is measured on paired games. `--repetitions` and `--player` replace the config's, to
+//! tighten the intervals or to measure a variant of the player on the same map. Genomes and
+//! games run in parallel on `--threads` threads; the results do not depend on their number.
+//!
+//! **Outputs**, written atomically into the output folder (default
+//! `results/<config name>-sensitivity/`; never over earlier results without `--force`):
+//!
+//! - `sensitivity_genomes.csv` ([`GENOMES_CSV`]): one row per genome: `genome` (its label),
+//!   `weight_<script>` per evolved script, `games`, `wins`, `draws`, `win_rate` with its 95 %
+//!   Wilson interval `win_rate_lo`, `win_rate_hi` (draws are non-wins), and per feature `f`:
+//!   `<f>_mean`, its 95 % interval `<f>_lo`, `<f>_hi` (Student's t over the games where it is
+//!   defined), `<f>_sd` and `<f>_games`.
+//! - `sensitivity_effects.csv` ([`EFFECTS_CSV`]): one row per unit and measure (the win rate,
+//!   then each feature), and the same for `all` (`all-high` − `all-low`): `unit`, `scripts`
+//!   (its scripts joined by `+`), `measure`, `low_mean`, `high_mean`, `effect` (high − low,
+//!   the mean of the paired per-game differences), its 95 % interval `effect_lo`, `effect_hi`
+//!   (Student's t over the `pairs`: the games where both genomes have the measure), `pairs`,
+//!   `cell_width` (the feature's cell width on the map; empty for the win rate) and the effect
+//!   and its interval in cell widths `effect_cells`, `effect_cells_lo`, `effect_cells_hi`.
+//!   Intervals of fewer than two pairs are empty.
+//! - `sensitivity.png` and `sensitivity.svg`: one panel per feature, a bar per unit of its
+//!   effect in cell widths with its interval, and a panel of the win-rate effects.
+//!
+//! The effects are printed too, in cell widths.
+//!
+//! **Interruptions.** Each genome's games are saved to `sensitivity.journal.json` as soon as
+//! they are played; `--resume` continues a killed run from it (refusing other settings), and the
+//! journal is deleted once the tables are written.
+//!
+//! `run.rs` plays the genomes and writes the files, `journal.rs` keeps the journal,
+//! `tables.rs` computes the intervals and the tables, `chart.rs` draws the chart.
+
+use std::path::{Path, PathBuf};
+
+use super::GameKind;
+use super::evolve::EvolveConfig;
+use super::run_config::RunConfig;
+use crate::agent::AgentSpec;
+use crate::error::{Error, Result};
+use crate::limits;
+
+mod chart;
+mod journal;
+mod run;
+pub mod tables;
+
+pub use run::{SENSITIVITY_TAG, sensitivity, series_seed};
+pub use tables::{EFFECTS_CSV, Effect, GENOMES_CSV, GenomeGames, PlayedGame, Sensitivity};
+
+/// The chart's PNG file.
+pub const CHART_PNG: &str = "sensitivity.png";
+/// The chart's SVG file.
+pub const CHART_SVG: &str = "sensitivity.svg";
+/// The journal of a measurement under way.
+pub const JOURNAL_JSON: &str = "sensitivity.journal.json";
+
+/// Validated settings of `playstyles sensitivity`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SensitivityConfig {
+    /// The run config measured.
+    pub run: RunConfig,
+    /// Where the config came from, for messages.
+    pub source: String,
+    /// The output folder.
+    pub out: PathBuf,
+    /// Games per level (`None`: the config's `repetitions`).
+    pub repetitions: Option<u32>,
+    /// The player spec, without weights (`None`: the config's `evaluation.player`).
+    pub player: Option<AgentSpec>,
+    /// Named groups of scripts that move together: (name, scripts).
+    pub groups: Vec<(String, Vec<String>)>,
+    /// The seed the games derive from (`None`: the run seed).
+    pub seed: Option<u64>,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Replace earlier results in the output folder.
+    pub force: bool,
+    /// Continue an interrupted measurement from its journal.
+    pub resume: bool,
+    /// Play at most this many genomes, then stop as if killed (for tests of `--resume`).
+    pub stop_after_genomes: Option<u64>,
+}
+
+impl SensitivityConfig {
+    /// Reads the run config at `path` ([`EvolveConfig::load`]); the output folder is `out` or
+    /// `results/<config name>-sensitivity/`; the config's repetitions and player, the run seed,
+    /// one thread per core, a progress bar, nothing overwritten or resumed.
+    ///
+    /// # Errors
+    ///
+    /// As [`EvolveConfig::load`].
+    pub fn load(path: &Path, out: Option<PathBuf>) -> Result<Self> {
+        let loaded = EvolveConfig::load(Some(path), None)?;
+        let out = out.unwrap_or_else(|| {
+            Path::new("results").join(format!("{}-sensitivity", loaded.run.name))
+        });
+        Ok(SensitivityConfig {
+            run: loaded.run,
+            source: loaded.source,
+            out,
+            repetitions: None,
+            player: None,
+            groups: Vec::new(),
+            seed: None,
+            threads: None,
+            quiet: false,
+            force: false,
+            resume: false,
+            stop_after_genomes: None,
+        })
+    }
+
+    /// The game the config names.
+    pub fn game(&self) -> GameKind {
+        self.run.game
+    }
+
+    /// Games per level: `--repetitions` or the config's.
+    pub fn repetitions(&self) -> u32 {
+        self.repetitions.unwrap_or(self.run.repetitions)
+    }
+
+    /// The player spec without weights: `--player` or the config's.
+    pub fn player(&self) -> &AgentSpec {
+        self.player.as_ref().unwrap_or(&self.run.player)
+    }
+
+    /// The field naming the player in errors.
+    pub fn player_field(&self) -> &'static str {
+        if self.player.is_some() {
+            "--player"
+        } else {
+            "evaluation.player"
+        }
+    }
+}
+
+/// Checks `--repetitions`.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--repetitions` if it is 0 or above [`limits::MAX_REPETITIONS`].
+pub fn check_repetitions(repetitions: Option<u32>) -> Result<Option<u32>> {
+    if let Some(r) = repetitions {
+        if r == 0 {
+            return Err(Error::config("--repetitions", "must be at least 1"));
+        }
+        limits::at_most(u64::from(r), limits::MAX_REPETITIONS, "--repetitions")?;
+    }
+    Ok(repetitions)
+}
+
+/// Parses `--player` (the spec is built, and so checked further, before any game).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--player` if the spec does not parse or already has weights.
+pub fn parse_player(player: Option<&str>) -> Result<Option<AgentSpec>> {
+    let Some(text) = player else {
+        return Ok(None);
+    };
+    let spec = AgentSpec::parse(text).map_err(|e| Error::config("--player", reason_of(e)))?;
+    if spec.fields().iter().any(|(k, _)| k == "weights") {
+        return Err(Error::config(
+            "--player",
+            "give the spec without `weights`: the genomes set them",
+        ));
+    }
+    Ok(Some(spec))
+}
+
+/// Parses the `--group NAME=SCRIPT+SCRIPT...` flags into (name, scripts) (checked against the
+/// evolved scripts later, [`units`]).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--group` for a flag without `=`, an empty or repeated name,
+/// an empty member, or no member.
+pub fn parse_groups(flags: &[String]) -> Result<Vec<(String, Vec<String>)>> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for flag in flags {
+        let bad = |why: &str| {
+            Error::config(
+                "--group",
+                format!("`{flag}`: {why} (give NAME=SCRIPT+SCRIPT...)"),
+            )
+        };
+        let (name, members) = flag.split_once('=').ok_or_else(|| bad("no `=`"))?;
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(bad("the group has no name"));
+        }
+        if groups.iter().any(|(n, _)| n == name) {
+            return Err(bad("a group of this name comes twice"));
+        }
+        let members: Vec<String> = members.split('+').map(|m| m.trim().to_string()).collect();
+        if members.iter().all(String::is_empty) {
+            return Err(bad("the group is empty"));
+        }
+        if members.iter().any(String::is_empty) {
+            return Err(bad("a member is empty"));
+        }
+        groups.push((name.to_string(), members));
+    }
+    Ok(groups)
+}
+
+/// The reason of a config error (its field dropped, for errors re-named after a flag).
+fn reason_of(e: Error) -> String {
+    match e {
+        Error::Config { field, reason } => format!("`{field}`: {reason}"),
+        e => e.to_string(),
+    }
+}
+
+/// What moves together in a genome: one script, or a named group of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// The script's name, or the group's.
+    pub name: String,
+    /// The scripts' indices in the genome, in genome order.
+    pub scripts: Vec<usize>,
+}
+
+/// The units of a genome of `scripts` with `groups`: scripts in genome order, each group where
+/// its first script stands (see the [module docs](self)).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--group` for a member that is not an evolved script, a script in
+/// two groups (or twice in one), or a group named as a script outside it.
+pub fn units(scripts: &[String], groups: &[(String, Vec<String>)]) -> Result<Vec<Unit>> {
+    let mut group_of: Vec<Option<usize>> = vec![None; scripts.len()];
+    for (g, (name, members)) in groups.iter().enumerate() {
+        for m in members {
+            let i = scripts.iter().position(|s| s == m).ok_or_else(|| {
+                Error::config(
+                    "--group",
+                    format!(
+                        "group `{name}`: `{m}` is not an evolved script (they are: {})",
+                        scripts.join(", ")
+                    ),
+                )
+            })?;
+            if group_of[i].is_some() {
+                return Err(Error::config(
+                    "--group",
+                    format!("`{m}` is in more than one group, or twice in `{name}`"),
+                ));
+            }
+            group_of[i] = Some(g);
+        }
+        if let Some(i) = scripts.iter().position(|s| s == name)
+            && group_of[i] != Some(g)
+        {
+            return Err(Error::config(
+                "--group",
+                format!("group `{name}` is named as a script it does not hold"),
+            ));
+        }
+    }
+    let mut out: Vec<Unit> = Vec::new();
+    let mut placed = vec![false; groups.len()];
+    for (i, script) in scripts.iter().enumerate() {
+        match group_of[i] {
+            None => out.push(Unit {
+                name: script.clone(),
+                scripts: vec![i],
+            }),
+            Some(g) if !placed[g] => {
+                placed[g] = true;
+                out.push(Unit {
+                    name: groups[g].0.clone(),
+                    scripts: (0..scripts.len())
+                        .filter(|&k| group_of[k] == Some(g))
+                        .collect(),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(out)
+}
+
+/// One genome played: its label and weights (one per evolved script).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Probe {
+    /// `mid`, `all-low`, `all-high`, `low:<unit>` or `high:<unit>`.
+    pub label: String,
+    /// The weights, in genome order.
+    pub values: Vec<f64>,
+}
+
+/// The genomes of a measurement over `scripts` evolved in `[lo, hi]`, in the order played and
+/// written: `mid`, `all-low`, `all-high`, then `low:u`, `high:u` for each of `units`.
+pub fn probes(scripts: usize, units: &[Unit], lo: f64, hi: f64) -> Vec<Probe> {
+    let mid = (lo + hi) / 2.0;
+    let mut out = vec![
+        Probe {
+            label: "mid".into(),
+            values: vec![mid; scripts],
+        },
+        Probe {
+            label: "all-low".into(),
+            values: vec![lo; scripts],
+        },
+        Probe {
+            label: "all-high".into(),
+            values: vec![hi; scripts],
+        },
+    ];
+    for u in units {
+        for (side, v) in [("low", lo), ("high", hi)] {
+            let mut values = vec![mid; scripts];
+            for &i in &u.scripts {
+                values[i] = v;
+            }
+            out.push(Probe {
+                label: format!("{side}:{}", u.name),
+                values,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_string()).collect()
+    }
+
+    #[test]
+    fn groups_stand_where_their_first_script_stands() {
+        let scripts = names(&["a", "b", "c", "d"]);
+        let groups = vec![("bd".to_string(), names(&["d", "b"]))];
+        let u = units(&scripts, &groups).unwrap();
+        let got: Vec<(&str, &[usize])> = u
+            .iter()
+            .map(|u| (u.name.as_str(), u.scripts.as_slice()))
+            .collect();
+        assert_eq!(got, [("a", &[0][..]), ("bd", &[1, 3]), ("c", &[2])]);
+        let p = probes(4, &u, 0.0, 2.0);
+        let labels: Vec<&str> = p.iter().map(|p| p.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "mid", "all-low", "all-high", "low:a", "high:a", "low:bd", "high:bd", "low:c",
+                "high:c"
+            ]
+        );
+        assert_eq!(p[6].values, [1.0, 2.0, 1.0, 2.0]);
+        assert_eq!(p[1].values, [0.0; 4]);
+    }
+
+    #[test]
+    fn bad_groups_name_the_flag() {
+        let scripts = names(&["a", "b"]);
+        for groups in [
+            vec![("g".to_string(), names(&["a", "z"]))],
+            vec![("g".to_string(), names(&["a", "a"]))],
+            vec![
+                ("g".to_string(), names(&["a"])),
+                ("h".to_string(), names(&["a", "b"])),
+            ],
+            vec![("b".to_string(), names(&["a"]))],
+        ] {
+            let e = units(&scripts, &groups).unwrap_err();
+            assert!(
+                matches!(&e, Error::Config { field, .. } if field == "--group"),
+                "{e}"
+            );
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! The measurement: every genome played on the same games, in parallel, each saved to the
+//! journal as it finishes; then the tables and the chart written and the effects printed.
+
+use std::io::Write;
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::chart::write_charts;
+use super::journal::Journal;
+use super::tables::{EFFECTS_CSV, GENOMES_CSV, GenomeGames, PlayedGame, Sensitivity};
+use super::{CHART_PNG, CHART_SVG, JOURNAL_JSON, SensitivityConfig, probes, units};
+use crate::agent::{Agent, SearchSupport};
+use crate::agents::build_agent_at;
+use crate::arena::series::Series;
+use crate::error::{Error, Result};
+use crate::experiments::elite_games::level_names;
+use crate::experiments::evaluate::{GameResult, count_runs, line_up, player_counts};
+use crate::experiments::run_dir::prepare_out_dir;
+use crate::experiments::{output_error, thread_pool};
+use crate::features::Feature;
+use crate::limits;
+use crate::report::progress::Progress;
+use crate::rng::derive_seed;
+
+/// Tag of the measurement's seed ("sensitv" in ASCII); see [`series_seed`].
+pub const SENSITIVITY_TAG: u64 = 0x0073_656e_7369_7476;
+
+/// The series seed every genome plays: `derive_seed(seed, [SENSITIVITY_TAG])`, `seed` being
+/// `--seed` or the run seed (apart from the run's evaluations, `derive_seed(seed, [i])`).
+pub fn series_seed(seed: u64) -> u64 {
+    derive_seed(seed, &[SENSITIVITY_TAG])
+}
+
+/// The files a measurement writes, refused without `--force`.
+const OUTPUTS: [&str; 4] = [GENOMES_CSV, EFFECTS_CSV, CHART_PNG, CHART_SVG];
+
+/// Measures the config of `cfg` with `game` on `levels` (its training levels), its `features`
+/// (resolved for the game, in axis order) and evolved `scripts`: plays every genome, writes
+/// the tables and the chart into `cfg.out` and prints the effects (see the
+/// [module docs](super)).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--group` for a bad group, `evaluation.levels` if there is no
+/// level, `--repetitions` if the games exceed [`limits::MAX_GAMES`], `--player` (or
+/// `evaluation.player`) and `evaluation.baseline` if they cannot be built, `--out` if earlier
+/// results are there without `--force`, `--stop-after-genomes` when it left genomes unplayed;
+/// [`Error::Io`] naming a file that cannot be written.
+pub fn sensitivity<G: SearchSupport>(
+    game: &G,
+    levels: Vec<(String, G::Level)>,
+    features: &[Feature],
+    scripts: Vec<String>,
+    cfg: &SensitivityConfig,
+    out: &mut impl Write,
+) -> Result<Sensitivity> {
+    let units = units(&scripts, &cfg.groups)?;
+    if levels.is_empty() {
+        return Err(Error::config("evaluation.levels", "no level to play"));
+    }
+    let (lo, hi) = (cfg.run.domain.min(), cfg.run.domain.max());
+    let probes = probes(scripts.len(), &units, lo, hi);
+    let repetitions = cfg.repetitions();
+    let per_genome = u64::from(repetitions) * levels.len() as u64;
+    limits::games(
+        &[(probes.len() as u64, "genomes"), (per_genome, "games")],
+        "--repetitions",
+    )?;
+    let player_field = cfg.player_field();
+    let specs: Vec<String> = probes
+        .iter()
+        .map(|p| {
+            cfg.player()
+                .clone()
+                .with_script_weights(&scripts, &p.values)
+                .map(|s| format!("{s:#}"))
+                .map_err(|e| named(player_field, e))
+        })
+        .collect::<Result<_>>()?;
+    let baseline = cfg.run.baseline.to_string();
+    let base = Path::new("");
+    let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent_at(game, s, base) };
+    build(&specs[0]).map_err(|e| named(player_field, e))?;
+    build(&baseline).map_err(|e| named("evaluation.baseline", e))?;
+    let seed = series_seed(cfg.seed.unwrap_or(cfg.run.seed));
+
+    let journal_path = cfg.out.join(JOURNAL_JSON);
+    std::fs::create_dir_all(&cfg.out).map_err(|e| Error::io(&cfg.out, e))?;
+    // Results beside a journal are those of the interrupted measurement: written again.
+    let resumed = cfg.resume && journal_path.is_file();
+    let journal = Journal::open(
+        &journal_path,
+        &[
+            ("levels", level_names(&levels)),
+            ("--repetitions", repetitions.to_string()),
+            ("--seed", seed.to_string()),
+            ("evaluation.baseline", baseline.clone()),
+            (
+                "features",
+                features
+                    .iter()
+                    .map(|f| f.name().to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+        ],
+        cfg.resume,
+        cfg.force,
+    )?;
+    prepare_out_dir(&cfg.out, "--out", &OUTPUTS, cfg.force || resumed, true)?;
+
+    writeln!(
+        out,
+        "sensitivity of {}: {} genomes x {per_genome} games ({} level{} x {repetitions}), \
+         weights {lo} / {} / {hi}, player {}, seed {seed}",
+        cfg.source,
+        probes.len(),
+        levels.len(),
+        if levels.len() == 1 { "" } else { "s" },
+        (lo + hi) / 2.0,
+        cfg.player(),
+    )
+    .map_err(output_error)?;
+
+    let mut known: Vec<Option<Vec<PlayedGame>>> = probes
+        .iter()
+        .zip(&specs)
+        .map(|(p, s)| journal.done(&p.label, s))
+        .collect();
+    let held = known.iter().filter(|k| k.is_some()).count();
+    if held > 0 {
+        writeln!(
+            out,
+            "resuming: {held} of {} genomes already played",
+            probes.len()
+        )
+        .map_err(output_error)?;
+    }
+    out.flush().map_err(output_error)?;
+    let progress = Progress::with_unit(per_genome * probes.len() as u64, "games", !cfg.quiet);
+    progress.set_position(held as u64 * per_genome);
+    let mut todo: Vec<usize> = (0..probes.len()).filter(|&i| known[i].is_none()).collect();
+    todo.truncate(
+        cfg.stop_after_genomes
+            .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)),
+    );
+    let pool = thread_pool(cfg.threads, "--threads")?;
+    let played = pool.install(|| {
+        todo.par_iter()
+            .map(|&i| {
+                let mut games = Vec::with_capacity(per_genome as usize);
+                for (range, seed) in count_runs(&player_counts(game, &levels), seed) {
+                    let group = &levels[range];
+                    let lineup = line_up(game, group, &specs[i], &baseline)?;
+                    let series = Series::new(group.to_vec(), repetitions, seed);
+                    let done = series.run(game, &lineup, build, |_, _| progress.inc())?;
+                    games.extend(
+                        done.iter()
+                            .map(|g| PlayedGame::from(GameResult::of(game, g, features))),
+                    );
+                }
+                journal.record(&probes[i].label, &specs[i], &games)?;
+                Ok((i, games))
+            })
+            .collect::<Result<Vec<_>>>()
+    })?;
+    progress.finish();
+    for (i, games) in played {
+        known[i] = Some(games);
+    }
+    let genomes: Vec<GenomeGames> = match known.into_iter().collect::<Option<Vec<_>>>() {
+        Some(all) => probes
+            .into_iter()
+            .zip(all)
+            .map(|(probe, games)| GenomeGames { probe, games })
+            .collect(),
+        None => {
+            return Err(Error::config(
+                "--stop-after-genomes",
+                format!(
+                    "stopped with {} of {} genomes played, as asked; continue with --resume",
+                    journal.len(),
+                    specs.len()
+                ),
+            ));
+        }
+    };
+    let axes = cfg.run.features.clone();
+    let result = Sensitivity::new(scripts, axes, &units, genomes, seed);
+    let genomes_path = cfg.out.join(GENOMES_CSV);
+    let effects_path = cfg.out.join(EFFECTS_CSV);
+    result.genomes_table().write(&genomes_path)?;
+    result.effects_table().write(&effects_path)?;
+    write_charts(&result, &cfg.out)?;
+    journal.finish()?;
+    write!(
+        out,
+        "\n{}\nwrote {}, {} and {}\n",
+        result.printed(),
+        genomes_path.display(),
+        effects_path.display(),
+        cfg.out.join(CHART_PNG).display()
+    )
+    .map_err(output_error)?;
+    Ok(result)
+}
+
+/// `e` re-named after `field`, the setting that gave the spec.
+fn named(field: &str, e: Error) -> Error {
+    match e {
+        Error::Config {
+            field: inner,
+            reason,
+        } => Error::config(field, format!("`{inner}`: {reason}")),
+        e => e,
+    }
+}
