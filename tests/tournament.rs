@@ -982,6 +982,24 @@ fn the_binary_names_the_field_of_a_bad_puerto_rico_config() {
             "budget",
         ),
         (
+            "\"sa0\", \"sa0\"",
+            "\"persona(style=-1)\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "style",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"thinking(own_rollouts=2)\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "own_rollouts",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
+            "\"persona(weights=[role.nobody=1])\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "role.nobody",
+        ),
+        (
             "repetitions = 1",
             rules("vp_chips_5p = 123"),
             "rules.vp_chips_5p",

@@ -651,6 +651,8 @@ fn pmcts(
         playout,
         params,
         weights: Vec::new(),
+        style: 0.0,
+        persona_playouts: false,
     };
     let field = entry.field("weights");
     if let Some(table) = entry.get("weights") {

@@ -17,6 +17,10 @@
 //! rate, then the best prior: at small budgets many root children have one visit). The budget
 //! is `traversals`.
 
+use rand::RngExt;
+
+use super::eval::{PLAYOUT_TURN_LIMIT, playout};
+use super::partial::PpPhase;
 use super::portfolio::{Generated, PartialPortfolio};
 use super::sequence::Sequence;
 use super::turn_tree::{TurnNode, TurnTree, grow};
@@ -43,6 +47,15 @@ pub struct TurnPmcts {
     pub params: PmctsParams,
     /// Weights of partial players by name.
     pub weights: Vec<(String, f64)>,
+    /// Style strength λ of the final-move rule (0, the default: the most-visited root child).
+    /// With λ > 0 the visited root child of the best `Q + λ·v` is played, `Q` being its win
+    /// rate and `v` its prior (the mean weight of its four partial players), the first on ties.
+    pub style: f64,
+    /// The searching player's side of every playout draws its buy partial player each turn
+    /// from the root portfolio's buy players, in proportion to their weights (none weighted
+    /// above 0: the playout player's); false, the default: the playout player plays both
+    /// sides.
+    pub persona_playouts: bool,
 }
 
 /// What a node keeps besides the shared statistics.
@@ -120,6 +133,9 @@ impl TurnPmcts {
     /// The whole-turn move for the player to act in `state`.
     pub fn search(&self, library: &Library, state: &State, rng: &mut Rng) -> Vec<Action> {
         let root = grow(self, library, state, self.traversals, Stats::new(0.0), rng);
+        if self.style > 0.0 {
+            return self.styled_choice(&root).actions.clone();
+        }
         // The most-visited child; among equals the best win rate, then the best prior, then
         // the first.
         let key = |n: &Node| (n.visits, n.wins / f64::from(n.visits.max(1)), n.extra.prior);
@@ -135,6 +151,46 @@ impl TurnPmcts {
         best.expect("the root has a child after a traversal")
             .actions
             .clone()
+    }
+
+    /// The visited root child of the best `Q + style·prior` ([`Self::style`]).
+    fn styled_choice<'n>(&self, root: &'n Node) -> &'n Node {
+        let mut best: Option<(&Node, f64)> = None;
+        for child in root.children.iter().filter(|c| c.visits > 0) {
+            let q = child.wins / f64::from(child.visits);
+            let score = q + self.style * child.extra.prior;
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((child, score));
+            }
+        }
+        best.expect("the root has a visited child after a traversal")
+            .0
+    }
+
+    /// The playout player of the searching side when [`Self::persona_playouts`] is on: the
+    /// playout player with its buy player drawn from the root portfolio's by weight.
+    fn persona_sequence(&self, rng: &mut Rng) -> Option<Sequence> {
+        let buy = PpPhase::Buy as usize;
+        let weights: Vec<f64> = self.root.names[buy]
+            .iter()
+            .map(|n| self.weight(n))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut r = rng.random::<f64>() * total;
+        let mut pick = weights.iter().rposition(|&w| w > 0.0).unwrap_or(0);
+        for (i, &w) in weights.iter().enumerate() {
+            if r < w {
+                pick = i;
+                break;
+            }
+            r -= w;
+        }
+        let mut players = self.playout.players.clone();
+        players[buy] = self.root.phases[buy][pick].clone();
+        Some(Sequence { players })
     }
 
     /// Gives `node` a child per distinct move of its portfolio, with its prior.
@@ -240,6 +296,33 @@ impl TurnTree<'_> for TurnPmcts {
         &self.playout
     }
 
+    /// With [`TurnPmcts::persona_playouts`], the searching side plays its turns with a buy
+    /// player drawn by weight each turn ([`TurnPmcts::persona_sequence`]).
+    fn playout(
+        &self,
+        library: &Library,
+        state: &State,
+        max_player: u8,
+        rng: &mut Rng,
+    ) -> Option<u8> {
+        if !self.persona_playouts {
+            return playout(library, state, &self.playout, rng).winner;
+        }
+        let mut s = state.clone();
+        let mut turns = 0;
+        while !s.over && turns < PLAYOUT_TURN_LIMIT {
+            let mine = if s.active == max_player {
+                self.persona_sequence(rng)
+            } else {
+                None
+            };
+            let player = mine.as_ref().unwrap_or(&self.playout);
+            s = player.turn(library, s, rng).state;
+            turns += 1;
+        }
+        if s.over { s.winner } else { None }
+    }
+
     /// Opens the node on its first descent, updates its pruning, then selects.
     fn descend(
         &self,
@@ -278,6 +361,8 @@ mod tests {
                 ..PmctsParams::default()
             },
             weights: Vec::new(),
+            style: 0.0,
+            persona_playouts: false,
         }
     }
 
@@ -361,6 +446,70 @@ mod tests {
                 "the next best is back"
             );
         }
+    }
+
+    /// With a strong style the played move is the visited root child of the highest prior.
+    #[test]
+    fn a_strong_style_plays_the_best_prior_among_the_visited() {
+        let lib = Library::builtin();
+        for seed in 0..3 {
+            let s = State::new(lib, &Level::random(lib, 8, seed).unwrap());
+            let mut search = pmcts(12, true, false);
+            search
+                .set_weights(vec![("buy#1".to_string(), 1.0), ("buy#0".to_string(), 0.0)])
+                .unwrap();
+            search.style = 1000.0;
+            let root = grow(
+                &search,
+                lib,
+                &s,
+                12,
+                Stats::new(0.0),
+                &mut rng_from_seed(seed),
+            );
+            let top = root
+                .children
+                .iter()
+                .filter(|c| c.visits > 0)
+                .map(|c| c.extra.prior)
+                .fold(f64::MIN, f64::max);
+            let played = search.search(lib, &s, &mut rng_from_seed(seed));
+            let child = root.children.iter().find(|c| c.actions == played).unwrap();
+            assert!(child.visits > 0);
+            assert_eq!(child.extra.prior, top);
+        }
+    }
+
+    /// Persona playouts draw the searching side's buy player by weight: none weighted, the
+    /// playout player's; one weighted, always that one.
+    #[test]
+    fn persona_playouts_draw_the_buy_player_by_weight() {
+        let mut search = pmcts(8, true, false);
+        search.persona_playouts = true;
+        search
+            .set_weights(vec![("buy#0".to_string(), 0.0), ("buy#1".to_string(), 0.0)])
+            .unwrap();
+        assert!(search.persona_sequence(&mut rng_from_seed(1)).is_none());
+        search
+            .set_weights(vec![("buy#1".to_string(), 2.0)])
+            .unwrap();
+        let buy = PpPhase::Buy as usize;
+        for seed in 0..5 {
+            let seq = search.persona_sequence(&mut rng_from_seed(seed)).unwrap();
+            assert!(std::sync::Arc::ptr_eq(
+                &seq.players[buy],
+                &search.root.phases[buy][1]
+            ));
+            assert!(std::sync::Arc::ptr_eq(
+                &seq.players[0],
+                &search.playout.players[0]
+            ));
+        }
+        let lib = Library::builtin();
+        let s = State::new(lib, &Level::random(lib, 8, 4).unwrap());
+        let actions = search.search(lib, &s, &mut rng_from_seed(4));
+        assert!(legal_turn(lib, &s, &actions));
+        assert_eq!(actions, search.search(lib, &s, &mut rng_from_seed(4)));
     }
 
     #[test]

@@ -172,7 +172,8 @@ impl SearchSupport for PrismataGame {
     /// field, a regular file of at most [`TEXT_LIMIT`] bytes), by name; `evaluations`
     /// (Alpha-Beta) and `traversals` (UCT, Portfolio MCTS) override their budgets (at most
     /// [`MAX_BUDGET`]), and a Portfolio MCTS player takes `weights=[name=w,...]` (by partial
-    /// player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult` and `b`; Portfolio
+    /// player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult`, `b`, `style` and
+    /// `persona_playouts` (both off unless set, [`super::pmcts::TurnPmcts`]); Portfolio
     /// Greedy Search takes `iterations` and `responses` (at most [`MAX_PGS_ROUNDS`]).
     fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
         let name = spec.name().to_string();
@@ -238,6 +239,15 @@ fn bot(
             p.t_mult = spec.take_positive("t_mult", p.t_mult)?;
             p.a_mult = spec.take_positive("a_mult", p.a_mult)?;
             p.b = spec.take_positive("b", p.b)?;
+            search.style = spec.take_f64("style", search.style)?;
+            if !search.style.is_finite() || search.style < 0.0 {
+                return Err(Error::config(
+                    "style",
+                    format!("must be a finite number ≥ 0, got {}", search.style),
+                ));
+            }
+            search.persona_playouts =
+                spec.take_bool("persona_playouts", search.persona_playouts)?;
             let weights = spec.take_weights("weights")?;
             search
                 .set_weights(weights)

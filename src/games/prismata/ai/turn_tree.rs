@@ -69,6 +69,18 @@ pub(super) trait TurnTree<'a> {
     /// The playout player of both sides, which scores a node reached for the first time.
     fn playout_player(&self) -> &Sequence;
 
+    /// The winner of a playout from `state` (`None`: a draw) for a search by `max_player`:
+    /// by default [`Self::playout_player`] plays both sides.
+    fn playout(
+        &self,
+        library: &Library,
+        state: &State,
+        _max_player: u8,
+        rng: &mut Rng,
+    ) -> Option<u8> {
+        playout(library, state, self.playout_player(), rng).winner
+    }
+
     /// Grows `node` (its state not over, visited unless it is the root) as the search does, and
     /// returns the index of the child to descend into.
     fn descend(
@@ -110,7 +122,7 @@ fn traverse<'a, T: TurnTree<'a>>(
     rng: &mut Rng,
 ) -> Option<u8> {
     let winner = if !is_root && node.visits == 0 {
-        playout(library, &node.state, tree.playout_player(), rng).winner
+        tree.playout(library, &node.state, max_player, rng)
     } else if node.state.over {
         node.state.winner
     } else {

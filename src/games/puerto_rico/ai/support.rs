@@ -64,36 +64,63 @@ impl SearchSupport for PuertoRicoGame {
     /// `weights=[role.captain=1.5,…]` (play-style factors, [`super::PREFERENCES`]);
     /// `thinking` takes `budget` (simulations at full time, 250 = "100 ms", at most
     /// [`limits::MAX_BUDGET`]), `clamp`,
-    /// `progress_at_root`, `exact_end` and the rollouts' `weights`.
+    /// `progress_at_root`, `exact_end`, the rollouts' `weights`, `own_rollouts` and `style`
+    /// (both off unless set); `persona` is `thinking` with `own_rollouts=true` and
+    /// `style=`[`PERSONA_STYLE`] unless set: a personality whose `weights` shape its own
+    /// rollouts and its role and building choices.
     fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
         match spec.name() {
             "sa0" | "scripted" => Some(scripted(spec).map(|w| {
                 let agent: Box<dyn Agent<Self>> = Box::new(ScriptedAi::new(w));
                 agent
             })),
-            "thinking" => Some((|| {
-                let mut params = ThinkingParams::default();
-                params.budget =
-                    spec.take_at_most("budget", u64::from(params.budget), limits::MAX_BUDGET)?
-                        as u32;
-                if params.budget == 0 {
-                    return Err(Error::config("budget", "must be at least 1"));
-                }
-                params.clamp_pos_weight = spec.take_bool("clamp", params.clamp_pos_weight)?;
-                params.progress_at_root =
-                    spec.take_bool("progress_at_root", params.progress_at_root)?;
-                params.exact_end = spec.take_bool("exact_end", params.exact_end)?;
-                params.rollout_weights = scripted(spec)?;
-                let agent: Box<dyn Agent<Self>> = Box::new(ThinkingAi::new(params));
-                Ok(agent)
-            })()),
+            "thinking" => Some(thinking(spec, false).map(|p| {
+                let agent: Box<dyn Agent<Self>> = Box::new(ThinkingAi::new(p));
+                agent
+            })),
+            "persona" => Some(thinking(spec, true).map(|p| {
+                let agent: Box<dyn Agent<Self>> = Box::new(ThinkingAi::new(p));
+                agent
+            })),
             _ => None,
         }
     }
 
     fn game_agent_names(&self) -> Vec<String> {
-        ["sa0", "scripted", "thinking"].map(String::from).to_vec()
+        ["sa0", "scripted", "thinking", "persona"]
+            .map(String::from)
+            .to_vec()
     }
+}
+
+/// The style strength of `persona` unless its spec sets `style`.
+pub const PERSONA_STYLE: f64 = 1.0;
+
+/// The Thinking AI's constants from the spec's fields; `persona` changes two defaults
+/// (`own_rollouts` on, `style` [`PERSONA_STYLE`]).
+fn thinking(spec: &mut AgentSpec, persona: bool) -> Result<ThinkingParams> {
+    let mut params = ThinkingParams::default();
+    params.budget =
+        spec.take_at_most("budget", u64::from(params.budget), limits::MAX_BUDGET)? as u32;
+    if params.budget == 0 {
+        return Err(Error::config("budget", "must be at least 1"));
+    }
+    params.clamp_pos_weight = spec.take_bool("clamp", params.clamp_pos_weight)?;
+    params.progress_at_root = spec.take_bool("progress_at_root", params.progress_at_root)?;
+    params.exact_end = spec.take_bool("exact_end", params.exact_end)?;
+    params.rollout_weights = scripted(spec)?;
+    if spec.take_bool("own_rollouts", persona)? {
+        params.opponent_weights = Some(ScriptedWeights::default());
+    }
+    let style = spec.take_f64("style", if persona { PERSONA_STYLE } else { 0.0 })?;
+    if !style.is_finite() || style < 0.0 {
+        return Err(Error::config(
+            "style",
+            format!("must be a finite number ≥ 0, got {style}"),
+        ));
+    }
+    params.style = style;
+    Ok(params)
 }
 
 /// SA-0's weights with the spec's `tau`, `greedy` and `weights` (play-style factors).

@@ -21,7 +21,7 @@ use crate::games::puerto_rico::state::{Phase, PlayerState, State};
 use crate::games::puerto_rico::types::{Action, BUILDING_TABLE, BUILDINGS, GOODS, Kind, QUARRY};
 use crate::rng::Rng;
 
-use super::scripted::{ScriptedAi, ScriptedWeights, progress};
+use super::scripted::{ScriptedAi, ScriptedWeights, preference_of, progress};
 
 /// Number of action kinds ([`Kind`]), the length of the per-kind tables.
 pub const KINDS: usize = 9;
@@ -87,6 +87,16 @@ pub struct ThinkingParams {
     pub max_steps: u32,
     /// The SA-0 weights of the rollouts (and of the scripted colonist placements).
     pub rollout_weights: ScriptedWeights,
+    /// The SA-0 weights of the other seats in the rollouts; `None` (the default): every seat
+    /// plays [`Self::rollout_weights`]. A personality (`persona`) searches with its own factors
+    /// for its own future moves and plain SA-0 for the opponents.
+    pub opponent_weights: Option<ScriptedWeights>,
+    /// Style strength λ of the persona term (0, the default: off). When λ > 0, a choice
+    /// that [`super::scripted::preference_of`] names (a role pick, a building) scores
+    /// `(mean − best mean) / sd + λ · ln f`, sd being the pooled standard deviation of the
+    /// decision's simulations and f the choice's factor in [`Self::rollout_weights`]; choices
+    /// with factor 0 are neither simulated nor played unless every choice has factor 0.
+    pub style: f64,
 }
 
 impl Default for ThinkingParams {
@@ -124,6 +134,8 @@ impl Default for ThinkingParams {
             simulate_last_colonists: 2,
             max_steps: 2000,
             rollout_weights: ScriptedWeights::default(),
+            opponent_weights: None,
+            style: 0.0,
         }
     }
 }
@@ -216,8 +228,13 @@ pub struct ThinkingAi {
     /// Its constants.
     pub params: ThinkingParams,
     script: ScriptedAi,
+    opponents: Option<ScriptedAi>,
     actions: Vec<Action>,
+    /// Indices into `actions` of the candidates simulated (all, unless the persona term
+    /// rules some out).
+    candidates: Vec<usize>,
     sums: Vec<f64>,
+    squares: Vec<f64>,
     counts: Vec<u32>,
     root: State,
     sim: State,
@@ -235,6 +252,7 @@ impl ThinkingAi {
     /// The agent with these constants.
     pub fn new(params: ThinkingParams) -> Self {
         let script = ScriptedAi::new(params.rollout_weights.clone());
+        let opponents = params.opponent_weights.clone().map(ScriptedAi::new);
         let blank = PuertoRicoGame::default().new_initial_state(
             &crate::games::puerto_rico::Level::new(2).expect("2 players"),
             0,
@@ -242,8 +260,11 @@ impl ThinkingAi {
         ThinkingAi {
             params,
             script,
+            opponents,
             actions: Vec::new(),
+            candidates: Vec::new(),
             sums: Vec::new(),
+            squares: Vec::new(),
             counts: Vec::new(),
             root: blank,
             sim: blank,
@@ -293,7 +314,12 @@ impl ThinkingAi {
             if done {
                 break;
             }
-            let a = self.script.choose(game, &self.sim, rng);
+            let a = match &mut self.opponents {
+                Some(other) if usize::from(self.sim.actor) != me => {
+                    other.choose(game, &self.sim, rng)
+                }
+                _ => self.script.choose(game, &self.sim, rng),
+            };
             game.apply(&mut self.sim, a);
             steps += 1;
         }
@@ -346,28 +372,92 @@ impl Agent<PuertoRicoGame> for ThinkingAi {
         // Sorting the stack first makes the decision independent of its true order.
         self.root = game.observe(state, me);
         let horizon = self.params.horizon[kind as usize];
-        let n = self.actions.len();
+        let persona = self.params.style > 0.0;
+        self.candidates.clear();
+        if persona {
+            let factors = &self.params.rollout_weights.preference;
+            self.candidates.extend(
+                (0..self.actions.len())
+                    .filter(|&c| preference_of(self.actions[c]).is_none_or(|i| factors[i] > 0.0)),
+            );
+        }
+        if self.candidates.is_empty() {
+            self.candidates.extend(0..self.actions.len());
+        }
+        let n = self.candidates.len();
+        if n == 1 {
+            return Ok(self.actions[self.candidates[0]]);
+        }
         let total = self.params.simulations(kind, n);
         self.sums.clear();
         self.sums.resize(n, 0.0);
+        self.squares.clear();
+        self.squares.resize(n, 0.0);
         self.counts.resize(n, 0);
         for k in 0..total {
             let c = k % n;
-            let v = self.simulate(game, me, self.actions[c], horizon, rng);
+            let v = self.simulate(game, me, self.actions[self.candidates[c]], horizon, rng);
             self.sums[c] += v;
+            self.squares[c] += v * v;
             self.counts[c] += 1;
         }
         self.last_simulations = total;
+        let means: Vec<f64> = (0..n)
+            .map(|c| self.sums[c] / f64::from(self.counts[c]))
+            .collect();
+        let best = if persona {
+            self.persona_choice(&means, total)
+        } else {
+            let mut best = 0;
+            let mut best_mean = f64::NEG_INFINITY;
+            for (c, &mean) in means.iter().enumerate() {
+                if mean > best_mean {
+                    best_mean = mean;
+                    best = c;
+                }
+            }
+            best
+        };
+        Ok(self.actions[self.candidates[best]])
+    }
+}
+
+impl ThinkingAi {
+    /// The candidate (index into `self.candidates`) with the best persona score
+    /// (see [`ThinkingParams::style`]) given the candidates' `means` over `total` simulations;
+    /// the first on ties.
+    fn persona_choice(&self, means: &[f64], total: usize) -> usize {
+        let n = means.len();
+        let top = means.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let low = means.iter().copied().fold(f64::INFINITY, f64::min);
+        // Pooled within-candidate variance: Σ squares − count · mean², over total − n.
+        let within: f64 = (0..n)
+            .map(|c| self.squares[c] - f64::from(self.counts[c]) * means[c] * means[c])
+            .sum();
+        let sd = if total > n {
+            (within.max(0.0) / (total - n) as f64).sqrt()
+        } else {
+            0.0
+        };
+        let scale = if sd > 0.0 && sd.is_finite() {
+            sd
+        } else if top > low {
+            top - low
+        } else {
+            1.0
+        };
+        let factors = &self.params.rollout_weights.preference;
         let mut best = 0;
-        let mut best_mean = f64::NEG_INFINITY;
-        for c in 0..n {
-            let mean = self.sums[c] / f64::from(self.counts[c]);
-            if mean > best_mean {
-                best_mean = mean;
+        let mut best_score = f64::NEG_INFINITY;
+        for (c, &mean) in means.iter().enumerate() {
+            let f = preference_of(self.actions[self.candidates[c]]).map_or(1.0, |i| factors[i]);
+            let score = (mean - top) / scale + self.params.style * f.ln();
+            if score > best_score {
+                best_score = score;
                 best = c;
             }
         }
-        Ok(self.actions[best])
+        best
     }
 }
 
@@ -377,7 +467,7 @@ mod tests {
     use crate::arena::play_match;
     use crate::games::puerto_rico::Level;
     use crate::games::puerto_rico::test_support::{game, start};
-    use crate::games::puerto_rico::types::{CORN, INDIGO, bld};
+    use crate::games::puerto_rico::types::{CORN, INDIGO, bld, role};
     use crate::rng::rng_from_seed;
 
     /// The spec's worked example of eq. 2 for seat 0 of a 2-player state.
@@ -599,6 +689,93 @@ mod tests {
             }
             let a = sa.act(&g, &s, &mut rng).unwrap();
             g.apply(&mut s, a);
+        }
+    }
+
+    /// A persona with these factors, style λ and own-seat rollouts.
+    fn persona(factors: &[(&str, f64)], style: f64) -> ThinkingAi {
+        let mut w = ScriptedWeights::default();
+        let named: Vec<(String, f64)> = factors.iter().map(|(n, f)| ((*n).into(), *f)).collect();
+        w.set_preferences(&named).unwrap();
+        ThinkingAi::new(ThinkingParams {
+            budget: 40,
+            rollout_weights: w,
+            opponent_weights: Some(ScriptedWeights::default()),
+            style,
+            ..ThinkingParams::default()
+        })
+    }
+
+    #[test]
+    fn the_persona_term_is_off_by_default() {
+        let p = ThinkingParams::default();
+        assert_eq!(p.style, 0.0);
+        assert!(p.opponent_weights.is_none());
+    }
+
+    /// Factor 0 rules a role out: it is neither simulated nor played; the budget goes to the
+    /// other roles.
+    #[test]
+    fn a_zero_factor_is_neither_simulated_nor_played() {
+        let g = game();
+        let mut rules_out_builder = 0;
+        for seed in 0..6 {
+            let s = reach(Kind::Role, seed);
+            let mut actions = Vec::new();
+            g.legal_actions(&s, &mut actions);
+            let builder = Action::new(Kind::Role, role::BUILDER);
+            if !actions.contains(&builder) {
+                continue;
+            }
+            let mut ai = persona(&[("role.builder", 0.0)], 1.0);
+            let a = ai.act(&g, &s, &mut rng_from_seed(seed)).unwrap();
+            assert_ne!(a, builder);
+            assert_eq!(ai.last_counts().len(), actions.len() - 1);
+            assert_eq!(ai.last_simulations(), 40);
+            rules_out_builder += 1;
+        }
+        assert!(rules_out_builder > 0);
+    }
+
+    /// A strong style plays the favoured role whenever it is open; style 0 with the same
+    /// factors chooses by value alone (the Thinking AI's rule).
+    #[test]
+    fn a_strong_style_follows_the_factors() {
+        let g = game();
+        let captain = Action::new(Kind::Role, role::CAPTAIN);
+        let (mut open, mut by_value) = (0, 0);
+        for seed in 0..8 {
+            let s = reach(Kind::Role, seed);
+            let mut actions = Vec::new();
+            g.legal_actions(&s, &mut actions);
+            if !actions.contains(&captain) {
+                continue;
+            }
+            open += 1;
+            let mut strong = persona(&[("role.captain", 2.0)], 1000.0);
+            assert_eq!(
+                strong.act(&g, &s, &mut rng_from_seed(seed)).unwrap(),
+                captain
+            );
+            let mut plain = persona(&[("role.captain", 2.0)], 0.0);
+            if plain.act(&g, &s, &mut rng_from_seed(seed)).unwrap() != captain {
+                by_value += 1;
+            }
+        }
+        assert!(open > 0);
+        eprintln!("captain open {open} times; style 0 passed it over {by_value} times");
+    }
+
+    #[test]
+    fn a_persona_is_deterministic() {
+        let g = game();
+        for kind in [Kind::Role, Kind::Build] {
+            let s = reach(kind, 5);
+            let run = |seed| {
+                let mut ai = persona(&[("role.captain", 2.0), ("build.large", 0.5)], 1.0);
+                ai.act(&g, &s, &mut rng_from_seed(seed)).unwrap()
+            };
+            assert_eq!(run(3), run(3));
         }
     }
 
