@@ -24,7 +24,9 @@
 //!   sign chosen from those games' noise is right for those games, so `max:F` − `min:F` would
 //!   gain the size of every unit's noise and overstate the steering. With the interval rule
 //!   the extremes combine only effects the measurement has shown, and are both `mid` (effect
-//!   0) where none has.
+//!   0) where none has. An extreme with the weights of a genome already played (`mid`, or
+//!   `low:u`/`high:u` where only `u` is clear) takes over its games, which are the very games
+//!   it would play.
 //!
 //! **Games.** Each genome plays the config's evaluation as `evolve` would play it
 //! ([`evaluate_player`](super::evaluate::evaluate_player)'s games: the player spec carrying the

@@ -198,10 +198,16 @@ pub fn sensitivity<G: SearchSupport>(
     let first = Sensitivity::new(scripts.clone(), axes.clone(), &units, genomes.clone(), seed);
     let extremes = extreme_probes(scripts.len(), &units, &names, &first.effects, lo, hi);
     let extreme_specs: Vec<String> = extremes.iter().map(spec_of).collect::<Result<_>>()?;
+    // An extreme with the weights of a genome already played (`mid`, where no effect is clear)
+    // plays its very games: they are taken over, not played again.
     let known = extremes
         .iter()
         .zip(&extreme_specs)
-        .map(|(p, s)| journal.done(&p.label, s))
+        .map(|(p, s)| {
+            let same = genomes.iter().find(|g| g.probe.values == p.values);
+            same.map(|g| g.games.clone())
+                .or_else(|| journal.done(&p.label, s))
+        })
         .collect();
     genomes.extend(play(&extremes, &extreme_specs, known)?.ok_or_else(stopped)?);
     progress.finish();
