@@ -101,8 +101,10 @@ pub enum CliCommand {
     Reevaluate(ReevaluateArgs),
     /// Measure how far each evolved weight of a run config steers the player: every weight
     /// (or group) at its low and high value with the others at the midpoint, played on the
-    /// same games, and the change of every feature and of the win rate with 95% intervals
-    /// (sensitivity_genomes.csv, sensitivity_effects.csv, sensitivity.png).
+    /// same games, and the change of every feature and of the win rate with 95% intervals;
+    /// then per feature F the extremes min:F and max:F (each weight whose effect on F is clear
+    /// at the end that pushes F down, up; the others at the midpoint), played on the same
+    /// games (sensitivity_genomes.csv, sensitivity_effects.csv, sensitivity.png).
     Sensitivity(SensitivityArgs),
     /// Pick difficulty tiers from a run's elites, weakest to strongest (tiers.toml).
     Tiers(TiersArgs),

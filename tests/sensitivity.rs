@@ -1,7 +1,8 @@
 //! `playstyles sensitivity` on a tiny Puerto Rico config (SA-0 against SA-0, four games per
 //! genome): the tables and the chart are written, each effect agrees with the genomes' own
-//! games, the files do not depend on the thread count or on a stop and `--resume`, and every
-//! bad flag exits with code 2 naming the flag.
+//! games, the per-feature extremes follow the clear one-at-a-time effects, the files do not
+//! depend on the thread count or on a stop and `--resume` (before or among the extremes), and
+//! every bad flag exits with code 2 naming the flag.
 
 use std::path::{Path, PathBuf};
 
@@ -102,13 +103,29 @@ fn the_tables_hold_every_genome_and_effects_agree_with_the_genomes_games() {
     );
     let genomes = rows(&out.join("sensitivity_genomes.csv"));
     let labels: Vec<&str> = genomes.iter().map(|r| r["genome"].as_str()).collect();
-    assert_eq!(labels.len(), 3 + 2 * 6, "{labels:?}");
+    // mid, all-low, all-high, low/high per unit, then min/max per feature.
+    assert_eq!(labels.len(), 3 + 2 * 6 + 2 * 2, "{labels:?}");
+    assert_eq!(
+        &labels[15..],
+        [
+            "min:shipping_pct",
+            "max:shipping_pct",
+            "min:builder_pct",
+            "max:builder_pct"
+        ]
+    );
     assert_eq!(
         &labels[..5],
         ["mid", "all-low", "all-high", "low:roles", "high:roles"]
     );
     let g = |label: &str| genomes.iter().find(|r| r["genome"] == label).unwrap();
     assert_eq!(g("mid")["weight_role.builder"], "0.5");
+    // Four games show no clear effect: every extreme is `mid` and has its games.
+    for x in &labels[15..] {
+        let mut row = g(x).clone();
+        row.insert("genome".into(), "mid".into());
+        assert_eq!(&row, g("mid"), "{x}");
+    }
     assert_eq!(g("high:roles")["weight_role.captain"], "1");
     assert_eq!(g("high:roles")["weight_build.large"], "0.5");
     assert_eq!(g("low:build.large")["weight_build.large"], "0");
@@ -122,11 +139,13 @@ fn the_tables_hold_every_genome_and_effects_agree_with_the_genomes_games() {
         assert!(lo <= w && w <= hi, "{r:?}");
     }
     let effects = rows(&out.join("sensitivity_effects.csv"));
-    // 6 units and `all`, three measures each.
-    assert_eq!(effects.len(), 7 * 3);
+    // 6 units, `all` and the extremes of the two features, three measures each.
+    assert_eq!(effects.len(), 9 * 3);
     for e in &effects {
         let (low, high) = if e["unit"] == "all" {
             (g("all-low"), g("all-high"))
+        } else if let Some(f) = e["unit"].strip_prefix("extremes:") {
+            (g(&format!("min:{f}")), g(&format!("max:{f}")))
         } else {
             (
                 g(&format!("low:{}", e["unit"])),
@@ -166,28 +185,45 @@ fn the_tables_hold_every_genome_and_effects_agree_with_the_genomes_games() {
 
 #[test]
 fn results_do_not_depend_on_threads_nor_on_a_stop_and_resume() {
+    // 20 games per genome: enough for clear effects, so the extremes move weights.
     let (dir, config) = setup("determinism");
     let one = dir.join("one");
     let two = dir.join("two");
     let resumed = dir.join("resumed");
-    measure(&config, &one, &["--threads", "1"]);
-    measure(&config, &two, &["--threads", "2"]);
-    let o = playstyles(&[
-        "sensitivity",
-        path_arg(&config),
-        "--out",
-        path_arg(&resumed),
-        "--quiet",
-        "--group",
-        ROLES,
-        "--stop-after-genomes",
-        "5",
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--resume"), "{}", stderr(&o));
-    assert!(resumed.join("sensitivity.journal.json").is_file());
-    let text = measure(&config, &resumed, &["--resume", "--threads", "2"]);
-    assert!(text.contains("resuming: 5 of 15 genomes"), "{text}");
+    let reps = ["--repetitions", "20"];
+    measure(&config, &one, &[&reps[..], &["--threads", "1"]].concat());
+    measure(&config, &two, &[&reps[..], &["--threads", "2"]].concat());
+    // Stopped among the first genomes, then again after the first extreme.
+    for (extra, stop, played) in [(&[][..], "5", 5), (&["--resume"][..], "11", 16)] {
+        let mut args = vec![
+            "sensitivity",
+            path_arg(&config),
+            "--out",
+            path_arg(&resumed),
+            "--quiet",
+            "--group",
+            ROLES,
+            "--repetitions",
+            "20",
+            "--stop-after-genomes",
+            stop,
+        ];
+        args.extend_from_slice(extra);
+        let o = playstyles(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("stopped with {played} of 19 genomes")),
+            "{}",
+            stderr(&o)
+        );
+        assert!(resumed.join("sensitivity.journal.json").is_file());
+    }
+    let text = measure(
+        &config,
+        &resumed,
+        &[&reps[..], &["--resume", "--threads", "2"]].concat(),
+    );
+    assert!(text.contains("resuming: 16 of 19 genomes"), "{text}");
     for f in [
         "sensitivity_genomes.csv",
         "sensitivity_effects.csv",
@@ -217,6 +253,69 @@ fn results_do_not_depend_on_threads_nor_on_a_stop_and_resume() {
         "{}",
         stderr(&o)
     );
+}
+
+#[test]
+fn the_extremes_follow_the_clear_effects() {
+    let (dir, config) = setup("extremes");
+    let out = dir.join("out");
+    measure(&config, &out, &["--repetitions", "20", "--threads", "2"]);
+    let genomes = rows(&out.join("sensitivity_genomes.csv"));
+    let effects = rows(&out.join("sensitivity_effects.csv"));
+    let g = |label: &str| genomes.iter().find(|r| r["genome"] == label).unwrap();
+    let roles: Vec<&str> = ROLES["roles=".len()..].split('+').collect();
+    let builds = [
+        "build.production",
+        "build.shipping",
+        "build.trade",
+        "build.planting",
+        "build.large",
+    ];
+    let mut moved = 0;
+    for f in ["shipping_pct", "builder_pct"] {
+        for (unit, scripts) in
+            std::iter::once(("roles", roles.clone())).chain(builds.iter().map(|b| (*b, vec![*b])))
+        {
+            let e = effects
+                .iter()
+                .find(|e| e["unit"] == unit && e["measure"] == f)
+                .unwrap();
+            let (lo, hi) = (number(&e["effect_lo"]), number(&e["effect_hi"]));
+            // At the end that pushes F up in max:F, down in min:F; 0.5 if the interval spans 0.
+            let (min, max) = if lo > 0.0 {
+                ("0", "1")
+            } else if hi < 0.0 {
+                ("1", "0")
+            } else {
+                ("0.5", "0.5")
+            };
+            if min != max {
+                moved += 1;
+            }
+            for s in scripts {
+                let column = format!("weight_{s}");
+                assert_eq!(g(&format!("min:{f}"))[&column], min, "{f} {s}: {e:?}");
+                assert_eq!(g(&format!("max:{f}"))[&column], max, "{f} {s}: {e:?}");
+            }
+        }
+    }
+    // Hand-checked on this seed: roles lower shipping (-2.16 [-4.06, -0.26] cells) and
+    // build.production raises it (+3.00 [+0.66, +5.34]); nothing clearly moves builder_pct.
+    assert_eq!(moved, 2);
+    assert_eq!(g("max:shipping_pct")["weight_role.captain"], "0");
+    assert_eq!(g("max:shipping_pct")["weight_build.production"], "1");
+    assert_eq!(g("min:shipping_pct")["weight_role.mayor"], "1");
+    let x = effects
+        .iter()
+        .find(|e| e["unit"] == "extremes:shipping_pct" && e["measure"] == "shipping_pct")
+        .unwrap();
+    assert_eq!(x["scripts"].split('+').count(), roles.len() + 1, "{x:?}");
+    assert!(x["scripts"].contains("build.production"), "{x:?}");
+    let y = effects
+        .iter()
+        .find(|e| e["unit"] == "extremes:builder_pct" && e["measure"] == "builder_pct")
+        .unwrap();
+    assert_eq!((y["scripts"].as_str(), y["effect"].as_str()), ("", "0"));
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! A sensitivity measurement drawn as `sensitivity.png` and `sensitivity.svg`: one panel per
 //! measure, side by side (the win rate's effect in points, then each feature's in cell widths);
-//! in each a row per unit (then `all`), a point at its high − low effect and a bar over its
-//! 95 % interval, a vertical line at 0 and, in the feature panels, grey lines at ±1 cell.
+//! in each a row per unit (then `all`, then `extremes:F` per feature: `max:F` − `min:F`), a
+//! point at its high − low effect and a bar over its 95 % interval, a vertical line at 0 and, in
+//! the feature panels, grey lines at ±1 cell and dashed ones at ±3 cells.
 //! Green where the interval lies above 0, red below, blue across.
 
 use std::path::Path;
@@ -124,7 +125,8 @@ impl<'a> Plan<'a> {
             units,
             label_w,
             title: format!(
-                "Effect of each weight, high - low, with 95% intervals ({games} paired games per genome)"
+                "Effect of each weight, high - low, and of each feature's extremes, max - min, \
+                 with 95% intervals ({games} paired games per genome)"
             ),
         }
     }
@@ -195,6 +197,20 @@ impl<'a> Plan<'a> {
                         ))?;
                     }
                 }
+                for v in [-3.0_f64, 3.0] {
+                    if v.abs() < p.half {
+                        let x = x_of(v);
+                        let mut y = y0;
+                        while y < y1 {
+                            let end = (y + 4).min(y1);
+                            root.draw(&PathElement::new(
+                                vec![(x, y), (x, end)],
+                                GRID.stroke_width(1),
+                            ))?;
+                            y += 8;
+                        }
+                    }
+                }
             }
             let x = x_of(0.0);
             root.draw(&PathElement::new(vec![(x, y0), (x, y1)], FRAME))?;
@@ -236,7 +252,7 @@ impl<'a> Plan<'a> {
         }
         root.draw(&Text::new(
             "point: mean paired difference; bar: 95% interval (Student's t); \
-             grey lines: one cell; clipped at the panel's edges"
+             grey lines: one cell, dashed: three; clipped at the panel's edges"
                 .to_string(),
             (MARGIN, y1 + AXIS_H - 4),
             font(TICK_FONT - 1.0)

@@ -129,9 +129,10 @@ impl Journal {
         write_atomic(&self.path, &bytes)
     }
 
-    /// Genomes the journal holds.
-    pub fn len(&self) -> usize {
-        self.file.lock().expect("journal lock").done.len()
+    /// Genomes the journal holds whose label passes `keep`.
+    pub fn count(&self, keep: impl Fn(&str) -> bool) -> usize {
+        let file = self.file.lock().expect("journal lock");
+        file.done.iter().filter(|e| keep(&e.genome)).count()
     }
 
     /// Deletes the journal (the tables are written).

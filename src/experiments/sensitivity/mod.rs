@@ -1,7 +1,7 @@
 //! `playstyles sensitivity CONFIG`: how far each evolved weight steers the player. For a
 //! MAP-Elites run config (the one `evolve` reads) it plays a few fixed genomes and measures,
 //! per weight, how much moving it from its lowest to its highest value moves every feature of
-//! the map and the win rate.
+//! the map and the win rate, and how far the weights together can push each feature.
 //!
 //! **Genomes.** With `lo`, `hi` the smallest and largest weight of the config's `[genome]`
 //! domain and `mid = (lo + hi) / 2`:
@@ -11,7 +11,22 @@
 //! - per *unit* `u`, `low:u` and `high:u`: the weights of `u` at `lo` (at `hi`), the others at
 //!   `mid`. A unit is one evolved script, or a named group of them (`--group
 //!   NAME=SCRIPT+SCRIPT`, repeatable), which then moves as one; scripts in no group are units
-//!   of their own, in genome order (a group stands where its first script stands).
+//!   of their own, in genome order (a group stands where its first script stands);
+//! - per feature `F`, once the genomes above are played, `min:F` and `max:F`: the genome that
+//!   pushes `F` down and the one that pushes it up as far as the measured effects show. In
+//!   `max:F` each unit stands at `hi` where its effect on `F` (`high:u` − `low:u`) is clearly
+//!   positive — its 95 % interval lies above 0 —, at `lo` where clearly negative, and at `mid`
+//!   where the interval spans 0 (or there is none); `min:F` is its mirror image
+//!   ([`extreme_probes`]). `all-low`/`all-high` are no such test: where the weights act
+//!   relatively a uniform scale changes nothing, and the units pull features different ways.
+//!   Units whose interval spans 0 stay at `mid` rather than follow the sign of their point
+//!   estimate because the extremes are played on the same games that measured the effects: a
+//!   sign chosen from those games' noise is right for those games, so `max:F` − `min:F` would
+//!   gain the size of every unit's noise and overstate the steering. With the interval rule
+//!   the extremes combine only effects the measurement has shown, and are both `mid` (effect
+//!   0) where none has. An extreme with the weights of a genome already played (`mid`, or
+//!   `low:u`/`high:u` where only `u` is clear) takes over its games, which are the very games
+//!   it would play.
 //!
 //! **Games.** Each genome plays the config's evaluation as `evolve` would play it
 //! ([`evaluate_player`](super::evaluate::evaluate_player)'s games: the player spec carrying the
@@ -38,15 +53,21 @@
 //!   (Student's t over the `pairs`: the games where both genomes have the measure), `pairs`,
 //!   `cell_width` (the feature's cell width on the map; empty for the win rate) and the effect
 //!   and its interval in cell widths `effect_cells`, `effect_cells_lo`, `effect_cells_hi`.
-//!   Intervals of fewer than two pairs are empty.
-//! - `sensitivity.png` and `sensitivity.svg`: one panel per feature, a bar per unit of its
-//!   effect in cell widths with its interval, and a panel of the win-rate effects.
+//!   Then per feature `F` the rows of unit `extremes:F`: `max:F` − `min:F` (`low_mean` is
+//!   `min:F`'s, `high_mean` `max:F`'s) on the win rate and every feature; their `scripts` are
+//!   those the two genomes set apart (empty if none). Intervals of fewer than two pairs are
+//!   empty.
+//! - `sensitivity.png` and `sensitivity.svg`: one panel per feature, a bar per unit (then
+//!   `all` and the extremes) of its effect in cell widths with its interval, and a panel of the
+//!   win-rate effects.
 //!
 //! The effects are printed too, in cell widths.
 //!
 //! **Interruptions.** Each genome's games are saved to `sensitivity.journal.json` as soon as
 //! they are played; `--resume` continues a killed run from it (refusing other settings), and the
-//! journal is deleted once the tables are written.
+//! journal is deleted once the tables are written. The extremes follow from the other genomes'
+//! games, so a resumed run rebuilds the same ones (a journalled extreme is kept only if its
+//! spec, weights included, is the one rebuilt).
 //!
 //! `run.rs` plays the genomes and writes the files, `journal.rs` keeps the journal,
 //! `tables.rs` computes the intervals and the tables, `chart.rs` draws the chart.
@@ -308,10 +329,67 @@ pub fn units(scripts: &[String], groups: &[(String, Vec<String>)]) -> Result<Vec
 /// One genome played: its label and weights (one per evolved script).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Probe {
-    /// `mid`, `all-low`, `all-high`, `low:<unit>` or `high:<unit>`.
+    /// `mid`, `all-low`, `all-high`, `low:<unit>`, `high:<unit>`, `min:<feature>` or
+    /// `max:<feature>`.
     pub label: String,
     /// The weights, in genome order.
     pub values: Vec<f64>,
+}
+
+/// The way a unit's measured effect on a feature points: `1` where its 95 % interval lies above
+/// 0, `-1` where below, `0` where it spans 0 or there is none (fewer than two pairs).
+pub fn direction(effect: &Effect) -> i8 {
+    match (effect.effect.lo, effect.effect.hi) {
+        (Some(lo), _) if lo > 0.0 => 1,
+        (_, Some(hi)) if hi < 0.0 => -1,
+        _ => 0,
+    }
+}
+
+/// The per-feature extreme genomes of a measurement over `scripts` evolved in `[lo, hi]`,
+/// built from the one-at-a-time `effects` of `units` (see the [module docs](self)): for each of
+/// `features` in order, `min:F` then `max:F`. In `max:F` a unit stands at `hi` where its effect
+/// on `F` is clearly positive ([`direction`] 1), at `lo` where clearly negative, at the
+/// midpoint where its interval spans 0; `min:F` is the mirror image.
+pub fn extreme_probes(
+    scripts: usize,
+    units: &[Unit],
+    features: &[String],
+    effects: &[Effect],
+    lo: f64,
+    hi: f64,
+) -> Vec<Probe> {
+    let mid = (lo + hi) / 2.0;
+    let mut out = Vec::with_capacity(2 * features.len());
+    for f in features {
+        let dirs: Vec<i8> = units
+            .iter()
+            .map(|u| {
+                effects
+                    .iter()
+                    .find(|e| e.unit == u.name && &e.measure == f)
+                    .map_or(0, direction)
+            })
+            .collect();
+        for (side, sign) in [("min", -1), ("max", 1)] {
+            let mut values = vec![mid; scripts];
+            for (u, d) in units.iter().zip(&dirs) {
+                let v = match d * sign {
+                    1 => hi,
+                    -1 => lo,
+                    _ => mid,
+                };
+                for &i in &u.scripts {
+                    values[i] = v;
+                }
+            }
+            out.push(Probe {
+                label: format!("{side}:{f}"),
+                values,
+            });
+        }
+    }
+    out
 }
 
 /// The genomes of a measurement over `scripts` evolved in `[lo, hi]`, in the order played and
@@ -376,6 +454,58 @@ mod tests {
         );
         assert_eq!(p[6].values, [1.0, 2.0, 1.0, 2.0]);
         assert_eq!(p[1].values, [0.0; 4]);
+    }
+
+    fn effect(unit: &str, measure: &str, mean: f64, lo: Option<f64>, hi: Option<f64>) -> Effect {
+        Effect {
+            unit: unit.into(),
+            scripts: unit.into(),
+            measure: measure.into(),
+            low_mean: 0.0,
+            high_mean: mean,
+            effect: tables::Interval {
+                mean,
+                sd: 1.0,
+                lo,
+                hi,
+                n: 10,
+            },
+            cell_width: Some(1.0),
+        }
+    }
+
+    #[test]
+    fn extremes_move_only_the_units_whose_interval_excludes_zero() {
+        // Units a, bd (scripts 1 and 3), c; weights in [0, 2], midpoint 1.
+        let scripts = names(&["a", "b", "c", "d"]);
+        let groups = vec![("bd".to_string(), names(&["b", "d"]))];
+        let u = units(&scripts, &groups).unwrap();
+        let effects = [
+            // f: a clearly up, bd clearly down, c spans 0 (its point estimate is large).
+            effect("a", "f", 0.5, Some(0.1), Some(0.9)),
+            effect("bd", "f", -2.0, Some(-3.0), Some(-1.0)),
+            effect("c", "f", 5.0, Some(-0.5), Some(10.5)),
+            // g: only c, clearly down; a has no interval; bd's interval touches 0.
+            effect("a", "g", 3.0, None, None),
+            effect("bd", "g", 1.0, Some(0.0), Some(2.0)),
+            effect("c", "g", -1.0, Some(-1.5), Some(-0.5)),
+            // The win rate is no feature here.
+            effect("a", "win_rate", 1.0, Some(0.5), Some(1.5)),
+        ];
+        let p = extreme_probes(4, &u, &names(&["f", "g"]), &effects, 0.0, 2.0);
+        let got: Vec<(&str, &[f64])> = p
+            .iter()
+            .map(|p| (p.label.as_str(), p.values.as_slice()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("min:f", &[0.0, 2.0, 1.0, 2.0][..]),
+                ("max:f", &[2.0, 0.0, 1.0, 0.0][..]),
+                ("min:g", &[1.0, 1.0, 2.0, 1.0][..]),
+                ("max:g", &[1.0, 1.0, 0.0, 1.0][..]),
+            ]
+        );
     }
 
     #[test]

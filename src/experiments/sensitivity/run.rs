@@ -9,7 +9,9 @@ use rayon::prelude::*;
 use super::chart::write_charts;
 use super::journal::Journal;
 use super::tables::{EFFECTS_CSV, GENOMES_CSV, GenomeGames, PlayedGame, Sensitivity};
-use super::{CHART_PNG, CHART_SVG, JOURNAL_JSON, SensitivityConfig, probes, units};
+use super::{
+    CHART_PNG, CHART_SVG, JOURNAL_JSON, Probe, SensitivityConfig, extreme_probes, probes, units,
+};
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::build_agent_at;
 use crate::arena::series::Series;
@@ -68,22 +70,21 @@ pub fn sensitivity<G: SearchSupport>(
         "--repetitions",
     )?;
     let player_field = cfg.player_field();
-    let specs: Vec<String> = probes
-        .iter()
-        .map(|p| {
-            cfg.player()
-                .clone()
-                .with_script_weights(&scripts, &p.values)
-                .map(|s| format!("{s:#}"))
-                .map_err(|e| named(player_field, e))
-        })
-        .collect::<Result<_>>()?;
+    let spec_of = |p: &Probe| -> Result<String> {
+        cfg.player()
+            .clone()
+            .with_script_weights(&scripts, &p.values)
+            .map(|s| format!("{s:#}"))
+            .map_err(|e| named(player_field, e))
+    };
+    let specs: Vec<String> = probes.iter().map(spec_of).collect::<Result<_>>()?;
     let baseline = cfg.run.baseline.to_string();
     let base = Path::new("");
     let build = |s: &str| -> Result<Box<dyn Agent<G>>> { build_agent_at(game, s, base) };
     build(&specs[0]).map_err(|e| named(player_field, e))?;
     build(&baseline).map_err(|e| named("evaluation.baseline", e))?;
     let seed = series_seed(cfg.seed.unwrap_or(cfg.run.seed));
+    let total = probes.len() + 2 * features.len();
 
     let journal_path = cfg.out.join(JOURNAL_JSON);
     std::fs::create_dir_all(&cfg.out).map_err(|e| Error::io(&cfg.out, e))?;
@@ -112,10 +113,9 @@ pub fn sensitivity<G: SearchSupport>(
 
     writeln!(
         out,
-        "sensitivity of {}: {} genomes x {per_genome} games ({} level{} x {repetitions}), \
+        "sensitivity of {}: {total} genomes x {per_genome} games ({} level{} x {repetitions}), \
          weights {lo} / {} / {hi}, player {}, seed {seed}",
         cfg.source,
-        probes.len(),
         levels.len(),
         if levels.len() == 1 { "" } else { "s" },
         (lo + hi) / 2.0,
@@ -123,70 +123,94 @@ pub fn sensitivity<G: SearchSupport>(
     )
     .map_err(output_error)?;
 
-    let mut known: Vec<Option<Vec<PlayedGame>>> = probes
+    let known: Vec<Option<Vec<PlayedGame>>> = probes
         .iter()
         .zip(&specs)
         .map(|(p, s)| journal.done(&p.label, s))
         .collect();
-    let held = known.iter().filter(|k| k.is_some()).count();
+    // The extremes' weights follow from the first genomes' games: those in the journal are
+    // checked against their spec once they are rebuilt.
+    let held = known.iter().filter(|k| k.is_some()).count()
+        + journal.count(|g| g.starts_with("min:") || g.starts_with("max:"));
     if held > 0 {
-        writeln!(
-            out,
-            "resuming: {held} of {} genomes already played",
-            probes.len()
-        )
-        .map_err(output_error)?;
+        writeln!(out, "resuming: {held} of {total} genomes already played")
+            .map_err(output_error)?;
     }
     out.flush().map_err(output_error)?;
-    let progress = Progress::with_unit(per_genome * probes.len() as u64, "games", !cfg.quiet);
-    progress.set_position(held as u64 * per_genome);
-    let mut todo: Vec<usize> = (0..probes.len()).filter(|&i| known[i].is_none()).collect();
-    todo.truncate(
-        cfg.stop_after_genomes
-            .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX)),
-    );
+    let progress = Progress::with_unit(per_genome * total as u64, "games", !cfg.quiet);
+    let mut budget = cfg
+        .stop_after_genomes
+        .map_or(usize::MAX, |k| usize::try_from(k).unwrap_or(usize::MAX));
     let pool = thread_pool(cfg.threads, "--threads")?;
-    let played = pool.install(|| {
-        todo.par_iter()
-            .map(|&i| {
-                let mut games = Vec::with_capacity(per_genome as usize);
-                for (range, seed) in count_runs(&player_counts(game, &levels), seed) {
-                    let group = &levels[range];
-                    let lineup = line_up(game, group, &specs[i], &baseline)?;
-                    let series = Series::new(group.to_vec(), repetitions, seed);
-                    let done = series.run(game, &lineup, build, |_, _| progress.inc())?;
-                    games.extend(
-                        done.iter()
-                            .map(|g| PlayedGame::from(GameResult::of(game, g, features))),
-                    );
-                }
-                journal.record(&probes[i].label, &specs[i], &games)?;
-                Ok((i, games))
-            })
-            .collect::<Result<Vec<_>>>()
-    })?;
-    progress.finish();
-    for (i, games) in played {
-        known[i] = Some(games);
-    }
-    let genomes: Vec<GenomeGames> = match known.into_iter().collect::<Option<Vec<_>>>() {
-        Some(all) => probes
-            .into_iter()
-            .zip(all)
-            .map(|(probe, games)| GenomeGames { probe, games })
-            .collect(),
-        None => {
-            return Err(Error::config(
-                "--stop-after-genomes",
-                format!(
-                    "stopped with {} of {} genomes played, as asked; continue with --resume",
-                    journal.len(),
-                    specs.len()
-                ),
-            ));
+    // Plays the genomes of `probes` not yet `known`, at most `budget` of them, and returns
+    // them all, or `None` if some are left unplayed.
+    let mut play = |probes: &[Probe],
+                    specs: &[String],
+                    mut known: Vec<Option<Vec<PlayedGame>>>|
+     -> Result<Option<Vec<GenomeGames>>> {
+        progress.add(known.iter().filter(|k| k.is_some()).count() as u64 * per_genome);
+        let mut todo: Vec<usize> = (0..probes.len()).filter(|&i| known[i].is_none()).collect();
+        todo.truncate(budget);
+        budget -= todo.len();
+        let played = pool.install(|| {
+            todo.par_iter()
+                .map(|&i| {
+                    let mut games = Vec::with_capacity(per_genome as usize);
+                    for (range, seed) in count_runs(&player_counts(game, &levels), seed) {
+                        let group = &levels[range];
+                        let lineup = line_up(game, group, &specs[i], &baseline)?;
+                        let series = Series::new(group.to_vec(), repetitions, seed);
+                        let done = series.run(game, &lineup, build, |_, _| progress.inc())?;
+                        games.extend(
+                            done.iter()
+                                .map(|g| PlayedGame::from(GameResult::of(game, g, features))),
+                        );
+                    }
+                    journal.record(&probes[i].label, &specs[i], &games)?;
+                    Ok((i, games))
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
+        for (i, games) in played {
+            known[i] = Some(games);
         }
+        Ok(known.into_iter().collect::<Option<Vec<_>>>().map(|all| {
+            probes
+                .iter()
+                .cloned()
+                .zip(all)
+                .map(|(probe, games)| GenomeGames { probe, games })
+                .collect()
+        }))
     };
+    let stopped = || {
+        Error::config(
+            "--stop-after-genomes",
+            format!(
+                "stopped with {} of {total} genomes played, as asked; continue with --resume",
+                journal.count(|_| true),
+            ),
+        )
+    };
+    let mut genomes = play(&probes, &specs, known)?.ok_or_else(stopped)?;
     let axes = cfg.run.features.clone();
+    let names: Vec<String> = axes.iter().map(|a| a.name.clone()).collect();
+    let first = Sensitivity::new(scripts.clone(), axes.clone(), &units, genomes.clone(), seed);
+    let extremes = extreme_probes(scripts.len(), &units, &names, &first.effects, lo, hi);
+    let extreme_specs: Vec<String> = extremes.iter().map(spec_of).collect::<Result<_>>()?;
+    // An extreme with the weights of a genome already played (`mid`, where no effect is clear)
+    // plays its very games: they are taken over, not played again.
+    let known = extremes
+        .iter()
+        .zip(&extreme_specs)
+        .map(|(p, s)| {
+            let same = genomes.iter().find(|g| g.probe.values == p.values);
+            same.map(|g| g.games.clone())
+                .or_else(|| journal.done(&p.label, s))
+        })
+        .collect();
+    genomes.extend(play(&extremes, &extreme_specs, known)?.ok_or_else(stopped)?);
+    progress.finish();
     let result = Sensitivity::new(scripts, axes, &units, genomes, seed);
     let genomes_path = cfg.out.join(GENOMES_CSV);
     let effects_path = cfg.out.join(EFFECTS_CSV);

@@ -18,6 +18,8 @@ pub const EFFECTS_CSV: &str = "sensitivity_effects.csv";
 pub const WIN_RATE: &str = "win_rate";
 /// The unit name of the `all-high` − `all-low` rows.
 pub const ALL: &str = "all";
+/// The prefix of the unit name of the `max:F` − `min:F` rows, `extremes:F`.
+pub const EXTREMES: &str = "extremes:";
 
 /// What a measurement keeps of one game of the player (participant 0).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,7 +144,7 @@ pub fn cell_width(axis: &FeatureAxis) -> f64 {
 /// The effect of one unit on one measure: high − low over paired games.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Effect {
-    /// The unit (`all` for `all-high` − `all-low`).
+    /// The unit (`all` for `all-high` − `all-low`, `extremes:F` for `max:F` − `min:F`).
     pub unit: String,
     /// Its scripts joined by `+`.
     pub scripts: String,
@@ -174,14 +176,16 @@ pub struct Sensitivity {
     pub axes: Vec<FeatureAxis>,
     /// Every genome and its games, in play order.
     pub genomes: Vec<GenomeGames>,
-    /// Per unit (then `all`), the win rate's effect then each feature's.
+    /// Per unit (then `all`, then `extremes:F` per feature), the win rate's effect then each
+    /// feature's.
     pub effects: Vec<Effect>,
     /// The series seed every genome played.
     pub seed: u64,
 }
 
 impl Sensitivity {
-    /// The measurement of `genomes` (as [`super::probes`] lists them for `units`).
+    /// The measurement of `genomes` (as [`super::probes`] lists them for `units`, then the
+    /// extremes of [`super::extreme_probes`], if played).
     pub fn new(
         scripts: Vec<String>,
         axes: Vec<FeatureAxis>,
@@ -209,6 +213,20 @@ impl Sensitivity {
             "all-low".into(),
             "all-high".into(),
         ));
+        for a in &axes {
+            let (min, max) = (format!("min:{}", a.name), format!("max:{}", a.name));
+            let (Some(low), Some(high)) = (find(&min), find(&max)) else {
+                continue;
+            };
+            // The scripts the two extremes set apart (the others stand at the midpoint in both).
+            let moved: Vec<&str> = scripts
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| low.probe.values[i] != high.probe.values[i])
+                .map(|(_, s)| s.as_str())
+                .collect();
+            pairs.push((format!("{EXTREMES}{}", a.name), moved.join("+"), min, max));
+        }
         for (unit, members, low, high) in pairs {
             let (Some(low), Some(high)) = (find(&low), find(&high)) else {
                 continue;
@@ -348,7 +366,8 @@ impl Sensitivity {
             .unwrap_or(0)
             .max(24);
         let mut s = format!(
-            "effect of each weight, high - low (95% interval), paired over games with the same seed:\n{:<label_w$}",
+            "effect of each weight, high - low (95% interval), paired over games with the same seed;\n\
+             extremes:F is max:F - min:F (every weight that clearly moves F pushing it up, down):\n{:<label_w$}",
             "unit"
         );
         for c in &columns {
