@@ -688,11 +688,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             }
             slot += 1;
         }
-        if persona {
-            return self.expand_slot(game, n, slot, persona);
-        }
-        let action = self.props[slot as usize].action;
-        self.tree.expand(game, n, slot, action, Node::new)
+        self.expand_slot(game, n, slot, persona)
     }
 
     /// Selection among the children of `n` with progressive bias, skipping pruned ones.
