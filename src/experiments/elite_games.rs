@@ -1,13 +1,14 @@
 //! Re-playing a run's elites, what `validate` and `reevaluate` share: their files in the run
 //! directory ([`EliteFiles`]: the journal opened, the two tables written), each elite's job (its
 //! archive row and the spec that plays it, [`elite_jobs`]), and the elites played in parallel,
-//! each saved to the command's [`Journal`] as it finishes ([`play_elites`]).
+//! each saved to the command's [`EliteJournal`] as it finishes ([`play_elites`]).
 
 use std::io::Write;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
-use super::journal::Journal;
+use super::journal::{Entry, Journal};
 use super::run_dir::{RunDir, prepare_out_dir};
 use super::{output_error, thread_pool};
 use crate::error::{Error, Result};
@@ -15,6 +16,47 @@ use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::CsvTable;
 use crate::report::progress::Progress;
+
+/// One elite played: its cell, the agent spec it was played with and its games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EliteEntry {
+    cell: usize,
+    spec: String,
+    evaluation: Evaluation,
+}
+
+impl Entry for EliteEntry {
+    const FIELD: &'static str = "run_dir";
+    const HOLDS: &'static str = "an interrupted run's elites";
+    fn same_item(&self, other: &Self) -> bool {
+        self.cell == other.cell
+    }
+}
+
+/// The journal of a command that re-plays elites.
+pub type EliteJournal = Journal<EliteEntry>;
+
+/// The evaluation `journal` holds for the elite in `cell`, if it was played with `spec`.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `run_dir` if it was played with another spec (the archive changed
+/// since).
+fn done(journal: &EliteJournal, cell: usize, spec: &str) -> Result<Option<Evaluation>> {
+    match journal.find(|e| e.cell == cell) {
+        Some(e) if e.spec == spec => Ok(Some(e.evaluation)),
+        Some(e) => Err(Error::config(
+            "run_dir",
+            format!(
+                "{} played cell {cell} as {}, but the archive's elite there is now {spec}; \
+                 pass --force instead of --resume to start over",
+                journal.path().display(),
+                e.spec
+            ),
+        )),
+        None => Ok(None),
+    }
+}
 
 /// The files a command that re-plays elites keeps in the run directory: its journal, and its
 /// two tables.
@@ -42,7 +84,7 @@ impl EliteFiles {
         settings: &[(&str, String)],
         resume: bool,
         force: bool,
-    ) -> Result<Journal> {
+    ) -> Result<EliteJournal> {
         let path = run.dir.join(self.journal);
         let journal = Journal::open(&path, settings, resume, force)?;
         let resumed = path.is_file();
@@ -61,7 +103,7 @@ impl EliteFiles {
         &self,
         run: &RunDir,
         tables: [CsvTable; 2],
-        journal: Journal,
+        journal: EliteJournal,
         printed: &str,
         out: &mut impl Write,
     ) -> Result<()> {
@@ -115,11 +157,12 @@ pub fn elite_jobs<'a>(
 /// # Errors
 ///
 /// [`Error::Config`] naming `--threads` if the pool cannot be built, or `--stop-after-elites`
-/// when `plays.stop_after` left elites unplayed; as [`Journal::done`] and [`Journal::record`];
+/// when `plays.stop_after` left elites unplayed, or naming `run_dir` if the journal played an
+/// elite's cell with another spec; as [`Journal::record`];
 /// the first error of `play`.
 pub fn play_elites(
     jobs: &[(ArchiveRow, String)],
-    journal: &Journal,
+    journal: &EliteJournal,
     plays: Plays,
     out: &mut impl Write,
     play: impl Fn(&ArchiveRow, &str) -> Result<Evaluation> + Sync,
@@ -127,7 +170,7 @@ pub fn play_elites(
     let pool = thread_pool(plays.threads, "--threads")?;
     let mut known = Vec::with_capacity(jobs.len());
     for (row, spec) in jobs {
-        known.push(journal.done(row.cell, spec)?);
+        known.push(done(journal, row.cell, spec)?);
     }
     let held = known.iter().filter(|e| e.is_some()).count();
     if held > 0 {
@@ -152,7 +195,11 @@ pub fn play_elites(
             .map(|&i| {
                 let (row, spec) = &jobs[i];
                 let ev = play(row, spec)?;
-                journal.record(row.cell, spec, &ev)?;
+                journal.record(EliteEntry {
+                    cell: row.cell,
+                    spec: spec.clone(),
+                    evaluation: ev.clone(),
+                })?;
                 progress.add(per_elite);
                 Ok((i, ev))
             })
@@ -170,7 +217,7 @@ pub fn play_elites(
                 "--stop-after-elites",
                 format!(
                     "stopped with {} of {} elites played, as asked; continue with --resume",
-                    journal.len(),
+                    journal.count(|_| true),
                     jobs.len()
                 ),
             )

@@ -1,63 +1,68 @@
-//! The journal of a command that re-plays a run's elites (`validate`, `reevaluate`): every
-//! elite's evaluation is saved, atomically, as soon as its games are played, so that a killed
-//! command continued with `--resume` loses only the elites that were being played. The
-//! journal also records the settings the games depend on; resuming with other settings is
-//! refused, naming the setting. It is deleted once the command's tables are written.
+//! The journal of a command that plays many independent items (the elites of `validate` and
+//! `reevaluate`, the genomes of `sensitivity`): every item's games are saved, atomically, as
+//! soon as they are played, so that a killed command continued with `--resume` loses only the
+//! items that were being played. The journal also records the settings the games depend on;
+//! resuming with other settings is refused, naming the setting. It is deleted once the
+//! command's tables are written. What an item's entry holds is the command's ([`Entry`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
-use crate::qd::Evaluation;
 
 /// The journal format this build writes and reads.
 pub const JOURNAL_VERSION: u32 = 1;
 
-/// One elite played: its cell, the agent spec it was played with and its games.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Entry {
-    cell: usize,
-    spec: String,
-    evaluation: Evaluation,
+/// One item played, as a command journals it.
+pub trait Entry: Clone + Serialize + DeserializeOwned {
+    /// The setting an error about the journal's place names (`run_dir`, `--out`).
+    const FIELD: &'static str;
+    /// What an interrupted command's journal holds, for its error ("an interrupted run's
+    /// elites").
+    const HOLDS: &'static str;
+    /// True if `other` is an entry for the same item (recording `self` replaces it).
+    fn same_item(&self, other: &Self) -> bool;
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct JournalFile {
+#[serde(bound = "E: Entry")]
+struct JournalFile<E> {
     version: u32,
-    /// What the games depend on beyond each elite's spec (levels, repetitions, seed, …).
+    /// What the games depend on beyond each item's spec (levels, repetitions, seed, …).
     settings: BTreeMap<String, String>,
-    /// The elites played, in the order they finished.
-    done: Vec<Entry>,
+    /// The items played, in the order they finished.
+    done: Vec<E>,
 }
 
-/// An open journal (see the [module docs](self)). Shared by the threads playing the elites.
+/// An open journal (see the [module docs](self)). Shared by the threads playing the items.
 #[derive(Debug)]
-pub struct Journal {
+pub struct Journal<E> {
     path: PathBuf,
-    file: Mutex<JournalFile>,
+    file: Mutex<JournalFile<E>>,
 }
 
-impl Journal {
+impl<E: Entry> Journal<E> {
     /// Opens the journal at `path` for games played with `settings`. With `resume`, an
-    /// existing journal's elites are kept (a missing journal starts an empty one); without, an
+    /// existing journal's items are kept (a missing journal starts an empty one); without, an
     /// existing journal is an error unless `force`, which discards it.
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `run_dir` if a journal exists and neither `resume` nor `force`
-    /// is set, or naming the first setting that differs from the journal's; [`Error::Io`]
-    /// naming the file if it cannot be read, [`Error::Data`] if it is not a journal of this
-    /// version.
+    /// [`Error::Config`] naming [`Entry::FIELD`] if a journal exists and neither `resume` nor
+    /// `force` is set, or naming the first setting that differs from the journal's;
+    /// [`Error::Io`] naming the file if it cannot be read, [`Error::Data`] if it is not a
+    /// journal of this version.
     pub fn open(
         path: &Path,
         settings: &[(&str, String)],
         resume: bool,
         force: bool,
-    ) -> Result<Journal> {
+    ) -> Result<Journal<E>> {
         let settings: BTreeMap<String, String> = settings
             .iter()
             .map(|(k, v)| ((*k).to_string(), v.clone()))
@@ -69,7 +74,7 @@ impl Journal {
         };
         if path.exists() {
             if resume {
-                let old = read(path)?;
+                let old: JournalFile<E> = read(path)?;
                 for (key, value) in &file.settings {
                     let was = old.settings.get(key).map_or("(none)", String::as_str);
                     if was != value {
@@ -89,11 +94,11 @@ impl Journal {
                 std::fs::remove_file(path).map_err(|e| Error::io(path, e))?;
             } else {
                 return Err(Error::config(
-                    "run_dir",
+                    E::FIELD,
                     format!(
-                        "{} holds an interrupted run's elites; pass --resume to continue it or \
-                         --force to start over",
-                        path.display()
+                        "{} holds {}; pass --resume to continue it or --force to start over",
+                        path.display(),
+                        E::HOLDS
                     ),
                 ));
             }
@@ -104,54 +109,36 @@ impl Journal {
         })
     }
 
-    /// The evaluation the journal holds for the elite in `cell`, if it was played with `spec`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Config`] naming `run_dir` if it was played with another spec (the archive
-    /// changed since).
-    pub fn done(&self, cell: usize, spec: &str) -> Result<Option<Evaluation>> {
-        let file = self.file.lock().expect("journal lock");
-        match file.done.iter().find(|e| e.cell == cell) {
-            Some(e) if e.spec == spec => Ok(Some(e.evaluation.clone())),
-            Some(e) => Err(Error::config(
-                "run_dir",
-                format!(
-                    "{} played cell {cell} as {}, but the archive's elite there is now {spec}; \
-                     pass --force instead of --resume to start over",
-                    self.path.display(),
-                    e.spec
-                ),
-            )),
-            None => Ok(None),
-        }
+    /// The journal's file.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
-    /// Adds the elite in `cell`, played with `spec`, and saves the journal atomically.
+    /// The first entry that passes `pick`, if any.
+    pub fn find(&self, pick: impl Fn(&E) -> bool) -> Option<E> {
+        let file = self.file.lock().expect("journal lock");
+        file.done.iter().find(|e| pick(e)).cloned()
+    }
+
+    /// Adds `entry`, in place of any entry for the same item, and saves the journal
+    /// atomically.
     ///
     /// # Errors
     ///
     /// [`Error::Io`] if the journal cannot be written.
-    pub fn record(&self, cell: usize, spec: &str, evaluation: &Evaluation) -> Result<()> {
+    pub fn record(&self, entry: E) -> Result<()> {
         let mut file = self.file.lock().expect("journal lock");
-        file.done.push(Entry {
-            cell,
-            spec: spec.to_string(),
-            evaluation: evaluation.clone(),
-        });
-        let bytes = serde_json::to_vec_pretty(&*file)
-            .map_err(|e| Error::config("journal", e.to_string()))?;
+        file.done.retain(|e| !entry.same_item(e));
+        file.done.push(entry);
+        let bytes =
+            serde_json::to_vec(&*file).map_err(|e| Error::config("journal", e.to_string()))?;
         write_atomic(&self.path, &bytes)
     }
 
-    /// Elites the journal holds.
-    pub fn len(&self) -> usize {
-        self.file.lock().expect("journal lock").done.len()
-    }
-
-    /// True if the journal holds no elite.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// Entries that pass `keep`.
+    pub fn count(&self, keep: impl Fn(&E) -> bool) -> usize {
+        let file = self.file.lock().expect("journal lock");
+        file.done.iter().filter(|e| keep(e)).count()
     }
 
     /// Deletes the journal (the command's tables are written).
@@ -167,7 +154,7 @@ impl Journal {
     }
 }
 
-fn read(path: &Path) -> Result<JournalFile> {
+fn read<E: Entry>(path: &Path) -> Result<JournalFile<E>> {
     let bytes = read_bytes(path, DATA_LIMIT)?;
     let value: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|e| Error::data(path, 0, format!("not a journal (bad JSON: {e})")))?;
@@ -189,15 +176,31 @@ fn read(path: &Path) -> Result<JournalFile> {
 mod tests {
     use super::*;
 
-    fn ev(wins: u32) -> Evaluation {
-        Evaluation {
-            fitness: f64::from(wins) / 4.0,
-            games: 4,
-            wins,
-            descriptor_means: vec![1.5],
-            descriptor_spreads: vec![0.5],
-            ..Evaluation::default()
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    struct Played {
+        item: usize,
+        spec: String,
+        wins: u32,
+    }
+
+    impl Entry for Played {
+        const FIELD: &'static str = "run_dir";
+        const HOLDS: &'static str = "an interrupted test";
+        fn same_item(&self, other: &Self) -> bool {
+            self.item == other.item
         }
+    }
+
+    fn played(item: usize, spec: &str, wins: u32) -> Played {
+        Played {
+            item,
+            spec: spec.into(),
+            wins,
+        }
+    }
+
+    fn open(path: &Path, reps: &str, resume: bool, force: bool) -> Result<Journal<Played>> {
+        Journal::open(path, &settings(reps), resume, force)
     }
 
     fn settings(reps: &str) -> Vec<(&'static str, String)> {
@@ -208,15 +211,16 @@ mod tests {
     fn a_resumed_journal_keeps_its_elites_and_a_finished_one_is_gone() {
         let dir = tempfile_dir("journal-keep");
         let path = dir.join("j.json");
-        let j = Journal::open(&path, &settings("2"), false, false).unwrap();
-        j.record(3, "p(w=1)", &ev(2)).unwrap();
+        let j = open(&path, "2", false, false).unwrap();
+        j.record(played(3, "p(w=1)", 2)).unwrap();
+        j.record(played(5, "p(w=1)", 1)).unwrap();
+        j.record(played(3, "p(w=0)", 4)).unwrap();
         drop(j);
-        let j = Journal::open(&path, &settings("2"), true, false).unwrap();
-        assert_eq!(j.len(), 1);
-        assert_eq!(j.done(3, "p(w=1)").unwrap(), Some(ev(2)));
-        assert_eq!(j.done(4, "p(w=1)").unwrap(), None);
-        let e = j.done(3, "p(w=0)").unwrap_err().to_string();
-        assert!(e.contains("cell 3") && e.contains("p(w=0)"), "{e}");
+        let j = open(&path, "2", true, false).unwrap();
+        assert_eq!(j.count(|_| true), 2);
+        assert_eq!(j.find(|e| e.item == 3), Some(played(3, "p(w=0)", 4)));
+        assert_eq!(j.find(|e| e.item == 4), None);
+        assert_eq!(j.count(|e| e.wins > 1), 1);
         j.finish().unwrap();
         assert!(!path.exists());
     }
@@ -225,16 +229,19 @@ mod tests {
     fn other_settings_or_no_flag_are_refused_and_force_starts_over() {
         let dir = tempfile_dir("journal-refuse");
         let path = dir.join("j.json");
-        Journal::open(&path, &settings("2"), false, false)
+        open(&path, "2", false, false)
             .unwrap()
-            .record(0, "p", &ev(1))
+            .record(played(0, "p", 1))
             .unwrap();
-        let e = Journal::open(&path, &settings("3"), true, false).unwrap_err();
+        let e = open(&path, "3", true, false).unwrap_err();
         assert!(e.to_string().contains("repetitions = 2, not 3"), "{e}");
-        let e = Journal::open(&path, &settings("2"), false, false).unwrap_err();
-        assert!(e.to_string().contains("--resume"), "{e}");
-        let j = Journal::open(&path, &settings("3"), false, true).unwrap();
-        assert!(j.is_empty() && !path.exists());
+        let e = open(&path, "2", false, false).unwrap_err().to_string();
+        assert!(
+            e.contains("--resume") && e.contains("an interrupted test"),
+            "{e}"
+        );
+        let j = open(&path, "3", false, true).unwrap();
+        assert!(j.count(|_| true) == 0 && !path.exists());
     }
 
     #[test]
@@ -247,9 +254,7 @@ mod tests {
             ("{\"settings\": {}}", "no `version`"),
         ] {
             std::fs::write(&path, text).unwrap();
-            let e = Journal::open(&path, &settings("2"), true, false)
-                .unwrap_err()
-                .to_string();
+            let e = open(&path, "2", true, false).unwrap_err().to_string();
             assert!(e.contains("j.json") && e.contains(why), "{e}");
         }
     }

@@ -69,8 +69,8 @@
 //! games, so a resumed run rebuilds the same ones (a journalled extreme is kept only if its
 //! spec, weights included, is the one rebuilt).
 //!
-//! `run.rs` plays the genomes and writes the files, `journal.rs` keeps the journal,
-//! `tables.rs` computes the intervals and the tables, `chart.rs` draws the chart.
+//! `run.rs` plays the genomes, journals them ([`crate::experiments::journal`]) and writes the
+//! files, `tables.rs` computes the intervals and the tables, `chart.rs` draws the chart.
 
 use std::path::{Path, PathBuf};
 
@@ -82,7 +82,6 @@ use crate::error::{Error, Result};
 use crate::limits;
 
 mod chart;
-mod journal;
 mod run;
 pub mod tables;
 

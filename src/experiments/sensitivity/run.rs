@@ -5,9 +5,9 @@ use std::io::Write;
 use std::path::Path;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::chart::write_charts;
-use super::journal::Journal;
 use super::tables::{EFFECTS_CSV, GENOMES_CSV, GenomeGames, PlayedGame, Sensitivity};
 use super::{
     CHART_PNG, CHART_SVG, JOURNAL_JSON, Probe, SensitivityConfig, extreme_probes, probes, units,
@@ -18,6 +18,7 @@ use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::experiments::elite_games::level_names;
 use crate::experiments::evaluate::{GameResult, count_runs, line_up, player_counts};
+use crate::experiments::journal::{Entry, Journal};
 use crate::experiments::run_dir::prepare_out_dir;
 use crate::experiments::{output_error, thread_pool};
 use crate::features::Feature;
@@ -32,6 +33,31 @@ pub const SENSITIVITY_TAG: u64 = 0x0073_656e_7369_7476;
 /// `--seed` or the run seed (apart from the run's evaluations, `derive_seed(seed, [i])`).
 pub fn series_seed(seed: u64) -> u64 {
     derive_seed(seed, &[SENSITIVITY_TAG])
+}
+
+/// One genome played, as the journal keeps it: its label, the agent spec it was played with
+/// and its games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct GenomeEntry {
+    genome: String,
+    spec: String,
+    games: Vec<PlayedGame>,
+}
+
+impl Entry for GenomeEntry {
+    const FIELD: &'static str = "--out";
+    const HOLDS: &'static str = "an interrupted measurement";
+    fn same_item(&self, other: &Self) -> bool {
+        self.genome == other.genome
+    }
+}
+
+/// The games `journal` holds for `genome` played with `spec` (`None`: not played, or played
+/// with another spec, which is then played again).
+fn done(journal: &Journal<GenomeEntry>, genome: &str, spec: &str) -> Option<Vec<PlayedGame>> {
+    journal
+        .find(|e| e.genome == genome && e.spec == spec)
+        .map(|e| e.games)
 }
 
 /// The files a measurement writes, refused without `--force`.
@@ -90,7 +116,7 @@ pub fn sensitivity<G: SearchSupport>(
     std::fs::create_dir_all(&cfg.out).map_err(|e| Error::io(&cfg.out, e))?;
     // Results beside a journal are those of the interrupted measurement: written again.
     let resumed = cfg.resume && journal_path.is_file();
-    let journal = Journal::open(
+    let journal: Journal<GenomeEntry> = Journal::open(
         &journal_path,
         &[
             ("levels", level_names(&levels)),
@@ -126,12 +152,12 @@ pub fn sensitivity<G: SearchSupport>(
     let known: Vec<Option<Vec<PlayedGame>>> = probes
         .iter()
         .zip(&specs)
-        .map(|(p, s)| journal.done(&p.label, s))
+        .map(|(p, s)| done(&journal, &p.label, s))
         .collect();
     // The extremes' weights follow from the first genomes' games: those in the journal are
     // checked against their spec once they are rebuilt.
     let held = known.iter().filter(|k| k.is_some()).count()
-        + journal.count(|g| g.starts_with("min:") || g.starts_with("max:"));
+        + journal.count(|e| e.genome.starts_with("min:") || e.genome.starts_with("max:"));
     if held > 0 {
         writeln!(out, "resuming: {held} of {total} genomes already played")
             .map_err(output_error)?;
@@ -166,7 +192,11 @@ pub fn sensitivity<G: SearchSupport>(
                                 .map(|g| PlayedGame::from(GameResult::of(game, g, features))),
                         );
                     }
-                    journal.record(&probes[i].label, &specs[i], &games)?;
+                    journal.record(GenomeEntry {
+                        genome: probes[i].label.clone(),
+                        spec: specs[i].clone(),
+                        games: games.clone(),
+                    })?;
                     Ok((i, games))
                 })
                 .collect::<Result<Vec<_>>>()
@@ -206,7 +236,7 @@ pub fn sensitivity<G: SearchSupport>(
         .map(|(p, s)| {
             let same = genomes.iter().find(|g| g.probe.values == p.values);
             same.map(|g| g.games.clone())
-                .or_else(|| journal.done(&p.label, s))
+                .or_else(|| done(&journal, &p.label, s))
         })
         .collect();
     genomes.extend(play(&extremes, &extreme_specs, known)?.ok_or_else(stopped)?);
