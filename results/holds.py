@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Do the personalities hold? One markdown row per run directory, from the files that
+`evolve`, `reevaluate` and `validate --cells all` wrote there:
+
+    python3 results/holds.py THRESHOLD RUN_DIR...
+
+elites (archive.csv), corrected elites and cells kept on re-play (reevaluated.csv), Spearman
+of map and held-out means per feature over all validated elites (validation_summary.csv), and
+the re-played win rates of the corrected archive's elites: mean, lowest, and how many reach
+THRESHOLD (0.5 against one baseline; 0.25 in four-player Puerto Rico)."""
+import csv
+import os
+import sys
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def run_row(threshold, run):
+    archive = rows(os.path.join(run, "archive.csv"))
+    re_path = os.path.join(run, "reevaluated.csv")
+    re = rows(re_path) if os.path.exists(re_path) else []
+    corrected = [r for r in re if r["corrected_elite"] == "true"]
+    kept = sum(r["kept_cell"] == "true" for r in re)
+    games = re[0]["new_games"] if re else "-"
+    val_path = os.path.join(run, "validation_summary.csv")
+    spearman = "-"
+    if os.path.exists(val_path):
+        summary = rows(val_path)
+        spearman = f"({summary[0]['elites']} elites) " + ", ".join(
+            f"{r['feature']} {float(r['spearman']):.2f}"
+            for r in summary
+            if r["feature"] not in ("win_rate", "all_axes")
+        )
+    if corrected:
+        wins = [float(r["new_win_rate"]) for r in corrected]
+        strong = sum(w >= threshold for w in wins)
+        win = f"{100 * sum(wins) / len(wins):.1f} % / {100 * min(wins):.0f} % / {strong} of {len(wins)}"
+    else:
+        win = "-"
+    kept_text = f"{kept} of {len(re)} ({100 * kept / len(re):.0f} %)" if re else "-"
+    return (
+        f"| `{os.path.normpath(run)}` | {len(archive)} | {len(corrected)} | {kept_text} | "
+        f"{games} | {spearman} | {win} |"
+    )
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    threshold = float(sys.argv[1])
+    print(
+        "| run | elites | corrected elites | kept their cell | games per elite re-played | "
+        f"held-out Spearman | corrected elites' win rate: mean / lowest / ≥ {threshold:.0%} |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for run in sys.argv[2:]:
+        print(run_row(threshold, run))
+
+
+if __name__ == "__main__":
+    main()
