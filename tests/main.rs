@@ -48,7 +48,7 @@ mod pig;
 /// Tribes random-playout invariants, determinism and replay.
 mod playouts;
 /// Issue 29, Portfolio MCTS steered by its weights: the opt-in fields (weighted rollouts,
-/// expansion and final move, persona term, style strength) parse, name bad values, stay
+/// expansion and final move, style strength) parse, name bad values, stay
 /// deterministic, and do what they say.
 mod pmcts_steering;
 /// Prismata's bots: every built-in bot finishes games, replays, spec and config errors.

@@ -1,5 +1,5 @@
 //! Portfolio MCTS's opt-in steering fields on Tribes (issue 29): `rollout=weighted`,
-//! `expand=weighted`, `final=weighted` (`tie`), `persona` and `style` parse and name bad
+//! `expand=weighted`, `final=weighted` (`tie`) and `style` parse and name bad
 //! values; the weighted rollout sampler draws only scripts of weight; the weighted final
 //! move plays the highest-weighted proposal when every child is tied; every field is
 //! deterministic for a seed.
@@ -16,15 +16,15 @@ use playstyles::rng::{Rng, derive_rng};
 
 /// Every field together, at half strength.
 const ALL: &str = "pmcts(budget=80,rollout=weighted,expand=weighted,final=weighted,tie=0.1,\
-                   persona=0.5,style=0.5,weights=[spawn.strongest=1,spawn.cheapest=0])";
+                   style=0.5,weights=[spawn.strongest=1,spawn.cheapest=0])";
 
 #[test]
 fn steering_fields_parse_and_bad_values_name_the_field() {
     let game = TribesGame::default();
     for s in [
         "pmcts(rollout=weighted)",
-        "pmcts(expand=weighted,final=weighted,tie=0,persona=0,style=0)",
-        "pmcts(expand=random,final=best,style=1,persona=2.5)",
+        "pmcts(expand=weighted,final=weighted,tie=0,style=0)",
+        "pmcts(expand=random,final=best,style=1)",
         ALL,
     ] {
         assert!(build_agent(&game, s).is_ok(), "{s}");
@@ -40,8 +40,8 @@ fn steering_fields_parse_and_bad_values_name_the_field() {
     assert_eq!(field("pmcts(final=mean)"), "final");
     assert_eq!(field("pmcts(tie=-0.1)"), "tie");
     assert_eq!(field("pmcts(tie=inf)"), "tie");
-    assert_eq!(field("pmcts(persona=-1)"), "persona");
-    assert_eq!(field("pmcts(persona=x)"), "persona");
+    // The persona term was tried and removed (issue 29): the field is unknown.
+    assert_eq!(field("pmcts(persona=1)"), "persona");
     assert_eq!(field("pmcts(style=1.5)"), "style");
     assert_eq!(field("pmcts(style=-0.5)"), "style");
 }
@@ -52,7 +52,7 @@ fn steered_searches_are_deterministic_for_a_seed() {
     let level = builtin::level(builtin::SEEDS[3]).unwrap();
     for spec in [
         ALL,
-        "pmcts(budget=80,rollout=weighted,persona=1)",
+        "pmcts(budget=80,rollout=weighted)",
         "pmcts(budget=80,expand=weighted,pruning=true)",
     ] {
         let run = || {

@@ -8,9 +8,10 @@
 //! Opt-in steering by the script weights (issue 29; every default is the search above):
 //! weighted rollouts (`rollout=weighted`, [`Portfolio::sample_weighted`]), expansion in order
 //! of `w·v` (`expand=weighted`), a final move that prefers the highest `w·v` among root
-//! children tied with the best (`final=weighted`, `tie`), a persona term in the values
-//! (`persona=λ`: the mean weight of the searching player's actions on the path, centred) and
-//! a style strength `style` in [0, 1] that scales them all.
+//! children tied with the best (`final=weighted`, `tie`) and a style strength `style` in
+//! [0, 1] that scales them all. (A persona term in the values, the mean weight of the
+//! searching player's actions on the path, was tried and removed: it did not steer, see the
+//! README's "Steering by the weights".)
 //!
 //! A decision first checks its root's proposals against the legal actions: an illegal one
 //! fails it with [`Error::IllegalChoice`] naming the script. Proposals inside the tree and
@@ -30,7 +31,7 @@ use super::compat::SearchCompat;
 use super::from_spec::FromSpec;
 use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_search, take_budget};
 use super::tree::{
-    EPSILON, Headed, NO_PARENT, NodeHead, NodeView, Tree, UNEXPANDED, normalise, selection_score,
+    EPSILON, Headed, NodeHead, NodeView, Tree, UNEXPANDED, normalise, selection_score,
 };
 use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
@@ -69,13 +70,8 @@ pub struct PmctsParams {
     /// [`FinalMove::Weighted`]'s tolerance: root children whose value is within `tie` of the
     /// best (values normalised to [0, 1] by the root's bounds) count as tied.
     pub tie: f64,
-    /// λ of the persona term (0: none): the mean script weight of the searching player's
-    /// actions from the root to the end of the rollout, centred on the mean script weight,
-    /// times λ, is added to a child's normalised value where the searching player chooses and
-    /// to the final choice's key.
-    pub persona: f64,
     /// Style strength `s` in [0, 1]: a weighted rollout step or expansion is weighted with
-    /// probability `s` (else uniform), and `persona` and `tie` are scaled by `s`.
+    /// probability `s` (else uniform), and `tie` is scaled by `s`.
     pub style: f64,
 }
 
@@ -110,7 +106,6 @@ impl PmctsParams {
             expand: ExpandOrder::Random,
             final_move: FinalMove::Best,
             tie: 0.05,
-            persona: 0.0,
             style: 1.0,
         }
     }
@@ -119,7 +114,7 @@ impl PmctsParams {
     /// (`exact` or `sampled`; no such field when `compat` forces
     /// [exact rollouts](SearchCompat::exact_rollouts)), `bias`, `pruning`, `k_init_mult`,
     /// `t_mult`, `a_mult`, `b`, and the opt-in steering fields `expand` (`random` or
-    /// `weighted`), `final` (`best` or `weighted`), `tie` (≥ 0), `persona` (≥ 0) and `style`
+    /// `weighted`), `final` (`best` or `weighted`), `tie` (≥ 0) and `style`
     /// (0 to 1), the defaults for the others ([`PmctsParams::reference`]'s under
     /// `compat = "java"`).
     ///
@@ -181,14 +176,8 @@ impl PmctsParams {
                 }
             },
             tie: take_in(spec, "tie", d.tie, f64::INFINITY)?,
-            persona: take_in(spec, "persona", d.persona, f64::INFINITY)?,
             style: take_in(spec, "style", d.style, 1.0)?,
         })
-    }
-
-    /// The persona term's λ scaled by the style strength.
-    fn persona_lambda(&self) -> f64 {
-        self.persona * self.style
     }
 }
 
@@ -316,50 +305,14 @@ struct Node {
     /// Un-prunings done (0 before the first pruning).
     k: u32,
     pruned_started: bool,
-    /// The persona term: the searching player's scripted actions from the root to this node,
-    /// and the sum of the persona values backed up through it.
-    path: PersonaPath,
-    persona_total: f64,
-}
-
-/// The searching player's scripted actions on a path and the sum of their script weights.
-#[derive(Clone, Copy, Debug, Default)]
-struct PersonaPath {
-    actions: u32,
-    weight: f64,
-}
-
-impl PersonaPath {
-    /// The path with one more action of the searching player's by a script of weight `w`.
-    fn with(self, w: f64) -> Self {
-        PersonaPath {
-            actions: self.actions + 1,
-            weight: self.weight + w,
-        }
-    }
-
-    /// The mean weight minus `centre` (0 for no action).
-    fn value(self, centre: f64) -> f64 {
-        if self.actions == 0 {
-            0.0
-        } else {
-            self.weight / self.actions as f64 - centre
-        }
-    }
 }
 
 impl Node {
     fn new(head: NodeHead) -> Self {
-        Node::on_path(head, PersonaPath::default())
-    }
-
-    fn on_path(head: NodeHead, path: PersonaPath) -> Self {
         Node {
             head,
             k: 0,
             pruned_started: false,
-            path,
-            persona_total: 0.0,
         }
     }
 }
@@ -389,12 +342,6 @@ pub struct PortfolioMcts<G: Game> {
     pruned: Vec<bool>,
     /// The state a rollout plays on, reused.
     sim: Option<G::State>,
-    /// The searching player of the current decision, and the mean script weight (the persona
-    /// term's centre).
-    me: Player,
-    centre: f64,
-    /// The persona value of the last evaluated leaf.
-    leaf_persona: f64,
     /// FM calls of the last decision.
     pub last_fm_calls: u64,
 }
@@ -409,11 +356,6 @@ impl<G: Game> PortfolioMcts<G> {
         compat: SearchCompat,
     ) -> Self {
         weights.resize(portfolio.script_names().len(), 0.5);
-        let centre = if weights.is_empty() {
-            0.5
-        } else {
-            weights.iter().sum::<f64>() / weights.len() as f64
-        };
         PortfolioMcts {
             params,
             knowledge,
@@ -429,9 +371,6 @@ impl<G: Game> PortfolioMcts<G> {
             prune_value: Vec::new(),
             pruned: Vec::new(),
             sim: None,
-            me: 0,
-            centre,
-            leaf_persona: 0.0,
             last_fm_calls: 0,
         }
     }
@@ -494,56 +433,35 @@ impl<G: Game> PortfolioMcts<G> {
         best.item
     }
 
-    /// Expands `slot` of node `n`, extending the persona path if `persona`.
-    fn expand_slot(&mut self, game: &G, n: u32, slot: u32, persona: bool) -> u32 {
+    /// Expands `slot` of node `n`.
+    fn expand_slot(&mut self, game: &G, n: u32, slot: u32) -> u32 {
         let a = self.props[slot as usize];
-        let parent = &self.tree.nodes[n as usize];
-        let path = if persona && parent.head.to_move == Some(self.me) && a.script != u16::MAX {
-            parent.path.with(self.weight_of(a.script))
-        } else {
-            parent.path
-        };
-        self.tree
-            .expand(game, n, slot, a.action, |h| Node::on_path(h, path))
+        self.tree.expand(game, n, slot, a.action, Node::new)
     }
 
-    /// The root slot to play: by [`FinalMove`], on values plus the persona term.
+    /// The root slot to play, by [`FinalMove`].
     fn final_slot(&self, rng: &mut Rng) -> u32 {
-        let lambda = self.params.persona_lambda();
-        let weighted = self.params.final_move == FinalMove::Weighted;
-        if lambda == 0.0 && !weighted {
+        if self.params.final_move == FinalMove::Best {
             // The root child with the best mean value.
             return self.tree.best_root_slot(|c| c.mean, rng);
         }
         let b = self.tree.head(0).bounds;
-        let key = |slot: u32, c: &NodeHead| {
-            let child = &self.tree.nodes[self.tree.slots[slot as usize] as usize];
-            normalise(c.mean, b.lo, b.hi)
-                + lambda * child.persona_total / (c.visits as f64 + EPSILON)
-        };
+        let key = |c: &NodeHead| normalise(c.mean, b.lo, b.hi);
         let best_key = self
             .tree
             .root_children()
-            .map(|(slot, c)| key(slot, c))
+            .map(|(_, c)| key(c))
             .fold(f64::NEG_INFINITY, f64::max);
-        let tie = if weighted {
-            self.params.tie * self.params.style
-        } else {
-            0.0
-        };
-        // Among the children within `tie` of the best, the highest w·v, then the best key.
+        let tie = self.params.tie * self.params.style;
+        // Among the children within `tie` of the best, the highest w·v, then the best value.
         let mut best = ArgMax::default();
         let mut best_pv = f64::NEG_INFINITY;
         for (slot, c) in self.tree.root_children() {
-            let k = key(slot, c);
-            if weighted && k < best_key - tie {
+            let k = key(c);
+            if k < best_key - tie {
                 continue;
             }
-            let pv = if weighted {
-                self.prune_value[slot as usize]
-            } else {
-                0.0
-            };
+            let pv = self.prune_value[slot as usize];
             if pv > best_pv {
                 best_pv = pv;
                 best = ArgMax::default();
@@ -671,10 +589,9 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
 
     /// Expands an unexpanded child of `n`: a uniformly random one, or by [`ExpandOrder`].
     fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32 {
-        let persona = self.params.persona_lambda() > 0.0;
         if self.params.expand == ExpandOrder::Weighted && self.styled(rng) {
             let slot = self.weighted_slot(n, rng);
-            return self.expand_slot(game, n, slot, persona);
+            return self.expand_slot(game, n, slot);
         }
         let node = self.tree.head(n);
         let mut pick = rng.random_range(0..node.len - node.expanded);
@@ -688,7 +605,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             }
             slot += 1;
         }
-        self.expand_slot(game, n, slot, persona)
+        self.expand_slot(game, n, slot)
     }
 
     /// Selection among the children of `n` with progressive bias, skipping pruned ones.
@@ -708,7 +625,6 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         let mover = self.tree.maxn.selector(node.to_move, me);
         let my_move = mover.is_some() || node.to_move == Some(me);
         let model = self.compat.opponent_model();
-        let lambda = self.params.persona_lambda();
         let ln = ((node.visits + 1) as f64).ln();
         let mut best = ArgMax::default();
         for i in first..first + len {
@@ -734,11 +650,6 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             } else {
                 0.0
             };
-            let q = if lambda > 0.0 && my_move {
-                q + lambda * self.tree.nodes[child as usize].persona_total / visits
-            } else {
-                q
-            };
             best.offer(
                 selection_score(q, explore, bias, my_move, model),
                 child,
@@ -757,8 +668,6 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         fm: &mut u64,
         rng: &mut Rng,
     ) -> f64 {
-        let persona = self.params.persona_lambda() > 0.0;
-        let mut path = self.tree.nodes[leaf as usize].path;
         let mut v = if self.params.rollouts {
             let from = &self.tree.states[leaf as usize];
             let mut sim = match self.sim.take() {
@@ -771,7 +680,6 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             let mut depth = self.tree.head(leaf).depth;
             let mut last = None;
             while depth < self.params.depth && !game.is_terminal(&sim) {
-                let mine = persona && game.turn(&sim) == Turn::Player(self.me);
                 let drawn = match self.params.rollout {
                     RolloutPolicy::Weighted if self.styled(rng) => {
                         self.proposer.portfolio.sample_weighted(
@@ -796,9 +704,6 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                         self.proposer.buf[rng.random_range(0..self.proposer.buf.len())]
                     }
                 };
-                if mine && drawn.script != u16::MAX {
-                    path = path.with(self.weight_of(drawn.script));
-                }
                 let a = drawn.action;
                 game.apply(&mut sim, a);
                 last = Some(a);
@@ -820,22 +725,10 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 *w = 0.0;
             }
         }
-        if persona {
-            self.leaf_persona = path.value(self.centre);
-        }
         v
     }
 
     fn backup(&mut self, n: u32, v: f64) {
-        if self.params.persona_lambda() > 0.0 {
-            let p = self.leaf_persona;
-            let mut at = n;
-            while at != NO_PARENT {
-                let node = &mut self.tree.nodes[at as usize];
-                node.persona_total += p;
-                at = node.head.parent;
-            }
-        }
         self.tree.backup(n, v);
     }
 }
@@ -864,7 +757,6 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         self.props.clear();
         self.prune_value.clear();
         self.pruned.clear();
-        self.me = me;
         self.tree.set_root_state(game, state, me, rng);
         let root = Node::new(NodeHead::root(me));
         self.tree.start(root, game.num_players(state));
