@@ -16,15 +16,21 @@ use playstyles::rng::derive_seed;
 
 use crate::support::cli::{path_arg, scratch};
 
-/// A Puerto Rico run of three batches of four genomes, one four-player game each.
-const RUN: &str = r#"
+/// A tiny Puerto Rico run config: `$reps` games per genome, `$iterations` offspring after four
+/// random genomes, batches of four, then `$extra` (more TOML).
+macro_rules! run_toml {
+    ($reps:literal, $iterations:literal, $extra:literal) => {
+        concat!(
+            r#"
 game = "puerto-rico"
 seed = 11
 batch_size = 4
 
 [evaluation]
 levels = ["4p"]
-repetitions = 1
+repetitions = "#,
+            $reps,
+            r#"
 player = "sa0"
 baseline = "sa0"
 
@@ -47,49 +53,30 @@ step = 20
 [map_elites]
 one_hot = false
 random_init = 4
-iterations = 8
-"#;
+iterations = "#,
+            $iterations,
+            "\n",
+            $extra
+        )
+    };
+}
+
+/// A Puerto Rico run of three batches of four genomes, one four-player game each.
+const RUN: &str = run_toml!(1, 8, "");
 
 /// [`RUN`] with adaptive sampling: rounds of one game up to four, so that candidates wait
 /// across batches and elites are re-played (the checkpoint holds them).
-const RUN_ADAPTIVE: &str = r#"
-game = "puerto-rico"
-seed = 11
-batch_size = 4
-
-[evaluation]
-levels = ["4p"]
-repetitions = 4
-player = "sa0"
-baseline = "sa0"
-
-[genome]
-scripts = ["role.captain", "role.builder", "build.large"]
-values = [0.0, 0.5, 1.0]
-
-[[features]]
-name = "shipping_pct"
-min = 20
-max = 100
-step = 20
-
-[[features]]
-name = "builder_pct"
-min = 0
-max = 60
-step = 20
-
-[map_elites]
-one_hot = false
-random_init = 4
-iterations = 4
-
+const RUN_ADAPTIVE: &str = run_toml!(
+    4,
+    4,
+    "
 [map_elites.adaptive]
 first_repetitions = 1
 step_repetitions = 1
 max_repetitions = 4
 se_fraction = 0.5
-"#;
+"
+);
 
 /// A Puerto Rico tournament of 24 games: saved after every tenth and at the end.
 const TOURNAMENT_TOML: &str = r#"

@@ -9,10 +9,11 @@ use std::sync::Arc;
 use playstyles::agent::{Agent, Assignment, Portfolio, SearchSupport};
 use playstyles::agents::build_agent;
 use playstyles::arena::play_match;
-use playstyles::error::Error;
 use playstyles::game::Game;
 use playstyles::games::tribes::{Action, State, TribesGame, builtin};
 use playstyles::rng::{Rng, derive_rng};
+
+use crate::support::errors::config_field;
 
 /// Every field together, at half strength.
 const ALL: &str = "pmcts(budget=80,rollout=weighted,expand=weighted,final=weighted,tie=0.1,\
@@ -29,11 +30,7 @@ fn steering_fields_parse_and_bad_values_name_the_field() {
     ] {
         assert!(build_agent(&game, s).is_ok(), "{s}");
     }
-    let field = |s: &str| match build_agent(&game, s) {
-        Err(Error::Config { field, .. }) => field,
-        Err(e) => panic!("{s}: {e}"),
-        Ok(_) => panic!("{s} was accepted"),
-    };
+    let field = |s: &str| config_field(build_agent(&game, s));
     assert_eq!(field("pmcts(rollout=weigthed)"), "rollout");
     assert_eq!(field("pmcts(expand=best)"), "expand");
     assert_eq!(field("pmcts(expand=1)"), "expand");

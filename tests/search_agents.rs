@@ -16,6 +16,8 @@ use playstyles::games::tribes::{
 };
 use playstyles::rng::{Rng, derive_rng};
 
+use crate::support::errors::config_field;
+
 fn agent(game: &TribesGame, spec: &str) -> Box<dyn Agent<TribesGame>> {
     build_agent(game, spec).unwrap()
 }
@@ -201,11 +203,7 @@ fn agent_specs_round_trip_and_bad_specs_name_the_field() {
         assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
         assert!(build_agent_from(&game, spec).is_ok(), "{s}");
     }
-    let field = |s: &str| match build_agent(&game, s) {
-        Err(Error::Config { field, .. }) => field,
-        Err(e) => panic!("{s}: {e}"),
-        Ok(_) => panic!("{s} was accepted"),
-    };
+    let field = |s: &str| config_field(build_agent(&game, s));
     assert_eq!(field("mcts(budget=0)"), "budget");
     assert_eq!(field("mcts(budgett=5)"), "budgett");
     assert_eq!(field("pmcts(weights=[spawn.nope=1])"), "weights");

@@ -1,16 +1,9 @@
-use playstyles::Error;
 use playstyles::agent::{AgentSpec, Value, parse_agent_list, split_agent_list};
 use playstyles::agents::build_agent;
 
 use crate::support::Nim;
 
-/// The field a config error names, or a description of the unexpected result.
-fn field<T: std::fmt::Debug>(r: Result<T, Error>) -> String {
-    match r {
-        Err(Error::Config { field, .. }) => field,
-        other => format!("not a config error: {other:?}"),
-    }
-}
+use crate::support::errors::config_field as field;
 
 #[test]
 fn specs_round_trip_through_their_text() {

@@ -13,6 +13,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod errors;
 
 use std::sync::Arc;
 
