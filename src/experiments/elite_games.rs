@@ -17,7 +17,7 @@ use crate::report::archive::ArchiveRow;
 use crate::report::csv::CsvTable;
 use crate::report::progress::Progress;
 
-/// One elite played: its cell, the agent spec it was played with and its games.
+/// One elite played: its cell, the agent spec it was played with and its evaluation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EliteEntry {
     cell: usize,
