@@ -989,6 +989,12 @@ fn the_binary_names_the_field_of_a_bad_puerto_rico_config() {
         ),
         (
             "\"sa0\", \"sa0\"",
+            "\"persona(floor=2)\", \"sa0\"".to_string(),
+            "pairing[0].agents",
+            "floor",
+        ),
+        (
+            "\"sa0\", \"sa0\"",
             "\"thinking(own_rollouts=2)\", \"sa0\"".to_string(),
             "pairing[0].agents",
             "own_rollouts",

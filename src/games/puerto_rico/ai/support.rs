@@ -120,6 +120,13 @@ fn thinking(spec: &mut AgentSpec, persona: bool) -> Result<ThinkingParams> {
         ));
     }
     params.style = style;
+    params.floor = spec.take_f64("floor", 0.0)?;
+    if !(0.0..=1.0).contains(&params.floor) {
+        return Err(Error::config(
+            "floor",
+            format!("must be a number from 0 to 1, got {}", params.floor),
+        ));
+    }
     Ok(params)
 }
 

@@ -97,6 +97,10 @@ pub struct ThinkingParams {
     /// decision's simulations and f the choice's factor in [`Self::rollout_weights`]; choices
     /// with factor 0 are neither simulated nor played unless every choice has factor 0.
     pub style: f64,
+    /// The least factor the persona term reads (0, the default: none): with `floor` > 0 a
+    /// factor below it counts as `floor`, so a choice of factor 0 is simulated and played when
+    /// its value outweighs `λ · ln floor`. The rollouts keep the factors as they are.
+    pub floor: f64,
 }
 
 impl Default for ThinkingParams {
@@ -136,6 +140,7 @@ impl Default for ThinkingParams {
             rollout_weights: ScriptedWeights::default(),
             opponent_weights: None,
             style: 0.0,
+            floor: 0.0,
         }
     }
 }
@@ -376,10 +381,10 @@ impl Agent<PuertoRicoGame> for ThinkingAi {
         self.candidates.clear();
         if persona {
             let factors = &self.params.rollout_weights.preference;
-            self.candidates.extend(
-                (0..self.actions.len())
-                    .filter(|&c| preference_of(self.actions[c]).is_none_or(|i| factors[i] > 0.0)),
-            );
+            self.candidates.extend((0..self.actions.len()).filter(|&c| {
+                preference_of(self.actions[c])
+                    .is_none_or(|i| factors[i].max(self.params.floor) > 0.0)
+            }));
         }
         if self.candidates.is_empty() {
             self.candidates.extend(0..self.actions.len());
@@ -450,7 +455,8 @@ impl ThinkingAi {
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
         for (c, &mean) in means.iter().enumerate() {
-            let f = preference_of(self.actions[self.candidates[c]]).map_or(1.0, |i| factors[i]);
+            let f = preference_of(self.actions[self.candidates[c]])
+                .map_or(1.0, |i| factors[i].max(self.params.floor));
             let score = (mean - top) / scale + self.params.style * f.ln();
             if score > best_score {
                 best_score = score;
@@ -735,6 +741,27 @@ mod tests {
             rules_out_builder += 1;
         }
         assert!(rules_out_builder > 0);
+    }
+
+    /// With a floor, factor 0 only weighs a role down: it is simulated with the others.
+    #[test]
+    fn a_floor_keeps_a_zero_factor_in_the_search() {
+        let g = game();
+        let mut seen = 0;
+        for seed in 0..6 {
+            let s = reach(Kind::Role, seed);
+            let mut actions = Vec::new();
+            g.legal_actions(&s, &mut actions);
+            if !actions.contains(&Action::new(Kind::Role, role::BUILDER)) {
+                continue;
+            }
+            let mut ai = persona(&[("role.builder", 0.0)], 1.0);
+            ai.params.floor = 0.25;
+            ai.act(&g, &s, &mut rng_from_seed(seed)).unwrap();
+            assert_eq!(ai.last_counts().len(), actions.len());
+            seen += 1;
+        }
+        assert!(seen > 0);
     }
 
     /// A strong style plays the favoured role whenever it is open; style 0 with the same
