@@ -22,6 +22,7 @@ use crate::qd::FeatureAxis;
 use crate::qd::axis::AxisKind;
 use crate::qd::axis::num;
 use crate::report::archive::{ArchiveRow, SETTLED};
+use crate::report::palette::FRAME;
 use crate::report::printable::printable;
 
 /// File name of the PNG heatmap in a run directory.
@@ -33,7 +34,6 @@ static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 
 const GRID: RGBColor = RGBColor(221, 221, 221);
-const FRAME: RGBColor = RGBColor(90, 90, 90);
 const MARGIN: i32 = 16;
 const TITLE_H: i32 = 40;
 const PANEL_TITLE_H: i32 = 26;

@@ -19,6 +19,7 @@ pub mod csv;
 pub mod explorer;
 pub mod heatmap;
 pub mod page;
+pub mod palette;
 pub mod printable;
 pub mod progress;
 pub mod progress_chart;

@@ -8,6 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::heatmap::{DrawResult, draw_error, register_font, write_png};
+use super::palette::{BLUE as COVERAGE, GREEN as MEAN, RED as BEST};
 use crate::error::Result;
 use crate::qd::BatchReport;
 
@@ -15,9 +16,6 @@ use crate::qd::BatchReport;
 pub const PROGRESS_PNG: &str = "progress.png";
 
 const SIZE: (u32, u32) = (800, 480);
-const COVERAGE: RGBColor = RGBColor(31, 119, 180);
-const BEST: RGBColor = RGBColor(214, 39, 40);
-const MEAN: RGBColor = RGBColor(44, 160, 44);
 
 /// Writes the progress chart of `reports` (the rows of `progress.csv`) to `path` atomically.
 /// Batches before the first elite have no win rate and are left out of the win-rate lines;

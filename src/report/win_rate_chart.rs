@@ -20,6 +20,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::csv::record_error;
 use super::heatmap::{DrawResult, draw_error, font, register_font, write_png};
+use super::palette::{BLUE as SPANS, FRAME, GREEN as ABOVE, RED as BELOW, SHADE};
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
 use crate::report::printable::printable;
@@ -52,13 +53,8 @@ const LABEL_FONT: f64 = 14.0;
 const TICK_FONT: f64 = 13.0;
 const TITLE_FONT: f64 = 18.0;
 
-const SHADE: RGBColor = RGBColor(245, 245, 245);
 const GRID: RGBColor = RGBColor(225, 225, 225);
-const FRAME: RGBColor = RGBColor(90, 90, 90);
 const EVEN: RGBColor = RGBColor(60, 60, 60);
-const ABOVE: RGBColor = RGBColor(44, 160, 44);
-const BELOW: RGBColor = RGBColor(214, 39, 40);
-const SPANS: RGBColor = RGBColor(31, 119, 180);
 
 /// One pairing of `summary.csv`, as the chart needs it.
 #[derive(Clone, Debug, PartialEq)]

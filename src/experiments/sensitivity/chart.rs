@@ -16,6 +16,7 @@ use super::{CHART_PNG, CHART_SVG};
 use crate::error::Result;
 use crate::files::write_atomic;
 use crate::report::heatmap::{DrawResult, draw_error, font, register_font, write_png};
+use crate::report::palette::{BLUE as SPANS, FRAME, GREEN as ABOVE, RED as BELOW, SHADE};
 use crate::report::printable::printable;
 
 const MARGIN: i32 = 16;
@@ -28,12 +29,7 @@ const LABEL_FONT: f64 = 14.0;
 const TICK_FONT: f64 = 12.0;
 const TITLE_FONT: f64 = 17.0;
 
-const SHADE: RGBColor = RGBColor(245, 245, 245);
 const GRID: RGBColor = RGBColor(200, 200, 200);
-const FRAME: RGBColor = RGBColor(90, 90, 90);
-const ABOVE: RGBColor = RGBColor(44, 160, 44);
-const BELOW: RGBColor = RGBColor(214, 39, 40);
-const SPANS: RGBColor = RGBColor(31, 119, 180);
 
 /// Writes `sensitivity.png` and `sensitivity.svg` of `s` into `dir`, each atomically.
 ///
