@@ -334,6 +334,42 @@ impl AgentSpec {
         }
     }
 
+    /// Takes a bare-word field naming one of `choices` (word, value), or `default` if it is
+    /// absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` if the value is not a bare word or not one of the words
+    /// (the message lists them: "`x` is not `a`, `b` or `c`").
+    pub fn take_choice<T: Copy>(
+        &mut self,
+        key: &str,
+        default: T,
+        choices: &[(&str, T)],
+    ) -> Result<T> {
+        let Some(value) = self.take(key) else {
+            return Ok(default);
+        };
+        let Value::Word(w) = value else {
+            return Err(Error::config(
+                key,
+                format!("expected a word, got `{value}`"),
+            ));
+        };
+        if let Some(&(_, v)) = choices.iter().find(|(name, _)| *name == w) {
+            return Ok(v);
+        }
+        let names: Vec<String> = choices
+            .iter()
+            .map(|(name, _)| format!("`{name}`"))
+            .collect();
+        let listed = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
+        };
+        Err(Error::config(key, format!("`{w}` is not {listed}")))
+    }
+
     /// Takes a `[key=number,...]` field (in the order given), or an empty list if it is absent.
     ///
     /// # Errors

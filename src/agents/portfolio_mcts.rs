@@ -135,13 +135,15 @@ impl PmctsParams {
             rollout: if compat.exact_rollouts() {
                 RolloutPolicy::Exact
             } else {
-                let w = spec.take_word("rollout", "sampled")?;
-                RolloutPolicy::from_name(&w).ok_or_else(|| {
-                    Error::config(
-                        "rollout",
-                        format!("`{w}` is not `exact`, `sampled` or `weighted`"),
-                    )
-                })?
+                spec.take_choice(
+                    "rollout",
+                    d.rollout,
+                    &[
+                        ("exact", RolloutPolicy::Exact),
+                        ("sampled", RolloutPolicy::Sampled),
+                        ("weighted", RolloutPolicy::Weighted),
+                    ],
+                )?
             },
             bias: spec.take_bool("bias", d.bias)?,
             pruning: spec.take_bool("pruning", d.pruning)?,
@@ -149,32 +151,19 @@ impl PmctsParams {
             t_mult: spec.take_positive("t_mult", d.t_mult)?,
             a_mult: spec.take_positive("a_mult", d.a_mult)?,
             b: spec.take_positive("b", d.b)?,
-            expand: {
-                let w = spec.take_word("expand", "random")?;
-                match w.as_str() {
-                    "random" => ExpandOrder::Random,
-                    "weighted" => ExpandOrder::Weighted,
-                    _ => {
-                        return Err(Error::config(
-                            "expand",
-                            format!("`{w}` is not `random` or `weighted`"),
-                        ));
-                    }
-                }
-            },
-            final_move: {
-                let w = spec.take_word("final", "best")?;
-                match w.as_str() {
-                    "best" => FinalMove::Best,
-                    "weighted" => FinalMove::Weighted,
-                    _ => {
-                        return Err(Error::config(
-                            "final",
-                            format!("`{w}` is not `best` or `weighted`"),
-                        ));
-                    }
-                }
-            },
+            expand: spec.take_choice(
+                "expand",
+                d.expand,
+                &[
+                    ("random", ExpandOrder::Random),
+                    ("weighted", ExpandOrder::Weighted),
+                ],
+            )?,
+            final_move: spec.take_choice(
+                "final",
+                d.final_move,
+                &[("best", FinalMove::Best), ("weighted", FinalMove::Weighted)],
+            )?,
             tie: take_in(spec, "tie", d.tie, f64::INFINITY)?,
             style: take_in(spec, "style", d.style, 1.0)?,
         })
@@ -255,18 +244,6 @@ pub enum RolloutPolicy {
     /// personality would go on to play it. With style strength `s < 1`, a step is weighted
     /// with probability `s` and [`RolloutPolicy::Sampled`] otherwise.
     Weighted,
-}
-
-impl RolloutPolicy {
-    /// Parses `exact`, `sampled` or `weighted`.
-    pub fn from_name(s: &str) -> Option<Self> {
-        match s {
-            "exact" => Some(RolloutPolicy::Exact),
-            "sampled" => Some(RolloutPolicy::Sampled),
-            "weighted" => Some(RolloutPolicy::Weighted),
-            _ => None,
-        }
-    }
 }
 
 /// The progressive-unpruning schedule of a node with `n` children.

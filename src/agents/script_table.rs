@@ -211,19 +211,18 @@ impl<T: ScriptTable> Portfolio<T::Game> for T {
     }
 }
 
-/// One rollout proposal of `table` in `state` (see the module docs): an (actor group, script)
+/// One rollout proposal of `this` in `state` (see the module docs): an (actor group, script)
 /// pair drawn uniformly, or ∝ `weights[script]` (0.5 beyond `weights`) when given and some
 /// pair weighs more than 0; only the drawn script runs, and the draw is repeated (at most
 /// [`SAMPLE_TRIES`] times) while it proposes nothing.
 fn sample_pair<T: ScriptTable>(
-    table: &T,
+    this: &T,
     game: &T::Game,
     state: &StateOf<T>,
     last: Option<ActionOf<T>>,
     weights: Option<&[f64]>,
     rng: &mut Rng,
 ) -> Option<Assignment<ActionOf<T>>> {
-    let this = table;
     with_buffers(
         |Buffers::<T> {
              sampled: grouped,

@@ -624,17 +624,22 @@ mod tests {
         }
     }
 
+    /// Each play of `batch`: the genome's index and the repetitions it plays.
+    fn plays_of(batch: &Batch) -> Vec<(u64, Option<Range<u32>>)> {
+        batch
+            .plays()
+            .iter()
+            .map(|p| (p.index, p.repetitions.clone()))
+            .collect()
+    }
+
     #[test]
     fn a_challenged_elite_is_replayed_and_moves_when_its_means_leave_its_cell() {
         let mut me = MapElites::new(config()).unwrap();
         // Batch 0: genome 0 enters cell 0 (1 win of 2); genome 1, in the same cell with 2
         // wins of 2, beats it within the intervals: it challenges it.
         let batch = me.ask().unwrap();
-        let plays: Vec<(u64, Option<Range<u32>>)> = batch
-            .plays()
-            .iter()
-            .map(|p| (p.index, p.repetitions.clone()))
-            .collect();
+        let plays = plays_of(&batch);
         assert_eq!(plays, [(0, Some(0..2)), (1, Some(0..2))]);
         me.tell(batch, vec![games(1, 0.25), games(2, 0.25)])
             .unwrap();
@@ -651,11 +656,7 @@ mod tests {
         // Batch 1: no new genome; the elite and its challenger play their next round.
         let batch = me.ask().unwrap();
         assert!(batch.genomes().is_empty());
-        let plays: Vec<(u64, Option<Range<u32>>)> = batch
-            .plays()
-            .iter()
-            .map(|p| (p.index, p.repetitions.clone()))
-            .collect();
+        let plays = plays_of(&batch);
         assert_eq!(plays, [(0, Some(2..4)), (1, Some(2..4))]);
         // The elite's new games move its mean to 0.5: it leaves for cell 1; the challenger,
         // its cell now empty, enters.
