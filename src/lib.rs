@@ -20,6 +20,8 @@
 //! - [`check`]: the invariant suite for a game of your own (random games checked at every
 //!   step, the portfolio's contract, agents finishing games);
 //! - [`features`]: play-style features (behaviour descriptors) from game records;
+//! - [`learn`]: learned state evaluation: positions as counts, datasets, the value network,
+//!   its trainer and model files;
 //! - [`qd`]: the MAP-Elites engine (grid archive, genomes, emitter, ask/tell, checkpoints),
 //!   knowing nothing of games;
 //! - [`experiments`]: the workflows behind the subcommands, generic over the game, among them
@@ -156,6 +158,7 @@ pub mod files;
 pub mod game;
 pub mod games;
 pub mod kit;
+pub mod learn;
 pub mod limits;
 pub mod qd;
 pub mod report;

@@ -1,0 +1,419 @@
+//! The dataset file: positions from self-play, as counts, labelled with the result for the
+//! side to move.
+//!
+//! Layout (little-endian):
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `PLSTYDS\0` |
+//! | 4 | format version ([`FORMAT_VERSION`]) |
+//! | 4 | header length `H` |
+//! | `H` | header, UTF-8 JSON ([`Header`]: game, rules, encoding with its fingerprint, predictor names, games, positions, the resolved config) |
+//! | … | `positions` records |
+//!
+//! A record: game index `u32`, turn `u16` (turns played before this one), label `u8` (0 loss,
+//! 1 draw, 2 win for the side to move), count of counts `n` `u16`, then one `f32` per
+//! predictor (its value in [0, 1] for the side to move: above ½ predicts a win), then `n`
+//! pairs of slot `u16` and count `u16` ([`super::encoding`]). Records are in game order, a
+//! game's in turn order, so a split by game index keeps every game on one side.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::encoding::{Count, Encoding};
+use crate::error::{Error, Result};
+use crate::files::{DATA_LIMIT, read_bytes};
+
+/// The first bytes of a dataset file.
+pub const MAGIC: &[u8; 8] = b"PLSTYDS\0";
+
+/// The layout's version.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Most bytes of a dataset header (1 MiB).
+const HEADER_LIMIT: u32 = 1 << 20;
+
+/// What a dataset holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// The game's registered name.
+    pub game: String,
+    /// The game's rules options, as TOML.
+    pub rules: String,
+    /// The encoding of the counts.
+    pub encoding: Encoding,
+    /// The names of the hand-written predictors whose values each record carries.
+    pub predictors: Vec<String>,
+    /// Games recorded.
+    pub games: u64,
+    /// Positions recorded.
+    pub positions: u64,
+    /// The resolved config that made the dataset.
+    pub config: String,
+}
+
+/// A game's result for the side to move, as a record stores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// The side to move lost.
+    Loss = 0,
+    /// Draw (or a game stopped by a cap).
+    Draw = 1,
+    /// The side to move won.
+    Win = 2,
+}
+
+impl Label {
+    /// The training target: 0, ½ or 1.
+    pub fn target(self) -> f32 {
+        f32::from(self as u8) / 2.0
+    }
+
+    fn from_byte(b: u8) -> Option<Label> {
+        match b {
+            0 => Some(Label::Loss),
+            1 => Some(Label::Draw),
+            2 => Some(Label::Win),
+            _ => None,
+        }
+    }
+}
+
+/// One position of a game being recorded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// Turns played before this one.
+    pub turn: u16,
+    /// The result for the side to move.
+    pub label: Label,
+    /// The predictors' values.
+    pub predictions: Vec<f32>,
+    /// The position's counts.
+    pub counts: Vec<Count>,
+}
+
+/// Appends the records of game `game` to `out` in the file's layout.
+pub fn encode_records(game: u32, records: &[Record], out: &mut Vec<u8>) {
+    for r in records {
+        out.extend(game.to_le_bytes());
+        out.extend(r.turn.to_le_bytes());
+        out.push(r.label as u8);
+        out.extend((r.counts.len() as u16).to_le_bytes());
+        for p in &r.predictions {
+            out.extend(p.to_le_bytes());
+        }
+        for &(s, c) in &r.counts {
+            out.extend(s.to_le_bytes());
+            out.extend(c.to_le_bytes());
+        }
+    }
+}
+
+/// The bytes of a dataset file: `header` (whose `positions` must count the records) and the
+/// encoded records.
+pub fn file_bytes(header: &Header, records: &[u8]) -> Vec<u8> {
+    let json = serde_json::to_vec(header).expect("a header serialises");
+    let mut out = Vec::with_capacity(16 + json.len() + records.len());
+    out.extend(MAGIC);
+    out.extend(FORMAT_VERSION.to_le_bytes());
+    out.extend((json.len() as u32).to_le_bytes());
+    out.extend(json);
+    out.extend(records);
+    out
+}
+
+/// A dataset in memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dataset {
+    /// Its header.
+    pub header: Header,
+    /// Per position: game index.
+    pub games: Vec<u32>,
+    /// Per position: turn.
+    pub turns: Vec<u16>,
+    /// Per position: label.
+    pub labels: Vec<Label>,
+    /// Per position, `header.predictors.len()` values.
+    pub predictions: Vec<f32>,
+    /// Position `i`'s counts are `counts[offsets[i]..offsets[i + 1]]`.
+    pub offsets: Vec<usize>,
+    /// Every position's counts.
+    pub counts: Vec<Count>,
+}
+
+impl Dataset {
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// Position `i`'s counts.
+    pub fn counts_of(&self, i: usize) -> &[Count] {
+        &self.counts[self.offsets[i]..self.offsets[i + 1]]
+    }
+
+    /// Position `i`'s predictor values.
+    pub fn predictions_of(&self, i: usize) -> &[f32] {
+        let k = self.header.predictors.len();
+        &self.predictions[i * k..(i + 1) * k]
+    }
+
+    /// Reads the dataset file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] naming `path` if it cannot be read or is over 1 GiB; [`Error::Data`]
+    /// naming it for a file that is not a dataset (magic), of another format version, with a
+    /// malformed header, truncated, with a label, slot or game order out of range, or whose
+    /// header counts disagree with its records.
+    pub fn read(path: &Path) -> Result<Dataset> {
+        let bytes = read_bytes(path, DATA_LIMIT)?;
+        Dataset::parse(&bytes).map_err(|reason| Error::Data {
+            path: path.to_path_buf(),
+            line: 0,
+            reason,
+        })
+    }
+
+    /// Reads only the header of the dataset file at `path`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Dataset::read`], for the file's first bytes.
+    pub fn read_header(path: &Path) -> Result<Header> {
+        use std::io::Read;
+        let bad = |reason: String| Error::Data {
+            path: path.to_path_buf(),
+            line: 0,
+            reason,
+        };
+        let mut start = Vec::new();
+        crate::files::open(path)?
+            .take(16 + u64::from(HEADER_LIMIT))
+            .read_to_end(&mut start)
+            .map_err(|e| Error::io(path, e))?;
+        let mut r = Reader {
+            bytes: &start,
+            at: 0,
+        };
+        parse_header(&mut r).map_err(bad)
+    }
+
+    /// Parses a dataset file's bytes; the error says what is wrong.
+    pub fn parse(bytes: &[u8]) -> std::result::Result<Dataset, String> {
+        let mut r = Reader { bytes, at: 0 };
+        let header = parse_header(&mut r)?;
+        let slots = header.encoding.slots;
+        let k = header.predictors.len();
+        let mut d = Dataset {
+            header,
+            games: Vec::new(),
+            turns: Vec::new(),
+            labels: Vec::new(),
+            predictions: Vec::new(),
+            offsets: vec![0],
+            counts: Vec::new(),
+        };
+        let mut games = 0u64;
+        while r.at < bytes.len() {
+            let i = d.games.len();
+            let at = r.at;
+            let rec = (|| -> std::result::Result<(), String> {
+                let game = r.u32()?;
+                let turn = r.u16()?;
+                let label = r.u8()?;
+                let label = Label::from_byte(label)
+                    .ok_or_else(|| format!("label {label}, not 0, 1 or 2"))?;
+                let n = r.u16()?;
+                match d.games.last() {
+                    Some(&g) if game < g => {
+                        return Err(format!("game {game} after game {g}: records out of order"));
+                    }
+                    Some(&g) if game == g => {}
+                    _ => games += 1,
+                }
+                for _ in 0..k {
+                    let p = r.f32()?;
+                    if !(0.0..=1.0).contains(&p) {
+                        return Err(format!("predictor value {p} outside [0, 1]"));
+                    }
+                    d.predictions.push(p);
+                }
+                for _ in 0..n {
+                    let (s, c) = (r.u16()?, r.u16()?);
+                    if s >= slots || c == 0 {
+                        return Err(format!(
+                            "count ({s}, {c}): slots are below {slots}, counts above 0"
+                        ));
+                    }
+                    d.counts.push((s, c));
+                }
+                d.games.push(game);
+                d.turns.push(turn);
+                d.labels.push(label);
+                d.offsets.push(d.counts.len());
+                Ok(())
+            })();
+            rec.map_err(|e| format!("record {} (byte {at}): {e}", i + 1))?;
+        }
+        if d.len() as u64 != d.header.positions || games != d.header.games {
+            return Err(format!(
+                "the header says {} positions of {} games, the file holds {} of {games}",
+                d.header.positions,
+                d.header.games,
+                d.len()
+            ));
+        }
+        Ok(d)
+    }
+}
+
+/// Reads the magic, the format version and the header.
+fn parse_header(r: &mut Reader<'_>) -> std::result::Result<Header, String> {
+    let magic = r.take(8).map_err(|_| not_a_dataset())?;
+    if magic != MAGIC {
+        return Err(not_a_dataset());
+    }
+    let version = r.u32()?;
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "dataset format version {version}, this program reads {FORMAT_VERSION}"
+        ));
+    }
+    let len = r.u32()?;
+    if len > HEADER_LIMIT {
+        return Err(format!(
+            "a header of {len} bytes, over the {HEADER_LIMIT} allowed"
+        ));
+    }
+    serde_json::from_slice(r.take(len as usize)?).map_err(|e| format!("malformed header: {e}"))
+}
+
+fn not_a_dataset() -> String {
+    "not a playstyles dataset (it does not start with PLSTYDS)".into()
+}
+
+/// Reads little-endian values off a byte slice.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let Some(end) = end else {
+            return Err(format!(
+                "truncated: {n} bytes wanted at byte {}, the file ends at {}",
+                self.at,
+                self.bytes.len()
+            ));
+        };
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn u8(&mut self) -> std::result::Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u16(&mut self) -> std::result::Result<u16, String> {
+        Ok(u16::from_le_bytes(
+            self.take(2)?.try_into().expect("2 bytes"),
+        ))
+    }
+
+    fn u32(&mut self) -> std::result::Result<u32, String> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+
+    fn f32(&mut self) -> std::result::Result<f32, String> {
+        Ok(f32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(positions: u64, games: u64) -> Header {
+        Header {
+            game: "g".into(),
+            rules: String::new(),
+            encoding: Encoding {
+                name: "e".into(),
+                version: 1,
+                fingerprint: String::new(),
+                slots: 4,
+            },
+            predictors: vec!["p".into()],
+            games,
+            positions,
+            config: "seed = 1\n".into(),
+        }
+    }
+
+    fn two_games() -> Vec<u8> {
+        let rec = |turn, label, counts: Vec<Count>| Record {
+            turn,
+            label,
+            predictions: vec![0.25],
+            counts,
+        };
+        let mut body = Vec::new();
+        encode_records(
+            0,
+            &[
+                rec(0, Label::Win, vec![(0, 3)]),
+                rec(1, Label::Loss, vec![]),
+            ],
+            &mut body,
+        );
+        encode_records(5, &[rec(0, Label::Draw, vec![(3, 41), (1, 1)])], &mut body);
+        file_bytes(&header(3, 2), &body)
+    }
+
+    #[test]
+    fn a_dataset_reads_back_what_was_written() {
+        let d = Dataset::parse(&two_games()).unwrap();
+        assert_eq!(d.len(), 3);
+        assert_eq!(d.games, [0, 0, 5]);
+        assert_eq!(d.turns, [0, 1, 0]);
+        assert_eq!(d.labels, [Label::Win, Label::Loss, Label::Draw]);
+        assert_eq!(d.counts_of(0), [(0, 3)]);
+        assert_eq!(d.counts_of(1), []);
+        assert_eq!(d.counts_of(2), [(3, 41), (1, 1)]);
+        assert_eq!(d.predictions_of(2), [0.25]);
+        assert_eq!(Label::Draw.target(), 0.5);
+    }
+
+    #[test]
+    fn broken_files_are_refused_with_the_reason() {
+        let good = two_games();
+        let err = |bytes: &[u8]| Dataset::parse(bytes).unwrap_err();
+        assert!(err(b"hello world, not a dataset").contains("not a playstyles dataset"));
+        assert!(err(&good[..good.len() - 3]).contains("truncated"));
+        let mut v2 = good.clone();
+        v2[8] = 2;
+        assert!(err(&v2).contains("format version 2"));
+        let mut slot = good.clone();
+        let last_slot = good.len() - 4;
+        slot[last_slot] = 9;
+        assert!(err(&slot).contains("slots are below 4"), "{}", err(&slot));
+        let mut extra = good.clone();
+        extra.extend(&good[good.len() - 21..]);
+        assert!(err(&extra).contains("holds"), "{}", err(&extra));
+    }
+}
