@@ -44,10 +44,10 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crate::error::{Error, Result};
 use crate::experiments::registry::{Registry, install, registry};
 use crate::experiments::{
-    self, AskConfig, BenchConfig, BenchTarget, CellChoice, Command, EvolveConfig, Exit, GameKind,
-    LevelChoice, LevelsAction, LevelsConfig, PlayConfig, PlotConfig, ReevaluateConfig,
-    ReplayConfig, ReportConfig, SensitivityConfig, TellConfig, TiersConfig, TournamentConfig,
-    ValidateConfig, WorkConfig,
+    self, AskConfig, BenchConfig, BenchTarget, CellChoice, Command, DatasetConfig, EvolveConfig,
+    Exit, GameKind, LevelChoice, LevelsAction, LevelsConfig, PlayConfig, PlotConfig,
+    ReevaluateConfig, ReplayConfig, ReportConfig, SensitivityConfig, TellConfig, TiersConfig,
+    TournamentConfig, TrainConfig, ValidateConfig, WorkConfig,
 };
 use crate::kit::GameKit;
 use crate::report::printable::printable_text;
@@ -111,9 +111,85 @@ pub enum CliCommand {
     /// Write the run explorer, RUN_DIR/report.html: the map with a card per elite (weights,
     /// features, win rate, validation, spec, tier, one of its games as pictures).
     Report(ReportArgs),
+    /// Record positions from self-play for learned evaluation: the games of a dataset
+    /// config, each position of the side to move as counts, labelled with its result, beside
+    /// the game's hand-written predictors (datasets/NAME.dataset).
+    Dataset(DatasetArgs),
+    /// Train a value network (sparse input -> hidden -> second -> 1) on a dataset, split by
+    /// game; write it as safetensors with its training and accuracy-by-turn tables and chart.
+    Train(TrainArgs),
     /// List the registered games with their facts (players, chance, hidden information,
     /// phases, statistics, play-style features).
     Games,
+}
+
+/// Flags of `playstyles dataset`.
+#[derive(Debug, Args)]
+pub struct DatasetArgs {
+    /// The dataset config (TOML: game, rules, seed, games, levels, agents).
+    #[arg(value_name = "CONFIG.toml")]
+    pub config: PathBuf,
+    /// The dataset file [default: datasets/NAME.dataset, NAME being the config's file name
+    /// without the extension].
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Replace an earlier dataset, or start an interrupted one over.
+    #[arg(long)]
+    pub force: bool,
+    /// Continue an interrupted dataset: play only the chunks not yet written.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Stop after K chunks, as if killed (for tests of --resume).
+    #[arg(long, value_name = "K", hide = true)]
+    pub stop_after_chunks: Option<u64>,
+}
+
+/// Flags of `playstyles train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// The dataset file (from `playstyles dataset`).
+    #[arg(value_name = "DATASET")]
+    pub dataset: PathBuf,
+    /// The model file to write (safetensors); its tables go beside it.
+    #[arg(long, value_name = "MODEL")]
+    pub out: PathBuf,
+    /// A dataset of other games to report the accuracy on as well (e.g. with the
+    /// hand-written predictors, which the training dataset may lack).
+    #[arg(long, value_name = "DATASET")]
+    pub test: Option<PathBuf>,
+    /// Width of the first hidden layer.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    pub hidden: usize,
+    /// Width of the second hidden layer.
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    pub second: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub epochs: u32,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 256, value_name = "N")]
+    pub batch: usize,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 1e-3, value_name = "R")]
+    pub rate: f32,
+    /// Seed of the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// Share of the games held out to test on (the split is by game).
+    #[arg(long, default_value_t = 0.1, value_name = "F")]
+    pub test_fraction: f64,
+    /// Only the final tables, no line per epoch.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Replace an existing model file.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Flags of `playstyles evolve`.
@@ -435,6 +511,13 @@ pub struct BenchArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// `bench agents`: time these decisions instead of the game's set, as NAME=SPEC
+    /// (repeatable; a NAME ending in `_us` is measured in microseconds), and no whole games.
+    #[arg(long, value_name = "NAME=SPEC")]
+    pub agent: Vec<String>,
+    /// `bench learned`: the model file (from `playstyles train`).
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<PathBuf>,
 }
 
 /// What `playstyles bench` measures.
@@ -444,6 +527,8 @@ pub enum BenchTargetArg {
     Fm,
     /// The search agents: decisions at budget 2000 and whole games.
     Agents,
+    /// A learned evaluation (--model): encode and forward per position.
+    Learned,
 }
 
 /// Parses a `--game` value with the library's registry.
@@ -487,10 +572,27 @@ impl Cli {
                 let target = match a.target {
                     BenchTargetArg::Fm => BenchTarget::Fm,
                     BenchTargetArg::Agents => BenchTarget::Agents,
+                    BenchTargetArg::Learned => BenchTarget::Learned,
                 };
                 let mut cfg = BenchConfig::new(a.game, target);
                 cfg.levels = a.level;
                 cfg.json = a.json;
+                cfg.model = a.model;
+                cfg.agents = a
+                    .agent
+                    .iter()
+                    .map(|d| match d.split_once('=') {
+                        Some((name, spec)) if !name.trim().is_empty() => {
+                            crate::agent::AgentSpec::parse(spec)
+                                .map_err(|e| Error::config("--agent", e.to_string()))?;
+                            Ok((name.trim().to_string(), spec.to_string()))
+                        }
+                        _ => Err(Error::config(
+                            "--agent",
+                            format!("`{d}`: give NAME=SPEC, e.g. ab_ms=AB100"),
+                        )),
+                    })
+                    .collect::<Result<_>>()?;
                 Command::Bench(cfg)
             }
             CliCommand::Tournament(a) => {
@@ -562,6 +664,30 @@ impl Cli {
                 cfg.replays = !a.no_replays;
                 Command::Report(cfg)
             }
+            CliCommand::Dataset(a) => {
+                let threads = crate::limits::threads(a.threads, "--threads")?;
+                let mut cfg = DatasetConfig::load(&a.config, a.out)?;
+                cfg.threads = threads;
+                (cfg.quiet, cfg.force, cfg.resume) = (a.quiet, a.force, a.resume);
+                cfg.stop_after_chunks = a.stop_after_chunks;
+                Command::Dataset(Box::new(cfg))
+            }
+            CliCommand::Train(a) => Command::Train(Box::new(TrainConfig::new(
+                a.dataset,
+                a.out,
+                a.test,
+                crate::learn::train::TrainSettings {
+                    hidden: a.hidden,
+                    second: a.second,
+                    epochs: a.epochs,
+                    batch: a.batch,
+                    rate: a.rate,
+                    seed: a.seed,
+                    test_fraction: a.test_fraction,
+                },
+                a.quiet,
+                a.force,
+            )?)),
             CliCommand::Games => Command::Games,
         })
     }

@@ -27,10 +27,10 @@ use crate::error::{Error, Result};
 const AGENTS_FIELD: &str = "agents";
 
 /// The fields whose value is the path of a file the agent reads, in any game's agents (a bot
-/// file: `config=bots/mine.toml`). A relative path is relative to the working folder, or to
+/// file: `config=bots/mine.toml`; a learned model: `model=models/prismata.safetensors`). A relative path is relative to the working folder, or to
 /// the base folder the spec is built at ([`AgentSpec::map_files`],
 /// [`crate::agents::build_agent_at`]); a run keeps a copy of each file in its directory.
-pub const FILE_FIELDS: [&str; 1] = ["config"];
+pub const FILE_FIELDS: [&str; 2] = ["config", "model"];
 
 /// The value of one field of an agent spec.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,9 @@
 //!   applies timed on states sampled from them);
 //! - [`agents`](mod@agents): a game's agents, [`bench_agents`] (one decision each on mid-game
 //!   states, and whole games) with the set of agents a game's kit names ([`AgentBenchSet`]);
-//! - [`measure`]: the timing helpers both use ([`Timer`], [`time_batches`], [`median`]).
+//! - [`learned`](mod@learned): a learned evaluation, [`bench_learned`] (encode and forward
+//!   per position);
+//! - [`measure`]: the timing helpers they use ([`Timer`], [`time_batches`], [`median`]).
 //!
 //! A game's kit chooses what they run on ([`crate::kit::GameKit::bench_levels`] per
 //! [`BenchTarget`], [`crate::kit::GameKit::bench_agents`]); the `bench` command prints their
@@ -12,10 +14,12 @@
 
 pub mod agents;
 pub mod fm;
+pub mod learned;
 pub mod measure;
 
 pub use agents::{AgentBenchSet, AgentsBench, bench_agents};
 pub use fm::{CALLS_PER_SAMPLE, FmBench, MAX_SAMPLES, PLAYOUTS_PER_GAME, SAMPLE_EVERY, bench_fm};
+pub use learned::{LearnedBench, bench_learned};
 pub use measure::{Timer, median, time_batches};
 
 /// What `playstyles bench` measures.
@@ -26,4 +30,6 @@ pub enum BenchTarget {
     /// The game's agents: one decision each, whole games ([`bench_agents`] with
     /// [`crate::kit::GameKit::bench_agents`]).
     Agents,
+    /// A learned evaluation: encode and forward per position ([`bench_learned`]).
+    Learned,
 }

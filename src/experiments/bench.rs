@@ -25,6 +25,11 @@ pub struct BenchConfig {
     pub seed: u64,
     /// Print one JSON object instead of a table.
     pub json: bool,
+    /// `bench learned`: the model file (`--model`).
+    pub model: Option<std::path::PathBuf>,
+    /// `bench agents`: (name, spec) decisions to time instead of the game's set, and no
+    /// whole games (`--agent`); empty: the game's set.
+    pub agents: Vec<(String, String)>,
 }
 
 impl BenchConfig {
@@ -45,6 +50,8 @@ impl BenchConfig {
             agent_games: Self::AGENT_GAMES,
             seed: 0,
             json: false,
+            agents: Vec::new(),
+            model: None,
         }
     }
 }
@@ -63,13 +70,60 @@ pub fn bench_agents<G: crate::agent::SearchSupport>(
     cfg: &BenchConfig,
     out: &mut impl Write,
 ) -> Result<crate::bench::AgentsBench> {
-    let result = crate::bench::bench_agents(game, set, levels, cfg.agent_games, cfg.seed)?;
+    let mut set = *set;
+    if !cfg.agents.is_empty() {
+        // Once per process: the set's names are 'static.
+        let decisions: Vec<(&'static str, &'static str)> = cfg
+            .agents
+            .iter()
+            .map(|(n, s)| -> (&'static str, &'static str) { (n.clone().leak(), s.clone().leak()) })
+            .collect();
+        set.decisions = decisions.leak();
+        set.games = &[];
+    }
+    let result = crate::bench::bench_agents(game, &set, levels, cfg.agent_games, cfg.seed)?;
     let title = format!(
         "agents of {}: {} mid-game states from {} levels, {} whole games",
         game.info().name,
         result.states,
         levels.len(),
         result.games
+    );
+    write_result(&result, cfg.json, &title, &result.to_table(), out)?;
+    Ok(result)
+}
+
+/// Runs `bench learned` for the model of `cfg.model` on `levels` and writes its result.
+///
+/// # Errors
+///
+/// [`crate::Error::Config`] naming `--model` if none is given, the game has no encoding, or
+/// the file is not a model of this game and encoding; what [`crate::bench::bench_learned`]
+/// reports; [`crate::Error::Io`] if writing to `out` fails.
+pub fn bench_learned<G: crate::kit::GameKit>(
+    game: &G,
+    levels: &[G::Level],
+    cfg: &BenchConfig,
+    out: &mut impl Write,
+) -> Result<crate::bench::LearnedBench> {
+    let model = cfg.model.as_ref().ok_or_else(|| {
+        crate::Error::config("--model", "bench learned times a model: give --model FILE")
+    })?;
+    let encoding = game.encoding().ok_or_else(|| {
+        crate::Error::config("--game", format!("{} has no encoding", game.info().name))
+    })?;
+    let value = crate::learn::value::LearnedValue::load(
+        &model.display().to_string(),
+        cfg.game.name(),
+        &encoding,
+    )?;
+    let warmup = G::bench_agents().warmup;
+    let result = crate::bench::bench_learned(game, levels, &value, warmup, cfg.seed)?;
+    let title = format!(
+        "learned evaluation of {}: {} turn-start states of {warmup} self-play on {} levels",
+        game.info().name,
+        result.positions,
+        levels.len()
     );
     write_result(&result, cfg.json, &title, &result.to_table(), out)?;
     Ok(result)

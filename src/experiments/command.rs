@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use super::{
-    AskConfig, BenchConfig, EvolveConfig, GameKind, LevelsConfig, PlayConfig, PlotConfig,
-    ReevaluateConfig, ReplayConfig, ReportConfig, SensitivityConfig, TellConfig, TiersConfig,
-    TournamentConfig, ValidateConfig, WorkConfig,
+    AskConfig, BenchConfig, DatasetConfig, EvolveConfig, GameKind, LevelsConfig, PlayConfig,
+    PlotConfig, ReevaluateConfig, ReplayConfig, ReportConfig, SensitivityConfig, TellConfig,
+    TiersConfig, TournamentConfig, TrainConfig, ValidateConfig, WorkConfig,
 };
 
 /// One validated subcommand.
@@ -41,6 +41,10 @@ pub enum Command {
     Work(Box<WorkConfig>),
     /// `playstyles tell`.
     Tell(Box<TellConfig>),
+    /// `playstyles dataset`.
+    Dataset(Box<DatasetConfig>),
+    /// `playstyles train`.
+    Train(Box<TrainConfig>),
     /// `playstyles games`.
     Games,
 }
@@ -65,6 +69,8 @@ impl Command {
             Command::Ask(c) => c.evolve.run.game,
             Command::Work(c) => c.game,
             Command::Tell(c) => c.evolve.run.game,
+            Command::Dataset(c) => c.game,
+            Command::Train(c) => c.game,
         }
     }
 
@@ -87,6 +93,8 @@ impl Command {
             Command::Ask(_) => "ask",
             Command::Work(_) => "work",
             Command::Tell(_) => "tell",
+            Command::Dataset(_) => "dataset",
+            Command::Train(_) => "train",
         }
     }
 
@@ -113,7 +121,9 @@ impl Command {
             | Command::Play(_)
             | Command::Replay(_)
             | Command::Bench(_)
-            | Command::Work(_) => None,
+            | Command::Work(_)
+            | Command::Dataset(_)
+            | Command::Train(_) => None,
         }
     }
 }

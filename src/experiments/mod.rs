@@ -13,6 +13,8 @@
 //!   by [`evaluate`]; [`tasks`]: the same run batch by batch through `ask`, `work` and `tell`,
 //!   for clusters;
 //! - [`levels`]: listing and showing a game's levels;
+//! - [`dataset`](mod@dataset), [`train`](mod@train): positions from self-play, and a value
+//!   network fitted to them ([`crate::learn`]);
 //! - [`sensitivity`]: how far each evolved weight of a run config moves the map's features
 //!   and the win rate, played on common games;
 //! - [`plot`], [`validate`], [`reevaluate`], [`tiers`]: read a run directory ([`run_dir`]) to
@@ -35,6 +37,7 @@ pub mod agent_files;
 pub mod bench;
 pub mod command;
 pub mod config_file;
+pub mod dataset;
 pub mod elite_games;
 pub mod evaluate;
 pub mod evolve;
@@ -59,11 +62,13 @@ pub mod tiers;
 pub mod tournament;
 pub mod tournament_rows;
 pub mod tournament_spec;
+pub mod train;
 pub mod validate;
 
 pub use crate::bench::BenchTarget;
 pub use bench::BenchConfig;
 pub use command::{Command, Exit};
+pub use dataset::DatasetConfig;
 pub use evolve::EvolveConfig;
 pub use game_kind::GameKind;
 pub use levels::{LevelsAction, LevelsConfig};
@@ -78,6 +83,7 @@ pub use sensitivity::SensitivityConfig;
 pub use tasks::{AskConfig, TellConfig, WorkConfig};
 pub use tiers::TiersConfig;
 pub use tournament_spec::{TournamentConfig, TournamentSpec};
+pub use train::TrainConfig;
 pub use validate::{CellChoice, LevelChoice, ValidateConfig};
 
 pub(crate) use resources::{output_error, thread_pool};

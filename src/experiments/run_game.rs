@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::agent_files::keep_files;
 use super::config_file::{LevelSet, read_rules};
+use super::dataset::{DatasetConfig, DatasetLevels, dataset, header_for};
 use super::evolve::{EvolveConfig, RunSetup, evolve, kept_config};
 use super::games_csv::TableColumns;
 use super::reevaluate::{ReevaluateConfig, reevaluate};
@@ -86,6 +87,8 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
             Ok(())
         }
         Command::Games => describe_game::<G, W>(out),
+        Command::Dataset(cfg) => run_dataset::<G, W>(&cfg, out),
+        Command::Train(cfg) => super::train::run_train(&game, &cfg, out).map(|_| ()),
         Command::Tournament(cfg) => run_tournament::<G, W>(&cfg, out),
         Command::Plot(cfg) => super::plot::plot(&cfg, out),
         Command::Validate(cfg) => run_validate::<G, W>(&cfg, out),
@@ -126,6 +129,7 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
                 BenchTarget::Agents => {
                     bench::bench_agents(&game, &G::bench_agents(), &levels, &cfg, out).map(|_| ())
                 }
+                BenchTarget::Learned => bench::bench_learned(&game, &levels, &cfg, out).map(|_| ()),
             }
         }
     };
@@ -204,6 +208,33 @@ fn run_tournament<G: GameKit, W: Write>(cfg: &TournamentConfig, out: &mut W) -> 
         config_toml,
     };
     tournament(&game, levels, build, cfg, &kept, columns, out).map(|_| ())
+}
+
+/// Records a dataset: its `[rules]`, levels and agents.
+fn run_dataset<G: GameKit, W: Write>(cfg: &DatasetConfig, out: &mut W) -> Result<()> {
+    let located = |e: Error| match e {
+        Error::Config { field, reason } => Error::Config {
+            field,
+            reason: format!("{reason} (in {})", cfg.source),
+        },
+        e => e,
+    };
+    let rules: G::Rules = read_rules(&cfg.rules).map_err(located)?;
+    let table = rules_table(&rules)?;
+    let rules_text = toml::to_string(&table).map_err(|e| Error::config("rules", e.to_string()))?;
+    let game = G::with_rules(rules);
+    let (names, levels) = match &cfg.levels {
+        DatasetLevels::Generated => (Vec::new(), None),
+        DatasetLevels::Set(set) => {
+            let (names, levels) = load_levels::<G>(set, "levels").map_err(located)?;
+            (names, Some(levels))
+        }
+    };
+    let config = cfg.resolved_toml(table, &names);
+    let header =
+        header_for(&game, cfg.game.name(), &rules_text, config, cfg.predictors).map_err(located)?;
+    let build = |s: &str| build_agent_at(&game, s, Path::new("."));
+    dataset(&game, levels.as_deref(), build, cfg, header, out).map(|_| ())
 }
 
 /// Validates a run: its `[rules]` and features, on the levels of `--levels`.

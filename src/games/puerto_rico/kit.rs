@@ -81,12 +81,12 @@ impl GameKit for PuertoRicoGame {
         &STATS
     }
 
-    /// `bench fm`: random games of 3 and 5 players (the speed targets' sizes); `bench agents`:
-    /// 4 players, the paper's table size.
+    /// `bench fm`: random games of 3 and 5 players (the speed targets' sizes); `bench agents`
+    /// and `bench learned`: 4 players, the paper's table size.
     fn bench_levels(target: BenchTarget) -> Vec<String> {
         match target {
             BenchTarget::Fm => vec!["3p".into(), "5p".into()],
-            BenchTarget::Agents => vec!["4p".into()],
+            BenchTarget::Agents | BenchTarget::Learned => vec!["4p".into()],
         }
     }
 

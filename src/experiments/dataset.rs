@@ -1,0 +1,531 @@
+//! `playstyles dataset CONFIG`: positions from self-play for learned evaluation
+//! ([`crate::learn`]).
+//!
+//! A dataset config is a TOML file; `agents` is required, the other fields take the defaults
+//! shown:
+//!
+//! ```toml
+//! game = "prismata"                  # default: the first registered game
+//! seed = 1                           # default 1
+//! games = 1000                       # default 1000
+//! levels = "generated"               # default: a fresh level from the game's generator per
+//!                                    # game; or "paper" / a list, game i on level i mod n
+//! agents = ["MediumAI", "MediumAI"]  # one spec per seat
+//! predictors = true                  # default true: record the game's hand-written
+//!                                    # predictors (Prismata's playout costs ≈ 1 ms a position)
+//!
+//! [rules]                            # the game's rules options
+//! open_engine = true
+//! ```
+//!
+//! Game `i` has seed `derive_seed(seed, [i])`, participant `j` in seat `(i + j) mod n`, and with
+//! generated levels the level of seed `derive_seed(seed, [LEVEL_TAG, i])`, so its unit set (in
+//! Prismata) is its own: a split by game is a split by set too. Every time the player to move
+//! changes (and at the start) the position is recorded from the side to move
+//! ([`GameKit::encode`]) with its turn (turns played before it) and the game's hand-written
+//! predictors ([`GameKit::predict`], their randomness derived from the game seed and the turn);
+//! when the game ends each is labelled with the result for its side to move (a sole first
+//! place a win, a shared first place or a game stopped by a cap a draw, anything else a loss).
+//!
+//! The file (default `datasets/<config file stem>.dataset`, format in
+//! [`crate::learn::dataset`]) is written atomically at the end. Meanwhile games are played in
+//! chunks of [`CHUNK`], each written atomically as a dataset of its own into `<file>.parts/`:
+//! `--resume` keeps the chunks of the same resolved config and plays the rest, so a killed
+//! run loses at most the chunk running and ends with the same file. Games run in parallel on
+//! `--threads` threads; the file is the same for any number.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::GameKind;
+use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
+use super::resources::{output_error, thread_pool};
+use crate::agent::{Agent, AgentSpec};
+use crate::arena::play_match;
+use crate::error::{Error, Result};
+use crate::files::{TEXT_LIMIT, read_text, write_atomic};
+use crate::game::{Outcome, Turn};
+use crate::kit::GameKit;
+use crate::learn::dataset::{Dataset, Header, Label, Record, encode_records, file_bytes};
+use crate::learn::encoding::Encoding;
+use crate::limits;
+use crate::report::progress::Progress;
+use crate::rng::{derive_rng, derive_seed};
+
+/// Games per chunk (a part file).
+pub const CHUNK: u64 = 200;
+
+/// Games when a config gives none.
+pub const DEFAULT_GAMES: u64 = 1000;
+
+/// The `levels` word for a generated level per game (the default).
+pub const GENERATED: &str = "generated";
+
+/// Tags the seeds of generated levels.
+const LEVEL_TAG: u64 = 0x1e7e1;
+
+/// Tags the predictors' randomness.
+const PREDICT_TAG: u64 = 0x9ed1c7;
+
+/// A dataset config as written in TOML.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DatasetFile {
+    #[serde(default = "default_game")]
+    game: String,
+    #[serde(default)]
+    rules: toml::Table,
+    #[serde(default = "default_seed")]
+    seed: u64,
+    #[serde(default = "default_games")]
+    games: u64,
+    #[serde(default = "default_levels")]
+    levels: LevelsField,
+    agents: Vec<String>,
+    #[serde(default = "default_predictors")]
+    predictors: bool,
+}
+
+fn default_predictors() -> bool {
+    true
+}
+
+fn default_game() -> String {
+    GameKind::default().name().into()
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+fn default_games() -> u64 {
+    DEFAULT_GAMES
+}
+
+fn default_levels() -> LevelsField {
+    LevelsField::Word(GENERATED.into())
+}
+
+/// The levels a dataset's games are played on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DatasetLevels {
+    /// A fresh level from the game's generator per game.
+    Generated,
+    /// Game `i` on level `i mod n`.
+    Set(LevelSet),
+}
+
+/// A validated `playstyles dataset` command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DatasetConfig {
+    /// The game.
+    pub game: GameKind,
+    /// Its rules options, still to be read as the game's `GameKit::Rules`.
+    pub rules: toml::Table,
+    /// The seed.
+    pub seed: u64,
+    /// Games to play.
+    pub games: u64,
+    /// Their levels.
+    pub levels: DatasetLevels,
+    /// One agent per seat.
+    pub agents: Vec<AgentSpec>,
+    /// Whether positions carry the game's hand-written predictors.
+    pub predictors: bool,
+    /// Where the config came from.
+    pub source: String,
+    /// The dataset file.
+    pub out: PathBuf,
+    /// Worker threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Replace an earlier dataset or start an interrupted one over.
+    pub force: bool,
+    /// Continue an interrupted dataset from its chunks.
+    pub resume: bool,
+    /// Play at most this many chunks, then stop as if killed (for tests of `--resume`).
+    pub stop_after_chunks: Option<u64>,
+}
+
+impl DatasetConfig {
+    /// Reads the dataset config at `path`; the file is `out` or
+    /// `datasets/<file stem>.dataset`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the file cannot be read; [`Error::Config`] naming the field at fault
+    /// (`games` 0 or over [`limits::MAX_GAMES`], an unknown game or level word, no agents or a
+    /// malformed agent spec as `agents[i]`) with the file named.
+    pub fn load(path: &Path, out: Option<PathBuf>) -> Result<Self> {
+        let text = read_text(path, TEXT_LIMIT)?;
+        let source = path.display().to_string();
+        let located = |e: Error| match e {
+            Error::Config { field, reason } => Error::Config {
+                field,
+                reason: format!("{reason} (in {source})"),
+            },
+            e => e,
+        };
+        let file: DatasetFile = toml::from_str(&text)
+            .map_err(|e| toml_error(&text, &e))
+            .map_err(located)?;
+        let game: GameKind = file.game.parse().map_err(located)?;
+        if file.games == 0 || file.games > limits::MAX_GAMES {
+            return Err(located(Error::config(
+                "games",
+                format!("must be 1 to {}, got {}", limits::MAX_GAMES, file.games),
+            )));
+        }
+        let levels = match file.levels {
+            LevelsField::Word(w) if w == GENERATED => DatasetLevels::Generated,
+            other => DatasetLevels::Set(level_set(other, "levels").map_err(|e| match e {
+                Error::Config { field, reason } => located(Error::Config {
+                    field,
+                    reason: format!("{reason}, or \"{GENERATED}\""),
+                }),
+                e => e,
+            })?),
+        };
+        if file.agents.is_empty() {
+            return Err(located(Error::config(
+                "agents",
+                "give one agent spec per seat",
+            )));
+        }
+        let agents = file
+            .agents
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                AgentSpec::parse(s).map_err(|e| match e {
+                    Error::Config { reason, .. } => {
+                        located(Error::config(format!("agents[{i}]"), reason))
+                    }
+                    e => e,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let stem = path
+            .file_stem()
+            .map_or("dataset".into(), |s| s.to_string_lossy().into_owned());
+        Ok(DatasetConfig {
+            game,
+            rules: file.rules,
+            seed: file.seed,
+            games: file.games,
+            levels,
+            agents,
+            predictors: file.predictors,
+            source,
+            out: out.unwrap_or_else(|| Path::new("datasets").join(format!("{stem}.dataset"))),
+            threads: None,
+            quiet: false,
+            force: false,
+            resume: false,
+            stop_after_chunks: None,
+        })
+    }
+
+    /// The config with every default explicit, agents in canonical form and the rules as the
+    /// game reads them: what the dataset's header keeps and `--resume` compares.
+    pub fn resolved_toml(&self, rules: toml::Table, levels: &[String]) -> String {
+        let levels = match &self.levels {
+            DatasetLevels::Generated => LevelsField::Word(GENERATED.into()),
+            DatasetLevels::Set(_) => LevelsField::listed(levels),
+        };
+        let file = DatasetFile {
+            game: self.game.name().into(),
+            rules,
+            seed: self.seed,
+            games: self.games,
+            levels,
+            agents: self.agents.iter().map(ToString::to_string).collect(),
+            predictors: self.predictors,
+        };
+        toml::to_string(&file).expect("a dataset config serialises")
+    }
+}
+
+/// What a finished dataset holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DatasetSummary {
+    /// Games recorded.
+    pub games: u64,
+    /// Positions recorded.
+    pub positions: u64,
+    /// Whether every game is in the file (false: stopped by `--stop-after-chunks`).
+    pub done: bool,
+}
+
+/// Plays the games of `cfg` with agents from `build` on `levels` (`None`: generated) and
+/// writes the dataset; `header` is the file's header without its counts.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--out` for an existing file or chunks without `--force` (or
+/// chunks of another config without `--force`), `agents` for a spec count that is not the
+/// level's player count; what building an agent or playing a game reports; [`Error::Io`] for a
+/// file that cannot be written.
+pub fn dataset<G: GameKit, W: Write>(
+    game: &G,
+    levels: Option<&[(String, G::Level)]>,
+    build: impl Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync,
+    cfg: &DatasetConfig,
+    mut header: Header,
+    out: &mut W,
+) -> Result<DatasetSummary> {
+    let parts = parts_dir(&cfg.out);
+    prepare(cfg, &parts)?;
+    let specs: Vec<String> = cfg.agents.iter().map(ToString::to_string).collect();
+    for s in &specs {
+        build(s)?;
+    }
+    let chunks = cfg.games.div_ceil(CHUNK);
+    let pool = thread_pool(cfg.threads, "--threads")?;
+    let progress = Progress::with_unit(cfg.games, "games", !cfg.quiet);
+    let mut played = 0;
+    for c in 0..chunks {
+        let path = parts.join(format!("part-{c:06}.dataset"));
+        let range = c * CHUNK..((c + 1) * CHUNK).min(cfg.games);
+        if cfg.resume && path.exists() {
+            let part = Dataset::read(&path)?;
+            if part.header.config != header.config {
+                return Err(Error::config(
+                    "--resume",
+                    format!(
+                        "{} was made by another config; start over with --force",
+                        path.display()
+                    ),
+                ));
+            }
+            progress.add(range.end - range.start);
+            continue;
+        }
+        if cfg.stop_after_chunks.is_some_and(|k| played >= k) {
+            progress.finish();
+            return Ok(DatasetSummary {
+                games: 0,
+                positions: 0,
+                done: false,
+            });
+        }
+        let games: Vec<Vec<Record>> = pool.install(|| {
+            range
+                .clone()
+                .into_par_iter()
+                .map(|i| {
+                    let r = record_game(game, levels, &build, cfg, &specs, i);
+                    progress.inc();
+                    r
+                })
+                .collect::<Result<_>>()
+        })?;
+        let mut body = Vec::new();
+        let mut positions = 0;
+        for (i, recs) in range.clone().zip(&games) {
+            encode_records(i as u32, recs, &mut body);
+            positions += recs.len() as u64;
+        }
+        let mut h = header.clone();
+        (h.games, h.positions) = (range.end - range.start, positions);
+        write_atomic(&path, &file_bytes(&h, &body))?;
+        played += 1;
+    }
+    progress.finish();
+    // Every chunk is on disk: the file is their records in order.
+    let mut body = Vec::new();
+    let (mut games, mut positions) = (0, 0);
+    for c in 0..chunks {
+        let path = parts.join(format!("part-{c:06}.dataset"));
+        let bytes = crate::files::read_bytes(&path, crate::files::DATA_LIMIT)?;
+        let part = Dataset::parse(&bytes).map_err(|reason| Error::Data {
+            path: path.clone(),
+            line: 0,
+            reason,
+        })?;
+        games += part.header.games;
+        positions += part.header.positions;
+        let start = records_start(&bytes);
+        body.extend_from_slice(&bytes[start..]);
+    }
+    (header.games, header.positions) = (games, positions);
+    write_atomic(&cfg.out, &file_bytes(&header, &body))?;
+    fs::remove_dir_all(&parts).map_err(|e| Error::io(&parts, e))?;
+    writeln!(
+        out,
+        "{}: {positions} positions of {games} games ({:.1} a game)",
+        cfg.out.display(),
+        positions as f64 / games.max(1) as f64
+    )
+    .map_err(output_error)?;
+    Ok(DatasetSummary {
+        games,
+        positions,
+        done: true,
+    })
+}
+
+/// Where the records of a dataset file's bytes start.
+fn records_start(bytes: &[u8]) -> usize {
+    let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes"));
+    16 + len as usize
+}
+
+/// The folder of a dataset's chunks.
+fn parts_dir(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".parts");
+    out.with_file_name(name)
+}
+
+/// Checks the output against `--force` and `--resume`, clearing it for `--force`.
+fn prepare(cfg: &DatasetConfig, parts: &Path) -> Result<()> {
+    let exists = cfg.out.exists() || parts.exists();
+    if exists && cfg.force {
+        for p in [&cfg.out, parts] {
+            if p.is_dir() {
+                fs::remove_dir_all(p).map_err(|e| Error::io(p, e))?;
+            } else if p.exists() {
+                fs::remove_file(p).map_err(|e| Error::io(p, e))?;
+            }
+        }
+    } else if cfg.out.exists() {
+        return Err(Error::config(
+            "--out",
+            format!("{} exists; give --force to replace it", cfg.out.display()),
+        ));
+    } else if parts.exists() && !cfg.resume {
+        return Err(Error::config(
+            "--out",
+            format!(
+                "{} holds an interrupted dataset; give --resume to continue it or --force to start over",
+                parts.display()
+            ),
+        ));
+    }
+    fs::create_dir_all(parts).map_err(|e| Error::io(parts, e))
+}
+
+/// The header of a dataset of `game` made by the resolved config `config`.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `game` if the game declares no encoding.
+pub fn header_for<G: GameKit>(
+    game: &G,
+    name: &str,
+    rules: &str,
+    config: String,
+    predictors: bool,
+) -> Result<Header> {
+    let encoding: Encoding = game.encoding().ok_or_else(|| {
+        Error::config(
+            "game",
+            format!("{name} has no encoding of positions for learned evaluation"),
+        )
+    })?;
+    Ok(Header {
+        game: name.into(),
+        rules: rules.into(),
+        encoding,
+        predictors: if predictors {
+            game.predictors().iter().map(|s| s.to_string()).collect()
+        } else {
+            Vec::new()
+        },
+        games: 0,
+        positions: 0,
+        config,
+    })
+}
+
+/// Plays game `i` and returns its positions, labelled.
+fn record_game<G: GameKit>(
+    game: &G,
+    levels: Option<&[(String, G::Level)]>,
+    build: &(impl Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync),
+    cfg: &DatasetConfig,
+    specs: &[String],
+    i: u64,
+) -> Result<Vec<Record>> {
+    let seed = cfg.seed;
+    let generated;
+    let level = match levels {
+        Some(set) => &set[(i % set.len() as u64) as usize].1,
+        None => {
+            generated = G::generate_level(derive_seed(seed, &[LEVEL_TAG, i]))?;
+            &generated
+        }
+    };
+    let n = specs.len();
+    let mut agents: Vec<Option<Box<dyn Agent<G>>>> = (0..n).map(|_| None).collect();
+    for (j, s) in specs.iter().enumerate() {
+        agents[(i as usize + j) % n] = Some(build(s)?);
+    }
+    let mut agents: Vec<Box<dyn Agent<G>>> = agents.into_iter().flatten().collect();
+    let game_seed = derive_seed(seed, &[i]);
+    let mut records: Vec<(usize, Record)> = Vec::new();
+    let mut last = None;
+    let mut counts = Vec::new();
+    let mut turn: u16 = 0;
+    let check_players = {
+        let s = crate::arena::initial_state(game, level, game_seed);
+        game.num_players(&s)
+    };
+    if check_players != n {
+        return Err(Error::config(
+            "agents",
+            format!("{n} agents for a level of {check_players} players"),
+        ));
+    }
+    let record = play_match(game, level, &mut agents, game_seed, |state, _| {
+        let Turn::Player(p) = game.turn(state) else {
+            return;
+        };
+        if last == Some(p) {
+            return;
+        }
+        if last.is_some() {
+            turn = turn.saturating_add(1);
+        }
+        last = Some(p);
+        game.encode(state, p, &mut counts);
+        let mut predictions = Vec::new();
+        if cfg.predictors {
+            let mut rng = derive_rng(game_seed, &[PREDICT_TAG, u64::from(turn)]);
+            game.predict(state, p, &mut rng, &mut predictions);
+        }
+        records.push((
+            p,
+            Record {
+                turn,
+                label: Label::Draw,
+                predictions,
+                counts: counts.clone(),
+            },
+        ));
+    })?;
+    let outcome = if record.capped { None } else { record.outcome };
+    Ok(records
+        .into_iter()
+        .map(|(p, mut r)| {
+            r.label = label(outcome.as_ref(), p);
+            r
+        })
+        .collect())
+}
+
+/// The result of `outcome` (`None`: unfinished) for seat `p`.
+fn label(outcome: Option<&Outcome>, p: usize) -> Label {
+    match outcome {
+        None => Label::Draw,
+        Some(o) if o.winner() == Some(p) => Label::Win,
+        Some(o) if o.winner().is_none() && o.rank(p) == 1 => Label::Draw,
+        Some(_) => Label::Loss,
+    }
+}
