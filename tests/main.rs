@@ -40,6 +40,9 @@ mod invariants;
 /// `ask`/`work`/`tell` stopped after any write or killed at random, then run again (with
 /// `--resume`), end byte-identical to an uninterrupted run.
 mod kill_resume;
+/// Learned evaluation through the command line: `dataset` and `train` at CI scale,
+/// reproducible and resumable; the model played by the searches; bad files and flags named.
+mod learned;
 /// Tribes level files: malformed inputs, built-in levels, the generator.
 mod levels;
 /// A library user's game through its own binary (`examples/pig`, `cli::main_for`): every

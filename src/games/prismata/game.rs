@@ -21,8 +21,11 @@ const PLAYER: u8 = 0;
 const UNIT: u8 = 1;
 const BUYABLE: u8 = 2;
 
+/// The game's registered name.
+pub const NAME: &str = "prismata";
+
 static INFO: GameInfo = GameInfo {
-    name: "prismata",
+    name: NAME,
     min_players: 2,
     max_players: 2,
     actor_classes: &["player", "unit", "buyable"],

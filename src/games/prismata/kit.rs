@@ -12,7 +12,10 @@ use crate::bench::AgentBenchSet;
 use crate::board::{Drawing, LegendEntry};
 use crate::error::Result;
 use crate::features::Composite;
+use crate::game::Player;
 use crate::kit::GameKit;
+use crate::learn::encoding::{Count, Encoding};
+use crate::rng::Rng;
 
 /// Prismata's rules options: the `[rules]` table of a config.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,6 +138,44 @@ impl GameKit for PrismataGame {
 
     fn legend() -> Vec<LegendEntry> {
         super::draw::legend()
+    }
+
+    /// Per side, each unit type's count (built and under construction apart) and each
+    /// resource, plus the side to move ([`super::encoding`]).
+    fn encoding(&self) -> Option<Encoding> {
+        Some(super::encoding::encoding(self.library()))
+    }
+
+    fn encode(&self, state: &State, player: Player, out: &mut Vec<Count>) {
+        super::encoding::encode(self.library(), state, player, out);
+    }
+
+    /// `will_score`: the sign of the will score (spec §11.6; 1 ahead, 0 behind, ½ level);
+    /// `playout`: the result of one playout by the `Playout` bot for both sides (spec
+    /// §11.5), the papers' two hand-written evaluations.
+    fn predictors(&self) -> &'static [&'static str] {
+        &["will_score", "playout"]
+    }
+
+    fn predict(&self, state: &State, player: Player, rng: &mut Rng, out: &mut Vec<f32>) {
+        use super::ai::{config::BotConfig, eval, heuristics::will_score};
+        out.clear();
+        let lib = self.library();
+        let will = will_score(lib, state, player);
+        out.push(if will > 0.0 {
+            1.0
+        } else if will < 0.0 {
+            0.0
+        } else {
+            0.5
+        });
+        let Some(super::ai::bot::Planner::Sequence(playout)) =
+            BotConfig::builtin().player("Playout")
+        else {
+            unreachable!("the built-in bots define the Playout player (tested)");
+        };
+        let result = eval::playout(lib, state, playout, rng);
+        out.push(eval::win_credit(result.winner, player as u8) as f32);
     }
 
     fn describe_action(&self, state: &State, action: Action) -> String {

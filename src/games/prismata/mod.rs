@@ -4,7 +4,8 @@
 //! phase ([`rules`]: the action phase in [`action`]; defense, wipeout, breach, the steps between
 //! turns and game end in [`combat`]), played through [`crate::game::Game`] by [`PrismataGame`]
 //! ([`game`]) with a text picture of a state ([`render`]); its play-style statistics and
-//! features ([`features`]) and what the workflows need of it ([`kit`]). Its bots (the partial
+//! features ([`features`]), its positions as counts for learned evaluation ([`encoding`]) and
+//! what the workflows need of it ([`kit`]). Its bots (the partial
 //! players and Hierarchical Portfolio Search) are in [`ai`]; its golden tests (the scenarios
 //! of spec §15.5) in `golden.rs`.
 
@@ -12,6 +13,7 @@ pub mod action;
 pub mod ai;
 pub mod combat;
 mod draw;
+pub mod encoding;
 pub mod features;
 pub mod game;
 #[cfg(test)]

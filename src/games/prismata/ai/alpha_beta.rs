@@ -11,11 +11,14 @@
 //! Where the C++ has a time limit checked at every node, ours is a budget of leaf
 //! evaluations checked at the same place, so a decision does not depend on the machine.
 
-use super::eval::{PlayoutResult, playout, playout_score};
+use std::sync::Arc;
+
+use super::eval::{PlayoutResult, WIN_SCORE, learned_credit, playout, playout_score};
 use super::heuristics::{will_score, will_score_inflation};
 use super::portfolio::PartialPortfolio;
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
+use crate::learn::value::LearnedValue;
 use crate::rng::Rng;
 
 /// How leaves are scored (C++ `Eval`, spec §11.5).
@@ -27,7 +30,15 @@ pub enum LeafEval {
     WillScore,
     /// [`will_score_inflation`] (a finished game: ±[`super::eval::WIN_SCORE`]).
     WillScoreInflation,
+    /// A learned model's probability `p` that the searching player wins, as
+    /// `(2p − 1) ·` [`LEARNED_SCALE`] (a finished game: ±[`super::eval::WIN_SCORE`], as a
+    /// playout scores it); `None` until an agent spec names the model (`model=FILE`).
+    Learned(Option<Arc<LearnedValue>>),
 }
+
+/// A learned leaf's score for a sure win: half a playout win, so that a finished game
+/// always outranks a prediction.
+pub const LEARNED_SCALE: f64 = WIN_SCORE / 2.0;
 
 /// The search's settings.
 #[derive(Clone, Debug)]
@@ -164,6 +175,13 @@ impl Search<'_> {
             ),
             LeafEval::WillScore => will_score(self.library, state, me),
             LeafEval::WillScoreInflation => will_score_inflation(self.library, state, me),
+            LeafEval::Learned(Some(model)) => {
+                let p = learned_credit(self.library, model, state, self.max_player);
+                (2.0 * p - 1.0) * LEARNED_SCALE
+            }
+            LeafEval::Learned(None) => {
+                unreachable!("a learned Alpha-Beta is built with its model (bot())")
+            }
         }
     }
 }

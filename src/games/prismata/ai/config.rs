@@ -20,7 +20,9 @@
 //!
 //! Types keep their C++ names (`Defense_Solver`, `Player_UCT`, …); options are the C++ ones in
 //! snake case, except that search time limits become budgets (`evaluations` for Alpha-Beta,
-//! `traversals` for UCT; Portfolio Greedy Search has a fixed number of playouts). One type is
+//! `traversals` for UCT; Portfolio Greedy Search has a fixed number of playouts). The
+//! searches' `eval = "Learned"` scores leaves with a trained model ([`crate::learn`]), named
+//! by `model = "FILE"` or by the agent spec's `model=FILE`. One type is
 //! ours: `Player_PortfolioMCTS` ([`super::pmcts`]). Everything is resolved when the file is loaded, so an unknown name,
 //! option or type, a wrong list length or a reference cycle is an error naming the entry and
 //! field.
@@ -47,6 +49,7 @@ use super::buy::{
     TechHeuristic,
 };
 use super::defense::{DefenseDefault, DefenseGreedyKnapsack, DefenseRandom, DefenseSolver};
+use super::eval::Leaf;
 use super::filter::{CardFilter, FilterSpec};
 use super::heuristics::{
     DamageLoss, UnitHeuristic, current_value, damage_loss_attack_value, damage_loss_will_cost,
@@ -61,6 +64,9 @@ use super::uct::Uct;
 use crate::agents::portfolio_mcts::PmctsParams;
 use crate::error::{Error, Result};
 use crate::games::prismata::Library;
+use crate::games::prismata::encoding;
+use crate::games::prismata::game::NAME;
+use crate::learn::value::LearnedValue;
 
 /// The built-in bot configuration: the C++ difficulty bots and the HPS paper's portfolio.
 pub const BUILTIN: &str = include_str!("bots.toml");
@@ -555,15 +561,32 @@ impl<'t> Resolver<'t> {
                     }
                     None => None,
                 };
-                let eval = match (eval, playout.clone()) {
-                    ("Playout", Some(p)) => LeafEval::Playout(p),
-                    ("WillScore", _) if !by_playout => LeafEval::WillScore,
-                    ("WillScoreInflation", _) if !by_playout => LeafEval::WillScoreInflation,
+                // A learned model: from the config's `model`, or later from the agent spec.
+                let model = match entry.string("model")? {
+                    Some(path) if eval == "Learned" => Some(Arc::new(
+                        LearnedValue::load(path, NAME, &encoding::encoding(self.library))
+                            .map_err(|e| Error::config(entry.field("model"), e.to_string()))?,
+                    )),
+                    Some(_) => {
+                        return Err(Error::config(
+                            entry.field("model"),
+                            format!("only for eval = \"Learned\", not `{eval}`"),
+                        ));
+                    }
+                    None => None,
+                };
+                let (eval, leaf) = match (eval, playout.clone()) {
+                    ("Learned", _) => (LeafEval::Learned(model.clone()), Leaf::Learned(model)),
+                    ("Playout", Some(p)) => (LeafEval::Playout(p), Leaf::Playout),
+                    ("WillScore", _) if !by_playout => (LeafEval::WillScore, Leaf::Playout),
+                    ("WillScoreInflation", _) if !by_playout => {
+                        (LeafEval::WillScoreInflation, Leaf::Playout)
+                    }
                     _ => {
                         let known = if kind == "Player_StackAlphaBeta" {
-                            "Playout, WillScore, WillScoreInflation"
+                            "Playout, WillScore, WillScoreInflation, Learned"
                         } else {
-                            "Playout"
+                            "Playout, Learned"
                         };
                         return Err(Error::config(
                             entry.field("eval"),
@@ -584,6 +607,7 @@ impl<'t> Resolver<'t> {
                         c: entry.float("uct_constant", 2.0)?,
                         traversals: positive(&mut entry, "traversals")?,
                         playout: playout(),
+                        leaf,
                     }),
                     "Player_StackAlphaBeta" => Planner::AlphaBeta(AlphaBeta {
                         root,
@@ -593,7 +617,7 @@ impl<'t> Resolver<'t> {
                         eval,
                         evaluations: positive(&mut entry, "evaluations")?,
                     }),
-                    _ => Planner::Pmcts(pmcts(&mut entry, root, inner, playout())?),
+                    _ => Planner::Pmcts(pmcts(&mut entry, root, inner, playout(), leaf)?),
                 }
             }
             _ => {
@@ -632,6 +656,7 @@ fn pmcts(
     root: PartialPortfolio,
     inner: PartialPortfolio,
     playout: Sequence,
+    leaf: Leaf,
 ) -> Result<TurnPmcts> {
     let d = PmctsParams::default();
     let params = PmctsParams {
@@ -653,6 +678,7 @@ fn pmcts(
         weights: Vec::new(),
         style: 0.0,
         persona_playouts: false,
+        leaf,
     };
     let field = entry.field("weights");
     if let Some(table) = entry.get("weights") {

@@ -4,8 +4,11 @@
 //! does: at most [`PLAYOUT_TURN_LIMIT`] turns counted from the playout's start, and a game
 //! still running then is a draw.
 
+use std::sync::Arc;
+
 use super::sequence::Sequence;
-use crate::games::prismata::{Library, State};
+use crate::games::prismata::{Library, State, encoding};
+use crate::learn::value::LearnedValue;
 use crate::rng::Rng;
 
 /// Turns a playout may last (the C++ `Game` turn limit).
@@ -71,6 +74,29 @@ pub fn playout_score(result: PlayoutResult, max_player: u8) -> f64 {
         Some(_) => -WIN_SCORE + f64::from(result.turns),
         None => 0.0,
     }
+}
+
+/// How a UCT or P-MCTS search scores a node reached for the first time.
+#[derive(Clone, Debug, Default)]
+pub enum Leaf {
+    /// One playout by the search's playout player (the C++ searches).
+    #[default]
+    Playout,
+    /// A learned model's value ([`learned_credit`]); `None` until an agent spec names the
+    /// model (`model=FILE`).
+    Learned(Option<Arc<LearnedValue>>),
+}
+
+/// The probability, by `model`, that `player` wins `state` (a finished game: its
+/// [`win_credit`]). The model sees the state from the side to move, as datasets record it.
+pub fn learned_credit(library: &Library, model: &LearnedValue, state: &State, player: u8) -> f64 {
+    if state.over {
+        return win_credit(state.winner, player);
+    }
+    let mut counts = Vec::with_capacity(48);
+    encoding::encode(library, state, usize::from(state.active), &mut counts);
+    let p = model.value(&counts);
+    if state.active == player { p } else { 1.0 - p }
 }
 
 #[cfg(test)]

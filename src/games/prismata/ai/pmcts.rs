@@ -19,13 +19,14 @@
 
 use rand::RngExt;
 
-use super::eval::{PLAYOUT_TURN_LIMIT, playout};
+use super::eval::{Leaf, PLAYOUT_TURN_LIMIT, playout};
 use super::partial::PpPhase;
 use super::portfolio::{Generated, PartialPortfolio};
 use super::sequence::Sequence;
 use super::turn_tree::{TurnNode, TurnTree, grow};
 use crate::agents::portfolio_mcts::PmctsParams;
 use crate::games::prismata::{Action, Library, State};
+use crate::learn::value::LearnedValue;
 use crate::rng::Rng;
 
 /// The weight of a partial player that the weights do not name.
@@ -56,6 +57,9 @@ pub struct TurnPmcts {
     /// above 0: the playout player's); false, the default: the playout player plays both
     /// sides.
     pub persona_playouts: bool,
+    /// How a new node is scored: by a playout, or by a learned model (which replaces the
+    /// playout, persona or not).
+    pub leaf: Leaf,
 }
 
 /// What a node keeps besides the shared statistics.
@@ -296,6 +300,13 @@ impl TurnTree<'_> for TurnPmcts {
         &self.playout
     }
 
+    fn learned(&self) -> Option<&LearnedValue> {
+        match &self.leaf {
+            Leaf::Learned(model) => model.as_deref(),
+            Leaf::Playout => None,
+        }
+    }
+
     /// With [`TurnPmcts::persona_playouts`], the searching side plays its turns with a buy
     /// player drawn by weight each turn ([`TurnPmcts::persona_sequence`]).
     fn playout(
@@ -363,6 +374,7 @@ mod tests {
             weights: Vec::new(),
             style: 0.0,
             persona_playouts: false,
+            leaf: Leaf::Playout,
         }
     }
 

@@ -5,8 +5,10 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
+use super::alpha_beta::LeafEval;
 use super::bot::{Bot, Planner};
 use super::config::BotConfig;
+use super::eval::Leaf;
 use super::heuristics::will_score;
 use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use super::sequence::{acts_now, play_phase};
@@ -14,7 +16,9 @@ use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSup
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::{Game, Player};
-use crate::games::prismata::{Action, PrismataGame, State, TurnPhase};
+use crate::games::prismata::game::NAME;
+use crate::games::prismata::{Action, Library, PrismataGame, State, TurnPhase, encoding};
+use crate::learn::value::LearnedValue;
 use crate::limits::{MAX_BUDGET, MAX_PGS_ROUNDS};
 use crate::rng::Rng;
 
@@ -210,12 +214,54 @@ impl SearchSupport for PrismataGame {
     }
 }
 
+/// The spec's `model=FILE` for a planner that scores leaves with a learned model; an error
+/// naming `model` for a learned planner without one, a file that is not a Prismata model of
+/// this library, or a planner that is not learned.
+fn set_model(name: &str, planner: &mut Planner, spec: &mut AgentSpec) -> Result<()> {
+    let path = spec.take_word("model", "")?;
+    let slot = match planner {
+        Planner::AlphaBeta(ab) => match &mut ab.eval {
+            LeafEval::Learned(m) => Some(m),
+            _ => None,
+        },
+        Planner::Uct(uct) => match &mut uct.leaf {
+            Leaf::Learned(m) => Some(m),
+            Leaf::Playout => None,
+        },
+        Planner::Pmcts(search) => match &mut search.leaf {
+            Leaf::Learned(m) => Some(m),
+            Leaf::Playout => None,
+        },
+        _ => None,
+    };
+    match (slot, path.is_empty()) {
+        (Some(m), false) => {
+            let lib = Library::builtin();
+            let model = LearnedValue::load(&path, NAME, &encoding::encoding(lib))
+                .map_err(|e| Error::config("model", e.to_string()))?;
+            *m = Some(Arc::new(model));
+            Ok(())
+        }
+        (Some(None), true) => Err(Error::config(
+            "model",
+            format!("{name} scores leaves with a learned model: give model=FILE"),
+        )),
+        (Some(Some(_)), true) => Ok(()),
+        (None, false) => Err(Error::config(
+            "model",
+            format!("{name} does not evaluate with a learned model (eval = \"Learned\")"),
+        )),
+        (None, true) => Ok(()),
+    }
+}
+
 /// A bot from its planner, with the spec's overrides.
 fn bot(
     name: &str,
     mut planner: Planner,
     spec: &mut AgentSpec,
 ) -> Result<Box<dyn Agent<PrismataGame>>> {
+    set_model(name, &mut planner, spec)?;
     match &mut planner {
         Planner::AlphaBeta(ab) => {
             ab.evaluations = spec

@@ -1,6 +1,6 @@
 //! What Prismata's two tree searches over whole turns ([`super::uct`] and [`super::pmcts`])
-//! share: the node, the traversal (score a new leaf by one playout, else descend; back up the
-//! win credit for the searching player), and the UCT value of a child.
+//! share: the node, the traversal (score a new leaf by one playout or a learned model, else
+//! descend; back up the win credit for the searching player), and the UCT value of a child.
 //!
 //! These trees stay apart from the generic searches' [`crate::agents::tree`]: a move here is a
 //! whole turn made by a portfolio of partial players (the child's state is kept in the node,
@@ -9,9 +9,10 @@
 //! the C++; the generic trees are arenas over single actions with normalised values, random
 //! tie-breaks and max^n for more than two players.
 
-use super::eval::{playout, win_credit};
+use super::eval::{learned_credit, playout, win_credit};
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
+use crate::learn::value::LearnedValue;
 use crate::rng::Rng;
 
 /// A tree node: the state after `actions` (a whole turn), played by `mover`; `extra` is what
@@ -81,6 +82,12 @@ pub(super) trait TurnTree<'a> {
         playout(library, state, self.playout_player(), rng).winner
     }
 
+    /// The learned model that scores a node reached for the first time instead of a playout
+    /// (`None`, the default: playouts).
+    fn learned(&self) -> Option<&LearnedValue> {
+        None
+    }
+
     /// Grows `node` (its state not over, visited unless it is the root) as the search does, and
     /// returns the index of the child to descend into.
     fn descend(
@@ -111,8 +118,9 @@ pub(super) fn grow<'a, T: TurnTree<'a>>(
 }
 
 /// One traversal from `node`: a node other than the root reached for the first time is scored
-/// by one playout, a finished game by its winner, any other node by the traversal of the
-/// child [`TurnTree::descend`] picks. Returns the winner it found (`None`: a draw).
+/// by one playout (win 1, draw ½, loss 0 for `max_player`) or by the learned model's
+/// probability that `max_player` wins, a finished game by its winner, any other node by the
+/// traversal of the child [`TurnTree::descend`] picks. Returns the value it backs up.
 fn traverse<'a, T: TurnTree<'a>>(
     tree: &'a T,
     library: &'a Library,
@@ -120,16 +128,22 @@ fn traverse<'a, T: TurnTree<'a>>(
     is_root: bool,
     max_player: u8,
     rng: &mut Rng,
-) -> Option<u8> {
-    let winner = if !is_root && node.visits == 0 {
-        tree.playout(library, &node.state, max_player, rng)
+) -> f64 {
+    let value = if !is_root && node.visits == 0 {
+        match tree.learned() {
+            Some(model) => learned_credit(library, model, &node.state, max_player),
+            None => win_credit(
+                tree.playout(library, &node.state, max_player, rng),
+                max_player,
+            ),
+        }
     } else if node.state.over {
-        node.state.winner
+        win_credit(node.state.winner, max_player)
     } else {
         let i = tree.descend(library, node, is_root, max_player, rng);
         traverse(tree, library, &mut node.children[i], false, max_player, rng)
     };
     node.visits += 1;
-    node.wins += win_credit(winner, max_player);
-    winner
+    node.wins += value;
+    value
 }

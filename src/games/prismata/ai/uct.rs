@@ -4,15 +4,18 @@
 //! the root, the inner one below) until the iterator is exhausted or the node has
 //! `max_children`; an unvisited child is chosen first, then the highest win rate (for the
 //! player who moved into it) plus `c`·√(ln N / n); a node reached for the first time is scored
-//! by one playout (win 1, draw ½, loss 0 for the searching player); the most-visited root
+//! by one playout (win 1, draw ½, loss 0 for the searching player), or, with a learned
+//! model ([`Leaf::Learned`]), by its probability that the searching player wins; the most-visited root
 //! child is played. The budget is `traversals` (the C++ `MaxTraversals`; we have no time
 //! limit). `max_children` 0 means no limit (the C++ would then add no child at all). The node
 //! and the traversal are `turn_tree`'s, shared with [`super::pmcts`].
 
+use super::eval::Leaf;
 use super::portfolio::{Children, PartialPortfolio};
 use super::sequence::Sequence;
 use super::turn_tree::{TurnNode, TurnTree, grow};
 use crate::games::prismata::{Action, Library, State};
+use crate::learn::value::LearnedValue;
 use crate::rng::Rng;
 
 /// The search's settings.
@@ -30,6 +33,8 @@ pub struct Uct {
     pub traversals: u64,
     /// The playout player of both sides.
     pub playout: Sequence,
+    /// How a new node is scored: by a playout, or by a learned model.
+    pub leaf: Leaf,
 }
 
 /// A node's move iterator, made on its first expansion.
@@ -97,6 +102,13 @@ impl<'a> TurnTree<'a> for Uct {
         &self.playout
     }
 
+    fn learned(&self) -> Option<&LearnedValue> {
+        match &self.leaf {
+            Leaf::Learned(model) => model.as_deref(),
+            Leaf::Playout => None,
+        }
+    }
+
     /// Adds a child if the node has room, then selects.
     fn descend(
         &'a self,
@@ -127,6 +139,7 @@ mod tests {
             c: 2.0,
             traversals,
             playout: Sequence { players: firsts() },
+            leaf: Leaf::Playout,
         }
     }
 
