@@ -373,7 +373,12 @@ fn every_committed_experiment_is_within_the_limits() {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        let loaded = if text.contains("[[pairing]]") {
+        let is_dataset =
+            !text.contains("[[pairing]]") && text.lines().any(|l| l.starts_with("agents ="));
+        let loaded = if is_dataset {
+            // `load` checks `games` against the limit.
+            playstyles::experiments::DatasetConfig::load(&path, None).map(|_| ())
+        } else if text.contains("[[pairing]]") {
             TournamentConfig::load(&path, None).and_then(|c| {
                 let levels = level_count(&c.spec.levels, c.spec.game.name());
                 c.spec.check_games(levels)
