@@ -15,6 +15,7 @@ pub use spec::{AgentSpec, Value, parse_agent_list, split_agent_list};
 use crate::error::Error;
 use crate::error::Result;
 use crate::game::{Game, Player};
+use crate::learn::encoding::{Count, Encoding};
 use crate::rng::Rng;
 
 /// Picks actions for one seat of a game.
@@ -214,5 +215,19 @@ pub trait SearchSupport: Game + Sized + 'static {
     /// The names of the game's own agents ([`SearchSupport::game_agent`]), for error messages.
     fn game_agent_names(&self) -> Vec<String> {
         Vec::new()
+    }
+
+    /// How the game writes positions as counts for learned evaluation ([`crate::learn`]);
+    /// `None` (the default): it has none, and `dataset` and learned knowledge refuse it.
+    fn encoding(&self) -> Option<Encoding> {
+        None
+    }
+
+    /// Replaces `out` with `state`'s counts from `player`'s side (a dataset records the side
+    /// to move, or every seat), in the slots of [`SearchSupport::encoding`]; called only for
+    /// a game that declares one.
+    fn encode(&self, state: &Self::State, player: Player, out: &mut Vec<Count>) {
+        let _ = (state, player);
+        out.clear();
     }
 }

@@ -19,7 +19,6 @@ use crate::board::{Drawing, LegendEntry, text_drawing};
 use crate::error::Result;
 use crate::features::Composite;
 use crate::game::Player;
-use crate::learn::encoding::{Count, Encoding};
 use crate::rng::Rng;
 
 /// Everything the workflows (play, tournament, evolve, validate, tiers, plot, bench, levels)
@@ -119,20 +118,6 @@ pub trait GameKit: SearchSupport {
     /// The symbols of [`GameKit::draw`]'s pictures and their meanings (none by default).
     fn legend() -> Vec<LegendEntry> {
         Vec::new()
-    }
-
-    /// How the game writes positions as counts for learned evaluation ([`crate::learn`]);
-    /// `None` (the default): it has none, and `dataset` and learned knowledge refuse it.
-    fn encoding(&self) -> Option<Encoding> {
-        None
-    }
-
-    /// Replaces `out` with `state`'s counts from `player`'s side (the side to move when a
-    /// dataset records it), in the slots of [`GameKit::encoding`]; called only for a game
-    /// that declares one.
-    fn encode(&self, state: &Self::State, player: Player, out: &mut Vec<Count>) {
-        let _ = (state, player);
-        out.clear();
     }
 
     /// The hand-written predictors of the result whose values a dataset keeps beside each

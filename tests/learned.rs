@@ -1,8 +1,10 @@
 //! Learned evaluation through the command line, at CI scale: a tiny Prismata dataset (Easy
 //! bots, 12 games) made, stopped and resumed to the same bytes whatever the threads; a tiny
 //! model trained twice to the same bytes with its tables; the model played by the searches
-//! (`AB_Learned`, `UCT_Learned`); and every truncated, mismatched or foreign file, and every
-//! bad flag, exiting with code 2 naming it.
+//! (`AB_Learned`, `UCT_Learned`); a Puerto Rico dataset of every seat's view whose model the
+//! generic searches play (`mcts(model=…)` and the others) and another game's searches refuse;
+//! and every truncated, mismatched or foreign file, and every bad flag, exiting with code 2
+//! naming it.
 
 use std::path::{Path, PathBuf};
 
@@ -240,6 +242,11 @@ fn foreign_truncated_and_mismatched_files_and_bad_flags_exit_2_naming_them() {
             "levels",
         ),
         (CONFIG.replace("seed = 4", "seed = 4\ncolour = 1"), "colour"),
+        (CONFIG.replace("seed = 4", "seed = 4\nkeep = 0.0"), "keep"),
+        (
+            CONFIG.replace("seed = 4", "seed = 4\nsides = \"some\""),
+            "sides",
+        ),
     ] {
         let (d, c) = setup(&format!("bad-{field}"), &bad);
         let out = d.join("x.dataset");
@@ -248,18 +255,87 @@ fn foreign_truncated_and_mismatched_files_and_bad_flags_exit_2_naming_them() {
             field,
         );
     }
-    let (_, puerto) = setup(
-        "no-encoding",
-        &CONFIG
-            .replace("prismata", "puerto-rico")
-            .replace(
-                "\"EasyAI\", \"EasyAI\"",
-                "\"sa0\", \"sa0\", \"sa0\", \"sa0\"",
-            )
-            .replace("open_engine = true", ""),
+}
+
+#[test]
+fn the_generic_searches_read_a_model_of_their_own_game_only() {
+    // Puerto Rico: every seat's view of each position, a tiny model, and MCTS, P-MCTS, RHEA and
+    // OSLA valuing their leaves with it.
+    let config = r#"
+game = "puerto-rico"
+seed = 9
+games = 8
+levels = ["3p"]
+agents = ["sa0", "sa0", "sa0"]
+sides = "all"
+"#;
+    let (dir, path) = setup("generic", config);
+    let data = dir.join("pr.dataset");
+    let printed = make_dataset(&path, &data, &[]);
+    let model = dir.join("pr.safetensors");
+    train(&data, &model, &[]);
+    let m = path_arg(&model);
+    for spec in [
+        format!("mcts(budget=40,model={m})"),
+        format!("pmcts(budget=40,model={m})"),
+        format!("rhea(budget=40,model={m})"),
+        format!("osla(budget=40,model={m})"),
+    ] {
+        let agents = format!("{spec},sa0,sa0");
+        let o = playstyles(&[
+            "play",
+            "--game",
+            "puerto-rico",
+            "--level",
+            "3p",
+            "--agents",
+            &agents,
+        ]);
+        succeeded(o, &spec);
+    }
+    // Each position once per seat: the seat count divides the positions.
+    let positions: u64 = printed
+        .split_whitespace()
+        .find_map(|w| w.replace(',', "").parse().ok())
+        .unwrap_or(0);
+    assert!(positions > 0 && positions.is_multiple_of(3), "{printed}");
+    // A Prismata model is refused by Puerto Rico's and Tribes' searches, naming the file and
+    // the encodings.
+    let (pdir, pconfig) = setup("generic-prismata", CONFIG);
+    let pdata = pdir.join("p.dataset");
+    make_dataset(&pconfig, &pdata, &[]);
+    let pmodel = pdir.join("p.safetensors");
+    train(&pdata, &pmodel, &[]);
+    let agents = format!("mcts(budget=40,model={}),sa0,sa0", path_arg(&pmodel));
+    fails_naming(
+        &[
+            "play",
+            "--game",
+            "puerto-rico",
+            "--level",
+            "3p",
+            "--agents",
+            &agents,
+        ],
+        "p.safetensors",
+    );
+    let agents = format!("mcts(budget=40,model={}),mcts(budget=40)", m);
+    fails_naming(
+        &[
+            "play", "--game", "tribes", "--level", "1", "--agents", &agents,
+        ],
+        "puerto-rico-counts",
     );
     fails_naming(
-        &["dataset", path_arg(&puerto), "--out", "x.dataset"],
-        "encoding",
+        &[
+            "play",
+            "--game",
+            "puerto-rico",
+            "--level",
+            "3p",
+            "--agents",
+            "mcts(model=3),sa0,sa0",
+        ],
+        "model",
     );
 }

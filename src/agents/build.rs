@@ -56,7 +56,8 @@ fn rule_agent<G: SearchSupport>(
 /// k_init_mult,t_mult,a_mult,b)`, or a name of the game's own agents
 /// ([`SearchSupport::game_agent`]). Budgets default to 2000 FM calls; the game's
 /// [`SearchSupport::java_compat`] switches the search agents' Java quirks
-/// ([`compat`](super::compat)).
+/// ([`compat`](super::compat)). `model=FILE` gives OSLA, MCTS, RHEA and P-MCTS a trained
+/// model's evaluation instead of the game's ([`take_knowledge`](super::from_spec::take_knowledge)).
 ///
 /// # Errors
 ///

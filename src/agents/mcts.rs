@@ -12,7 +12,7 @@ use rand::RngExt;
 
 use super::arg_max::arg_max;
 use super::compat::SearchCompat;
-use super::from_spec::FromSpec;
+use super::from_spec::{FromSpec, take_knowledge};
 use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_search, take_budget};
 use super::tree::{Bounds, NodeHead, NodeView, OpponentModel, Tree};
 use crate::agent::{Agent, AgentSpec, Knowledge, SearchSupport};
@@ -271,7 +271,7 @@ impl<G: SearchSupport> FromSpec<G> for Mcts<G> {
     fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
         Ok(Mcts::new(
             MctsParams::from_spec(spec)?,
-            game.knowledge(),
+            take_knowledge(game, spec)?,
             compat,
         ))
     }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::arg_max::ArgMax;
 use super::compat::SearchCompat;
-use super::from_spec::FromSpec;
+use super::from_spec::{FromSpec, take_knowledge};
 use super::search_loop::take_budget;
 use crate::agent::{Agent, AgentSpec, Knowledge, SearchSupport};
 use crate::error::Result;
@@ -35,7 +35,8 @@ impl<G: Game> Osla<G> {
 /// Field: `budget`.
 impl<G: SearchSupport> FromSpec<G> for Osla<G> {
     fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
-        Ok(Osla::new(take_budget(spec)?, game.knowledge(), compat))
+        let budget = take_budget(spec)?;
+        Ok(Osla::new(budget, take_knowledge(game, spec)?, compat))
     }
 }
 

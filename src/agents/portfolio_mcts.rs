@@ -28,7 +28,7 @@ use rand::RngExt;
 
 use super::arg_max::ArgMax;
 use super::compat::SearchCompat;
-use super::from_spec::FromSpec;
+use super::from_spec::{FromSpec, take_knowledge};
 use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_search, take_budget};
 use super::tree::{
     EPSILON, Headed, NodeHead, NodeView, Tree, UNEXPANDED, normalise, selection_score,
@@ -545,7 +545,7 @@ impl<G: SearchSupport> FromSpec<G> for PortfolioMcts<G> {
         let weights = take_script_weights(spec, portfolio.script_names())?;
         Ok(PortfolioMcts::new(
             params,
-            game.knowledge(),
+            take_knowledge(game, spec)?,
             portfolio,
             weights,
             compat,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::compat::SearchCompat;
-use super::from_spec::FromSpec;
+use super::from_spec::{FromSpec, take_knowledge};
 use super::search_loop::{DEFAULT_BUDGET, take_budget};
 use crate::agent::{Agent, AgentSpec, Knowledge, SearchSupport};
 use crate::error::{Error, Result};
@@ -135,7 +135,7 @@ impl<G: SearchSupport> FromSpec<G> for Rhea<G> {
     fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
         Ok(Rhea::new(
             RheaParams::from_spec(spec)?,
-            game.knowledge(),
+            take_knowledge(game, spec)?,
             compat,
         ))
     }

@@ -22,7 +22,7 @@ pub struct LearnedBench {
     pub positions: usize,
     /// Mean counts a position switches on.
     pub active: f64,
-    /// [`GameKit::encode`].
+    /// [`SearchSupport::encode`](crate::agent::SearchSupport::encode).
     pub encode_ns: f64,
     /// The forward pass from counts (inputs, then the network).
     pub forward_ns: f64,

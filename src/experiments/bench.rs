@@ -114,7 +114,7 @@ pub fn bench_learned<G: crate::kit::GameKit>(
     })?;
     let value = crate::learn::value::LearnedValue::load(
         &model.display().to_string(),
-        cfg.game.name(),
+        Some(cfg.game.name()),
         &encoding,
     )?;
     let warmup = G::bench_agents().warmup;

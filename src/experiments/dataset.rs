@@ -13,6 +13,11 @@
 //! agents = ["MediumAI", "MediumAI"]  # one spec per seat
 //! predictors = true                  # default true: record the game's hand-written
 //!                                    # predictors (Prismata's playout costs ≈ 1 ms a position)
+//! sides = "mover"                    # default "mover": each position from the side to move;
+//!                                    # "all": from every seat (for searches that value
+//!                                    # positions where another seat is to move)
+//! keep = 1.0                         # default 1: the share of positions kept, drawn from
+//!                                    # the game's seed (fewer, less alike positions a game)
 //!
 //! [rules]                            # the game's rules options
 //! open_engine = true
@@ -21,11 +26,14 @@
 //! Game `i` has seed `derive_seed(seed, [i])`, participant `j` in seat `(i + j) mod n`, and with
 //! generated levels the level of seed `derive_seed(seed, [LEVEL_TAG, i])`, so its unit set (in
 //! Prismata) is its own: a split by game is a split by set too. Every time the player to move
-//! changes (and at the start) the position is recorded from the side to move
-//! ([`GameKit::encode`]) with its turn (turns played before it) and the game's hand-written
-//! predictors ([`GameKit::predict`], their randomness derived from the game seed and the turn);
-//! when the game ends each is labelled with the result for its side to move (a sole first
-//! place a win, a shared first place or a game stopped by a cap a draw, anything else a loss).
+//! changes (and at the start) the position is recorded (with `keep` below 1, a share of them
+//! drawn from the game's seed) from the side to move (with `sides = "all"`, from every seat in
+//! seat order)
+//! ([`SearchSupport::encode`](crate::agent::SearchSupport::encode)) with its turn (turns
+//! played before it) and the game's hand-written predictors ([`GameKit::predict`], their
+//! randomness derived from the game seed and the turn); when the game ends each is labelled
+//! with the result for its side (a sole first place a win, a shared first place or a game
+//! stopped by a cap a draw, anything else a loss).
 //!
 //! The file (default `datasets/<config file stem>.dataset`, format in
 //! [`crate::learn::dataset`]) is written atomically at the end. Meanwhile games are played in
@@ -38,6 +46,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use rand::RngExt;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -71,6 +80,9 @@ const LEVEL_TAG: u64 = 0x1e7e1;
 /// Tags the predictors' randomness.
 const PREDICT_TAG: u64 = 0x9ed1c7;
 
+/// Tags the draws of the positions kept.
+const KEEP_TAG: u64 = 0x6ee9;
+
 /// A dataset config as written in TOML.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -88,6 +100,35 @@ struct DatasetFile {
     agents: Vec<String>,
     #[serde(default = "default_predictors")]
     predictors: bool,
+    #[serde(default, skip_serializing_if = "Sides::is_mover")]
+    sides: Sides,
+    #[serde(default = "default_keep", skip_serializing_if = "keeps_all")]
+    keep: f64,
+}
+
+fn default_keep() -> f64 {
+    1.0
+}
+
+fn keeps_all(keep: &f64) -> bool {
+    *keep == 1.0
+}
+
+/// Whose side a dataset records each position from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sides {
+    /// The side to move (the papers' form).
+    #[default]
+    Mover,
+    /// Every seat, in seat order.
+    All,
+}
+
+impl Sides {
+    fn is_mover(&self) -> bool {
+        *self == Sides::Mover
+    }
 }
 
 fn default_predictors() -> bool {
@@ -136,6 +177,10 @@ pub struct DatasetConfig {
     pub agents: Vec<AgentSpec>,
     /// Whether positions carry the game's hand-written predictors.
     pub predictors: bool,
+    /// Whose side positions are recorded from.
+    pub sides: Sides,
+    /// The share of positions kept.
+    pub keep: f64,
     /// Where the config came from.
     pub source: String,
     /// The dataset file.
@@ -191,6 +236,12 @@ impl DatasetConfig {
                 e => e,
             })?),
         };
+        if !(file.keep > 0.0 && file.keep <= 1.0) {
+            return Err(located(Error::config(
+                "keep",
+                format!("must be above 0 and at most 1, got {}", file.keep),
+            )));
+        }
         if file.agents.is_empty() {
             return Err(located(Error::config(
                 "agents",
@@ -221,6 +272,8 @@ impl DatasetConfig {
             levels,
             agents,
             predictors: file.predictors,
+            sides: file.sides,
+            keep: file.keep,
             source,
             out: out.unwrap_or_else(|| Path::new("datasets").join(format!("{stem}.dataset"))),
             threads: None,
@@ -246,6 +299,8 @@ impl DatasetConfig {
             levels,
             agents: self.agents.iter().map(ToString::to_string).collect(),
             predictors: self.predictors,
+            sides: self.sides,
+            keep: self.keep,
         };
         toml::to_string(&file).expect("a dataset config serialises")
     }
@@ -473,6 +528,7 @@ fn record_game<G: GameKit>(
     let mut last = None;
     let mut counts = Vec::new();
     let mut turn: u16 = 0;
+    let mut keep_rng = derive_rng(game_seed, &[KEEP_TAG]);
     let check_players = {
         let s = crate::arena::initial_state(game, level, game_seed);
         game.num_players(&s)
@@ -494,21 +550,30 @@ fn record_game<G: GameKit>(
             turn = turn.saturating_add(1);
         }
         last = Some(p);
-        game.encode(state, p, &mut counts);
-        let mut predictions = Vec::new();
-        if cfg.predictors {
-            let mut rng = derive_rng(game_seed, &[PREDICT_TAG, u64::from(turn)]);
-            game.predict(state, p, &mut rng, &mut predictions);
+        if cfg.keep < 1.0 && keep_rng.random::<f64>() >= cfg.keep {
+            return;
         }
-        records.push((
-            p,
-            Record {
-                turn,
-                label: Label::Draw,
-                predictions,
-                counts: counts.clone(),
-            },
-        ));
+        let seats = match cfg.sides {
+            Sides::Mover => p..p + 1,
+            Sides::All => 0..n,
+        };
+        for q in seats {
+            game.encode(state, q, &mut counts);
+            let mut predictions = Vec::new();
+            if cfg.predictors {
+                let mut rng = derive_rng(game_seed, &[PREDICT_TAG, u64::from(turn)]);
+                game.predict(state, q, &mut rng, &mut predictions);
+            }
+            records.push((
+                q,
+                Record {
+                    turn,
+                    label: Label::Draw,
+                    predictions,
+                    counts: counts.clone(),
+                },
+            ));
+        }
     })?;
     let outcome = if record.capped { None } else { record.outcome };
     Ok(records

@@ -329,18 +329,25 @@ fn accuracy_csv(splits: &[(&str, Vec<BucketScore>)]) -> String {
     s
 }
 
-/// The test accuracy as a text table: a row per predictor, a column per turn bucket.
-fn accuracy_table(test: &[BucketScore]) -> String {
-    let mut turns: Vec<&str> = Vec::new();
-    let mut predictors: Vec<&str> = Vec::new();
-    for r in test {
-        if !turns.contains(&r.turns.as_str()) {
-            turns.push(&r.turns);
-        }
-        if !predictors.contains(&r.predictor.as_str()) {
-            predictors.push(&r.predictor);
+/// The distinct values of `field` in `rows`, in the order they first appear.
+fn distinct<'a>(
+    rows: &'a [BucketScore],
+    field: impl Fn(&'a BucketScore) -> &'a String,
+) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for r in rows {
+        let v = field(r).as_str();
+        if !out.contains(&v) {
+            out.push(v);
         }
     }
+    out
+}
+
+/// The test accuracy as a text table: a row per predictor, a column per turn bucket.
+fn accuracy_table(test: &[BucketScore]) -> String {
+    let turns = distinct(test, |r| &r.turns);
+    let predictors = distinct(test, |r| &r.predictor);
     let mut s = format!("{:<12}", "accuracy");
     for t in &turns {
         s.push_str(&format!(" {t:>7}"));
@@ -416,12 +423,7 @@ fn draw<DB: DrawingBackend>(
         .y_label_formatter(&|y| format!("{y:.0}"))
         .light_line_style(RGBColor(235, 235, 235))
         .draw()?;
-    let mut predictors: Vec<&str> = Vec::new();
-    for r in test {
-        if !predictors.contains(&r.predictor.as_str()) {
-            predictors.push(&r.predictor);
-        }
-    }
+    let predictors = distinct(test, |r| &r.predictor);
     let colours = [BLUE, RED, GREEN, RGBColor(148, 103, 189)];
     for (k, p) in predictors.iter().enumerate() {
         let colour = colours[k % colours.len()];

@@ -1,9 +1,9 @@
 //! A game's positions as counts, and the counts as the network's one-hot inputs.
 //!
-//! A game declares an [`Encoding`] ([`crate::kit::GameKit::encoding`]): a number of *slots*
+//! A game declares an [`Encoding`] ([`crate::agent::SearchSupport::encoding`]): a number of *slots*
 //! (Prismata: per side, each unit type's count and each resource) and writes a position from
 //! the side to move's point of view as `(slot, count)` pairs, counts above 0 only
-//! ([`crate::kit::GameKit::encode`]). Datasets keep these counts, not the network's inputs, so
+//! ([`crate::agent::SearchSupport::encode`]). Datasets keep these counts, not the network's inputs, so
 //! the inputs can change without playing the games again. The network sees count `c` of slot
 //! `s` as one binary input, `s · CAP + min(c, CAP) − 1` ([`input`]): one-hot counts capped at
 //! [`CAP`], as in Campbell & Churchill's Prismata network (spec §14.2).
@@ -12,6 +12,17 @@ use serde::{Deserialize, Serialize};
 
 /// Counts above this share the input of `CAP` (the papers' 40).
 pub const CAP: u16 = 40;
+
+/// A hand-written predictor's verdict from the sign of a lead: 1 ahead, 0 behind, ½ level.
+pub fn sign_prediction(lead: f64) -> f32 {
+    if lead > 0.0 {
+        1.0
+    } else if lead < 0.0 {
+        0.0
+    } else {
+        0.5
+    }
+}
 
 /// One count of a position: (slot, count), count ≥ 1.
 pub type Count = (u16, u16);

@@ -104,7 +104,7 @@ impl Model {
     /// that is not a safetensors file, has no playstyles metadata (a model of another tool),
     /// another layout version, was trained for another game or encoding (or unit library),
     /// or whose tensors are missing or of the wrong type or shape.
-    pub fn load(path: &Path, game: &str, encoding: &Encoding) -> Result<Model> {
+    pub fn load(path: &Path, game: Option<&str>, encoding: &Encoding) -> Result<Model> {
         let bytes = read_bytes(path, DATA_LIMIT)?;
         Model::parse(&bytes, game, encoding).map_err(|reason| Error::Data {
             path: path.to_path_buf(),
@@ -113,10 +113,11 @@ impl Model {
         })
     }
 
-    /// Parses a model file's bytes for `game` with `encoding`; the error says what is wrong.
+    /// Parses a model file's bytes for `game` (any game if `None`: the encoding alone must
+    /// fit) with `encoding`; the error says what is wrong.
     pub fn parse(
         bytes: &[u8],
-        game: &str,
+        game: Option<&str>,
         encoding: &Encoding,
     ) -> std::result::Result<Model, String> {
         let (_, meta) = SafeTensors::read_metadata(bytes)
@@ -135,7 +136,7 @@ impl Model {
                 info.format, info.format_version
             ));
         }
-        if info.game != game {
+        if let Some(game) = game.filter(|&g| g != info.game) {
             return Err(format!("a model for {}, not {game}", info.game));
         }
         if let Some(why) = encoding.mismatch(&info.encoding) {
@@ -227,14 +228,14 @@ mod tests {
         let m = model();
         let bytes = m.to_bytes();
         assert_eq!(bytes, m.to_bytes());
-        let back = Model::parse(&bytes, "g", &encoding()).unwrap();
+        let back = Model::parse(&bytes, Some("g"), &encoding()).unwrap();
         assert_eq!(back, m);
     }
 
     #[test]
     fn foreign_and_mismatched_models_are_refused() {
         let bytes = model().to_bytes();
-        let err = |b: &[u8], game: &str, e: &Encoding| Model::parse(b, game, e).unwrap_err();
+        let err = |b: &[u8], game: &str, e: &Encoding| Model::parse(b, Some(game), e).unwrap_err();
         assert!(err(&bytes, "h", &encoding()).contains("a model for g, not h"));
         let mut other = encoding();
         other.fingerprint = "lib 2".into();

@@ -24,12 +24,13 @@ thread_local! {
 }
 
 impl LearnedValue {
-    /// Reads the model at `path` for `game` with `encoding` ([`Model::load`]).
+    /// Reads the model at `path` for `game` (any game if `None`) with `encoding`
+    /// ([`Model::load`]).
     ///
     /// # Errors
     ///
     /// As [`Model::load`]: the file is named.
-    pub fn load(path: &str, game: &str, encoding: &Encoding) -> Result<LearnedValue> {
+    pub fn load(path: &str, game: Option<&str>, encoding: &Encoding) -> Result<LearnedValue> {
         Ok(LearnedValue {
             model: Model::load(Path::new(path), game, encoding)?,
             path: path.to_string(),

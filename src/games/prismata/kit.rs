@@ -14,7 +14,6 @@ use crate::error::Result;
 use crate::features::Composite;
 use crate::game::Player;
 use crate::kit::GameKit;
-use crate::learn::encoding::{Count, Encoding};
 use crate::rng::Rng;
 
 /// Prismata's rules options: the `[rules]` table of a config.
@@ -140,16 +139,6 @@ impl GameKit for PrismataGame {
         super::draw::legend()
     }
 
-    /// Per side, each unit type's count (built and under construction apart) and each
-    /// resource, plus the side to move ([`super::encoding`]).
-    fn encoding(&self) -> Option<Encoding> {
-        Some(super::encoding::encoding(self.library()))
-    }
-
-    fn encode(&self, state: &State, player: Player, out: &mut Vec<Count>) {
-        super::encoding::encode(self.library(), state, player, out);
-    }
-
     /// `will_score`: the sign of the will score (spec §11.6; 1 ahead, 0 behind, ½ level);
     /// `playout`: the result of one playout by the `Playout` bot for both sides (spec
     /// §11.5), the papers' two hand-written evaluations.
@@ -162,13 +151,7 @@ impl GameKit for PrismataGame {
         out.clear();
         let lib = self.library();
         let will = will_score(lib, state, player);
-        out.push(if will > 0.0 {
-            1.0
-        } else if will < 0.0 {
-            0.0
-        } else {
-            0.5
-        });
+        out.push(crate::learn::encoding::sign_prediction(will));
         let Some(super::ai::bot::Planner::Sequence(playout)) =
             BotConfig::builtin().player("Playout")
         else {

@@ -5,12 +5,14 @@ use super::PuertoRicoGame;
 use super::features::FEATURES;
 use super::rules::STATS;
 use super::setup::{Level, Options};
-use super::state::MAX_PLAYERS;
+use super::state::{MAX_PLAYERS, State};
 use crate::agent::SearchSupport;
 use crate::bench::{AgentBenchSet, BenchTarget};
 use crate::error::{Error, Result};
 use crate::features::Composite;
+use crate::game::Player;
 use crate::kit::GameKit;
+use crate::rng::Rng;
 
 impl GameKit for PuertoRicoGame {
     type Rules = Options;
@@ -124,5 +126,18 @@ impl GameKit for PuertoRicoGame {
             ],
             game_unit: "ms",
         }
+    }
+
+    /// `vp_lead`: whether the player leads in [`super::ai::PuertoRicoKnowledge`]'s worth (VP
+    /// plus possessions) over the best opponent (1 ahead, 0 behind, ½ level): the search
+    /// knowledge's own verdict.
+    fn predictors(&self) -> &'static [&'static str] {
+        &["vp_lead"]
+    }
+
+    fn predict(&self, state: &State, player: Player, _rng: &mut Rng, out: &mut Vec<f32>) {
+        out.clear();
+        let lead = self.knowledge().evaluate(self, state, state, player);
+        out.push(crate::learn::encoding::sign_prediction(lead));
     }
 }

@@ -22,6 +22,7 @@
 
 pub mod ai;
 pub mod apply;
+pub mod encoding;
 pub mod features;
 #[cfg(test)]
 mod golden;

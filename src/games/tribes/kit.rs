@@ -6,8 +6,10 @@ use crate::arena::summary::SummaryColumn;
 use crate::board::{Drawing, LegendEntry};
 use crate::error::Result;
 use crate::features::Composite;
+use crate::game::Player;
 use crate::games::tribes::ai::EVOLVED_WEIGHTS;
 use crate::kit::GameKit;
+use crate::rng::Rng;
 
 /// The built-in quick start (`experiments/quickstart.toml`): use case I's map in small, about
 /// 3 minutes on 2 cores; `playstyles evolve` runs it when given no config.
@@ -112,5 +114,24 @@ impl GameKit for TribesGame {
 
     fn describe_action(&self, state: &State, action: Action) -> String {
         super::draw::describe(state, action)
+    }
+
+    /// `score_lead`: whether the tribe's score, the game's verdict at the turn limit, leads
+    /// the best opponent's (1 ahead, 0 behind, ½ level).
+    fn predictors(&self) -> &'static [&'static str] {
+        &["score_lead"]
+    }
+
+    fn predict(&self, state: &State, player: Player, _rng: &mut Rng, out: &mut Vec<f32>) {
+        out.clear();
+        let me = state.tribes[player].score;
+        let best = (0..usize::from(state.num_tribes))
+            .filter(|&t| t != player)
+            .map(|t| state.tribes[t].score)
+            .max()
+            .unwrap_or(me);
+        out.push(crate::learn::encoding::sign_prediction(f64::from(
+            me - best,
+        )));
     }
 }

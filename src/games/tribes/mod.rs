@@ -13,6 +13,7 @@ pub mod check;
 pub mod combat;
 mod draw;
 pub mod economy;
+pub mod encoding;
 pub mod features;
 #[cfg(test)]
 mod golden;

@@ -49,7 +49,7 @@ use super::buy::{
     TechHeuristic,
 };
 use super::defense::{DefenseDefault, DefenseGreedyKnapsack, DefenseRandom, DefenseSolver};
-use super::eval::Leaf;
+use super::eval::{Leaf, load_model};
 use super::filter::{CardFilter, FilterSpec};
 use super::heuristics::{
     DamageLoss, UnitHeuristic, current_value, damage_loss_attack_value, damage_loss_will_cost,
@@ -64,9 +64,6 @@ use super::uct::Uct;
 use crate::agents::portfolio_mcts::PmctsParams;
 use crate::error::{Error, Result};
 use crate::games::prismata::Library;
-use crate::games::prismata::encoding;
-use crate::games::prismata::game::NAME;
-use crate::learn::value::LearnedValue;
 
 /// The built-in bot configuration: the C++ difficulty bots and the HPS paper's portfolio.
 pub const BUILTIN: &str = include_str!("bots.toml");
@@ -563,10 +560,10 @@ impl<'t> Resolver<'t> {
                 };
                 // A learned model: from the config's `model`, or later from the agent spec.
                 let model = match entry.string("model")? {
-                    Some(path) if eval == "Learned" => Some(Arc::new(
-                        LearnedValue::load(path, NAME, &encoding::encoding(self.library))
+                    Some(path) if eval == "Learned" => Some(
+                        load_model(self.library, path)
                             .map_err(|e| Error::config(entry.field("model"), e.to_string()))?,
-                    )),
+                    ),
                     Some(_) => {
                         return Err(Error::config(
                             entry.field("model"),

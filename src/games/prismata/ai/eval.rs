@@ -87,6 +87,34 @@ pub enum Leaf {
     Learned(Option<Arc<LearnedValue>>),
 }
 
+impl Leaf {
+    /// The model of a learned leaf (`None` for playouts, or a model not named yet).
+    pub fn model(&self) -> Option<&LearnedValue> {
+        match self {
+            Leaf::Learned(model) => model.as_deref(),
+            Leaf::Playout => None,
+        }
+    }
+
+    /// Where a learned leaf keeps its model (`None` for playouts).
+    pub fn model_slot(&mut self) -> Option<&mut Option<Arc<LearnedValue>>> {
+        match self {
+            Leaf::Learned(model) => Some(model),
+            Leaf::Playout => None,
+        }
+    }
+}
+
+/// Reads the Prismata model at `path` for `library`'s encoding ([`LearnedValue::load`]).
+///
+/// # Errors
+///
+/// As [`LearnedValue::load`]: the file is named.
+pub fn load_model(library: &Library, path: &str) -> crate::error::Result<Arc<LearnedValue>> {
+    let game = crate::games::prismata::game::NAME;
+    LearnedValue::load(path, Some(game), &encoding::encoding(library)).map(Arc::new)
+}
+
 /// The probability, by `model`, that `player` wins `state` (a finished game: its
 /// [`win_credit`]). The model sees the state from the side to move, as datasets record it.
 pub fn learned_credit(library: &Library, model: &LearnedValue, state: &State, player: u8) -> f64 {

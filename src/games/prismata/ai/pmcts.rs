@@ -301,10 +301,7 @@ impl TurnTree<'_> for TurnPmcts {
     }
 
     fn learned(&self) -> Option<&LearnedValue> {
-        match &self.leaf {
-            Leaf::Learned(model) => model.as_deref(),
-            Leaf::Playout => None,
-        }
+        self.leaf.model()
     }
 
     /// With [`TurnPmcts::persona_playouts`], the searching side plays its turns with a buy

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use super::alpha_beta::LeafEval;
 use super::bot::{Bot, Planner};
 use super::config::BotConfig;
-use super::eval::Leaf;
+use super::eval::load_model;
 use super::heuristics::will_score;
 use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use super::sequence::{acts_now, play_phase};
@@ -16,9 +16,8 @@ use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSup
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::{Game, Player};
-use crate::games::prismata::game::NAME;
-use crate::games::prismata::{Action, Library, PrismataGame, State, TurnPhase, encoding};
-use crate::learn::value::LearnedValue;
+use crate::games::prismata::{Action, Library, PrismataGame, State, TurnPhase};
+use crate::learn::encoding::{Count, Encoding};
 use crate::limits::{MAX_BUDGET, MAX_PGS_ROUNDS};
 use crate::rng::Rng;
 
@@ -165,6 +164,16 @@ impl SearchSupport for PrismataGame {
         Arc::new(PrismataKnowledge)
     }
 
+    /// Per side, each unit type's count (built and under construction apart) and each
+    /// resource, plus the side to move ([`super::encoding`]).
+    fn encoding(&self) -> Option<Encoding> {
+        Some(crate::games::prismata::encoding::encoding(self.library()))
+    }
+
+    fn encode(&self, state: &State, player: Player, out: &mut Vec<Count>) {
+        crate::games::prismata::encoding::encode(self.library(), state, player, out);
+    }
+
     fn portfolio(&self) -> Arc<dyn Portfolio<Self>> {
         static SCRIPTS_PORTFOLIO: OnceLock<Arc<PrismataScripts>> = OnceLock::new();
         SCRIPTS_PORTFOLIO
@@ -224,22 +233,15 @@ fn set_model(name: &str, planner: &mut Planner, spec: &mut AgentSpec) -> Result<
             LeafEval::Learned(m) => Some(m),
             _ => None,
         },
-        Planner::Uct(uct) => match &mut uct.leaf {
-            Leaf::Learned(m) => Some(m),
-            Leaf::Playout => None,
-        },
-        Planner::Pmcts(search) => match &mut search.leaf {
-            Leaf::Learned(m) => Some(m),
-            Leaf::Playout => None,
-        },
+        Planner::Uct(uct) => uct.leaf.model_slot(),
+        Planner::Pmcts(search) => search.leaf.model_slot(),
         _ => None,
     };
     match (slot, path.is_empty()) {
         (Some(m), false) => {
-            let lib = Library::builtin();
-            let model = LearnedValue::load(&path, NAME, &encoding::encoding(lib))
+            let model = load_model(Library::builtin(), &path)
                 .map_err(|e| Error::config("model", e.to_string()))?;
-            *m = Some(Arc::new(model));
+            *m = Some(model);
             Ok(())
         }
         (Some(None), true) => Err(Error::config(

@@ -103,10 +103,7 @@ impl<'a> TurnTree<'a> for Uct {
     }
 
     fn learned(&self) -> Option<&LearnedValue> {
-        match &self.leaf {
-            Leaf::Learned(model) => model.as_deref(),
-            Leaf::Playout => None,
-        }
+        self.leaf.model()
     }
 
     /// Adds a child if the node has room, then selects.

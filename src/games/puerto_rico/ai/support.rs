@@ -10,8 +10,9 @@ use super::thinking::{ThinkingAi, ThinkingParams, possessions};
 use crate::agent::{Agent, AgentSpec, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
-use crate::games::puerto_rico::scoring;
 use crate::games::puerto_rico::{PuertoRicoGame, State};
+use crate::games::puerto_rico::{encoding, scoring};
+use crate::learn::encoding::{Count, Encoding};
 use crate::limits;
 
 /// Possessions (eq. 2, in hundredths of a doubloon) per VP in [`PuertoRicoKnowledge`]: a
@@ -51,6 +52,16 @@ impl Knowledge<PuertoRicoGame> for PuertoRicoKnowledge {
 impl SearchSupport for PuertoRicoGame {
     fn knowledge(&self) -> Arc<dyn Knowledge<Self>> {
         Arc::new(PuertoRicoKnowledge::default())
+    }
+
+    /// Each seat's holdings and the shared supplies, from the view's seat
+    /// ([`crate::games::puerto_rico::encoding`]).
+    fn encoding(&self) -> Option<Encoding> {
+        Some(encoding::encoding())
+    }
+
+    fn encode(&self, state: &State, player: Player, out: &mut Vec<Count>) {
+        encoding::encode(state, player, out);
     }
 
     fn portfolio(&self) -> Arc<dyn Portfolio<Self>> {

@@ -6,7 +6,9 @@ use super::knowledge::TribesKnowledge;
 use super::portfolio::TribesPortfolio;
 use super::rule_based::RuleBasedAgent;
 use crate::agent::{Agent, Knowledge, Portfolio, SearchSupport};
-use crate::games::tribes::TribesGame;
+use crate::game::Player;
+use crate::games::tribes::{State, TribesGame, encoding};
+use crate::learn::encoding::{Count, Encoding};
 
 impl SearchSupport for TribesGame {
     fn knowledge(&self) -> Arc<dyn Knowledge<Self>> {
@@ -23,5 +25,15 @@ impl SearchSupport for TribesGame {
 
     fn rule_agent(&self) -> Option<Box<dyn Agent<Self>>> {
         Some(Box::new(RuleBasedAgent::new()))
+    }
+
+    /// Per tribe, its economy, army and technologies, plus the round and who is to move
+    /// ([`crate::games::tribes::encoding`]).
+    fn encoding(&self) -> Option<Encoding> {
+        Some(encoding::encoding())
+    }
+
+    fn encode(&self, state: &State, player: Player, out: &mut Vec<Count>) {
+        encoding::encode(self, state, player, out);
     }
 }
