@@ -33,6 +33,7 @@
 //! - [`report`]: result files (CSV, written atomically), heatmaps, HTML pages (replays) and
 //!   terminal output;
 //! - [`stats`]: small statistics helpers ([`stats::wilson_interval`]);
+//! - [`ladder`]: Bradley–Terry ratings of agents on the Elo scale with 95 % intervals;
 //! - [`files`]: the one place user files are read (regular files only, with a size limit) and
 //!   files are written (atomically: temp file, fsync, rename);
 //! - [`limits`]: the largest counts and budgets accepted, each with its reason;
@@ -158,6 +159,7 @@ pub mod files;
 pub mod game;
 pub mod games;
 pub mod kit;
+pub mod ladder;
 pub mod learn;
 pub mod limits;
 pub mod qd;
