@@ -306,36 +306,15 @@ sides = "all"
     make_dataset(&pconfig, &pdata, &[]);
     let pmodel = pdir.join("p.safetensors");
     train(&pdata, &pmodel, &[]);
+    let play = |game: &str, level: &str, agents: &str, needle: &str| {
+        fails_naming(
+            &["play", "--game", game, "--level", level, "--agents", agents],
+            needle,
+        )
+    };
     let agents = format!("mcts(budget=40,model={}),sa0,sa0", path_arg(&pmodel));
-    fails_naming(
-        &[
-            "play",
-            "--game",
-            "puerto-rico",
-            "--level",
-            "3p",
-            "--agents",
-            &agents,
-        ],
-        "p.safetensors",
-    );
-    let agents = format!("mcts(budget=40,model={}),mcts(budget=40)", m);
-    fails_naming(
-        &[
-            "play", "--game", "tribes", "--level", "1", "--agents", &agents,
-        ],
-        "puerto-rico-counts",
-    );
-    fails_naming(
-        &[
-            "play",
-            "--game",
-            "puerto-rico",
-            "--level",
-            "3p",
-            "--agents",
-            "mcts(model=3),sa0,sa0",
-        ],
-        "model",
-    );
+    play("puerto-rico", "3p", &agents, "p.safetensors");
+    let agents = format!("mcts(budget=40,model={m}),mcts(budget=40)");
+    play("tribes", "1", &agents, "puerto-rico-counts");
+    play("puerto-rico", "3p", "mcts(model=3),sa0,sa0", "model");
 }

@@ -24,6 +24,14 @@ pub fn sign_prediction(lead: f64) -> f32 {
     }
 }
 
+/// Appends count `v` of slot `slot` to `out` if it is at least 1 (counts above `u16::MAX`
+/// saturate): how an encoding writes a count it computed.
+pub fn push_count(out: &mut Vec<Count>, slot: usize, v: i64) {
+    if v >= 1 {
+        out.push((slot as u16, v.min(i64::from(u16::MAX)) as u16));
+    }
+}
+
 /// One count of a position: (slot, count), count ≥ 1.
 pub type Count = (u16, u16);
 

@@ -11,10 +11,12 @@
 //! each role taken this round, and a 1 in the slot of how many seats after the view's seat
 //! the governor sits and the player to act sits. Seats beyond the game's are left empty.
 
+use super::PuertoRicoGame;
 use super::scoring;
-use super::state::{MAX_PLAYERS, Phase, State};
+use super::state::{MAX_PLAYERS, State};
 use super::types::{BUILDINGS, GOODS, ROLES};
-use crate::learn::encoding::{Count, Encoding};
+use crate::game::Game;
+use crate::learn::encoding::{Count, Encoding, push_count};
 
 /// The encoding's name.
 pub const NAME: &str = "puerto-rico-counts";
@@ -43,7 +45,7 @@ pub fn encoding() -> Encoding {
 }
 
 /// Writes `state` from `player`'s seat as counts, slots in increasing order.
-pub fn encode(state: &State, player: usize, out: &mut Vec<Count>) {
+pub fn encode(game: &PuertoRicoGame, state: &State, player: usize, out: &mut Vec<Count>) {
     out.clear();
     let n = state.n();
     let mut block = [0u32; BLOCK];
@@ -78,7 +80,7 @@ pub fn encode(state: &State, player: usize, out: &mut Vec<Count>) {
     shared[1] = u32::from(state.colonist_supply);
     shared[2] = u32::from(state.colonist_ship);
     shared[3] = u32::from(state.round);
-    shared[4] = phase_number(state.phase);
+    shared[4] = 1 + u32::from(game.phase(state));
     for s in 0..usize::from(state.num_ships).min(3) {
         shared[5 + s] = u32::from(state.ship_load[s]);
     }
@@ -88,43 +90,21 @@ pub fn encode(state: &State, player: usize, out: &mut Vec<Count>) {
     push_all(out, base, &shared);
     base += SHARED;
     for r in 0..ROLES {
-        push(out, base + r, u32::from(state.role_coins[r]));
+        push_count(out, base + r, i64::from(state.role_coins[r]));
     }
     base += ROLES;
     for r in 0..ROLES {
-        push(out, base + r, u32::from(state.roles_taken & (1 << r) != 0));
+        push_count(out, base + r, i64::from(state.roles_taken & (1 << r) != 0));
     }
     base += ROLES;
     let behind = |seat: u8| (usize::from(seat) + n - player) % n;
-    push(out, base + behind(state.governor), 1);
-    push(out, base + MAX_PLAYERS + behind(state.actor), 1);
-}
-
-/// The phase as 1 (role selection) to 9 (over).
-fn phase_number(phase: Phase) -> u32 {
-    1 + match phase {
-        Phase::RoleSelection => 0,
-        Phase::Settler => 1,
-        Phase::Mayor => 2,
-        Phase::Builder => 3,
-        Phase::Craftsman => 4,
-        Phase::Trader => 5,
-        Phase::Captain => 6,
-        Phase::Storage => 7,
-        Phase::Over => 8,
-    }
+    push_count(out, base + behind(state.governor), 1);
+    push_count(out, base + MAX_PLAYERS + behind(state.actor), 1);
 }
 
 fn push_all(out: &mut Vec<Count>, base: usize, values: &[u32]) {
     for (i, &v) in values.iter().enumerate() {
-        push(out, base + i, v);
-    }
-}
-
-/// Adds slot `slot` with count `v` if it is at least 1 (counts above `u16::MAX` saturate).
-fn push(out: &mut Vec<Count>, slot: usize, v: u32) {
-    if v >= 1 {
-        out.push((slot as u16, v.min(u32::from(u16::MAX)) as u16));
+        push_count(out, base + i, i64::from(v));
     }
 }
 

@@ -14,7 +14,7 @@ use super::economy::tribe_production;
 use super::state::{MAX_TRIBES, NONE};
 use super::types::{Tech, UnitKind};
 use super::{State, TribesGame};
-use crate::learn::encoding::{Count, Encoding};
+use crate::learn::encoding::{Count, Encoding, push_count};
 
 /// The encoding's name.
 pub const NAME: &str = "tribes-counts";
@@ -75,23 +75,16 @@ pub fn encode(game: &TribesGame, state: &State, player: usize, out: &mut Vec<Cou
         push_block(out, k * BLOCK, &block);
     }
     let base = MAX_TRIBES * BLOCK;
-    push(out, base, i64::from(state.tick));
+    push_count(out, base, i64::from(state.tick));
     let behind = (usize::from(state.active) + n - player) % n.max(1);
     if behind > 0 {
-        push(out, base + behind, 1);
+        push_count(out, base + behind, 1);
     }
 }
 
 fn push_block(out: &mut Vec<Count>, base: usize, block: &[i64]) {
     for (i, &v) in block.iter().enumerate() {
-        push(out, base + i, v);
-    }
-}
-
-/// Adds slot `slot` with count `v` if it is at least 1 (counts above `u16::MAX` saturate).
-fn push(out: &mut Vec<Count>, slot: usize, v: i64) {
-    if v >= 1 {
-        out.push((slot as u16, v.min(i64::from(u16::MAX)) as u16));
+        push_count(out, base + i, v);
     }
 }
 

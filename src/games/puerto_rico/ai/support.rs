@@ -61,7 +61,7 @@ impl SearchSupport for PuertoRicoGame {
     }
 
     fn encode(&self, state: &State, player: Player, out: &mut Vec<Count>) {
-        encoding::encode(state, player, out);
+        encoding::encode(self, state, player, out);
     }
 
     fn portfolio(&self) -> Arc<dyn Portfolio<Self>> {
