@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
-use super::encoding::Count;
 use super::value::LearnedValue;
-use crate::agent::{Evaluator, Knowledge, SearchSupport};
+use crate::agent::{Knowledge, SearchSupport};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player};
 
@@ -43,29 +42,18 @@ impl<G: SearchSupport> LearnedKnowledge<G> {
         &self.value.path
     }
 
-    /// The model's value of `state` for `player`, using `counts` as scratch.
-    fn value_of(&self, game: &G, state: &G::State, player: Player, counts: &mut Vec<Count>) -> f64 {
+    /// The model's value of `state` for `player`.
+    fn value_of(&self, game: &G, state: &G::State, player: Player) -> f64 {
         if let Some(outcome) = game.outcome(state) {
             return (outcome.utility(player) + 1.0) / 2.0;
         }
-        game.encode(state, player, counts);
-        self.value.value(counts)
+        self.value.value_of(|out| game.encode(state, player, out))
     }
 }
 
 impl<G: SearchSupport> Knowledge<G> for LearnedKnowledge<G> {
     fn evaluate(&self, game: &G, _root: &G::State, state: &G::State, player: Player) -> f64 {
-        self.value_of(game, state, player, &mut Vec::new())
-    }
-
-    fn root_evaluator<'a>(
-        &'a self,
-        game: &'a G,
-        _root: &'a G::State,
-        player: Player,
-    ) -> Evaluator<'a, G::State> {
-        let counts = std::cell::RefCell::new(Vec::new());
-        Box::new(move |s| self.value_of(game, s, player, &mut counts.borrow_mut()))
+        self.value_of(game, state, player)
     }
 
     fn root_group(&self, game: &G, state: &G::State, action: G::Action) -> Option<u8> {

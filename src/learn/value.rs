@@ -19,8 +19,8 @@ pub struct LearnedValue {
 }
 
 thread_local! {
-    /// Each thread's scratch: the inputs and activations of one forward pass.
-    static SCRATCH: RefCell<(Vec<u32>, Activations)> = RefCell::new(Default::default());
+    /// Each thread's scratch: the counts, inputs and activations of one forward pass.
+    static SCRATCH: RefCell<(Vec<Count>, Vec<u32>, Activations)> = RefCell::new(Default::default());
 }
 
 impl LearnedValue {
@@ -37,12 +37,20 @@ impl LearnedValue {
         })
     }
 
-    /// The probability that the side to move wins the position of `counts`.
-    pub fn value(&self, counts: &[Count]) -> f64 {
+    /// The probability that the side to move wins the position whose counts `encode` writes
+    /// (into a cleared buffer this thread reuses: a search values many leaves).
+    pub fn value_of(&self, encode: impl FnOnce(&mut Vec<Count>)) -> f64 {
         SCRATCH.with(|s| {
-            let (inputs, act) = &mut *s.borrow_mut();
+            let (counts, inputs, act) = &mut *s.borrow_mut();
+            counts.clear();
+            encode(counts);
             inputs_of(counts, inputs);
             f64::from(sigmoid(self.model.net.forward(inputs, act)))
         })
+    }
+
+    /// The probability that the side to move wins the position of `counts`.
+    pub fn value(&self, counts: &[Count]) -> f64 {
+        self.value_of(|out| out.extend_from_slice(counts))
     }
 }

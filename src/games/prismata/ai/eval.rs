@@ -121,9 +121,7 @@ pub fn learned_credit(library: &Library, model: &LearnedValue, state: &State, pl
     if state.over {
         return win_credit(state.winner, player);
     }
-    let mut counts = Vec::with_capacity(48);
-    encoding::encode(library, state, usize::from(state.active), &mut counts);
-    let p = model.value(&counts);
+    let p = model.value_of(|out| encoding::encode(library, state, usize::from(state.active), out));
     if state.active == player { p } else { 1.0 - p }
 }
 
