@@ -19,6 +19,7 @@
 //! playstyles play --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] [--render] [--json]
 //! playstyles bench [fm|agents] --game GAME [--level LEVEL,...] [--json]
 //! playstyles tournament CONFIG.toml [--out DIR] [--threads N] [--quiet] [--resume] [--force]
+//! playstyles ladder CONFIG.toml [--out DIR] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles evolve [CONFIG.toml] [--out DIR] [--threads N] [--resume] [--force] [--quiet]
 //! playstyles ask RUN_DIR [--config CONFIG.toml]
 //! playstyles work TASKS|- [--shard I/N] [--threads N] [--quiet]
@@ -30,7 +31,7 @@
 //! playstyles sensitivity CONFIG.toml [--out DIR] [--repetitions N] [--player SPEC]
 //!                        [--group NAME=SCRIPT+SCRIPT]... [--seed S] [--threads N] [--quiet]
 //!                        [--resume] [--force]
-//! playstyles tiers RUN_DIR [--count N]
+//! playstyles tiers RUN_DIR|LADDER_DIR [--count N] [--gap ELO] [--cell C] [--prefer near|far]
 //! playstyles report RUN_DIR [--no-replays] [--threads N]
 //! playstyles replay --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] --out FILE.html
 //! ```
@@ -45,7 +46,7 @@ use crate::error::{Error, Result};
 use crate::experiments::registry::{Registry, install, registry};
 use crate::experiments::{
     self, AskConfig, BenchConfig, BenchTarget, CellChoice, Command, DatasetConfig, EvolveConfig,
-    Exit, GameKind, LevelChoice, LevelsAction, LevelsConfig, PlayConfig, PlotConfig,
+    Exit, GameKind, LadderConfig, LevelChoice, LevelsAction, LevelsConfig, PlayConfig, PlotConfig,
     ReevaluateConfig, ReplayConfig, ReportConfig, SensitivityConfig, TellConfig, TiersConfig,
     TournamentConfig, TrainConfig, ValidateConfig, WorkConfig,
 };
@@ -76,6 +77,10 @@ pub enum CliCommand {
     /// Play a tournament (pairings of agents over levels x repetitions, seats alternated) and
     /// write games.csv and summary.csv as games finish (--resume continues a stopped one).
     Tournament(TournamentArgs),
+    /// Rate agents (a run's elites, a strength dial, reference bots) by Bradley-Terry on the
+    /// Elo scale with 95% intervals, playing more games where adjacent ratings are least
+    /// certain (ladder.csv, ladder_games.csv, ladder.png; --resume continues).
+    Ladder(LadderArgs),
     /// Breed a map of diverse, strong players with MAP-Elites and write archive.csv,
     /// progress.csv, heatmaps and a checkpoint (no CONFIG: the built-in quick start).
     Evolve(EvolveArgs),
@@ -106,7 +111,8 @@ pub enum CliCommand {
     /// at the end that pushes F down, up; the others at the midpoint), played on the same
     /// games (sensitivity_genomes.csv, sensitivity_effects.csv, sensitivity.png).
     Sensitivity(SensitivityArgs),
-    /// Pick difficulty tiers from a run's elites, weakest to strongest (tiers.toml).
+    /// Pick difficulty tiers, weakest to strongest (tiers.toml): from a ladder's ratings
+    /// (adjacent tiers --gap Elo apart with disjoint intervals), or from a run's win rates.
     Tiers(TiersArgs),
     /// Write the run explorer, RUN_DIR/report.html: the map with a card per elite (weights,
     /// features, win rate, validation, spec, tier, one of its games as pictures).
@@ -379,12 +385,33 @@ pub struct ReplayArgs {
 /// Flags of `playstyles tiers`.
 #[derive(Debug, Args)]
 pub struct TiersArgs {
-    /// The run directory (written by `playstyles evolve`).
-    #[arg(value_name = "RUN_DIR")]
+    /// A ladder's folder (written by `playstyles ladder`: tiers by rating) or a run directory
+    /// (written by `playstyles evolve`: tiers by win rate against its baseline).
+    #[arg(value_name = "LADDER_DIR|RUN_DIR")]
     pub run_dir: PathBuf,
     /// Number of tiers.
     #[arg(long, default_value_t = experiments::tiers::DEFAULT_TIER_COUNT, value_name = "N")]
     pub count: usize,
+    /// Ladder only: the least rating gap between adjacent tiers, in Elo [default: 100, a 64%
+    /// expected score].
+    #[arg(long, value_name = "ELO")]
+    pub gap: Option<f64>,
+    /// Ladder only: tiers of one personality, the ladder's agents of this cell (an elite at
+    /// several settings of a strength dial).
+    #[arg(long, value_name = "C")]
+    pub cell: Option<usize>,
+    /// Ladder only: adjacent tiers closest in style (near, the default) or farthest (far).
+    #[arg(long, value_enum, value_name = "near|far")]
+    pub prefer: Option<PreferArg>,
+}
+
+/// `--prefer` of `playstyles tiers`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PreferArg {
+    /// Adjacent tiers closest in style.
+    Near,
+    /// Adjacent tiers farthest in style.
+    Far,
 }
 
 /// Flags of `playstyles report`.
@@ -407,6 +434,26 @@ pub struct TournamentArgs {
     /// The tournament config (TOML; see experiments/table1.toml).
     #[arg(value_name = "CONFIG.toml")]
     pub config: PathBuf,
+    /// Output folder, threads, progress bar, --resume, --force.
+    #[command(flatten)]
+    pub games: GamesFlags,
+}
+
+/// Flags of `playstyles ladder`.
+#[derive(Debug, Args)]
+pub struct LadderArgs {
+    /// The ladder config (TOML; see experiments/ladder-*.toml).
+    #[arg(value_name = "CONFIG.toml")]
+    pub config: PathBuf,
+    /// Output folder, threads, progress bar, --resume, --force.
+    #[command(flatten)]
+    pub games: GamesFlags,
+}
+
+/// The flags of the commands that play a config's games into an output folder (`tournament`,
+/// `ladder`).
+#[derive(Debug, Args)]
+pub struct GamesFlags {
     /// The output folder [default: results/STEM/, STEM being the config file name without
     /// its extension].
     #[arg(long, value_name = "DIR")]
@@ -417,8 +464,8 @@ pub struct TournamentArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Continue the tournament in the output folder: play only the games missing from its
-    /// games.csv (the config must be the one that started it).
+    /// Continue in the output folder: play only the games missing from it (the config must
+    /// be the one that started it).
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
     /// Overwrite existing result files in the output folder.
@@ -596,12 +643,18 @@ impl Cli {
                 Command::Bench(cfg)
             }
             CliCommand::Tournament(a) => {
-                let mut cfg = TournamentConfig::load(&a.config, a.out)?.with_threads(a.threads)?;
-                cfg.quiet = a.quiet;
-                cfg.force = a.force;
-                cfg.resume = a.resume;
-                cfg.stop_after_games = a.stop_after_games;
+                let g = a.games;
+                let mut cfg = TournamentConfig::load(&a.config, g.out)?.with_threads(g.threads)?;
+                (cfg.quiet, cfg.force, cfg.resume) = (g.quiet, g.force, g.resume);
+                cfg.stop_after_games = g.stop_after_games;
                 Command::Tournament(cfg)
+            }
+            CliCommand::Ladder(a) => {
+                let g = a.games;
+                let mut cfg = LadderConfig::load(&a.config, g.out)?.with_threads(g.threads)?;
+                (cfg.quiet, cfg.force, cfg.resume) = (g.quiet, g.force, g.resume);
+                cfg.stop_after_games = g.stop_after_games.map(|n| n as usize);
+                Command::Ladder(Box::new(cfg))
             }
             CliCommand::Evolve(a) => {
                 let mut cfg =
@@ -658,7 +711,17 @@ impl Cli {
                 cfg.stop_after_genomes = a.stop_after_genomes;
                 Command::Sensitivity(Box::new(cfg))
             }
-            CliCommand::Tiers(a) => Command::Tiers(TiersConfig::new(a.run_dir, a.count)?),
+            CliCommand::Tiers(a) => {
+                let rated = experiments::tiers::RatedFlags {
+                    gap: a.gap,
+                    cell: a.cell,
+                    prefer: a.prefer.map(|p| match p {
+                        PreferArg::Near => experiments::rated_tiers::Prefer::Near,
+                        PreferArg::Far => experiments::rated_tiers::Prefer::Far,
+                    }),
+                };
+                Command::Tiers(TiersConfig::new(a.run_dir, a.count, rated)?)
+            }
             CliCommand::Report(a) => {
                 let mut cfg = ReportConfig::new(a.run_dir, a.threads)?;
                 cfg.replays = !a.no_replays;

@@ -95,6 +95,33 @@ pub fn spearman(xs: &[f64], ys: &[f64]) -> Option<f64> {
     (sxx > 0.0 && syy > 0.0).then(|| (sxy / (sxx * syy).sqrt()).clamp(-1.0, 1.0))
 }
 
+/// Kendall's τ-b of paired samples: (concordant − discordant pairs) over the geometric mean of
+/// the pairs untied in each sample. `None` for fewer than 2 pairs, samples of different
+/// lengths, or a sample whose values are all equal.
+///
+/// ```
+/// use playstyles::stats::kendall_tau;
+/// assert_eq!(kendall_tau(&[1.0, 2.0, 3.0], &[10.0, 40.0, 90.0]), Some(1.0));
+/// assert_eq!(kendall_tau(&[1.0, 2.0, 3.0], &[3.0, 2.0, 1.0]), Some(-1.0));
+/// assert_eq!(kendall_tau(&[1.0, 2.0, 3.0, 4.0], &[1.0, 3.0, 2.0, 4.0]), Some(4.0 / 6.0));
+/// ```
+pub fn kendall_tau(xs: &[f64], ys: &[f64]) -> Option<f64> {
+    if xs.len() != ys.len() || xs.len() < 2 {
+        return None;
+    }
+    let (mut s, mut untied_x, mut untied_y) = (0.0, 0.0, 0.0);
+    for i in 0..xs.len() {
+        for j in i + 1..xs.len() {
+            let dx = (xs[i] - xs[j]).signum() * f64::from(u8::from(xs[i] != xs[j]));
+            let dy = (ys[i] - ys[j]).signum() * f64::from(u8::from(ys[i] != ys[j]));
+            s += dx * dy;
+            untied_x += dx.abs();
+            untied_y += dy.abs();
+        }
+    }
+    (untied_x > 0.0 && untied_y > 0.0).then(|| s / (untied_x * untied_y).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,6 +40,9 @@ mod invariants;
 /// `ask`/`work`/`tell` stopped after any write or killed at random, then run again (with
 /// `--resume`), end byte-identical to an uninterrupted run.
 mod kill_resume;
+/// Issue 31: ladders rate agents deterministically and resumably; tiers from ratings keep
+/// their gap, a held-out ladder checks their order; malformed ladders are named.
+mod ladder;
 /// Learned evaluation through the command line: `dataset` and `train` at CI scale,
 /// reproducible and resumable; the model played by the searches; bad files and flags named.
 mod learned;

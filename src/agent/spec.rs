@@ -227,6 +227,15 @@ impl AgentSpec {
         }
     }
 
+    /// Sets field `key` to `value`: in its place if the spec has it, else appended (a
+    /// strength dial's `budget=500` on an elite's spec).
+    pub fn set(&mut self, key: &str, value: Value) {
+        match self.fields.iter_mut().find(|(k, _)| k == key) {
+            Some((_, v)) => *v = value,
+            None => self.fields.push((key.to_string(), value)),
+        }
+    }
+
     /// Removes and returns the value of `key`, if given.
     pub fn take(&mut self, key: &str) -> Option<Value> {
         self.asked.push(key.to_string());

@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use super::{
-    AskConfig, BenchConfig, DatasetConfig, EvolveConfig, GameKind, LevelsConfig, PlayConfig,
-    PlotConfig, ReevaluateConfig, ReplayConfig, ReportConfig, SensitivityConfig, TellConfig,
-    TiersConfig, TournamentConfig, TrainConfig, ValidateConfig, WorkConfig,
+    AskConfig, BenchConfig, DatasetConfig, EvolveConfig, GameKind, LadderConfig, LevelsConfig,
+    PlayConfig, PlotConfig, ReevaluateConfig, ReplayConfig, ReportConfig, SensitivityConfig,
+    TellConfig, TiersConfig, TournamentConfig, TrainConfig, ValidateConfig, WorkConfig,
 };
 
 /// One validated subcommand.
@@ -21,6 +21,8 @@ pub enum Command {
     Bench(BenchConfig),
     /// `playstyles tournament`.
     Tournament(TournamentConfig),
+    /// `playstyles ladder`.
+    Ladder(Box<LadderConfig>),
     /// `playstyles plot`.
     Plot(PlotConfig),
     /// `playstyles validate`.
@@ -59,6 +61,7 @@ impl Command {
             Command::Replay(c) => c.game,
             Command::Bench(c) => c.game,
             Command::Tournament(c) => c.spec.game,
+            Command::Ladder(c) => c.spec.game,
             Command::Plot(c) => c.game,
             Command::Validate(c) => c.game,
             Command::Reevaluate(c) => c.game,
@@ -83,6 +86,7 @@ impl Command {
             Command::Replay(_) => "replay",
             Command::Bench(_) => "bench",
             Command::Tournament(_) => "tournament",
+            Command::Ladder(_) => "ladder",
             Command::Plot(_) => "plot",
             Command::Validate(_) => "validate",
             Command::Reevaluate(_) => "reevaluate",
@@ -100,8 +104,8 @@ impl Command {
 
     /// The folder the command writes its results into, which it locks while it runs
     /// ([`super::run_lock`]), and whether it may create that folder: a run directory (`evolve`,
-    /// `ask`, `tell`, `validate`, `reevaluate`, `report`, `tiers`, `plot`), a tournament's
-    /// output folder or a sensitivity measurement's. `None` for commands that write into no such folder, and for `work`,
+    /// `ask`, `tell`, `validate`, `reevaluate`, `report`, `tiers`, `plot`), a tournament's,
+    /// a ladder's or a sensitivity measurement's output folder. `None` for commands that write into no such folder, and for `work`,
     /// whose workers, many at once, each add their own result file to a batch of a run that
     /// `tell` may hold meanwhile.
     pub fn output_dir(&self) -> Option<(&Path, bool)> {
@@ -110,6 +114,7 @@ impl Command {
             Command::Ask(c) => Some((&c.evolve.out, true)),
             Command::Tell(c) => Some((&c.evolve.out, false)),
             Command::Tournament(c) => Some((&c.out, !c.resume)),
+            Command::Ladder(c) => Some((&c.out, !c.resume)),
             Command::Plot(c) => Some((&c.dir, false)),
             Command::Validate(c) => Some((&c.run_dir, false)),
             Command::Reevaluate(c) => Some((&c.run_dir, false)),

@@ -8,6 +8,8 @@ use super::config_file::{LevelSet, read_rules};
 use super::dataset::{DatasetConfig, DatasetLevels, dataset, header_for};
 use super::evolve::{EvolveConfig, RunSetup, evolve, kept_config};
 use super::games_csv::TableColumns;
+use super::ladder::style::{StyleRun, check_styles};
+use super::ladder::{KeptLadder, LadderConfig, ladder};
 use super::reevaluate::{ReevaluateConfig, reevaluate};
 use super::report::ReportConfig;
 use super::run_config::RunConfig;
@@ -49,6 +51,8 @@ const RUN_LEVELS: &str = "evaluation.levels";
 ///   [`super::tasks::tell::tell`]; the `tell` that finishes the schedule writes the explorer
 ///   page, and a later `ask` or `tell` writes it if it is missing); `work`: the game, rules and features its tasks name ([`super::tasks::work::work`]);
 /// - `validate`: the run's rules, features and the chosen levels ([`super::validate`]);
+/// - `ladder`: the config's rules and levels ([`super::ladder::ladder`]), then each elite's
+///   run's rules, levels and features for the style check ([`super::ladder::style`]);
 /// - `reevaluate`: the run's rules, features and training levels ([`super::reevaluate`]);
 /// - `sensitivity`: the config's rules, features, scripts (default:
 ///   [`GameKit::default_genome`]) and training levels ([`super::sensitivity`]);
@@ -90,6 +94,7 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
         Command::Dataset(cfg) => run_dataset::<G, W>(&cfg, out),
         Command::Train(cfg) => super::train::run_train(&game, &cfg, out).map(|_| ()),
         Command::Tournament(cfg) => run_tournament::<G, W>(&cfg, out),
+        Command::Ladder(cfg) => run_ladder::<G, W>(&cfg, out),
         Command::Plot(cfg) => super::plot::plot(&cfg, out),
         Command::Validate(cfg) => run_validate::<G, W>(&cfg, out),
         Command::Reevaluate(cfg) => run_reevaluate::<G, W>(&cfg, out),
@@ -208,6 +213,43 @@ fn run_tournament<G: GameKit, W: Write>(cfg: &TournamentConfig, out: &mut W) -> 
         config_toml,
     };
     tournament(&game, levels, build, cfg, &kept, columns, out).map(|_| ())
+}
+
+/// Plays a ladder: its `[rules]` and levels, its agents keeping their files in its folder.
+fn run_ladder<G: GameKit, W: Write>(cfg: &LadderConfig, out: &mut W) -> Result<()> {
+    let spec = &cfg.spec;
+    let rules: G::Rules = read_rules(&spec.rules)?;
+    let (names, levels) = load_levels::<G>(&spec.levels, "levels")?;
+    let mut kept = spec.clone();
+    let mut files = Vec::new();
+    for (i, a) in kept.agents.iter_mut().enumerate() {
+        a.spec = keep_files(&a.spec, &format!("agent[{i}].spec"), &mut files)?;
+    }
+    let config_toml = kept.resolved_toml(rules_table(&rules)?, &names)?;
+    let game = G::with_rules(rules);
+    let build = |s: &str, base: &Path| build_agent_at(&game, s, base);
+    let kept = KeptLadder {
+        spec: kept,
+        files,
+        config_toml,
+    };
+    if ladder(&game, levels, build, cfg, &kept, out)?.is_none() {
+        return Ok(());
+    }
+    let load = |run: &str| -> Result<StyleRun<G>> {
+        let run = super::run_dir::RunDir::load(Path::new(run))?;
+        let rules: G::Rules = read_rules(&run.config.rules)?;
+        let (_, levels) = load_levels::<G>(&run.config.levels, RUN_LEVELS)?;
+        let game = G::with_rules(rules);
+        let features = resolve_features(&game, &run.config)?;
+        Ok(StyleRun {
+            run,
+            game,
+            levels,
+            features,
+        })
+    };
+    check_styles(&kept.spec, &cfg.out, load, cfg.threads, cfg.resume, out)
 }
 
 /// Records a dataset: its `[rules]`, levels and agents.

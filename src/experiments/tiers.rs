@@ -1,5 +1,8 @@
 //! `playstyles tiers RUN_DIR [--count N]`: picks difficulty tiers from a run's elites and
-//! writes them as ready-to-use agent specs in `tiers.toml`.
+//! writes them as ready-to-use agent specs in `tiers.toml`. Given a ladder's folder instead
+//! (`playstyles ladder`), it picks them from ratings ([`super::rated_tiers`]); what follows is
+//! the pick from a run's win rates against its one baseline, which checks no step between
+//! tiers.
 //!
 //! **Win rates.** If the run directory holds a `validation.csv` (from `playstyles validate`),
 //! the candidates are the validated elites with their validation win rates (`validated`);
@@ -29,6 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::agent_files::usable_anywhere;
 use super::game_kind::program;
+use super::rated_tiers::Prefer;
 use super::run_dir::{RunDir, read_config};
 use super::validate::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error};
@@ -43,37 +47,111 @@ pub const TIERS_TOML: &str = "tiers.toml";
 pub const DEFAULT_TIER_COUNT: usize = 5;
 
 /// Validated settings of `playstyles tiers`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TiersConfig {
-    /// The run directory.
+    /// The run directory, or a ladder's folder.
     pub run_dir: PathBuf,
-    /// The run's game (from its `config.toml`).
+    /// The run's (or ladder's) game (from its `config.toml`).
     pub game: GameKind,
     /// Number of tiers (at least 2).
     pub count: usize,
+    /// For a ladder: the tiers' rating steps and which agents they are picked from.
+    pub rated: Option<RatedSettings>,
+}
+
+/// How tiers are picked from a ladder ([`super::rated_tiers`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedSettings {
+    /// The least rating gap between adjacent tiers (Elo).
+    pub gap: f64,
+    /// Only the agents of this cell (one personality at several strengths).
+    pub cell: Option<usize>,
+    /// Adjacent tiers close or far in style.
+    pub prefer: Prefer,
+}
+
+/// True if `dir` holds a ladder (its `ladder_games.csv`).
+pub fn is_ladder(dir: &std::path::Path) -> bool {
+    dir.join(super::ladder::games::LADDER_GAMES_CSV).is_file()
 }
 
 impl TiersConfig {
-    /// Settings for `count` tiers of the run in `run_dir`; reads its `config.toml` for the
-    /// game.
+    /// Settings for `count` tiers of the run or ladder in `run_dir`; reads its `config.toml`
+    /// for the game. `rated` applies to a ladder only.
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `--count` if it is below 2; as [`read_config`].
-    pub fn new(run_dir: PathBuf, count: usize) -> Result<Self> {
+    /// [`Error::Config`] naming `--count` if it is below 2, `--gap` if it is negative or not
+    /// finite, `--cell`, `--gap` or `--prefer` if given for a run directory; as
+    /// [`read_config`].
+    pub fn new(run_dir: PathBuf, count: usize, rated: RatedFlags) -> Result<Self> {
         if count < 2 {
             return Err(Error::config(
                 "--count",
                 format!("give at least 2 tiers (weakest and strongest), got {count}"),
             ));
         }
+        if let Some(g) = rated.gap
+            && !(g.is_finite() && g >= 0.0)
+        {
+            return Err(Error::config(
+                "--gap",
+                format!("give a number of Elo of at least 0, got {g}"),
+            ));
+        }
+        if is_ladder(&run_dir) {
+            let text = crate::files::read_text(
+                &run_dir.join(super::ladder::CONFIG_TOML),
+                crate::files::TEXT_LIMIT,
+            )?;
+            let game = super::ladder::LadderFile::parse(&text)?.game.parse()?;
+            return Ok(TiersConfig {
+                run_dir,
+                game,
+                count,
+                rated: Some(RatedSettings {
+                    gap: rated.gap.unwrap_or(super::rated_tiers::DEFAULT_GAP),
+                    cell: rated.cell,
+                    prefer: rated.prefer.unwrap_or_default(),
+                }),
+            });
+        }
+        for (given, flag) in [
+            (rated.gap.is_some(), "--gap"),
+            (rated.cell.is_some(), "--cell"),
+            (rated.prefer.is_some(), "--prefer"),
+        ] {
+            if given {
+                return Err(Error::config(
+                    flag,
+                    format!(
+                        "{} holds no ladder (ladder_games.csv): {flag} picks tiers from ratings; \
+                         rate the run's elites with `{} ladder` first",
+                        run_dir.display(),
+                        program()
+                    ),
+                ));
+            }
+        }
         let game = read_config(&run_dir)?.game;
         Ok(TiersConfig {
             run_dir,
             game,
             count,
+            rated: None,
         })
     }
+}
+
+/// The flags of `tiers` that pick from a ladder, as given.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RatedFlags {
+    /// `--gap`.
+    pub gap: Option<f64>,
+    /// `--cell`.
+    pub cell: Option<usize>,
+    /// `--prefer`.
+    pub prefer: Option<Prefer>,
 }
 
 /// Where a tier's win rate comes from.
@@ -144,7 +222,8 @@ pub fn pick_tiers(candidates: &[(usize, f64)], count: usize) -> Result<Vec<(usiz
         .collect())
 }
 
-/// Picks the tiers of `cfg.run_dir`, writes `tiers.toml` and prints them.
+/// Picks the tiers of `cfg.run_dir`, writes `tiers.toml` and prints them; for a ladder's
+/// folder, those of [`super::rated_tiers::rated_tiers`] (returning no win-rate tiers).
 ///
 /// # Errors
 ///
@@ -153,6 +232,10 @@ pub fn pick_tiers(candidates: &[(usize, f64)], count: usize) -> Result<Vec<(usiz
 /// archive lacks, or whose elite's archived win rate or games differ from the validated
 /// one's); [`Error::Io`] naming `tiers.toml` if it cannot be written.
 pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
+    if let Some(r) = &cfg.rated {
+        super::rated_tiers::rated_tiers(&cfg.run_dir, cfg.count, r.gap, r.cell, r.prefer, out)?;
+        return Ok(Vec::new());
+    }
     let run = RunDir::load(&cfg.run_dir)?;
     let validation = run.dir.join(VALIDATION_CSV);
     let (source, candidates): (Source, Vec<(usize, f64)>) = if validation.exists() {

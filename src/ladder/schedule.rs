@@ -32,6 +32,22 @@ pub fn next_games(ratings: &Ratings, target: f64, count: usize) -> Vec<(usize, u
         .collect()
 }
 
+/// How many games to give the pair `(i, j)` in the next round so that its difference's
+/// interval (half-width `m` now, after `played` games between them) may reach `target`: an
+/// interval narrows as one over the square root of the games, so about
+/// `played · ((m / target)² − 1)` more are needed; the round gives half of that (the ratings
+/// move meanwhile, and the pair's neighbours' games help too), rounded up to a multiple of
+/// `batch` and at least `batch`.
+pub fn games_for(m: f64, played: f64, target: f64, batch: usize) -> usize {
+    let batch = batch.max(1);
+    let needed = played * ((m / target).powi(2) - 1.0) / 2.0;
+    if !(needed.is_finite() && needed > batch as f64) {
+        return batch;
+    }
+    let rounds = (needed / batch as f64).ceil().min(1e6) as usize;
+    rounds * batch
+}
+
 /// A round robin's games: every pair once, in index order.
 pub fn round_robin(n: usize) -> Vec<(usize, usize)> {
     (0..n)
@@ -128,6 +144,16 @@ mod tests {
             })
             .count();
         assert!(near >= 5, "{near} of 7: {:?}", ratings.elo);
+    }
+
+    #[test]
+    fn a_round_gives_a_pair_half_the_games_its_interval_still_needs() {
+        // ±100 after 40 games; ±50 needs 4 × 40 = 160, so 120 more; half is 60.
+        assert_eq!(games_for(100.0, 40.0, 50.0, 2), 60);
+        assert_eq!(games_for(100.0, 40.0, 50.0, 8), 64);
+        // Nearly there, or never played: one batch.
+        assert_eq!(games_for(51.0, 40.0, 50.0, 2), 2);
+        assert_eq!(games_for(100.0, 0.0, 50.0, 2), 2);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! - [`heatmap`]: the archive drawn as `heatmap.png` and `heatmap.svg`;
 //! - [`progress_chart`]: `progress.csv` drawn as `progress.png`;
 //! - [`win_rate_chart`]: a tournament's `summary.csv` drawn as `summary.png` and `summary.svg`;
+//! - [`ladder_chart`]: a ladder's ratings drawn as `ladder.png` and `ladder.svg`;
 //! - [`explorer`]: the run explorer (`report.html`): the map, elite cards, replays;
 //! - [`page`]: the shell of every HTML page (self-contained: inline CSS, SVG and script);
 //! - [`replay`]: a game as pictures, one frame per turn, on a page or embedded;
@@ -18,6 +19,7 @@ pub mod archive;
 pub mod csv;
 pub mod explorer;
 pub mod heatmap;
+pub mod ladder_chart;
 pub mod page;
 pub mod palette;
 pub mod printable;

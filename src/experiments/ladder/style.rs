@@ -1,0 +1,191 @@
+//! The style check of a ladder's elites (`style_repetitions > 0`): does an elite keep its
+//! personality at every setting of a strength dial? Each agent that is an elite of a run is
+//! played as the run scores its genomes — against the run's baseline in every other seat, on
+//! the run's training levels × `style_repetitions`, with the run's rules and features
+//! ([`evaluate_player`]) — and its features are placed on the run's map: `reached_cell` is the
+//! cell its feature means fall in, `in_cell` whether that is its own.
+//!
+//! Every agent plays the same games (the series seed is `derive_seed(ladder seed,
+//! [STYLE_TAG])`), so the dial settings of one elite are compared on common random numbers.
+//! `ladder_style.csv` is rewritten after each agent; a resumed ladder keeps the rows of the
+//! agents it already checked with as many games.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use super::spec::LadderSpec;
+use crate::agent::SearchSupport;
+use crate::error::{Error, Result};
+use crate::experiments::agent_files::usable_anywhere;
+use crate::experiments::evaluate::evaluate_player;
+use crate::experiments::output_error;
+use crate::experiments::run_dir::RunDir;
+use crate::features::Feature;
+use crate::report::csv::{CsvTable, read_with_header, record_error};
+use crate::report::table::aligned;
+use crate::rng::derive_seed;
+
+/// File name of the style check.
+pub const LADDER_STYLE_CSV: &str = "ladder_style.csv";
+
+/// The tag the style games' seed is derived with.
+pub const STYLE_TAG: u64 = 0x0057_171e;
+
+/// What the style check needs of an elite's run, from the game: the run loaded, its game with
+/// the run's rules, levels and features.
+pub struct StyleRun<G: SearchSupport> {
+    /// The run.
+    pub run: RunDir,
+    /// The game with the run's rules.
+    pub game: G,
+    /// The run's training levels.
+    pub levels: Vec<(String, G::Level)>,
+    /// The run's features, in axis order.
+    pub features: Vec<Feature>,
+}
+
+/// The columns of `ladder_style.csv` for features named `features`.
+pub fn columns(features: &[String]) -> Vec<String> {
+    let mut c: Vec<String> = ["agent", "run", "cell", "dial", "games", "win_rate"]
+        .map(String::from)
+        .to_vec();
+    for f in features {
+        c.push(format!("{f}_mean"));
+        c.push(format!("{f}_sd"));
+    }
+    c.extend(["reached_cell", "in_cell"].map(String::from));
+    c
+}
+
+/// Checks the style of every elite agent of `spec` (the ladder as its folder `dir` keeps it),
+/// `load` giving each run's [`StyleRun`]; writes `ladder_style.csv` and prints a table.
+///
+/// # Errors
+///
+/// What `load` reports; the errors of [`evaluate_player`]; [`Error::Data`] naming the style
+/// file for a row that does not parse on resume; [`Error::Io`] for the file.
+pub fn check_styles<G: SearchSupport>(
+    spec: &LadderSpec,
+    dir: &Path,
+    load: impl Fn(&str) -> Result<StyleRun<G>>,
+    threads: Option<usize>,
+    resume: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let reps = spec.style_repetitions;
+    let elites: Vec<(usize, &str, usize)> = spec
+        .agents
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| a.elite.as_ref().map(|(r, c)| (i, r.as_str(), *c)))
+        .collect();
+    if reps == 0 || elites.is_empty() {
+        return Ok(());
+    }
+    let mut runs: BTreeMap<&str, StyleRun<G>> = BTreeMap::new();
+    for &(_, run, _) in &elites {
+        if !runs.contains_key(run) {
+            runs.insert(run, load(run)?);
+        }
+    }
+    // One file for every run's features (the union, in order of first appearance).
+    let mut names: Vec<String> = Vec::new();
+    for r in runs.values() {
+        for a in &r.run.config.features {
+            if !names.contains(&a.name) {
+                names.push(a.name.clone());
+            }
+        }
+    }
+    let header = columns(&names);
+    let path = dir.join(LADDER_STYLE_CSV);
+    let mut done: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    if resume && path.exists() {
+        let cols: Vec<&str> = header.iter().map(String::as_str).collect();
+        let mut r = read_with_header(&path, &cols)?;
+        for (i, rec) in r.records().enumerate() {
+            let rec = rec.map_err(|e| record_error(&path, i + 2, &e))?;
+            let row: Vec<String> = rec.iter().map(String::from).collect();
+            done.insert(row[0].clone(), row);
+        }
+    }
+    let pool = crate::experiments::thread_pool(threads, "threads")?;
+    let seed = derive_seed(spec.seed, &[STYLE_TAG]);
+    let mut table = CsvTable::new(header.clone());
+    let mut printed = Vec::new();
+    for &(i, run_name, cell) in &elites {
+        let a = &spec.agents[i];
+        let sr = &runs[run_name];
+        let games = sr.levels.len() as u64 * u64::from(reps);
+        let row = match done.get(&a.name) {
+            Some(row) if row[4] == games.to_string() => row.clone(),
+            _ => {
+                let player = usable_anywhere(&format!("{:#}", a.spec), dir)?;
+                let baseline = usable_anywhere(&sr.run.config.baseline.to_string(), &sr.run.dir)?;
+                let ev = pool.install(|| {
+                    evaluate_player(
+                        &sr.game,
+                        &sr.levels,
+                        reps,
+                        seed,
+                        &player,
+                        &baseline,
+                        &sr.features,
+                        Path::new(""),
+                    )
+                })?;
+                let reached = sr.run.grid.index_of(&ev.descriptor_means).map_err(|e| {
+                    Error::config(format!("agent[{i}]"), format!("its features: {e}"))
+                })?;
+                let mut row = vec![
+                    a.name.clone(),
+                    run_name.to_string(),
+                    cell.to_string(),
+                    a.dial.clone().unwrap_or_default(),
+                    ev.games.to_string(),
+                    format!("{:.4}", ev.fitness),
+                ];
+                for n in &names {
+                    match sr.run.config.features.iter().position(|f| &f.name == n) {
+                        Some(k) => {
+                            row.push(format!("{:.4}", ev.descriptor_means[k]));
+                            row.push(format!("{:.4}", ev.descriptor_spreads[k]));
+                        }
+                        None => row.extend([String::new(), String::new()]),
+                    }
+                }
+                row.push(reached.to_string());
+                row.push((reached == cell).to_string());
+                row
+            }
+        };
+        printed.push(vec![
+            a.name.clone(),
+            row[2].clone(),
+            row[row.len() - 2].clone(),
+            if row[row.len() - 1] == "true" {
+                "yes"
+            } else {
+                "no"
+            }
+            .to_string(),
+            format!("{:.1}", 100.0 * row[5].parse::<f64>().unwrap_or(0.0)),
+        ]);
+        table.rows.push(row);
+        table.write(&path)?;
+    }
+    let kept = printed.iter().filter(|r| r[3] == "yes").count();
+    write!(
+        out,
+        "style check: {kept} of {} elite agents stay in their cell ({reps} games per training \
+         level against their run's baseline)\n{}wrote {}\n",
+        printed.len(),
+        aligned(
+            &["agent", "cell", "reached", "in cell", "win % vs baseline"].map(String::from),
+            &printed
+        ),
+        path.display()
+    )
+    .map_err(output_error)
+}

@@ -1,0 +1,451 @@
+//! `playstyles tiers LADDER_DIR [--count N] [--gap ELO] [--cell C] [--prefer near|far]`:
+//! difficulty tiers picked from a ladder's ratings ([`super::ladder`]).
+//!
+//! **Steps a player feels.** Tiers are `N` agents, weakest first, each rated at least `gap` Elo
+//! (default 100: a 64 % expected score) above the one below it, with disjoint 95 % rating
+//! intervals. Among all such choices the one whose adjacent tiers are closest in style is taken
+//! (`--prefer far`: farthest) — style distance being the distance in cells between two elites of
+//! one run's map, and the map's diagonal for an agent that is no elite or of another run — ties
+//! going to the lower ratings. When no choice exists the command fails naming `--count` and
+//! saying how many tiers the ladder can give.
+//!
+//! **One personality at several strengths.** `--cell C` takes only the agents of cell `C` (a
+//! ladder of that elite at several settings of a strength dial, `[elites] dial`).
+//!
+//! **Output.** `tiers.toml` in the ladder's folder (written atomically), one `[[tier]]` table
+//! per tier, weakest first: `name` (`tier-1` …), `agent` (its spec, usable from any folder), the
+//! ladder's `ladder_agent` name, `elo`, `elo_lo`, `elo_hi`, and against the tier below
+//! `gap_below` with its interval `gap_below_lo`, `gap_below_hi` and the `expected_below` score
+//! it implies; elites add `run`, `cell` and their `dial` setting. Such a file is what a ladder's
+//! `tiers` field reads, to re-play the tiers on held-out levels.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::agent_files::usable_anywhere;
+use super::ladder::games::{LADDER_GAMES_CSV, read as read_games};
+use super::ladder::{CONFIG_TOML, LadderFile, LadderSpec};
+use super::output_error;
+use super::run_dir::RunDir;
+use crate::error::{Error, Result};
+use crate::files::{TEXT_LIMIT, read_text, write_atomic};
+use crate::ladder::bradley_terry::{BradleyTerry, Ratings, Results, expected_score};
+use crate::report::table::aligned;
+
+/// File name of the tiers in a ladder's folder.
+pub const TIERS_TOML: &str = "tiers.toml";
+/// The smallest gap between adjacent tiers when none is given (Elo; a 64 % expected score).
+pub const DEFAULT_GAP: f64 = 100.0;
+
+/// Which of the possible tier sets to prefer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Prefer {
+    /// Adjacent tiers closest in style.
+    #[default]
+    Near,
+    /// Adjacent tiers farthest in style.
+    Far,
+}
+
+/// A ladder read back from its folder: its config, results and ratings.
+#[derive(Clone, Debug)]
+pub struct LoadedLadder {
+    /// The ladder.
+    pub spec: LadderSpec,
+    /// Its results.
+    pub results: Results,
+    /// Its ratings.
+    pub ratings: Ratings,
+}
+
+/// Reads the ladder in `dir` and fits its ratings again (as the ladder did).
+///
+/// # Errors
+///
+/// As [`LadderFile::parse`] and [`LadderSpec::validate`] for its `config.toml`, and
+/// [`read_games`] for its games; [`Error::Data`] naming the games file if the ratings cannot
+/// be fitted.
+pub fn load_ladder(dir: &Path) -> Result<LoadedLadder> {
+    let text = read_text(&dir.join(CONFIG_TOML), TEXT_LIMIT)?;
+    let spec = LadderFile::parse(&text)
+        .and_then(LadderSpec::validate)
+        .map_err(|e| match e {
+            Error::Config { field, reason } => Error::Config {
+                field,
+                reason: format!("{reason} (in {})", dir.join(CONFIG_TOML).display()),
+            },
+            e => e,
+        })?;
+    let names: Vec<String> = spec.agents.iter().map(|a| a.name.clone()).collect();
+    let path = dir.join(LADDER_GAMES_CSV);
+    let games = read_games(&path, &names)?;
+    let mut results = Results::new(names.len());
+    for (&(a, b, _), g) in &games {
+        results.add(a, b, g.score_a);
+    }
+    let ratings = BradleyTerry {
+        prior_draws: spec.prior_draws,
+        anchor: spec.anchor,
+    }
+    .fit(&results)
+    .map_err(|e| Error::data(&path, 0, format!("the ratings cannot be fitted: {e}")))?;
+    Ok(LoadedLadder {
+        spec,
+        results,
+        ratings,
+    })
+}
+
+/// The candidates' style distances: cells apart on the map for two elites of one run, else
+/// `far` (the largest distance on any map involved, at least 1).
+fn style_distances(spec: &LadderSpec, candidates: &[usize]) -> Result<Vec<Vec<f64>>> {
+    let mut runs: BTreeMap<&str, RunDir> = BTreeMap::new();
+    for &i in candidates {
+        if let Some((run, _)) = &spec.agents[i].elite
+            && !runs.contains_key(run.as_str())
+        {
+            let dir = RunDir::load(Path::new(run)).map_err(|e| {
+                Error::config(
+                    "--prefer",
+                    format!("the run of {}: {e}", spec.agents[i].name),
+                )
+            })?;
+            runs.insert(run.as_str(), dir);
+        }
+    }
+    let coords = |i: usize| -> Option<(&str, Vec<usize>)> {
+        let (run, cell) = spec.agents[i].elite.as_ref()?;
+        let dir = runs.get(run.as_str())?;
+        Some((run.as_str(), dir.row(*cell)?.coords.clone()))
+    };
+    let far = runs
+        .values()
+        .map(|r| {
+            r.grid
+                .dims()
+                .iter()
+                .map(|&d| ((d.max(1) - 1) as f64).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        })
+        .fold(1.0, f64::max);
+    let points: Vec<Option<(&str, Vec<usize>)>> = candidates.iter().map(|&i| coords(i)).collect();
+    Ok(points
+        .iter()
+        .map(|p| {
+            points
+                .iter()
+                .map(|q| match (p, q) {
+                    (Some((r1, c1)), Some((r2, c2))) if r1 == r2 => c1
+                        .iter()
+                        .zip(c2)
+                        .map(|(&x, &y)| (x as f64 - y as f64).powi(2))
+                        .sum::<f64>()
+                        .sqrt(),
+                    _ => far,
+                })
+                .collect()
+        })
+        .collect())
+}
+
+/// A chain's least cost so far and the position of its previous tier.
+type Link = Option<(f64, Option<usize>)>;
+
+/// Picks `count` of the `candidates` (agent indices) as tiers, weakest first: adjacent ones at
+/// least `gap` Elo apart with disjoint intervals, adjacent style distances (`dist`, indexed as
+/// `candidates`) summed smallest (`Near`) or largest (`Far`), ties to lower ratings. `Err`
+/// carries the most tiers the candidates can give.
+pub fn pick(
+    ratings: &Ratings,
+    candidates: &[usize],
+    dist: &[Vec<f64>],
+    count: usize,
+    gap: f64,
+    prefer: Prefer,
+) -> std::result::Result<Vec<usize>, usize> {
+    // Positions in `candidates` from weakest to strongest.
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    let elo = |p: usize| ratings.elo[candidates[p]];
+    order.sort_by(|&a, &b| {
+        elo(a)
+            .total_cmp(&elo(b))
+            .then(candidates[a].cmp(&candidates[b]))
+    });
+    let step_ok = |lo: usize, hi: usize| {
+        let (i, j) = (candidates[lo], candidates[hi]);
+        ratings.elo[j] - ratings.elo[i] >= gap
+            && ratings.elo[i] + ratings.margin(i) < ratings.elo[j] - ratings.margin(j)
+    };
+    let sign = match prefer {
+        Prefer::Near => 1.0,
+        Prefer::Far => -1.0,
+    };
+    let m = order.len();
+    // best[x][l]: the least cost of a chain of l + 1 tiers ending at order[x], and its previous.
+    let mut best: Vec<Vec<Link>> = vec![vec![None; count.max(1)]; m];
+    for x in 0..m {
+        best[x][0] = Some((0.0, None));
+        for y in 0..x {
+            if !step_ok(order[y], order[x]) {
+                continue;
+            }
+            for l in 1..count.max(1) {
+                if let Some((c, _)) = best[y][l - 1] {
+                    let cost = c + sign * dist[order[y]][order[x]];
+                    if best[x][l].is_none_or(|(b, _)| cost < b) {
+                        best[x][l] = Some((cost, Some(y)));
+                    }
+                }
+            }
+        }
+    }
+    // The longest chain possible, for the error (beyond `count` too).
+    let mut reach = vec![1usize; m];
+    for x in 0..m {
+        for y in 0..x {
+            if step_ok(order[y], order[x]) {
+                reach[x] = reach[x].max(reach[y] + 1);
+            }
+        }
+    }
+    let most = reach.iter().copied().max().unwrap_or(0);
+    if count == 0 || count > m {
+        return Err(most);
+    }
+    let end = (0..m)
+        .filter_map(|x| best[x][count - 1].map(|(c, _)| (c, x)))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let Some((_, mut x)) = end else {
+        return Err(most);
+    };
+    let mut chain = vec![order[x]];
+    for l in (1..count).rev() {
+        let prev = best[x][l].and_then(|(_, p)| p).ok_or(most)?;
+        chain.push(order[prev]);
+        x = prev;
+    }
+    chain.reverse();
+    Ok(chain.into_iter().map(|p| candidates[p]).collect())
+}
+
+/// One `[[tier]]` table of a rated `tiers.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatedTier {
+    /// `tier-1` (weakest) … `tier-N`.
+    pub name: String,
+    /// Its agent spec.
+    pub agent: String,
+    /// Its name in the ladder.
+    pub ladder_agent: String,
+    /// Its rating and 95 % interval.
+    pub elo: f64,
+    /// Lower end.
+    pub elo_lo: f64,
+    /// Upper end.
+    pub elo_hi: f64,
+    /// Its rating above the tier below, with the difference's 95 % interval (not for tier 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap_below: Option<f64>,
+    /// Lower end of the gap's interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap_below_lo: Option<f64>,
+    /// Upper end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap_below_hi: Option<f64>,
+    /// Its expected score against the tier below.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_below: Option<f64>,
+    /// The run it is an elite of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// Its cell there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<usize>,
+    /// Its dial setting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dial: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RatedTiersFile {
+    tier: Vec<RatedTier>,
+}
+
+/// Rounds to one decimal, for the file.
+fn r1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+/// Picks tiers from the ladder in `dir`, writes `tiers.toml` there and prints them.
+///
+/// # Errors
+///
+/// As [`load_ladder`]; [`Error::Config`] naming `--cell` when fewer than two agents are of that
+/// cell, `--count` when the ladder cannot give that many tiers (saying how many it can);
+/// [`Error::Io`] for `tiers.toml`.
+pub fn rated_tiers(
+    dir: &Path,
+    count: usize,
+    gap: f64,
+    cell: Option<usize>,
+    prefer: Prefer,
+    out: &mut impl Write,
+) -> Result<Vec<RatedTier>> {
+    let ladder = load_ladder(dir)?;
+    let spec = &ladder.spec;
+    let r = &ladder.ratings;
+    let candidates: Vec<usize> = (0..spec.agents.len())
+        .filter(|&i| cell.is_none_or(|c| spec.agents[i].elite.as_ref().is_some_and(|e| e.1 == c)))
+        .collect();
+    if candidates.len() < 2 {
+        return Err(Error::config(
+            "--cell",
+            format!(
+                "the ladder has {} agent(s) of cell {}; rate the elite at several dial settings \
+                 ([elites] cells = [C], dial = {{ field = \"budget\", values = [...] }})",
+                candidates.len(),
+                cell.unwrap_or_default()
+            ),
+        ));
+    }
+    let dist = style_distances(spec, &candidates)?;
+    let chain = pick(r, &candidates, &dist, count, gap, prefer).map_err(|most| {
+        Error::config(
+            "--count",
+            format!(
+                "cannot pick {count} tiers {gap} Elo apart with disjoint 95% intervals from {} \
+                 agents: this ladder gives at most {most}; ask for --count {most}, lower --gap, \
+                 or play more games (a smaller target) to narrow the intervals",
+                candidates.len()
+            ),
+        )
+    })?;
+    let mut tiers = Vec::new();
+    for (t, &i) in chain.iter().enumerate() {
+        let a = &spec.agents[i];
+        let m = r.margin(i);
+        let below = (t > 0).then(|| r.difference(i, chain[t - 1]));
+        tiers.push(RatedTier {
+            name: format!("tier-{}", t + 1),
+            agent: usable_anywhere(&format!("{:#}", a.spec), dir)?,
+            ladder_agent: a.name.clone(),
+            elo: r1(r.elo[i]),
+            elo_lo: r1(r.elo[i] - m),
+            elo_hi: r1(r.elo[i] + m),
+            gap_below: below.map(|d| r1(d.0)),
+            gap_below_lo: below.map(|d| r1(d.0 - d.1)),
+            gap_below_hi: below.map(|d| r1(d.0 + d.1)),
+            expected_below: below.map(|d| (expected_score(d.0) * 1000.0).round() / 1000.0),
+            run: a.elite.as_ref().map(|e| e.0.clone()),
+            cell: a.elite.as_ref().map(|e| e.1),
+            dial: a.dial.clone(),
+        });
+    }
+    let body = toml::to_string(&RatedTiersFile {
+        tier: tiers.clone(),
+    })
+    .map_err(|e| Error::config("tiers", e.to_string()))?;
+    let text = format!(
+        "# {} difficulty tiers from the ladder in {}, weakest first: adjacent tiers at least {gap} \
+         Elo apart with disjoint 95% intervals, closest in style{}.\n\n{body}",
+        tiers.len(),
+        dir.display(),
+        if prefer == Prefer::Far {
+            " (farthest: --prefer far)"
+        } else {
+            ""
+        }
+    );
+    let path = dir.join(TIERS_TOML);
+    write_atomic(&path, text.as_bytes())?;
+    let header = ["tier", "agent", "elo", "95%", "above below", "expected"].map(String::from);
+    let rows: Vec<Vec<String>> = tiers
+        .iter()
+        .map(|t| {
+            vec![
+                t.name.clone(),
+                t.ladder_agent.clone(),
+                format!("{:+.0}", t.elo),
+                format!("[{:+.0}, {:+.0}]", t.elo_lo, t.elo_hi),
+                t.gap_below.map_or_else(
+                    || "-".into(),
+                    |g| {
+                        format!(
+                            "{g:+.0} [{:+.0}, {:+.0}]",
+                            t.gap_below_lo.unwrap_or_default(),
+                            t.gap_below_hi.unwrap_or_default()
+                        )
+                    },
+                ),
+                t.expected_below
+                    .map_or_else(|| "-".into(), |e| format!("{:.0}%", 100.0 * e)),
+            ]
+        })
+        .collect();
+    write!(
+        out,
+        "tiers by rating (ladder {}), weakest first\n{}wrote {}\n",
+        dir.display(),
+        aligned(&header, &rows),
+        path.display()
+    )
+    .map_err(output_error)?;
+    Ok(tiers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ratings with independent intervals of half-width `margin`.
+    fn ratings(elo: &[f64], margin: f64) -> Ratings {
+        let var = (margin / crate::ladder::bradley_terry::Z_95).powi(2);
+        let n = elo.len();
+        Ratings {
+            elo: elo.to_vec(),
+            cov: (0..n)
+                .map(|i| (0..n).map(|j| if i == j { var } else { 0.0 }).collect())
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn tiers_keep_the_gap_and_disjoint_intervals_and_the_error_says_how_many_fit() {
+        let r = ratings(&[0.0, 60.0, 130.0, 250.0, 400.0, 410.0], 30.0);
+        let cands: Vec<usize> = (0..6).collect();
+        let dist = vec![vec![1.0; 6]; 6];
+        let chain = pick(&r, &cands, &dist, 4, 100.0, Prefer::Near).unwrap();
+        for w in chain.windows(2) {
+            assert!(r.elo[w[1]] - r.elo[w[0]] >= 100.0, "{chain:?}");
+        }
+        assert_eq!(chain.len(), 4);
+        assert_eq!(pick(&r, &cands, &dist, 5, 100.0, Prefer::Near), Err(4));
+        // Wider intervals overlap even where the gap holds.
+        let wide = ratings(&[0.0, 60.0, 130.0, 250.0, 400.0, 410.0], 70.0);
+        assert_eq!(pick(&wide, &cands, &dist, 4, 100.0, Prefer::Near), Err(3));
+    }
+
+    #[test]
+    fn style_preference_chooses_among_equally_valid_tiers() {
+        // Agents 1 and 2 are both 200 Elo above 0 and below 3; 2 is closer in style to both.
+        let r = ratings(&[0.0, 200.0, 205.0, 400.0], 20.0);
+        let mut dist = vec![vec![5.0; 4]; 4];
+        for (a, b) in [(0, 2), (2, 3)] {
+            dist[a][b] = 1.0;
+            dist[b][a] = 1.0;
+        }
+        let cands: Vec<usize> = (0..4).collect();
+        assert_eq!(
+            pick(&r, &cands, &dist, 3, 100.0, Prefer::Near).unwrap(),
+            [0, 2, 3]
+        );
+        assert_eq!(
+            pick(&r, &cands, &dist, 3, 100.0, Prefer::Far).unwrap(),
+            [0, 1, 3]
+        );
+    }
+}

@@ -1,0 +1,256 @@
+use std::path::Path;
+
+use crate::support::cli::{
+    path_arg, playstyles, read_bytes, read_text, scratch, stderr, succeeded,
+};
+
+/// Three Tribes agents of clearly different strength on two levels.
+const LADDER: &str = r#"
+game = "tribes"
+seed = 5
+levels = [1590191438878, 1590791907337]
+anchor = "end_turn"
+target = 150.0
+max_games = 48
+
+[[agent]]
+name = "end_turn"
+spec = "end_turn"
+
+[[agent]]
+name = "random"
+spec = "random"
+
+[[agent]]
+name = "osla"
+spec = "osla"
+"#;
+
+const FILES: [&str; 5] = [
+    "config.toml",
+    "ladder_games.csv",
+    "ladder.csv",
+    "ladder.svg",
+    "ladder.png",
+];
+
+fn write_config(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path_arg(&path).to_string()
+}
+
+/// Runs the binary expecting exit code 2 with an error naming `field`.
+fn fails_naming(args: &[&str], field: &str) {
+    let o = playstyles(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(field), "{args:?} should name {field}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_ladder_is_the_same_for_any_thread_count_and_after_a_kill_and_resume() {
+    let dir = scratch("ladder", "determinism");
+    let config = write_config(&dir, "ladder.toml", LADDER);
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let out = succeeded(
+        playstyles(&[
+            "ladder",
+            &config,
+            "--out",
+            path_arg(&a),
+            "--threads",
+            "1",
+            "--quiet",
+        ]),
+        "ladder on one thread",
+    );
+    assert!(out.contains("ratings anchored at end_turn"), "{out}");
+    let o = playstyles(&[
+        "ladder",
+        &config,
+        "--out",
+        path_arg(&b),
+        "--threads",
+        "2",
+        "--quiet",
+        "--stop-after-games",
+        "13",
+    ]);
+    assert!(succeeded(o, "stopped ladder").contains("continue with --resume"));
+    assert!(
+        !b.join("ladder.csv").exists(),
+        "no ratings before the ladder ends"
+    );
+    succeeded(
+        playstyles(&[
+            "ladder",
+            &config,
+            "--out",
+            path_arg(&b),
+            "--threads",
+            "2",
+            "--quiet",
+            "--resume",
+        ]),
+        "resumed ladder",
+    );
+    for f in FILES {
+        assert_eq!(read_bytes(&a.join(f)), read_bytes(&b.join(f)), "{f}");
+    }
+    let csv = read_text(&a.join("ladder.csv"));
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(
+        rows.iter()
+            .any(|r| r.contains(",end_turn,end_turn,") && r.contains(",0.0,0.0,0.0,")),
+        "the anchor is rated 0 ± 0: {csv}"
+    );
+    let games = read_text(&a.join("ladder_games.csv"));
+    assert!(games.lines().count() - 1 <= 48, "max_games holds");
+    // Without --force or --resume, the results are not overwritten.
+    fails_naming(
+        &["ladder", &config, "--out", path_arg(&a), "--quiet"],
+        "out",
+    );
+}
+
+#[test]
+fn tiers_from_a_ladder_step_by_the_gap_and_a_held_out_ladder_checks_their_order() {
+    let dir = scratch("ladder", "tiers");
+    let config = write_config(&dir, "ladder.toml", LADDER);
+    let lad = dir.join("rated");
+    succeeded(
+        playstyles(&["ladder", &config, "--out", path_arg(&lad), "--quiet"]),
+        "ladder",
+    );
+    let out = succeeded(
+        playstyles(&["tiers", path_arg(&lad), "--count", "2"]),
+        "tiers from the ladder",
+    );
+    assert!(out.contains("tiers by rating"), "{out}");
+    let tiers: toml::Table = toml::from_str(&read_text(&lad.join("tiers.toml"))).unwrap();
+    let list = tiers["tier"].as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    let f = |t: &toml::Value, k: &str| t[k].as_float().unwrap();
+    assert!(f(&list[1], "elo") - f(&list[0], "elo") >= 100.0, "{tiers}");
+    assert!(f(&list[0], "elo_hi") < f(&list[1], "elo_lo"), "{tiers}");
+    assert!(f(&list[1], "expected_below") > 0.64, "{tiers}");
+    // More tiers than the ratings can separate: named, with how many they can give.
+    let o = playstyles(&["tiers", path_arg(&lad), "--count", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--count") && stderr(&o).contains("at most 2"),
+        "{}",
+        stderr(&o)
+    );
+    // The tiers re-played on other levels: the ladder reports whether their order holds.
+    let held_out = LADDER
+        .replace(
+            "levels = [1590191438878, 1590791907337]",
+            "levels = [1591330872230]",
+        )
+        .replace("anchor = \"end_turn\"\n", "")
+        .split("[[agent]]")
+        .next()
+        .unwrap()
+        .to_string()
+        + &format!("tiers = \"{}\"\n", path_arg(&lad.join("tiers.toml")));
+    let held = write_config(&dir, "held-out.toml", &held_out);
+    let out = succeeded(
+        playstyles(&[
+            "ladder",
+            &held,
+            "--out",
+            path_arg(&dir.join("held")),
+            "--quiet",
+        ]),
+        "held-out ladder of the tiers",
+    );
+    assert!(
+        out.contains("Kendall's tau") && out.contains("tier-2 - tier-1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn malformed_ladders_exit_2_naming_the_field() {
+    let dir = scratch("ladder", "errors");
+    let out = path_arg(&dir.join("out")).to_string();
+    let one = LADDER
+        .split("[[agent]]\nname = \"random\"")
+        .next()
+        .unwrap()
+        .to_string();
+    let cases = [
+        (one, "agent"),
+        (
+            LADDER.replace("spec = \"random\"", "spec = \"nosuch\""),
+            "agent[1].spec",
+        ),
+        (
+            LADDER.replace("anchor = \"end_turn\"", "anchor = \"mcts\""),
+            "anchor",
+        ),
+        (LADDER.replace("target = 150.0", "target = -1.0"), "target"),
+        (
+            LADDER.replace("max_games = 48", "max_games = 0"),
+            "max_games",
+        ),
+        (
+            LADDER.replace("name = \"osla\"", "name = \"random\""),
+            "agent[2].name",
+        ),
+        (
+            LADDER.replace(
+                "max_games = 48",
+                "max_games = 48\n[elites]\nrun = \"/no/such/run\"",
+            ),
+            "elites.run",
+        ),
+    ];
+    for (i, (text, field)) in cases.iter().enumerate() {
+        let config = write_config(&dir, &format!("bad{i}.toml"), text);
+        fails_naming(&["ladder", &config, "--out", &out, "--quiet"], field);
+    }
+    // A games file that does not belong to the ladder: refused on resume, naming the line.
+    let config = write_config(&dir, "good.toml", LADDER);
+    let lad = dir.join("lad");
+    succeeded(
+        playstyles(&[
+            "ladder",
+            &config,
+            "--out",
+            path_arg(&lad),
+            "--quiet",
+            "--stop-after-games",
+            "4",
+        ]),
+        "stopped ladder",
+    );
+    let games = lad.join("ladder_games.csv");
+    let text = read_text(&games);
+    std::fs::write(&games, text.replacen(",osla,", ",mcts,", 1)).unwrap();
+    fails_naming(
+        &[
+            "ladder",
+            &config,
+            "--out",
+            path_arg(&lad),
+            "--quiet",
+            "--resume",
+        ],
+        "line",
+    );
+    // Ladder-only flags on a run directory are named.
+    fails_naming(
+        &[
+            "tiers",
+            "results/usecase1-attacks-vs-support",
+            "--gap",
+            "50",
+        ],
+        "--gap",
+    );
+}
