@@ -32,7 +32,7 @@
 //!                        [--group NAME=SCRIPT+SCRIPT]... [--seed S] [--threads N] [--quiet]
 //!                        [--resume] [--force]
 //! playstyles tiers RUN_DIR|LADDER_DIR [--count N] [--gap ELO] [--cell C] [--prefer near|far]
-//! playstyles report RUN_DIR [--no-replays] [--threads N]
+//! playstyles report RUN_DIR [--no-replays] [--threads N] [--ladder LADDER_DIR]
 //! playstyles replay --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] --out FILE.html
 //! ```
 
@@ -426,6 +426,10 @@ pub struct ReportArgs {
     /// Worker threads for the elites' games [default: one per core].
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// A ladder's folder (written by `playstyles ladder`) that rated elites of this run: their
+    /// cards show their ratings, and the page the ladder's chart.
+    #[arg(long, value_name = "LADDER_DIR")]
+    pub ladder: Option<PathBuf>,
 }
 
 /// Flags of `playstyles tournament`.
@@ -725,6 +729,7 @@ impl Cli {
             CliCommand::Report(a) => {
                 let mut cfg = ReportConfig::new(a.run_dir, a.threads)?;
                 cfg.replays = !a.no_replays;
+                cfg.ladder = a.ladder;
                 Command::Report(cfg)
             }
             CliCommand::Dataset(a) => {

@@ -205,9 +205,9 @@ fn malformed_ladders_exit_2_naming_the_field() {
         (
             LADDER.replace(
                 "max_games = 48",
-                "max_games = 48\n[elites]\nrun = \"/no/such/run\"",
+                "max_games = 48\n[[elites]]\nrun = \"/no/such/run\"",
             ),
-            "elites.run",
+            "elites[0].run",
         ),
     ];
     for (i, (text, field)) in cases.iter().enumerate() {
@@ -253,4 +253,84 @@ fn malformed_ladders_exit_2_naming_the_field() {
         ],
         "--gap",
     );
+}
+
+#[test]
+fn an_elite_at_several_dial_settings_is_rated_style_checked_and_shown_on_its_runs_page() {
+    let dir = scratch("ladder", "dial");
+    // A copy of a committed Puerto Rico map (its tracked files), so the page is written here.
+    let run = dir.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    for f in ["archive.csv", "config.toml", "progress.csv"] {
+        std::fs::copy(
+            Path::new("results/puerto-rico-personas-floor").join(f),
+            run.join(f),
+        )
+        .unwrap();
+    }
+    let config = write_config(
+        &dir,
+        "dial.toml",
+        &format!(
+            r#"
+game = "puerto-rico"
+levels = ["4p"]
+anchor = "sa0"
+max_games = 12
+style_repetitions = 2
+
+[rules]
+vp_chips_5p = 122
+
+[[elites]]
+run = "{}"
+cells = [111]
+dial = {{ field = "budget", values = [2, 8] }}
+
+[[agent]]
+name = "sa0"
+spec = "sa0"
+"#,
+            path_arg(&run)
+        ),
+    );
+    let lad = dir.join("lad");
+    let out = succeeded(
+        playstyles(&["ladder", &config, "--out", path_arg(&lad), "--quiet"]),
+        "dial ladder",
+    );
+    assert!(out.contains("style check:"), "{out}");
+    let style = read_text(&lad.join("ladder_style.csv"));
+    let rows: Vec<&str> = style.lines().collect();
+    assert_eq!(rows.len(), 3, "{style}");
+    assert!(rows[0].ends_with("reached_cell,in_cell"), "{style}");
+    assert!(rows[1].starts_with("cell-111@budget=2,") && rows[2].starts_with("cell-111@budget=8,"));
+    assert!(
+        rows[1..]
+            .iter()
+            .all(|r| r.ends_with(",true") || r.ends_with(",false"))
+    );
+    assert!(read_text(&lad.join("config.toml")).contains("dial = \"budget=8\""));
+    // Two settings cannot give three strengths; a cell not on the ladder is named.
+    let o = playstyles(&["tiers", path_arg(&lad), "--cell", "111", "--count", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--count"), "{}", stderr(&o));
+    fails_naming(
+        &["tiers", path_arg(&lad), "--cell", "5", "--count", "2"],
+        "--cell",
+    );
+    // The run's page shows the elite's ratings and the ladder's chart.
+    succeeded(
+        playstyles(&[
+            "report",
+            path_arg(&run),
+            "--ladder",
+            path_arg(&lad),
+            "--no-replays",
+        ]),
+        "report with the ladder",
+    );
+    let html = read_text(&run.join("report.html"));
+    assert!(html.contains("Rating on the ladder") && html.contains("rating at budget=8"));
+    assert!(html.contains("<h2>Ladder</h2>"));
 }

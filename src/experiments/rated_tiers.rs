@@ -10,7 +10,7 @@
 //! saying how many tiers the ladder can give.
 //!
 //! **One personality at several strengths.** `--cell C` takes only the agents of cell `C` (a
-//! ladder of that elite at several settings of a strength dial, `[elites] dial`).
+//! ladder of that elite at several settings of a strength dial, `[[elites]] dial`).
 //!
 //! **Output.** `tiers.toml` in the ladder's folder (written atomically), one `[[tier]]` table
 //! per tier, weakest first: `name` (`tier-1` …), `agent` (its spec, usable from any folder), the
@@ -306,7 +306,7 @@ pub fn rated_tiers(
             "--cell",
             format!(
                 "the ladder has {} agent(s) of cell {}; rate the elite at several dial settings \
-                 ([elites] cells = [C], dial = {{ field = \"budget\", values = [...] }})",
+                 ([[elites]] cells = [C], dial = {{ field = \"budget\", values = [...] }})",
                 candidates.len(),
                 cell.unwrap_or_default()
             ),

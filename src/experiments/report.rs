@@ -2,7 +2,10 @@
 //! ([`crate::report::explorer`]): the map, one card per elite with what the run knows of it
 //! (`archive.csv`; `validation.csv`, `reevaluated.csv` and `tiers.toml` when present) and a
 //! replay of one of its games, the progress chart and the configuration. `evolve` writes it at
-//! the end of a run.
+//! the end of a run. With `--ladder LADDER_DIR` (a `playstyles ladder` folder that rated elites
+//! of this run), each rated elite's card shows its rating, rank and tier (the ladder's
+//! `tiers.toml`, where there is one) — one row per dial setting —, and the page the ladder's
+//! chart.
 //!
 //! **Replays.** Each elite plays one game against the run's baseline on the run's first
 //! training level, the elite in seat 0, seeded `derive_seed(run seed, [REPLAY_TAG, cell])`;
@@ -16,6 +19,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::evaluate::line_up;
+use super::ladder::table::{LADDER_CSV, read_ladder_csv};
+use super::ladder::{CONFIG_TOML as LADDER_CONFIG, LadderFile};
 use super::reevaluate::tables::{REEVALUATED_CSV, read_reevaluated_csv};
 use super::replay::record;
 use super::run_dir::{CHECKPOINT_JSON, RunDir, read_config};
@@ -31,6 +36,7 @@ use crate::qd::{ArchiveStats, BatchReport};
 use crate::report::archive::{ArchiveRow, PROGRESS_CSV, SE_PREFIX, SETTLED, read_run_progress};
 use crate::report::explorer::{Card, Explorer, FeatureRow, page};
 use crate::report::heatmap::{cell_boxes, render_svg};
+use crate::report::ladder_chart::{ChartRow, render_ladder_svg};
 use crate::report::progress_chart::render_progress_svg;
 use crate::report::replay::{Replay, ReplaySource, share_parts};
 use crate::rng::derive_seed;
@@ -53,6 +59,8 @@ pub struct ReportConfig {
     pub replays: bool,
     /// Worker threads for the replays (`None`: one per core).
     pub threads: Option<usize>,
+    /// A ladder whose ratings the cards show.
+    pub ladder: Option<PathBuf>,
 }
 
 impl ReportConfig {
@@ -70,6 +78,7 @@ impl ReportConfig {
             game,
             replays: true,
             threads,
+            ladder: None,
         })
     }
 }
@@ -126,6 +135,13 @@ fn explorer<G: GameKit>(
     let validation = read_validation(dir)?;
     let reevaluation = read_reevaluation(dir, run)?;
     let tiers = read_tiers(dir)?;
+    let (ratings, ladder) = match &cfg.ladder {
+        Some(l) => {
+            let (ratings, ladder) = read_ladder(l, dir)?;
+            (ratings, Some(ladder))
+        }
+        None => (BTreeMap::new(), None),
+    };
     let replays: Vec<Option<Replay>> = if cfg.replays && !levels.is_empty() {
         let pool = thread_pool(cfg.threads, "--threads")?;
         pool.install(|| {
@@ -171,6 +187,7 @@ fn explorer<G: GameKit>(
             reevaluation: reevaluation.get(&r.cell).cloned().unwrap_or_default(),
             spec: run.agent_spec(r)?,
             tier: tiers.get(&r.cell).cloned(),
+            rating: ratings.get(&r.cell).cloned().unwrap_or_default(),
             replay,
         });
     }
@@ -243,6 +260,7 @@ fn explorer<G: GameKit>(
         legend: G::legend(),
         parts,
         defs: G::board_defs(),
+        ladder,
     })
 }
 
@@ -362,6 +380,102 @@ fn read_reevaluation(dir: &Path, run: &RunDir) -> Result<BTreeMap<usize, Vec<(St
         out.insert(r.cell, rows);
     }
     Ok(out)
+}
+
+/// (label, value) rows per cell.
+type CellRows = BTreeMap<usize, Vec<(String, String)>>;
+
+/// The ladder in `ladder_dir` as the page shows it: per cell of the run in `run_dir`, the
+/// (label, value) rows of its agents' ratings; a line naming the ladder, and its chart.
+///
+/// # Errors
+///
+/// As [`read_ladder_csv`] and [`LadderFile::parse`] for the ladder's files; [`Error::Data`]
+/// naming `ladder.csv` if no agent of it is an elite of this run, or its `tiers.toml` does
+/// not parse.
+fn read_ladder(ladder_dir: &Path, run_dir: &Path) -> Result<(CellRows, (String, String))> {
+    let csv = ladder_dir.join(LADDER_CSV);
+    let rows = read_ladder_csv(&csv)?;
+    let config = LadderFile::parse(&read_text(&ladder_dir.join(LADDER_CONFIG), TEXT_LIMIT)?)?;
+    let anchor = config.anchor.unwrap_or_default();
+    let tiers_path = ladder_dir.join(TIERS_TOML);
+    let tiers: BTreeMap<String, String> = if tiers_path.exists() {
+        #[derive(serde::Deserialize)]
+        struct Tiers {
+            tier: Vec<Tier>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Tier {
+            name: String,
+            ladder_agent: Option<String>,
+        }
+        let text = read_text(&tiers_path, TEXT_LIMIT)?;
+        let file: Tiers = toml::from_str(&text)
+            .map_err(|e| Error::data(&tiers_path, 0, e.message().to_string()))?;
+        file.tier
+            .into_iter()
+            .filter_map(|t| t.ladder_agent.map(|a| (a, t.name)))
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
+    let same = |run: &str| {
+        let a = std::fs::canonicalize(run).ok();
+        a.is_some() && a == std::fs::canonicalize(run_dir).ok()
+    };
+    let mut out: BTreeMap<usize, Vec<(String, String)>> = BTreeMap::new();
+    for r in &rows {
+        let Some((run, cell)) = &r.elite else {
+            continue;
+        };
+        if !same(run) {
+            continue;
+        }
+        let label = match &r.dial {
+            Some(d) => format!("rating at {d}"),
+            None => "rating".to_string(),
+        };
+        let tier = tiers
+            .get(&r.agent)
+            .map_or_else(String::new, |t| format!(", {t}"));
+        out.entry(*cell).or_default().push((
+            label,
+            format!(
+                "{:+.0} Elo (95 % {:+.0} to {:+.0}), rank {} of {}{tier}",
+                r.elo,
+                r.elo_lo,
+                r.elo_hi,
+                r.rank,
+                rows.len()
+            ),
+        ));
+    }
+    if out.is_empty() {
+        return Err(Error::data(
+            &csv,
+            0,
+            format!(
+                "no agent of this ladder is an elite of {} (its elites name their run in the `run` column)",
+                run_dir.display()
+            ),
+        ));
+    }
+    let chart: Vec<ChartRow> = rows
+        .iter()
+        .map(|r| ChartRow {
+            name: r.agent.clone(),
+            elo: r.elo,
+            lo: r.elo_lo,
+            hi: r.elo_hi,
+            anchor: r.agent == anchor,
+        })
+        .collect();
+    let note = format!(
+        "{} agents rated by `ladder` in {} (Bradley–Terry, Elo anchored at {anchor} = 0, 95 % intervals).",
+        rows.len(),
+        ladder_dir.display()
+    );
+    Ok((out, (note, render_ladder_svg(&chart)?)))
 }
 
 /// Tier names per cell from `tiers.toml`, if the run has one.

@@ -440,6 +440,7 @@ fn finished_report<G: GameKit, W: Write>(
         game: cfg.run.game,
         replays: true,
         threads: cfg.threads,
+        ladder: None,
     };
     super::report::report(game, &setup.levels, &dir, &report, out).map(|_| ())
 }

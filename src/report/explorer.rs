@@ -1,7 +1,8 @@
 //! The run explorer (`report.html`): a MAP-Elites run on one page. The map as the heatmap
 //! the run drew, each occupied cell clickable; for the chosen cell an elite card (weights as
 //! bars, features with their spread and the cell's bounds, win rate with its interval,
-//! validation and re-evaluation where the run has them, the agent spec to copy, its tier, a
+//! validation and re-evaluation where the run has them, the agent spec to copy, its tier, its
+//! ratings on a ladder (with the ladder's chart), a
 //! replay of one of its games); the run's progress and configuration. Knows nothing of games:
 //! [`crate::experiments::report`] fills an [`Explorer`].
 
@@ -60,6 +61,9 @@ pub struct Card {
     pub spec: String,
     /// Its difficulty tier, if the run has `tiers.toml` and the elite is in it.
     pub tier: Option<String>,
+    /// (label, value) rows of its ratings on a ladder, one per agent of the ladder it is
+    /// (itself, or at a dial setting; empty: not on the page's ladder).
+    pub rating: Vec<(String, String)>,
     /// One of its games, if recorded.
     pub replay: Option<Replay>,
 }
@@ -92,6 +96,8 @@ pub struct Explorer {
     pub parts: Vec<String>,
     /// The SVG definitions the parts and the legend refer to.
     pub defs: String,
+    /// A ladder the elites were rated on: a line saying which, and its chart (SVG markup).
+    pub ladder: Option<(String, String)>,
 }
 
 /// The weights as horizontal bars, one per script.
@@ -133,6 +139,7 @@ fn card(c: &Card, shown: bool) -> Markup {
                 " (95 % interval " (pct(c.interval.0)) " to " (pct(c.interval.1)) ") over "
                 (c.games) " games: " (c.wins) " wins, " (c.draws) " draws"
                 @if let Some(t) = &c.tier { " · tier " strong { (t) } }
+                @if let Some((_, v)) = c.rating.first() { " · rating " strong { (v) } }
             }
             h3 { "Weights" }
             (weight_bars(&c.weights))
@@ -154,6 +161,10 @@ fn card(c: &Card, shown: bool) -> Markup {
             @if !c.reevaluation.is_empty() {
                 h3 { "Re-evaluation on fresh games" }
                 (rows_table(&c.reevaluation))
+            }
+            @if !c.rating.is_empty() {
+                h3 { "Rating on the ladder" }
+                (rows_table(&c.rating))
             }
             h3 { "Agent spec " button class="copy" type="button" { "Copy" } }
             pre class="spec" { (c.spec) }
@@ -279,6 +290,13 @@ pub fn page(e: &Explorer) -> String {
                 (card(c, i == e.first))
             }
         }
+        @if let Some((note, svg)) = &e.ladder {
+            section {
+                h2 { "Ladder" }
+                p class="muted" { (note) }
+                (PreEscaped(svg))
+            }
+        }
         section {
             h2 { "Progress" }
             (PreEscaped(&e.progress_svg))
@@ -330,6 +348,11 @@ mod tests {
             reevaluation: vec![("kept its cell".into(), "yes".into())],
             spec: "pmcts(weights=[move.x=0.5])".into(),
             tier: (i == 0).then(|| "easy".into()),
+            rating: if i == 0 {
+                vec![("rating".into(), "+120 Elo".into())]
+            } else {
+                Vec::new()
+            },
             replay: None,
         };
         Explorer {
@@ -345,6 +368,7 @@ mod tests {
             legend: Vec::new(),
             parts: Vec::new(),
             defs: String::new(),
+            ladder: Some(("ladder x".into(), "<svg id=\"ladder\"></svg>".into())),
         }
     }
 
@@ -364,6 +388,8 @@ mod tests {
         assert!(html.contains("class=\"corners\" type=\"button\" data-cells=\"10,11\""));
         assert!(html.contains("Confidence (adaptive sampling)"));
         assert!(html.contains("50 % · 20 games, SE above target</title>"));
+        assert!(html.contains("Rating on the ladder") && html.contains("rating <strong>+120 Elo"));
+        assert!(html.contains("<h2>Ladder</h2>") && html.contains("<svg id=\"ladder\">"));
     }
 
     #[test]

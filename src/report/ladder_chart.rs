@@ -55,6 +55,17 @@ pub fn write_ladder_charts(rows: &[ChartRow], dir: &Path) -> Result<()> {
     let plan = Plan::new(rows);
     register_font()?;
     write_png(&dir.join(LADDER_PNG), plan.size(), |root| plan.draw(root))?;
+    write_atomic(&dir.join(LADDER_SVG), render_ladder_svg(rows)?.as_bytes())
+}
+
+/// The chart of `rows` (strongest first) as an SVG document.
+///
+/// # Errors
+///
+/// [`crate::Error::Io`] if drawing fails.
+pub fn render_ladder_svg(rows: &[ChartRow]) -> Result<String> {
+    let plan = Plan::new(rows);
+    register_font()?;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, plan.size()).into_drawing_area();
@@ -62,7 +73,7 @@ pub fn write_ladder_charts(rows: &[ChartRow], dir: &Path) -> Result<()> {
             .and_then(|()| root.present())
             .map_err(|e| draw_error(Path::new(LADDER_SVG), e))?;
     }
-    write_atomic(&dir.join(LADDER_SVG), svg.as_bytes())
+    Ok(svg)
 }
 
 struct Plan<'a> {

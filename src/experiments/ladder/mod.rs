@@ -23,7 +23,7 @@
 //!
 //! [rules]                    # the game's rules options
 //!
-//! [elites]                   # optional: the elites of a run, named cell-<index>
+//! [[elites]]                 # any number: elites of a run, named cell-<index>
 //! run = "results/usecase1-steered"
 //! cells = [12, 40]           # default: every elite
 //! dial = { field = "budget", values = [250, 500, 1000, 2000] }  # optional: each cell at
@@ -100,7 +100,7 @@ pub const RESULT_FILES: [&str; 6] = [
 /// Validated settings of `playstyles ladder`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LadderConfig {
-    /// The ladder, `[elites]` and `tiers` expanded into agents.
+    /// The ladder, `[[elites]]` and `tiers` expanded into agents.
     pub spec: LadderSpec,
     /// The config file's name, for messages.
     pub source: String,

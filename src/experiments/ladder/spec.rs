@@ -1,4 +1,4 @@
-//! The ladder config file (format in [`super`]): its TOML form, the expansion of its `[elites]`
+//! The ladder config file (format in [`super`]): its TOML form, the expansion of its `[[elites]]`
 //! and `tiers` sources into agents, and its validated form.
 
 use std::path::Path;
@@ -45,7 +45,7 @@ pub enum Schedule {
 }
 
 /// A ladder config as written in TOML. `levels` is required, and at least two agents from
-/// `[[agent]]` tables, `[elites]` and `tiers` together.
+/// `[[agent]]` tables, `[[elites]]` and `tiers` together.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LadderFile {
@@ -85,9 +85,9 @@ pub struct LadderFile {
     /// baseline (0: no check; [`super::style`]).
     #[serde(default)]
     pub style_repetitions: u32,
-    /// The elites of a run (and a strength dial over them).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub elites: Option<ElitesFile>,
+    /// Elites of runs (and strength dials over them), as `[[elites]]` tables.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub elites: Vec<ElitesFile>,
     /// A `tiers.toml` whose tiers join the ladder, each knowing its place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tiers: Option<String>,
@@ -123,7 +123,7 @@ pub struct AgentEntry {
     pub name: String,
     /// Its agent spec.
     pub spec: String,
-    /// The run directory it is an elite of (filled in for `[elites]`).
+    /// The run directory it is an elite of (filled in for `[[elites]]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<String>,
     /// Its cell in that run.
@@ -138,7 +138,7 @@ pub struct AgentEntry {
     pub dial: Option<String>,
 }
 
-/// The `[elites]` table: the elites of a run, each the run's player with its weights.
+/// One `[[elites]]` table: elites of a run, each the run's player with its weights.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ElitesFile {
@@ -152,7 +152,7 @@ pub struct ElitesFile {
     pub dial: Option<DialFile>,
 }
 
-/// `[elites.dial]`: one field of the player spec and its values.
+/// An `[[elites]]` table's `dial`: one field of the player spec and its values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DialFile {
@@ -218,19 +218,24 @@ impl LadderFile {
         toml::from_str(text).map_err(|e| toml_error(text, &e))
     }
 
-    /// The config with `[elites]` and `tiers` turned into `[[agent]]` tables (elites first, then
-    /// tiers, then the config's own agents), their specs naming files by paths usable from
-    /// any working folder.
+    /// The config with `[[elites]]` and `tiers` turned into `[[agent]]` tables (elites first,
+    /// then tiers, then the config's own agents), their specs naming files by paths usable
+    /// from any working folder.
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `elites.run` for a run that does not load or is of another
-    /// game, `elites.cells[i]` for a cell without an elite, `elites.dial.field` or
-    /// `elites.dial.values` for a bad dial, `tiers` for a file that does not read.
+    /// [`Error::Config`] naming `elites[i].run` for a run that does not load or is of another
+    /// game, `elites[i].cells[j]` for a cell without an elite, `elites[i].dial.field` or
+    /// `elites[i].dial.values` for a bad dial, `tiers` for a file that does not read.
     pub fn expand(mut self) -> Result<Self> {
         let mut agents = Vec::new();
-        if let Some(e) = self.elites.take() {
-            agents.extend(elite_agents(&e, &self.game)?);
+        for (i, e) in std::mem::take(&mut self.elites).iter().enumerate() {
+            agents.extend(elite_agents(e, &self.game).map_err(|err| match err {
+                Error::Config { field, reason } => {
+                    Error::config(field.replacen("elites", &format!("elites[{i}]"), 1), reason)
+                }
+                err => err,
+            })?);
         }
         if let Some(path) = self.tiers.take() {
             agents.extend(tier_agents(&path)?);
@@ -241,7 +246,7 @@ impl LadderFile {
     }
 }
 
-/// The agents of `[elites]`.
+/// The agents of `[[elites]]`.
 fn elite_agents(e: &ElitesFile, game: &str) -> Result<Vec<AgentEntry>> {
     let dir = Path::new(&e.run);
     let run = RunDir::load(dir).map_err(|err| Error::config("elites.run", err.to_string()))?;
@@ -420,7 +425,7 @@ impl LadderSpec {
             return Err(Error::config(
                 "agent",
                 format!(
-                    "a ladder rates at least two agents (got {}): add [[agent]] tables, [elites] or tiers",
+                    "a ladder rates at least two agents (got {}): add [[agent]] tables, [[elites]] or tiers",
                     file.agents.len()
                 ),
             ));
@@ -536,7 +541,7 @@ impl LadderSpec {
             batch: self.batch,
             prior_draws: self.prior_draws,
             style_repetitions: self.style_repetitions,
-            elites: None,
+            elites: Vec::new(),
             tiers: None,
             agents: self
                 .agents
