@@ -10,7 +10,8 @@
 //! saying how many tiers the ladder can give.
 //!
 //! **One personality at several strengths.** `--cell C` takes only the agents of cell `C` (a
-//! ladder of that elite at several settings of a strength dial, `[[elites]] dial`).
+//! ladder of that elite at several settings of a strength dial, `[[elites]] dial`), and writes
+//! `tiers-cell-C.toml` instead of `tiers.toml`.
 //!
 //! **Output.** `tiers.toml` in the ladder's folder (written atomically), one `[[tier]]` table
 //! per tier, weakest first: `name` (`tier-1` …), `agent` (its spec, usable from any folder), the
@@ -360,7 +361,10 @@ pub fn rated_tiers(
             ""
         }
     );
-    let path = dir.join(TIERS_TOML);
+    let path = dir.join(match cell {
+        None => TIERS_TOML.to_string(),
+        Some(c) => format!("tiers-cell-{c}.toml"),
+    });
     write_atomic(&path, text.as_bytes())?;
     let header = ["tier", "agent", "elo", "95%", "above below", "expected"].map(String::from);
     let rows: Vec<Vec<String>> = tiers
