@@ -109,6 +109,52 @@ fn a_ladder_is_the_same_for_any_thread_count_and_after_a_kill_and_resume() {
     );
     let games = read_text(&a.join("ladder_games.csv"));
     assert!(games.lines().count() - 1 <= 48, "max_games holds");
+    // A ladder stopped at its budget goes on with a larger one, as if given it at the start.
+    let (small, big) = (dir.join("small"), dir.join("big"));
+    let more = write_config(
+        &dir,
+        "more.toml",
+        &LADDER.replace("max_games = 48", "max_games = 60"),
+    );
+    succeeded(
+        playstyles(&["ladder", &config, "--out", path_arg(&small), "--quiet"]),
+        "ladder to 48 games",
+    );
+    succeeded(
+        playstyles(&[
+            "ladder",
+            &more,
+            "--out",
+            path_arg(&small),
+            "--quiet",
+            "--resume",
+        ]),
+        "the same ladder resumed to 60 games",
+    );
+    succeeded(
+        playstyles(&["ladder", &more, "--out", path_arg(&big), "--quiet"]),
+        "ladder to 60 games",
+    );
+    for f in FILES {
+        assert_eq!(read_bytes(&small.join(f)), read_bytes(&big.join(f)), "{f}");
+    }
+    // Other settings may not change on a resume.
+    let other = write_config(
+        &dir,
+        "other.toml",
+        &LADDER.replace("target = 150.0", "target = 100.0"),
+    );
+    fails_naming(
+        &[
+            "ladder",
+            &other,
+            "--out",
+            path_arg(&small),
+            "--quiet",
+            "--resume",
+        ],
+        "resume",
+    );
     // Without --force or --resume, the results are not overwritten.
     fails_naming(
         &["ladder", &config, "--out", path_arg(&a), "--quiet"],

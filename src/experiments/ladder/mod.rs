@@ -50,7 +50,9 @@
 //! picked, or at `max_games` (the last round cut to fit). The games a round plays follow from
 //! the results before it, and each game from its key, so the ladder is the same for any thread
 //! count, and a ladder killed and resumed ends as an uninterrupted one: `--resume` replays the
-//! schedule from `ladder_games.csv` and plays only the games missing from it.
+//! schedule from `ladder_games.csv` and plays only the games missing from it. `max_games` is
+//! the one setting a resume may change: a ladder stopped at its budget goes on with a larger
+//! one, ending as it would have with that budget from the start.
 //!
 //! **Outputs** (written atomically into `--out`, default `results/<config stem>/`):
 //! - `config.toml`: the resolved config (every agent an `[[agent]]` table with its spec in

@@ -365,7 +365,10 @@ fn play_game<G: Game>(
     })
 }
 
-/// Checks that `dir` holds a ladder started with `config_toml`.
+/// Checks that `dir` holds a ladder started with `config_toml`, but for `max_games`: a ladder
+/// resumed with another budget replays the same schedule (the round the old budget cut short
+/// continues where it was cut), so one that stopped at its budget goes on with a larger one.
+/// The folder's `config.toml` then takes the new budget.
 fn check_resumable(dir: &Path, config_toml: &str) -> Result<()> {
     let path = dir.join(CONFIG_TOML);
     if !path.is_file() {
@@ -377,15 +380,26 @@ fn check_resumable(dir: &Path, config_toml: &str) -> Result<()> {
             ),
         ));
     }
-    if read_text(&path, TEXT_LIMIT)? != config_toml {
+    let but_budget = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.starts_with("max_games = "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let on_disk = read_text(&path, TEXT_LIMIT)?;
+    if but_budget(&on_disk) != but_budget(config_toml) {
         return Err(Error::config(
             "resume",
             format!(
                 "the config differs from the one that started the ladder in {} (see its \
-                 {CONFIG_TOML}); resume with that config, or start afresh with --force",
+                 {CONFIG_TOML}); resume with that config (max_games may change), or start \
+                 afresh with --force",
                 dir.display()
             ),
         ));
+    }
+    if on_disk != config_toml {
+        write_atomic(&path, config_toml.as_bytes())?;
     }
     Ok(())
 }
