@@ -104,8 +104,8 @@ fn a_ladder_is_the_same_for_any_thread_count_and_after_a_kill_and_resume() {
     assert_eq!(rows.len(), 3, "{csv}");
     assert!(
         rows.iter()
-            .any(|r| r.contains(",end_turn,end_turn,") && r.contains(",0.0,0.0,0.0,")),
-        "the anchor is rated 0 ± 0: {csv}"
+            .any(|r| r.contains(",end_turn,end_turn,") && r.split(',').nth(9) == Some("0.0")),
+        "the anchor is rated 0: {csv}"
     );
     let games = read_text(&a.join("ladder_games.csv"));
     assert!(games.lines().count() - 1 <= 48, "max_games holds");
@@ -184,10 +184,10 @@ fn tiers_from_a_ladder_step_by_the_gap_and_a_held_out_ladder_checks_their_order(
     assert!(f(&list[0], "elo_hi") < f(&list[1], "elo_lo"), "{tiers}");
     assert!(f(&list[1], "expected_below") > 0.64, "{tiers}");
     // More tiers than the ratings can separate: named, with how many they can give.
-    let o = playstyles(&["tiers", path_arg(&lad), "--count", "3"]);
+    let o = playstyles(&["tiers", path_arg(&lad), "--count", "4"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("--count") && stderr(&o).contains("at most 2"),
+        stderr(&o).contains("--count") && stderr(&o).contains("at most 3"),
         "{}",
         stderr(&o)
     );
@@ -349,7 +349,10 @@ spec = "sa0"
     let style = read_text(&lad.join("ladder_style.csv"));
     let rows: Vec<&str> = style.lines().collect();
     assert_eq!(rows.len(), 3, "{style}");
-    assert!(rows[0].ends_with("reached_cell,in_cell"), "{style}");
+    assert!(
+        rows[0].ends_with("reached_cell,in_cell,consistent"),
+        "{style}"
+    );
     assert!(rows[1].starts_with("cell-111@budget=2,") && rows[2].starts_with("cell-111@budget=8,"));
     assert!(
         rows[1..]

@@ -101,8 +101,22 @@ pub struct Ratings {
 }
 
 impl Ratings {
-    /// Half the width of agent `i`'s 95 % interval (0 for the anchor).
+    /// Half the width of agent `i`'s 95 % interval, taken relative to the agents' average
+    /// rating (BayesElo's convention): the uncertainty of `θ_i − mean θ`, which is the same
+    /// whichever agent is the anchor (the anchor only fixes the offset, and its own interval
+    /// is not 0). Differences between agents have their own, exact intervals
+    /// ([`Ratings::difference`]).
     pub fn margin(&self, i: usize) -> f64 {
+        let n = self.cov.len() as f64;
+        let row: f64 = self.cov[i].iter().sum();
+        let total: f64 = self.cov.iter().flatten().sum();
+        let var = self.cov[i][i] - 2.0 * row / n + total / (n * n);
+        Z_95 * var.max(0.0).sqrt()
+    }
+
+    /// Half the width of agent `i`'s 95 % interval against the anchor (0 for the anchor): the
+    /// interval of its difference with the anchor.
+    pub fn anchored_margin(&self, i: usize) -> f64 {
         Z_95 * self.cov[i][i].max(0.0).sqrt()
     }
 
@@ -296,14 +310,27 @@ mod tests {
         .fit(&simulate(&truth, 2000, 7))
         .unwrap();
         assert_eq!(fit.elo[0], 0.0);
-        assert_eq!(fit.margin(0), 0.0);
+        assert_eq!(fit.anchored_margin(0), 0.0);
         for (i, t) in truth.iter().enumerate().skip(1) {
-            let m = fit.margin(i);
+            let m = fit.anchored_margin(i);
             assert!(m > 5.0 && m < 40.0, "margin {m}");
             assert!((fit.elo[i] - t).abs() < m, "{:?}", fit.elo);
         }
         let (d, m) = fit.difference(2, 1);
         assert!((d - 150.0).abs() < m && m > 0.0, "{d} ± {m}");
+        // Intervals around the average do not depend on the anchor, differences neither.
+        let other = BradleyTerry {
+            prior_draws: 0.0,
+            anchor: 2,
+        }
+        .fit(&simulate(&truth, 2000, 7))
+        .unwrap();
+        for i in 0..truth.len() {
+            assert!(fit.margin(i) > 0.0);
+            assert!((fit.margin(i) - other.margin(i)).abs() < 1e-6);
+            assert!((fit.difference(i, 3).1 - other.difference(i, 3).1).abs() < 1e-6);
+            assert!((fit.elo[i] - fit.elo[2] - other.elo[i]).abs() < 1e-6);
+        }
     }
 
     #[test]
@@ -341,7 +368,9 @@ mod tests {
         assert!((fit.elo[0] - want).abs() < 1e-6, "{} vs {want}", fit.elo[0]);
         // The curvature: var(θ) = 1 / (n p (1 − p)).
         let want_margin = Z_95 * (1.0 / (10.0 * 0.21f64)).sqrt() * ELO_PER_THETA;
-        assert!((fit.margin(0) - want_margin).abs() < 1e-6);
+        assert!((fit.anchored_margin(0) - want_margin).abs() < 1e-6);
+        // Around the average of two, each rating carries half the difference's uncertainty.
+        assert!((fit.margin(0) - want_margin / 2.0).abs() < 1e-6);
         assert!((expected_score(fit.elo[0]) - 0.7).abs() < 1e-9);
     }
 

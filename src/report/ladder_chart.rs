@@ -1,7 +1,7 @@
 //! A ladder's ratings drawn as `ladder.png` and `ladder.svg`: one row per agent, strongest at
-//! the top, a point at its rating (Elo) with a bar over its 95 % interval; the anchor (rated 0
-//! by definition) drawn as a diamond on a dark vertical line; the numbers at the right of each
-//! row.
+//! the top, a point at its rating (Elo) with a bar over its 95 % interval (around the agents'
+//! average); the anchor (rated 0 by definition) drawn as a diamond, a dark vertical line at 0;
+//! the numbers at the right of each row.
 
 use std::path::Path;
 
@@ -193,7 +193,7 @@ impl<'a> Plan<'a> {
             ))?;
         }
         root.draw(&Text::new(
-            "rating (Elo; the anchor, a diamond, is 0; 100 Elo = 64% expected score)",
+            "rating (Elo; the anchor, a diamond, is 0; intervals around the average; 100 Elo = 64% expected score)",
             ((x0 + x1) / 2, y1 + AXIS_H - 14),
             font(LABEL_FONT).pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;

@@ -61,7 +61,9 @@
 //! - `ladder_games.csv` ([`games::COLUMNS`]): one row per game, saved every [`run::SAVE_EVERY`]
 //!   games and after every round;
 //! - `ladder.csv` ([`table::COLUMNS`]): one row per agent, strongest first: rating and 95 %
-//!   interval (the anchor's is 0 ± 0), games, mean score, and the difference to the next agent
+//!   interval (the anchor's rating is 0; every interval, the anchor's too, is taken around
+//!   the agents' average, as BayesElo reports them, so none depends on the choice of anchor),
+//!   games, mean score, and the difference to the next agent
 //!   below with its interval and the expected score it implies;
 //! - `ladder.png`, `ladder.svg`: the ratings with their intervals;
 //! - `ladder_style.csv` ([`style`]), with `style_repetitions > 0`: each elite agent's features

@@ -3,7 +3,10 @@
 //! played as the run scores its genomes — against the run's baseline in every other seat, on
 //! the run's training levels × `style_repetitions`, with the run's rules and features
 //! ([`evaluate_player`]) — and its features are placed on the run's map: `reached_cell` is the
-//! cell its feature means fall in, `in_cell` whether that is its own.
+//! cell its feature means fall in, `in_cell` whether that is its own, and `consistent` whether
+//! each feature's 95 % interval (mean ± 1.96 sd / √games) reaches the bounds of its own cell on
+//! that axis: an elite re-played near a cell edge leaves its cell by chance about half the
+//! time, and `consistent` tells that from a style that moved.
 //!
 //! Every agent plays the same games (the series seed is `derive_seed(ladder seed,
 //! [STYLE_TAG])`), so the dial settings of one elite are compared on common random numbers.
@@ -51,10 +54,11 @@ pub fn columns(features: &[String]) -> Vec<String> {
         .map(String::from)
         .to_vec();
     for f in features {
-        c.push(format!("{f}_mean"));
-        c.push(format!("{f}_sd"));
+        for s in ["mean", "sd", "lo", "hi"] {
+            c.push(format!("{f}_{s}"));
+        }
     }
-    c.extend(["reached_cell", "in_cell"].map(String::from));
+    c.extend(["reached_cell", "in_cell", "consistent"].map(String::from));
     c
 }
 
@@ -146,17 +150,26 @@ pub fn check_styles<G: SearchSupport>(
                     ev.games.to_string(),
                     format!("{:.4}", ev.fitness),
                 ];
+                let own = sr.run.grid.index_to_grid(cell).unwrap_or_default();
+                let mut consistent = true;
                 for n in &names {
                     match sr.run.config.features.iter().position(|f| &f.name == n) {
                         Some(k) => {
-                            row.push(format!("{:.4}", ev.descriptor_means[k]));
-                            row.push(format!("{:.4}", ev.descriptor_spreads[k]));
+                            let (m, sd) = (ev.descriptor_means[k], ev.descriptor_spreads[k]);
+                            let half = 1.96 * sd / f64::from(ev.games.max(1)).sqrt();
+                            let (lo, hi) = sr.run.config.features[k]
+                                .cell_bounds(own.get(k).copied().unwrap_or_default());
+                            consistent &= m + half >= lo && m - half <= hi;
+                            for x in [m, sd, m - half, m + half] {
+                                row.push(format!("{x:.4}"));
+                            }
                         }
-                        None => row.extend([String::new(), String::new()]),
+                        None => row.extend(std::iter::repeat_n(String::new(), 4)),
                     }
                 }
                 row.push(reached.to_string());
                 row.push((reached == cell).to_string());
+                row.push(consistent.to_string());
                 row
             }
         };
@@ -176,13 +189,23 @@ pub fn check_styles<G: SearchSupport>(
         table.write(&path)?;
     }
     let kept = printed.iter().filter(|r| r[3] == "yes").count();
+    let near = printed.iter().filter(|r| r[4] == "yes").count();
     write!(
         out,
-        "style check: {kept} of {} elite agents stay in their cell ({reps} games per training \
-         level against their run's baseline)\n{}wrote {}\n",
+        "style check: {kept} of {} elite agents stay in their cell, {near} within their \
+         features' 95% intervals ({reps} games per training level against their run's \
+         baseline)\n{}wrote {}\n",
         printed.len(),
         aligned(
-            &["agent", "cell", "reached", "in cell", "win % vs baseline"].map(String::from),
+            &[
+                "agent",
+                "cell",
+                "reached",
+                "in cell",
+                "consistent",
+                "win % vs baseline",
+            ]
+            .map(String::from),
             &printed
         ),
         path.display()

@@ -57,7 +57,8 @@ pub struct LadderRow {
     pub games: f64,
     /// Its mean score in them.
     pub score: f64,
-    /// Its rating (the anchor's is 0) and 95 % interval.
+    /// Its rating (the anchor's is 0) and 95 % interval around the average
+    /// ([`Ratings::margin`]).
     pub elo: f64,
     /// Lower end of the interval.
     pub elo_lo: f64,
@@ -172,7 +173,8 @@ pub fn write_outputs(
     };
     write!(
         out,
-        "ratings anchored at {} = 0 Elo, 95% intervals\n{}{} games in {} rounds ({schedule}); {how}\n",
+        "ratings anchored at {} = 0 Elo; 95% intervals around the average (each rating's own), \
+         and of the difference with the next agent below\n{}{} games in {} rounds ({schedule}); {how}\n",
         spec.agents[spec.anchor].name,
         aligned(&header, &printed),
         ladder.games,
