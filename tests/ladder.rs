@@ -346,6 +346,23 @@ spec = "sa0"
         "dial ladder",
     );
     assert!(out.contains("style check:"), "{out}");
+    let printed: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("cell-111@budget="))
+        .collect();
+    assert_eq!(printed.len(), 2, "{out}");
+    for l in printed {
+        let cols: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(
+            cols.len(),
+            6,
+            "agent, cell, reached, in cell, consistent, win %: {l}"
+        );
+        assert!(
+            cols[2].parse::<usize>().is_ok() && ["yes", "no"].contains(&cols[3]),
+            "{l}"
+        );
+    }
     let style = read_text(&lad.join("ladder_style.csv"));
     let rows: Vec<&str> = style.lines().collect();
     assert_eq!(rows.len(), 3, "{style}");

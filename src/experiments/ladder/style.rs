@@ -173,16 +173,13 @@ pub fn check_styles<G: SearchSupport>(
                 row
             }
         };
+        let yes = |s: &str| if s == "true" { "yes" } else { "no" }.to_string();
         printed.push(vec![
             a.name.clone(),
             row[2].clone(),
-            row[row.len() - 2].clone(),
-            if row[row.len() - 1] == "true" {
-                "yes"
-            } else {
-                "no"
-            }
-            .to_string(),
+            row[row.len() - 3].clone(),
+            yes(&row[row.len() - 2]),
+            yes(&row[row.len() - 1]),
             format!("{:.1}", 100.0 * row[5].parse::<f64>().unwrap_or(0.0)),
         ]);
         table.rows.push(row);
