@@ -60,6 +60,40 @@ pub enum LevelSet {
     List(Vec<String>),
 }
 
+/// A config error with the config file `path` named in its reason (`… (in experiments/x.toml)`);
+/// other errors as they are.
+pub fn in_file(path: &std::path::Path) -> impl Fn(Error) -> Error + '_ {
+    move |e| match e {
+        Error::Config { field, reason } => Error::Config {
+            field,
+            reason: format!("{reason} (in {})", path.display()),
+        },
+        e => e,
+    }
+}
+
+/// The output folder of a command reading the config file `path`: `out` if given, else
+/// `results/<file stem>/`.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `out` if the file name has no stem to name the folder after.
+pub fn output_folder(
+    path: &std::path::Path,
+    out: Option<std::path::PathBuf>,
+) -> Result<std::path::PathBuf> {
+    if let Some(dir) = out {
+        return Ok(dir);
+    }
+    let stem = path.file_stem().filter(|s| !s.is_empty()).ok_or_else(|| {
+        Error::config(
+            "out",
+            "cannot name the output folder after the config file; give --out",
+        )
+    })?;
+    Ok(std::path::Path::new("results").join(stem))
+}
+
 /// Reads a game's rules options from the `[rules]` table of a config.
 ///
 /// # Errors

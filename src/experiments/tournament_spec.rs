@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::GameKind;
 use super::agent_files::{AgentFile, keep_files};
-use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
+use super::config_file::{LevelSet, LevelsField, in_file, level_set, output_folder, toml_error};
 use crate::agent::AgentSpec;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
@@ -299,25 +299,8 @@ impl TournamentConfig {
     /// made from the file name.
     pub fn load(path: &Path, out: Option<PathBuf>) -> Result<Self> {
         let text = read_text(path, TEXT_LIMIT)?;
-        let spec = TournamentSpec::parse(&text).map_err(|e| match e {
-            Error::Config { field, reason } => Error::Config {
-                field,
-                reason: format!("{reason} (in {})", path.display()),
-            },
-            e => e,
-        })?;
-        let out = match out {
-            Some(dir) => dir,
-            None => {
-                let stem = path.file_stem().filter(|s| !s.is_empty()).ok_or_else(|| {
-                    Error::config(
-                        "out",
-                        "cannot name the output folder after the config file; give --out",
-                    )
-                })?;
-                Path::new("results").join(stem)
-            }
-        };
+        let spec = TournamentSpec::parse(&text).map_err(in_file(path))?;
+        let out = output_folder(path, out)?;
         Ok(TournamentConfig {
             spec,
             out,

@@ -84,7 +84,8 @@ use std::path::{Path, PathBuf};
 pub use run::{KeptLadder, Ladder, ladder};
 pub use spec::{LadderFile, LadderSpec};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::experiments::config_file::{in_file, output_folder};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::limits;
 
@@ -133,29 +134,11 @@ impl LadderConfig {
     /// [`Error::Config`] naming `out` if no default folder can be made from the file name.
     pub fn load(path: &Path, out: Option<PathBuf>) -> Result<Self> {
         let text = read_text(path, TEXT_LIMIT)?;
-        let located = |e: Error| match e {
-            Error::Config { field, reason } => Error::Config {
-                field,
-                reason: format!("{reason} (in {})", path.display()),
-            },
-            e => e,
-        };
         let spec = LadderFile::parse(&text)
             .and_then(LadderFile::expand)
             .and_then(LadderSpec::validate)
-            .map_err(located)?;
-        let out = match out {
-            Some(dir) => dir,
-            None => {
-                let stem = path.file_stem().filter(|s| !s.is_empty()).ok_or_else(|| {
-                    Error::config(
-                        "out",
-                        "cannot name the output folder after the config file; give --out",
-                    )
-                })?;
-                Path::new("results").join(stem)
-            }
-        };
+            .map_err(in_file(path))?;
+        let out = output_folder(path, out)?;
         Ok(LadderConfig {
             spec,
             source: path.display().to_string(),
