@@ -107,8 +107,6 @@ pub const RESULT_FILES: [&str; 6] = [
 pub struct LadderConfig {
     /// The ladder, `[[elites]]` and `tiers` expanded into agents.
     pub spec: LadderSpec,
-    /// The config file's name, for messages.
-    pub source: String,
     /// The output folder.
     pub out: PathBuf,
     /// Worker threads (`None`: one per core).
@@ -141,7 +139,6 @@ impl LadderConfig {
         let out = output_folder(path, out)?;
         Ok(LadderConfig {
             spec,
-            source: path.display().to_string(),
             out,
             threads: None,
             quiet: false,
