@@ -28,8 +28,13 @@ fn quick(name: &str) -> String {
 fn every_builtin_bot_finishes_a_game_against_the_playout_bot() {
     let game = PrismataGame::default();
     let level = PrismataGame::load_level("1").unwrap();
+    let mut need_a_model = Vec::new();
     for name in BotConfig::builtin().player_names() {
-        if name.ends_with("_Learned") {
+        if BotConfig::builtin()
+            .player(name)
+            .is_some_and(|p| p.needs_model())
+        {
+            need_a_model.push(name.to_string());
             continue;
         }
         let mut agents: Vec<Box<dyn Agent<PrismataGame>>> = vec![
@@ -42,6 +47,12 @@ fn every_builtin_bot_finishes_a_game_against_the_playout_bot() {
             .unwrap_or_else(|| panic!("{name}: no outcome"));
         assert_eq!(outcome.seats(), 2, "{name}");
         assert!(!record.actions.is_empty(), "{name}");
+    }
+    // Only the learned searches are left to `learned.rs`, and they do need their model.
+    need_a_model.sort();
+    assert_eq!(need_a_model, ["AB_Learned", "UCT_Learned"]);
+    for name in &need_a_model {
+        assert!(build_agent(&game, name).is_err(), "{name} without a model");
     }
 }
 

@@ -35,6 +35,19 @@ pub enum Planner {
 }
 
 impl Planner {
+    /// True for a search that scores leaves with a learned model and has none yet: its agent
+    /// spec must name one (`AB_Learned(model=FILE)`).
+    pub fn needs_model(&self) -> bool {
+        use super::alpha_beta::LeafEval;
+        use super::eval::Leaf;
+        match self {
+            Planner::AlphaBeta(ab) => matches!(ab.eval, LeafEval::Learned(None)),
+            Planner::Uct(u) => matches!(u.leaf, Leaf::Learned(None)),
+            Planner::Pmcts(p) => matches!(p.leaf, Leaf::Learned(None)),
+            _ => false,
+        }
+    }
+
     /// The actions of the player to act in `state` until its turn ends.
     pub fn plan(&self, library: &Library, state: &State, rng: &mut Rng) -> Vec<Action> {
         match self {
