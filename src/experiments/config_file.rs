@@ -94,6 +94,37 @@ pub fn output_folder(
     Ok(std::path::Path::new("results").join(stem))
 }
 
+/// A config's name of one of its entries (a pairing, a ladder's agent), trimmed: it labels table
+/// rows, chart rows and CSV cells and is matched on `--resume`, so an empty name, one holding a
+/// control character (a typo, never a wish) or one `taken` by another `what` is an error naming
+/// `field`.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `field`.
+pub fn plain_name(name: &str, field: &str, what: &str, taken: bool) -> Result<String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(Error::config(field, "must not be empty"));
+    }
+    if crate::report::printable::has_control(name) {
+        return Err(Error::config(
+            field,
+            format!(
+                "`{}` holds a control character (shown here as \\u{{..}}); give a plain name",
+                crate::report::printable::printable(name)
+            ),
+        ));
+    }
+    if taken {
+        return Err(Error::config(
+            field,
+            format!("the name `{name}` is used by another {what}"),
+        ));
+    }
+    Ok(name.to_string())
+}
+
 /// Reads a game's rules options from the `[rules]` table of a config.
 ///
 /// # Errors

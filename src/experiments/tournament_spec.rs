@@ -7,12 +7,13 @@ use serde::{Deserialize, Serialize};
 
 use super::GameKind;
 use super::agent_files::{AgentFile, keep_files};
-use super::config_file::{LevelSet, LevelsField, in_file, level_set, output_folder, toml_error};
+use super::config_file::{
+    LevelSet, LevelsField, in_file, level_set, output_folder, plain_name, toml_error,
+};
 use crate::agent::AgentSpec;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::limits;
-use crate::report::printable::{has_control, printable};
 
 /// The tournament seed when a config gives none (the run configs' default too).
 pub const DEFAULT_SEED: u64 = 1;
@@ -143,31 +144,12 @@ impl TournamentSpec {
         }
         let mut pairings: Vec<Pairing> = Vec::with_capacity(file.pairings.len());
         for (i, p) in file.pairings.into_iter().enumerate() {
-            let name = p.name.trim().to_string();
-            if name.is_empty() {
-                return Err(Error::config(
-                    format!("pairing[{i}].name"),
-                    "must not be empty",
-                ));
-            }
-            // The name labels table rows, chart rows and CSV cells, and is matched on
-            // --resume: a control character in it is a typo, never a wish.
-            if has_control(&name) {
-                return Err(Error::config(
-                    format!("pairing[{i}].name"),
-                    format!(
-                        "`{}` holds a control character (shown here as \\u{{..}}); \
-                         give a plain name",
-                        printable(&name)
-                    ),
-                ));
-            }
-            if pairings.iter().any(|q| q.name == name) {
-                return Err(Error::config(
-                    format!("pairing[{i}].name"),
-                    format!("the name `{name}` is used by another pairing"),
-                ));
-            }
+            let name = plain_name(
+                &p.name,
+                &format!("pairing[{i}].name"),
+                "pairing",
+                pairings.iter().any(|q| q.name == p.name.trim()),
+            )?;
             let field = format!("pairing[{i}].agents");
             if p.agents.len() < 2 {
                 return Err(Error::config(

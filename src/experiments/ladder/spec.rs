@@ -9,12 +9,12 @@ use crate::agent::{AgentSpec, Value};
 use crate::error::{Error, Result};
 use crate::experiments::GameKind;
 use crate::experiments::agent_files::usable_anywhere;
-use crate::experiments::config_file::{LevelSet, LevelsField, level_set, toml_error};
+use crate::experiments::config_file::{LevelSet, LevelsField, level_set, plain_name, toml_error};
 use crate::experiments::run_dir::RunDir;
 use crate::experiments::tournament_spec::within;
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::limits;
-use crate::report::printable::{has_control, printable};
+use crate::report::printable::printable;
 
 /// Half-width (Elo) of every adjacent difference's 95 % interval at which a ladder stops, when
 /// a config gives none.
@@ -433,28 +433,12 @@ impl LadderSpec {
         limits::at_most(file.agents.len() as u64, MAX_AGENTS as u64, "agent")?;
         let mut agents: Vec<LadderAgent> = Vec::with_capacity(file.agents.len());
         for (i, a) in file.agents.into_iter().enumerate() {
-            let name = a.name.trim().to_string();
-            if name.is_empty() {
-                return Err(Error::config(
-                    format!("agent[{i}].name"),
-                    "must not be empty",
-                ));
-            }
-            if has_control(&name) {
-                return Err(Error::config(
-                    format!("agent[{i}].name"),
-                    format!(
-                        "`{}` holds a control character; give a plain name",
-                        printable(&name)
-                    ),
-                ));
-            }
-            if agents.iter().any(|b| b.name == name) {
-                return Err(Error::config(
-                    format!("agent[{i}].name"),
-                    format!("the name `{name}` is used by another agent"),
-                ));
-            }
+            let name = plain_name(
+                &a.name,
+                &format!("agent[{i}].name"),
+                "agent",
+                agents.iter().any(|b| b.name == a.name.trim()),
+            )?;
             let field = format!("agent[{i}].spec");
             let spec = AgentSpec::parse(&a.spec).map_err(|e| within(&field, e))?;
             let elite = match (a.run, a.cell) {
