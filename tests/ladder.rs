@@ -399,4 +399,10 @@ spec = "sa0"
     let html = read_text(&run.join("report.html"));
     assert!(html.contains("Rating on the ladder") && html.contains("rating at budget=8"));
     assert!(html.contains("<h2>Ladder</h2>"));
+    // Tiers by style need the elites' map: a map moved away is named by the ladder's field.
+    std::fs::rename(&run, dir.join("moved")).unwrap();
+    fails_naming(
+        &["tiers", path_arg(&lad), "--count", "2", "--gap", "0"],
+        "].run`",
+    );
 }

@@ -108,10 +108,15 @@ fn style_distances(spec: &LadderSpec, candidates: &[usize]) -> Result<Vec<Vec<f6
         if let Some((run, _)) = &spec.agents[i].elite
             && !runs.contains_key(run.as_str())
         {
+            // Style distances need the elites' map, found by the path the ladder recorded.
             let dir = RunDir::load(Path::new(run)).map_err(|e| {
                 Error::config(
-                    "--prefer",
-                    format!("the run of {}: {e}", spec.agents[i].name),
+                    format!("agent[{i}].run"),
+                    format!(
+                        "the map of {} (a path from the folder the command runs in, as when the \
+                         ladder was played): {e}",
+                        spec.agents[i].name
+                    ),
                 )
             })?;
             runs.insert(run.as_str(), dir);
