@@ -241,6 +241,10 @@ fn malformed_ladders_exit_2_naming_the_field() {
         ),
         (LADDER.replace("target = 150.0", "target = -1.0"), "target"),
         (
+            LADDER.replace("target = 150.0", "target = 150.0\ndecisive = 0"),
+            "decisive",
+        ),
+        (
             LADDER.replace("max_games = 48", "max_games = 0"),
             "max_games",
         ),

@@ -7,23 +7,26 @@ use super::bradley_terry::Ratings;
 
 /// The next games (at most `count`) of a ladder whose ratings are `ratings`: the pairs of
 /// agents adjacent in rating order whose difference's 95 % interval is wider than `target`
-/// Elo (half-width), widest first, one game each. Empty when every adjacent difference is
-/// within `target`. Ties go to the lower index, so the schedule is a function of the results
-/// alone.
-pub fn next_games(ratings: &Ratings, target: f64, count: usize) -> Vec<(usize, usize)> {
+/// Elo (half-width) and does not lie wholly above `decisive` Elo (a step that clearly large
+/// needs no narrower interval; `f64::INFINITY`: none is), widest first, one game each. Empty
+/// when every adjacent difference is within `target` or decisive. Ties go to the lower index,
+/// so the schedule is a function of the results alone.
+pub fn next_games(
+    ratings: &Ratings,
+    target: f64,
+    decisive: f64,
+    count: usize,
+) -> Vec<(usize, usize)> {
     let n = ratings.elo.len();
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| ratings.elo[a].total_cmp(&ratings.elo[b]).then(a.cmp(&b)));
     let mut wide: Vec<(f64, usize, usize)> = order
         .windows(2)
-        .map(|w| {
-            (
-                ratings.difference(w[1], w[0]).1,
-                w[0].min(w[1]),
-                w[0].max(w[1]),
-            )
+        .filter_map(|w| {
+            // `w[1]` rates at least `w[0]`, so `d ≥ 0`.
+            let (d, m) = ratings.difference(w[1], w[0]);
+            (m > target && d - m < decisive).then_some((m, w[0].min(w[1]), w[0].max(w[1])))
         })
-        .filter(|&(m, _, _)| m > target)
         .collect();
     wide.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     wide.into_iter()
@@ -115,7 +118,7 @@ mod tests {
         }
         loop {
             let ratings = fit(&r);
-            let next = next_games(&ratings, target, 8);
+            let next = next_games(&ratings, target, f64::INFINITY, 8);
             if next.is_empty() {
                 return (games, ratings);
             }
@@ -166,10 +169,35 @@ mod tests {
             }
         }
         let ratings = fit(&r);
-        assert!(next_games(&ratings, 1000.0, 5).is_empty());
-        let next = next_games(&ratings, 1.0, 5);
+        assert!(next_games(&ratings, 1000.0, f64::INFINITY, 5).is_empty());
+        let next = next_games(&ratings, 1.0, f64::INFINITY, 5);
         assert_eq!(next.len(), 2, "two adjacent pairs among three: {next:?}");
         assert!(next.iter().all(|&(i, j)| i < j));
-        assert_eq!(next_games(&ratings, 1.0, 1).len(), 1);
+        assert_eq!(next_games(&ratings, 1.0, f64::INFINITY, 1).len(), 1);
+    }
+
+    #[test]
+    fn a_decisive_step_needs_no_narrower_interval() {
+        // Three agents at 0, 120 and 840 Elo; only neighbours meet.
+        let truth = [0.0, 120.0, 840.0];
+        let mut r = Results::new(3);
+        let mut rng = crate::rng::derive_rng(4, &[]);
+        for _ in 0..60 {
+            for (i, j) in [(0, 1), (1, 2)] {
+                let p = expected_score(truth[i] - truth[j]);
+                r.add(i, j, if rng.random::<f64>() < p { 1.0 } else { 0.0 });
+            }
+        }
+        let ratings = fit(&r);
+        let (d, m) = ratings.difference(2, 1);
+        assert!(d - m > 300.0 && m > 60.0, "the wide step: {d} ± {m}");
+        let all = next_games(&ratings, 60.0, f64::INFINITY, 8);
+        assert!(all.contains(&(1, 2)), "{all:?}");
+        // Above +300 for certain: decided; the close pair is still played.
+        let some = next_games(&ratings, 60.0, 300.0, 8);
+        assert!(
+            !some.contains(&(1, 2)) && some.contains(&(0, 1)),
+            "{some:?}"
+        );
     }
 }

@@ -13,6 +13,7 @@
 //! levels = "paper"           # or level seeds and files
 //! anchor = "mcts"            # the agent rated 0 (default: the first agent)
 //! target = 50.0              # stop when every adjacent difference is within ±50 Elo (95 %)
+//! decisive = 300.0           # optional: ... or its interval lies wholly above +300 Elo
 //! max_games = 5000           # ... or after this many games
 //! schedule = "adaptive"      # or "round-robin" (every pair each round: the cost to compare)
 //! start = 2                  # games of every pair in the opening round robin
@@ -43,7 +44,9 @@
 //!
 //! **Schedule.** Round 0 plays every pair `start` games. After each round the ratings are
 //! fitted; the next round plays each pair of agents adjacent in rating whose difference's 95 %
-//! interval is wider than ±`target`, giving it about half the games its interval still needs
+//! interval is wider than ±`target` (and, with `decisive`, does not lie wholly above
+//! +`decisive`: a lopsided step, whose interval narrows slowest, is clear enough for tiers),
+//! giving it about half the games its interval still needs
 //! in multiples of `batch` ([`crate::ladder::schedule::games_for`]); with `schedule =
 //! "round-robin"` every pair plays `batch` more games, as long as some adjacent difference is
 //! wider than the target. The ladder stops when no pair is

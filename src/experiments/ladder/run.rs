@@ -252,8 +252,9 @@ where
             break (ratings, Stop::Budget);
         }
         let batch = spec.batch as usize;
+        let decisive = spec.decisive.unwrap_or(f64::INFINITY);
         pairs = match spec.schedule {
-            Schedule::Adaptive => next_games(&ratings, spec.target, n)
+            Schedule::Adaptive => next_games(&ratings, spec.target, decisive, n)
                 .into_iter()
                 .map(|(a, b)| {
                     let m = ratings.difference(a, b).1;
@@ -263,7 +264,7 @@ where
                     )
                 })
                 .collect(),
-            Schedule::RoundRobin if !next_games(&ratings, spec.target, 1).is_empty() => {
+            Schedule::RoundRobin if !next_games(&ratings, spec.target, decisive, 1).is_empty() => {
                 round_robin(n).into_iter().map(|p| (p, batch)).collect()
             }
             Schedule::RoundRobin => Vec::new(),

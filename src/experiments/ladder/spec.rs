@@ -66,6 +66,10 @@ pub struct LadderFile {
     /// Stop once every adjacent difference's 95 % interval is within ± this many Elo.
     #[serde(default = "default_target")]
     pub target: f64,
+    /// An adjacent difference whose 95 % interval lies wholly above this many Elo is decided
+    /// without reaching the target (none by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decisive: Option<f64>,
     /// Most games in all.
     #[serde(default = "default_max_games")]
     pub max_games: u64,
@@ -192,6 +196,8 @@ pub struct LadderSpec {
     pub anchor: usize,
     /// Target half-width (Elo) of adjacent differences.
     pub target: f64,
+    /// Least Elo above which an adjacent difference's whole interval counts as decided.
+    pub decisive: Option<f64>,
     /// Most games.
     pub max_games: u64,
     /// The schedule.
@@ -386,8 +392,8 @@ impl LadderSpec {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming the field at fault: `game`, `levels`, `target` (not a positive
-    /// number), `max_games` (0 or above [`limits::MAX_GAMES`]), `start`/`batch` (0 or above
+    /// [`Error::Config`] naming the field at fault: `game`, `levels`, `target` and `decisive` (not a
+    /// positive number), `max_games` (0 or above [`limits::MAX_GAMES`]), `start`/`batch` (0 or above
     /// [`MAX_BATCH`]), `prior_draws` (negative or not finite), `agent` (fewer than two agents,
     /// or more than [`MAX_AGENTS`]), `agent[i].name` (empty, repeated, a control character),
     /// `agent[i].spec` (malformed), `anchor` (no such agent).
@@ -398,6 +404,14 @@ impl LadderSpec {
             return Err(Error::config(
                 "target",
                 format!("give a positive number of Elo, got {}", file.target),
+            ));
+        }
+        if let Some(d) = file.decisive
+            && !(d.is_finite() && d > 0.0)
+        {
+            return Err(Error::config(
+                "decisive",
+                format!("give a positive number of Elo, got {d}"),
             ));
         }
         if file.max_games == 0 {
@@ -486,6 +500,7 @@ impl LadderSpec {
             levels,
             anchor,
             target: file.target,
+            decisive: file.decisive,
             max_games: file.max_games,
             schedule: file.schedule,
             start: file.start,
@@ -519,6 +534,7 @@ impl LadderSpec {
             levels: LevelsField::listed(levels),
             anchor: Some(self.agents[self.anchor].name.clone()),
             target: self.target,
+            decisive: self.decisive,
             max_games: self.max_games,
             schedule: self.schedule,
             start: self.start,

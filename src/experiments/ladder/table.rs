@@ -162,10 +162,16 @@ pub fn write_outputs(
         Schedule::RoundRobin => "round robin",
     };
     let how = match ladder.stop {
-        Stop::Converged => format!(
-            "every adjacent difference within ±{:.0} Elo (widest ±{widest:.0})",
-            spec.target
-        ),
+        Stop::Converged => match spec.decisive {
+            None => format!(
+                "every adjacent difference within ±{:.0} Elo (widest ±{widest:.0})",
+                spec.target
+            ),
+            Some(d) => format!(
+                "every adjacent difference within ±{:.0} Elo or wholly above +{d:.0} (widest ±{widest:.0})",
+                spec.target
+            ),
+        },
         Stop::Budget => format!(
             "stopped at max_games = {} with the widest adjacent difference ±{widest:.0} Elo (target ±{:.0})",
             spec.max_games, spec.target
