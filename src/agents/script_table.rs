@@ -16,7 +16,8 @@
 //! that script is run; the draw is repeated (at most 16 times) while the script proposes
 //! nothing. Only the groups must be known, so a game may list them cheaply
 //! ([`ScriptTable::list_groups`]), update them along a rollout ([`ScriptTable::relist_groups`])
-//! and list the drawn group in full ([`ScriptTable::group_actions`]).
+//! and list the drawn group in full ([`ScriptTable::group_actions`]; a group drawn again in
+//! the same call is not listed again).
 //! [`Portfolio::sample_weighted`] draws the pair ∝ its script's weight instead (uniformly when
 //! every pair weighs 0), so that equal weights keep the uniform draw's mix of action kinds.
 //!
@@ -263,6 +264,9 @@ fn sample_pair<T: ScriptTable>(
                 None => 0.0,
             };
             let mut ctx = this.context(game, state, scratch, Some(lister));
+            // The group last listed (by its start) and its actions: a redraw of the same group
+            // lists it once.
+            let mut listed: Option<(usize, &[ActionOf<T>])> = None;
             for _ in 0..SAMPLE_TRIES {
                 let drawn = if weighted_total > 0.0 {
                     draw_weighted(
@@ -297,7 +301,11 @@ fn sample_pair<T: ScriptTable>(
                     })
                 };
                 let Some((g, id)) = drawn else { break };
-                let actions = this.group_actions(lister, game, state, grouped, g, members);
+                let actions = match listed {
+                    Some((start, actions)) if start == g.start => actions,
+                    _ => this.group_actions(lister, game, state, grouped, g, members),
+                };
+                listed = Some((g.start, actions));
                 if let Some((action, value)) = this.run(id, &mut ctx, actions, rng) {
                     return Some(Assignment {
                         action,
