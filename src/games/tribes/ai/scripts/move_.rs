@@ -412,6 +412,23 @@ pub fn to_embark(ctx: &mut ScriptCtx<'_>, a: &[Action], rng: &mut Rng) -> Propos
     towards(ctx, a, Interest::OwnPort, rng)
 }
 
+/// True if the board has a point of `kind` ([`towards`] proposes nothing otherwise).
+fn has_points(ctx: &mut ScriptCtx<'_>, kind: Interest) -> bool {
+    ctx.interest.get(ctx.state, ctx.tribe, kind).is_some()
+}
+
+/// Whether [`to_disembark`] may propose a move of the unit of `first`: it stands on water
+/// and the board has land.
+pub fn may_disembark(ctx: &mut ScriptCtx<'_>, first: Action) -> bool {
+    on_water(ctx.state, &[first]) && has_points(ctx, Interest::Land)
+}
+
+/// Whether [`to_embark`] may propose a move of the unit of `first`: it stands on land and its
+/// tribe has a port.
+pub fn may_embark(ctx: &mut ScriptCtx<'_>, first: Action) -> bool {
+    !on_water(ctx.state, &[first]) && has_points(ctx, Interest::OwnPort)
+}
+
 /// `count` out of the on-board tiles within `r` of `t` (excluding `t`).
 #[inline]
 fn share(s: &State, t: usize, r: i32, count: u8) -> f64 {
