@@ -319,15 +319,30 @@ pub(super) fn city_actions<const M: u8>(
     let centre = s.cities[c].tile as usize;
     o.reads.add_square(s, centre, 3);
     o.occupants.add_square(s, centre, 0);
-    // The city's worked tiles, and the buildings already standing on its territory (none
-    // needed to list spawns alone).
-    let territory = if M == ONLY && o.only == K::Spawn {
-        Territory::default()
-    } else {
+    // Which kinds of tile action the tribe's technologies and stars allow at all.
+    let build = o.wants(K::Build) && cx.buildable(s) != 0;
+    let burn = techs.has(Tech::Chivalry) && stars >= 5;
+    let clear = techs.has(Tech::Forestry);
+    let destroy = techs.has(Tech::Construction);
+    let grow = techs.has(Tech::Spiritualism) && stars >= 5;
+    let gathers =
+        |r: Resource| gathering(r).is_some_and(|(tech, cost)| techs.has(tech) && stars >= cost);
+    // The city's worked tiles, and the buildings already standing on its territory: found
+    // only if some kind listed here may act on a tile (not to list spawns alone, nor when
+    // the tribe can afford nothing else).
+    let on_tiles = build
+        || (burn && o.wants(K::BurnForest))
+        || (clear && o.wants(K::ClearForest))
+        || (destroy && o.wants(K::Destroy))
+        || (grow && o.wants(K::GrowForest))
+        || (o.wants(K::ResourceGathering) && Resource::ALL.iter().any(|&r| gathers(r)));
+    let territory = if on_tiles {
         Territory::of(s, c)
+    } else {
+        Territory::default()
     };
     let tiles = &territory.tiles[..territory.len];
-    if o.wants(K::Build) {
+    if build {
         let (buildable, terrain) = (cx.buildable(s), &BUILDING_MASKS.terrain);
         'build: for &t in tiles {
             let t = t as usize;
@@ -356,26 +371,23 @@ pub(super) fn city_actions<const M: u8>(
     let forest_ok = |t: usize| {
         s.tiles[t].terrain == Terrain::Forest && (rules.java() || s.tiles[t].building.is_none())
     };
-    if techs.has(Tech::Chivalry) && stars >= 5 {
+    if burn {
         tile_actions(o, K::BurnForest, c, tiles, forest_ok);
     }
-    if techs.has(Tech::Forestry) {
+    if clear {
         tile_actions(o, K::ClearForest, c, tiles, forest_ok);
     }
-    if techs.has(Tech::Construction) {
+    if destroy {
         tile_actions(o, K::Destroy, c, tiles, |t| s.tiles[t].building.is_some());
     }
-    if techs.has(Tech::Spiritualism) && stars >= 5 {
+    if grow {
         tile_actions(o, K::GrowForest, c, tiles, |t| {
             let tile = &s.tiles[t];
             tile.terrain == Terrain::Plain && (rules.java() || tile.building.is_none())
         });
     }
     tile_actions(o, K::ResourceGathering, c, tiles, |t| {
-        s.tiles[t]
-            .resource
-            .and_then(gathering)
-            .is_some_and(|(tech, cost)| techs.has(tech) && stars >= cost)
+        s.tiles[t].resource.is_some_and(gathers)
     });
     let centre = s.cities[c].tile as usize;
     if o.wants(K::Spawn)
