@@ -5,7 +5,9 @@ use super::action::Action;
 use super::buildings::adjacent_own;
 use super::economy::{tech_cost, worked_radius};
 use super::listing::Bounds;
-use super::movement::{MoveScratch, can_attack, can_move, first_reachable, reachable_with};
+use super::movement::{
+    MoveScratch, can_attack, can_move, first_reachable, reachable_tiles, reachable_with,
+};
 use super::rules::TribesRules;
 use super::state::{NONE, State, TileSet};
 use super::types::{
@@ -595,6 +597,11 @@ pub(super) fn unit_actions<const M: u8>(
                 if let Some(t) = first_reachable(rules, s, slot, &cx.enemy, &cx.zoc, scratch) {
                     o.push(Action::new(K::Move, slot, 0, t));
                 }
+            } else if M == ONLY {
+                // One group listed in full: no listing records what it read.
+                reachable_tiles(rules, s, slot, &cx.enemy, &cx.zoc, scratch, |t| {
+                    o.push(Action::new(K::Move, slot, 0, t));
+                })
             } else {
                 reachable_with(rules, s, slot, &cx.enemy, &cx.zoc, scratch, |t| {
                     o.push(Action::new(K::Move, slot, 0, t));
