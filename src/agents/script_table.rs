@@ -16,7 +16,9 @@
 //! that script is run; the draw is repeated (at most 16 times) while the script proposes
 //! nothing. Only the groups must be known, so a game may list them cheaply
 //! ([`ScriptTable::list_groups`]), update them along a rollout ([`ScriptTable::relist_groups`])
-//! and list the drawn group in full ([`ScriptTable::group_actions`]).
+//! and list the drawn group in full ([`ScriptTable::group_actions`]; a group drawn again in
+//! the same call is not listed again, nor one whose script
+//! [cannot propose](ScriptTable::may_propose) anything for it).
 //! [`Portfolio::sample_weighted`] draws the pair ∝ its script's weight instead (uniformly when
 //! every pair weighs 0), so that equal weights keep the uniform draw's mix of action kinds.
 //!
@@ -93,6 +95,16 @@ pub trait ScriptTable: Send + Sync + 'static {
         actions: &[ActionOf<Self>],
         rng: &mut Rng,
     ) -> Option<(ActionOf<Self>, f64)>;
+
+    /// False if script `id` would propose nothing for the group whose first action is
+    /// `first`, known without listing the group: [`Portfolio::sample`] then lists it not and
+    /// draws again. It must be false only where [`ScriptTable::run`] would return `None` on
+    /// the group's actions without drawing a random number, so that skipping the run changes
+    /// no draw. By default true.
+    fn may_propose(&self, id: usize, ctx: &mut Self::Ctx<'_>, first: ActionOf<Self>) -> bool {
+        let _ = (id, ctx, first);
+        true
+    }
 
     /// Fills `out` with the (actor, kind) groups of `state` for [`Portfolio::sample`], and
     /// `lister` with what listing them further needs. Each group needs only its first action
@@ -263,6 +275,9 @@ fn sample_pair<T: ScriptTable>(
                 None => 0.0,
             };
             let mut ctx = this.context(game, state, scratch, Some(lister));
+            // The group last listed (by its start) and its actions: a redraw of the same group
+            // lists it once.
+            let mut listed: Option<(usize, &[ActionOf<T>])> = None;
             for _ in 0..SAMPLE_TRIES {
                 let drawn = if weighted_total > 0.0 {
                     draw_weighted(
@@ -297,7 +312,14 @@ fn sample_pair<T: ScriptTable>(
                     })
                 };
                 let Some((g, id)) = drawn else { break };
-                let actions = this.group_actions(lister, game, state, grouped, g, members);
+                if !this.may_propose(id, &mut ctx, grouped.actions[g.start]) {
+                    continue;
+                }
+                let actions = match listed {
+                    Some((start, actions)) if start == g.start => actions,
+                    _ => this.group_actions(lister, game, state, grouped, g, members),
+                };
+                listed = Some((g.start, actions));
                 if let Some((action, value)) = this.run(id, &mut ctx, actions, rng) {
                     return Some(Assignment {
                         action,

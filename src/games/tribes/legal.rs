@@ -5,7 +5,9 @@ use super::action::Action;
 use super::buildings::adjacent_own;
 use super::economy::{tech_cost, worked_radius};
 use super::listing::Bounds;
-use super::movement::{MoveScratch, can_attack, can_move, first_reachable, reachable_with};
+use super::movement::{
+    MoveScratch, can_attack, can_move, first_reachable, reachable_tiles, reachable_with,
+};
 use super::rules::TribesRules;
 use super::state::{NONE, State, TileSet};
 use super::types::{
@@ -20,17 +22,53 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<MoveScratch> = std::cell::RefCell::new(MoveScratch::default());
 }
 
-/// The buildings each terrain allows, as bit masks over `Building`, indexed by `Terrain`.
-static TERRAIN_BUILDINGS: LazyLock<[u32; Terrain::COUNT]> = LazyLock::new(|| {
-    let mut masks = [0u32; Terrain::COUNT];
+/// Static facts of the buildings as bit masks over `Building`, so that the buildings a tribe
+/// could build cost a few mask operations per listing instead of a walk over every building.
+struct BuildingMasks {
+    /// The buildings each terrain allows, indexed by `Terrain`.
+    terrain: [u32; Terrain::COUNT],
+    /// The buildings that cost at most `i` stars, for `i` up to the dearest building's cost.
+    affordable: Vec<u32>,
+    /// The buildings each technology makes known, indexed by the technology's bit.
+    by_tech: [u32; 32],
+    /// The technologies (bits) that make some building known.
+    techs: u32,
+    /// The buildings no technology is needed for.
+    no_tech: u32,
+}
+
+static BUILDING_MASKS: LazyLock<BuildingMasks> = LazyLock::new(|| {
+    let mut m = BuildingMasks {
+        terrain: [0; Terrain::COUNT],
+        affordable: Vec::new(),
+        by_tech: [0; 32],
+        techs: 0,
+        no_tech: 0,
+    };
+    let dearest = Building::ALL.iter().map(|b| b.cost()).max().unwrap_or(0);
+    m.affordable = (0..=dearest)
+        .map(|stars| {
+            Building::ALL
+                .iter()
+                .filter(|b| b.cost() <= stars)
+                .fold(0, |acc, &b| acc | 1 << b as u32)
+        })
+        .collect();
     for &b in Building::ALL {
         for &t in Terrain::ALL {
             if b.allows_terrain(t) {
-                masks[t as usize] |= 1 << b as u32;
+                m.terrain[t as usize] |= 1 << b as u32;
             }
         }
+        match b.tech() {
+            Some(t) => {
+                m.by_tech[t.bit().trailing_zeros() as usize] |= 1 << b as u32;
+                m.techs |= t.bit();
+            }
+            None => m.no_tech |= 1 << b as u32,
+        }
     }
-    masks
+    m
 });
 
 /// Per-call facts about the tribe to move, computed once.
@@ -38,9 +76,9 @@ pub(super) struct Ctx {
     tribe: u8,
     techs: TechSet,
     stars: i32,
-    /// Buildings the tribe could afford and knows, by terrain, as bit masks over `Building`;
-    /// made when a city first asks ([`Ctx::buildable`]).
-    buildable: std::cell::OnceCell<[u32; Terrain::COUNT]>,
+    /// Buildings the tribe could afford and knows, as a bit mask over `Building`; made when a
+    /// city first asks ([`Ctx::buildable`]).
+    buildable: std::cell::OnceCell<u32>,
     pub(super) enemy: TileSet,
     pub(super) zoc: TileSet,
 }
@@ -64,22 +102,28 @@ impl Ctx {
         }
     }
 
-    /// The buildings the tribe could afford and knows, by terrain (see the field).
-    fn buildable(&self, s: &State) -> &[u32; Terrain::COUNT] {
-        self.buildable.get_or_init(|| {
+    /// The buildings the tribe could afford and knows (see the field): those it has the
+    /// stars and the technology for, and of the monuments only the available ones.
+    fn buildable(&self, s: &State) -> u32 {
+        *self.buildable.get_or_init(|| {
             let ts = &s.tribes[self.tribe as usize];
-            let mut known = 0u32;
-            for &b in Building::ALL {
-                if ts.stars < b.cost() || b.tech().is_some_and(|x| !ts.techs.has(x)) {
-                    continue;
-                }
-                if b.is_monument() && ts.monuments[b.monument_index()] != MonumentStatus::Available
-                {
-                    continue;
-                }
-                known |= 1 << b as u32;
+            let m = &*BUILDING_MASKS;
+            let affordable = match usize::try_from(ts.stars) {
+                Ok(stars) => m.affordable[stars.min(m.affordable.len() - 1)],
+                Err(_) => 0,
+            };
+            let mut known = m.no_tech;
+            let mut techs = ts.techs.0 & m.techs;
+            while techs != 0 {
+                known |= m.by_tech[techs.trailing_zeros() as usize];
+                techs &= techs - 1;
             }
-            TERRAIN_BUILDINGS.map(|allowed| allowed & known)
+            for (i, &status) in ts.monuments.iter().enumerate() {
+                if status != MonumentStatus::Available {
+                    known &= !(1 << (Building::AltarOfPeace as u32 + i as u32));
+                }
+            }
+            affordable & known
         })
     }
 }
@@ -277,16 +321,31 @@ pub(super) fn city_actions<const M: u8>(
     let centre = s.cities[c].tile as usize;
     o.reads.add_square(s, centre, 3);
     o.occupants.add_square(s, centre, 0);
-    // The city's worked tiles, and the buildings already standing on its territory (none
-    // needed to list spawns alone).
-    let territory = if M == ONLY && o.only == K::Spawn {
-        Territory::default()
-    } else {
+    // Which kinds of tile action the tribe's technologies and stars allow at all.
+    let build = o.wants(K::Build) && cx.buildable(s) != 0;
+    let burn = techs.has(Tech::Chivalry) && stars >= 5;
+    let clear = techs.has(Tech::Forestry);
+    let destroy = techs.has(Tech::Construction);
+    let grow = techs.has(Tech::Spiritualism) && stars >= 5;
+    let gathers =
+        |r: Resource| gathering(r).is_some_and(|(tech, cost)| techs.has(tech) && stars >= cost);
+    // The city's worked tiles, and the buildings already standing on its territory: found
+    // only if some kind listed here may act on a tile (not to list spawns alone, nor when
+    // the tribe can afford nothing else).
+    let on_tiles = build
+        || (burn && o.wants(K::BurnForest))
+        || (clear && o.wants(K::ClearForest))
+        || (destroy && o.wants(K::Destroy))
+        || (grow && o.wants(K::GrowForest))
+        || (o.wants(K::ResourceGathering) && Resource::ALL.iter().any(|&r| gathers(r)));
+    let territory = if on_tiles {
         Territory::of(s, c)
+    } else {
+        Territory::default()
     };
     let tiles = &territory.tiles[..territory.len];
-    if o.wants(K::Build) {
-        let buildable = cx.buildable(s);
+    if build {
+        let (buildable, terrain) = (cx.buildable(s), &BUILDING_MASKS.terrain);
         'build: for &t in tiles {
             let t = t as usize;
             let tile = &s.tiles[t];
@@ -295,7 +354,8 @@ pub(super) fn city_actions<const M: u8>(
             }
             // The resource rules and one support building per city as masks; only the
             // adjacency of support buildings is checked building by building.
-            let mut mask = buildable[tile.terrain as usize]
+            let mut mask = terrain[tile.terrain as usize]
+                & buildable
                 & resource_allows(tile.resource)
                 & !(territory.buildings & SUPPORT);
             while mask != 0 {
@@ -313,26 +373,23 @@ pub(super) fn city_actions<const M: u8>(
     let forest_ok = |t: usize| {
         s.tiles[t].terrain == Terrain::Forest && (rules.java() || s.tiles[t].building.is_none())
     };
-    if techs.has(Tech::Chivalry) && stars >= 5 {
+    if burn {
         tile_actions(o, K::BurnForest, c, tiles, forest_ok);
     }
-    if techs.has(Tech::Forestry) {
+    if clear {
         tile_actions(o, K::ClearForest, c, tiles, forest_ok);
     }
-    if techs.has(Tech::Construction) {
+    if destroy {
         tile_actions(o, K::Destroy, c, tiles, |t| s.tiles[t].building.is_some());
     }
-    if techs.has(Tech::Spiritualism) && stars >= 5 {
+    if grow {
         tile_actions(o, K::GrowForest, c, tiles, |t| {
             let tile = &s.tiles[t];
             tile.terrain == Terrain::Plain && (rules.java() || tile.building.is_none())
         });
     }
     tile_actions(o, K::ResourceGathering, c, tiles, |t| {
-        s.tiles[t]
-            .resource
-            .and_then(gathering)
-            .is_some_and(|(tech, cost)| techs.has(tech) && stars >= cost)
+        s.tiles[t].resource.is_some_and(gathers)
     });
     let centre = s.cities[c].tile as usize;
     if o.wants(K::Spawn)
@@ -540,6 +597,11 @@ pub(super) fn unit_actions<const M: u8>(
                 if let Some(t) = first_reachable(rules, s, slot, &cx.enemy, &cx.zoc, scratch) {
                     o.push(Action::new(K::Move, slot, 0, t));
                 }
+            } else if M == ONLY {
+                // One group listed in full: no listing records what it read.
+                reachable_tiles(rules, s, slot, &cx.enemy, &cx.zoc, scratch, |t| {
+                    o.push(Action::new(K::Move, slot, 0, t));
+                })
             } else {
                 reachable_with(rules, s, slot, &cx.enemy, &cx.zoc, scratch, |t| {
                     o.push(Action::new(K::Move, slot, 0, t));
@@ -623,6 +685,44 @@ mod tests {
                     _ => true,
                 };
                 assert_eq!(allowed, expected, "{b:?} on {r:?}");
+            }
+        }
+    }
+
+    /// The masks give, for every star count, technology and monument status tried, the
+    /// buildings a building-by-building check of cost, technology and availability gives.
+    #[test]
+    fn buildable_masks_match_the_rules_of_each_building() {
+        use crate::game::Game;
+        let game = super::super::TribesGame::default();
+        let (_, level) = super::super::builtin::all().remove(0);
+        let mut s = game.new_initial_state(&level, 1);
+        let statuses = [
+            MonumentStatus::Unavailable,
+            MonumentStatus::Available,
+            MonumentStatus::Built,
+        ];
+        for (k, &tech) in Tech::ALL.iter().enumerate() {
+            for stars in -1..25 {
+                let ts = &mut s.tribes[0];
+                ts.stars = stars;
+                // A growing set of technologies, and monuments in turning statuses.
+                ts.techs.insert(tech);
+                for (i, m) in ts.monuments.iter_mut().enumerate() {
+                    *m = statuses[(i as i32 + k as i32 + stars).rem_euclid(3) as usize];
+                }
+                let ts = &s.tribes[0];
+                let expected = Building::ALL
+                    .iter()
+                    .filter(|b| {
+                        ts.stars >= b.cost()
+                            && b.tech().is_none_or(|t| ts.techs.has(t))
+                            && (!b.is_monument()
+                                || ts.monuments[b.monument_index()] == MonumentStatus::Available)
+                    })
+                    .fold(0, |acc, &b| acc | 1 << b as u32);
+                let cx = Ctx::new(&s, 0);
+                assert_eq!(cx.buildable(&s), expected, "{stars} stars, {:?}", ts.techs);
             }
         }
     }

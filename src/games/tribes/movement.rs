@@ -183,9 +183,28 @@ pub fn reachable_with(
     f: impl FnMut(usize),
 ) {
     if rules.java() {
-        search::<false, true>(s, slot, enemy, zoc, scratch, f);
+        search::<false, true, true>(s, slot, enemy, zoc, scratch, f);
     } else {
-        search::<false, false>(s, slot, enemy, zoc, scratch, f);
+        search::<false, false, true>(s, slot, enemy, zoc, scratch, f);
+    }
+}
+
+/// [`reachable_with`] without keeping the boxes of what the search read: it leaves
+/// [`MoveScratch::expanded`] and [`MoveScratch::reached`] as they were, for callers that want
+/// the tiles alone.
+pub fn reachable_tiles(
+    rules: &TribesRules,
+    s: &State,
+    slot: usize,
+    enemy: &TileSet,
+    zoc: &TileSet,
+    scratch: &mut MoveScratch,
+    f: impl FnMut(usize),
+) {
+    if rules.java() {
+        search::<false, true, false>(s, slot, enemy, zoc, scratch, f);
+    } else {
+        search::<false, false, false>(s, slot, enemy, zoc, scratch, f);
     }
 }
 
@@ -199,9 +218,9 @@ pub fn first_reachable(
     scratch: &mut MoveScratch,
 ) -> Option<usize> {
     if rules.java() {
-        search::<true, true>(s, slot, enemy, zoc, scratch, |_| {})
+        search::<true, true, true>(s, slot, enemy, zoc, scratch, |_| {})
     } else {
-        search::<true, false>(s, slot, enemy, zoc, scratch, |_| {})
+        search::<true, false, true>(s, slot, enemy, zoc, scratch, |_| {})
     }
 }
 
@@ -209,9 +228,10 @@ pub fn first_reachable(
 /// `FIRST`, stops at the first empty tile reached (the first one `f` would get: tiles are
 /// reported in discovery order) and returns it without calling `f`; otherwise calls `f` for
 /// every empty tile reached and returns the first. Leaves `scratch` ready for the next call
-/// either way.
+/// either way. With `BOXES`, records in `scratch` the boxes of the tiles it expanded and
+/// reached.
 #[inline]
-fn search<const FIRST: bool, const JAVA: bool>(
+fn search<const FIRST: bool, const JAVA: bool, const BOXES: bool>(
     s: &State,
     slot: usize,
     enemy: &TileSet,
@@ -245,9 +265,11 @@ fn search<const FIRST: bool, const JAVA: bool>(
     let mut found = None;
     let mut above = false;
     let mut late = false;
-    *expanded = EMPTY_BOX;
-    *reached = EMPTY_BOX;
-    grow(reached, start as i32 / n, start as i32 % n);
+    if BOXES {
+        *expanded = EMPTY_BOX;
+        *reached = EMPTY_BOX;
+        grow(reached, start as i32 / n, start as i32 % n);
+    }
     'search: loop {
         while head < tail {
             let from = queue[head] as usize;
@@ -263,7 +285,9 @@ fn search<const FIRST: bool, const JAVA: bool>(
             }
             let from_road = !naval && is_road_node(s, from, u.tribe, true);
             let (x, y) = ((from as i32) / n, (from as i32) % n);
-            grow(expanded, x, y);
+            if BOXES {
+                grow(expanded, x, y);
+            }
             for dx in -1..=1 {
                 let tx = x + dx;
                 if tx < 0 || tx >= n {
@@ -294,7 +318,9 @@ fn search<const FIRST: bool, const JAVA: bool>(
                     }
                     above |= JAVA && total > budget;
                     if best[to] == INF {
-                        grow(reached, tx, ty);
+                        if BOXES {
+                            grow(reached, tx, ty);
+                        }
                         // First visit: remember it for the result and the reset (FIFO order
                         // keeps the first `tail` entries distinct).
                         if tail < queue.len() {

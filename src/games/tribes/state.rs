@@ -19,16 +19,19 @@ pub const MAX_UNITS: usize = 250;
 pub struct TileSet(pub [u64; 16]);
 
 impl TileSet {
-    /// Adds tile `t`.
+    /// Adds tile `t` (below 1024, as every tile of a 32×32 board is).
     #[inline]
     pub fn insert(&mut self, t: usize) {
-        self.0[t >> 6] |= 1 << (t & 63);
+        debug_assert!(t < 1024, "tile {t}");
+        // The mask keeps the word index in range without a bounds check.
+        self.0[(t >> 6) & 15] |= 1 << (t & 63);
     }
 
-    /// True if tile `t` is in the set.
+    /// True if tile `t` (below 1024) is in the set.
     #[inline]
     pub fn has(&self, t: usize) -> bool {
-        self.0[t >> 6] & (1 << (t & 63)) != 0
+        debug_assert!(t < 1024, "tile {t}");
+        self.0[(t >> 6) & 15] & (1 << (t & 63)) != 0
     }
 }
 

@@ -114,6 +114,13 @@ impl ScriptTable for TribesPortfolio {
         (SCRIPTS[id].run)(ctx, actions, rng)
     }
 
+    #[inline]
+    fn may_propose(&self, id: usize, ctx: &mut ScriptCtx<'_>, first: Action) -> bool {
+        SCRIPTS[id]
+            .may_propose
+            .is_none_or(|check| check(ctx, first))
+    }
+
     fn list_groups(
         &self,
         game: &TribesGame,

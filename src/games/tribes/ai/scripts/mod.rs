@@ -75,6 +75,11 @@ impl<'a> ScriptCtx<'a> {
 /// of them with a value in [0, 1].
 pub type ScriptFn = fn(&mut ScriptCtx<'_>, &[Action], &mut Rng) -> Option<(Action, f64)>;
 
+/// A script's check from the first of an actor's actions alone: false only where the script
+/// would propose nothing for those actions, and draw no random number (see
+/// [`crate::agents::script_table::ScriptTable::may_propose`]).
+pub type CheckFn = fn(&mut ScriptCtx<'_>, Action) -> bool;
+
 /// One script of the portfolio.
 #[derive(Clone, Copy)]
 pub struct Script {
@@ -84,6 +89,8 @@ pub struct Script {
     pub kind: ActionKind,
     /// What it does.
     pub run: ScriptFn,
+    /// The check a rollout makes before listing the actor's actions for it, if any.
+    pub may_propose: Option<CheckFn>,
 }
 
 impl std::fmt::Debug for Script {
@@ -93,7 +100,25 @@ impl std::fmt::Debug for Script {
 }
 
 const fn s(name: &'static str, kind: ActionKind, run: ScriptFn) -> Script {
-    Script { name, kind, run }
+    Script {
+        name,
+        kind,
+        run,
+        may_propose: None,
+    }
+}
+
+/// [`s`] with a check before listing.
+const fn checked(
+    name: &'static str,
+    kind: ActionKind,
+    run: ScriptFn,
+    may_propose: CheckFn,
+) -> Script {
+    Script {
+        may_propose: Some(may_propose),
+        ..s(name, kind, run)
+    }
 }
 
 /// Number of scripts.
@@ -171,8 +196,18 @@ pub const SCRIPTS: [Script; NUM_SCRIPTS] = {
         s("move.to_own_city", K::Move, move_::to_own_city),
         s("move.defensively", K::Move, move_::defensively),
         s("move.offensively", K::Move, move_::offensively),
-        s("move.to_disembark", K::Move, move_::to_disembark),
-        s("move.to_embark", K::Move, move_::to_embark),
+        checked(
+            "move.to_disembark",
+            K::Move,
+            move_::to_disembark,
+            move_::may_disembark,
+        ),
+        checked(
+            "move.to_embark",
+            K::Move,
+            move_::to_embark,
+            move_::may_embark,
+        ),
         s("move.to_attack_range", K::Move, move_::to_attack_range),
         s("move.to_converge", K::Move, move_::to_converge),
         s("move.to_diverge", K::Move, move_::to_diverge),

@@ -102,42 +102,27 @@ impl DistMap {
         if !found {
             return false;
         }
+        // Forward pass, row by row: first the three neighbours in the row above (a row at a
+        // time, which vectorises), then the left neighbour, in order along the row.
         for x in 0..n {
-            for y in 0..n {
-                let t = x * n + y;
-                let mut v = d[t];
-                if x > 0 {
-                    v = v.min(d[t - n] + 1);
-                    if y > 0 {
-                        v = v.min(d[t - n - 1] + 1);
-                    }
-                    if y + 1 < n {
-                        v = v.min(d[t - n + 1] + 1);
-                    }
-                }
-                if y > 0 {
-                    v = v.min(d[t - 1] + 1);
-                }
-                d[t] = v;
+            let (above, rest) = d[..tiles].split_at_mut(x * n);
+            let row = &mut rest[..n];
+            if x > 0 {
+                near_row(row, &above[(x - 1) * n..]);
+            }
+            for y in 1..n {
+                row[y] = row[y].min(row[y - 1] + 1);
             }
         }
+        // Backward pass: the row below, then the right neighbour, from the right.
         for x in (0..n).rev() {
-            for y in (0..n).rev() {
-                let t = x * n + y;
-                let mut v = d[t];
-                if x + 1 < n {
-                    v = v.min(d[t + n] + 1);
-                    if y > 0 {
-                        v = v.min(d[t + n - 1] + 1);
-                    }
-                    if y + 1 < n {
-                        v = v.min(d[t + n + 1] + 1);
-                    }
-                }
-                if y + 1 < n {
-                    v = v.min(d[t + 1] + 1);
-                }
-                d[t] = v;
+            let (head, below) = d[..tiles].split_at_mut((x + 1) * n);
+            let row = &mut head[x * n..];
+            if x + 1 < n {
+                near_row(row, &below[..n]);
+            }
+            for y in (0..n - 1).rev() {
+                row[y] = row[y].min(row[y + 1] + 1);
             }
         }
         true
@@ -152,6 +137,25 @@ impl DistMap {
             .max((x - self.rows.1).abs())
             .max((y - self.cols.0).abs())
             .max((y - self.cols.1).abs())
+    }
+}
+
+/// One step of the distance transform between adjacent rows: each tile of `row` takes the
+/// distance through its nearest of the three tiles of `other` beside it (the row above or
+/// below), if shorter. Distances stay at most [`DistMap::FAR`], so `+ 1` cannot overflow.
+#[inline]
+fn near_row(row: &mut [u8], other: &[u8]) {
+    let n = row.len();
+    let other = &other[..n];
+    if n == 1 {
+        row[0] = row[0].min(other[0] + 1);
+        return;
+    }
+    row[0] = row[0].min(other[0].min(other[1]) + 1);
+    row[n - 1] = row[n - 1].min(other[n - 2].min(other[n - 1]) + 1);
+    let (left, mid, right) = (&other[..n - 2], &other[1..n - 1], &other[2..]);
+    for (((r, &l), &m), &rt) in row[1..n - 1].iter_mut().zip(left).zip(mid).zip(right) {
+        *r = (*r).min(l.min(m).min(rt) + 1);
     }
 }
 
@@ -406,6 +410,23 @@ pub fn to_embark(ctx: &mut ScriptCtx<'_>, a: &[Action], rng: &mut Rng) -> Propos
         return None;
     }
     towards(ctx, a, Interest::OwnPort, rng)
+}
+
+/// True if the board has a point of `kind` ([`towards`] proposes nothing otherwise).
+fn has_points(ctx: &mut ScriptCtx<'_>, kind: Interest) -> bool {
+    ctx.interest.get(ctx.state, ctx.tribe, kind).is_some()
+}
+
+/// Whether [`to_disembark`] may propose a move of the unit of `first`: it stands on water
+/// and the board has land.
+pub fn may_disembark(ctx: &mut ScriptCtx<'_>, first: Action) -> bool {
+    on_water(ctx.state, &[first]) && has_points(ctx, Interest::Land)
+}
+
+/// Whether [`to_embark`] may propose a move of the unit of `first`: it stands on land and its
+/// tribe has a port.
+pub fn may_embark(ctx: &mut ScriptCtx<'_>, first: Action) -> bool {
+    !on_water(ctx.state, &[first]) && has_points(ctx, Interest::OwnPort)
 }
 
 /// `count` out of the on-board tiles within `r` of `t` (excluding `t`).
