@@ -400,8 +400,9 @@ pub struct TiersArgs {
     /// several settings of a strength dial).
     #[arg(long, value_name = "C")]
     pub cell: Option<usize>,
-    /// Ladder only: adjacent tiers closest in style (near, the default) or farthest (far).
-    #[arg(long, value_enum, value_name = "near|far")]
+    /// Ladder only: adjacent tiers closest in style (near, the default), farthest (far), or
+    /// the tiers whose least certain step is surest (surest: to hold on other levels).
+    #[arg(long, value_enum, value_name = "near|far|surest")]
     pub prefer: Option<PreferArg>,
 }
 
@@ -412,6 +413,8 @@ pub enum PreferArg {
     Near,
     /// Adjacent tiers farthest in style.
     Far,
+    /// The tiers whose smallest step's interval reaches highest.
+    Surest,
 }
 
 /// Flags of `playstyles report`.
@@ -722,6 +725,7 @@ impl Cli {
                     prefer: a.prefer.map(|p| match p {
                         PreferArg::Near => experiments::rated_tiers::Prefer::Near,
                         PreferArg::Far => experiments::rated_tiers::Prefer::Far,
+                        PreferArg::Surest => experiments::rated_tiers::Prefer::Surest,
                     }),
                 };
                 Command::Tiers(TiersConfig::new(a.run_dir, a.count, rated)?)

@@ -1,4 +1,4 @@
-//! `playstyles tiers LADDER_DIR [--count N] [--gap ELO] [--cell C] [--prefer near|far]`:
+//! `playstyles tiers LADDER_DIR [--count N] [--gap ELO] [--cell C] [--prefer near|far|surest]`:
 //! difficulty tiers picked from a ladder's ratings ([`super::ladder`]).
 //!
 //! **Steps a player feels.** Tiers are `N` agents, weakest first, each rated at least `gap` Elo
@@ -6,7 +6,9 @@
 //! intervals. Among all such choices the one whose adjacent tiers are closest in style is taken
 //! (`--prefer far`: farthest) — style distance being the distance in cells between two elites of
 //! one run's map, and the map's diagonal for an agent that is no elite or of another run — ties
-//! going to the lower ratings. When no choice exists the command fails naming `--count` and
+//! going to the lower ratings. `--prefer surest` takes instead the choice whose least certain
+//! step is surest: the largest smallest lower end of an adjacent difference's 95 % interval,
+//! for tiers that should keep their order on levels they were not chosen on. When no choice exists the command fails naming `--count` and
 //! saying how many tiers the ladder can give.
 //!
 //! **One personality at several strengths.** `--cell C` takes only the agents of cell `C` (a
@@ -49,6 +51,9 @@ pub enum Prefer {
     Near,
     /// Adjacent tiers farthest in style.
     Far,
+    /// The tiers whose smallest step is surest: the largest least lower end of an adjacent
+    /// difference's 95 % interval.
+    Surest,
 }
 
 /// A ladder read back from its folder: its config, results and ratings.
@@ -163,8 +168,9 @@ type Link = Option<(f64, Option<usize>)>;
 
 /// Picks `count` of the `candidates` (agent indices) as tiers, weakest first: adjacent ones at
 /// least `gap` Elo apart with disjoint intervals, adjacent style distances (`dist`, indexed as
-/// `candidates`) summed smallest (`Near`) or largest (`Far`), ties to lower ratings. `Err`
-/// carries the most tiers the candidates can give.
+/// `candidates`) summed smallest (`Near`) or largest (`Far`), or the smallest lower end of an
+/// adjacent difference's interval largest (`Surest`), ties to lower ratings. `Err` carries the
+/// most tiers the candidates can give.
 pub fn pick(
     ratings: &Ratings,
     candidates: &[usize],
@@ -186,22 +192,38 @@ pub fn pick(
         ratings.elo[j] - ratings.elo[i] >= gap
             && ratings.elo[i] + ratings.margin(i) < ratings.elo[j] - ratings.margin(j)
     };
-    let sign = match prefer {
-        Prefer::Near => 1.0,
-        Prefer::Far => -1.0,
+    // A step's cost, and how a chain's cost grows by it (summed, or its worst step).
+    let step_cost = |lo: usize, hi: usize| match prefer {
+        Prefer::Near => dist[lo][hi],
+        Prefer::Far => -dist[lo][hi],
+        Prefer::Surest => {
+            let (d, m) = ratings.difference(candidates[hi], candidates[lo]);
+            m - d
+        }
+    };
+    let grow = |c: f64, step: f64| match prefer {
+        Prefer::Surest => c.max(step),
+        Prefer::Near | Prefer::Far => c + step,
     };
     let m = order.len();
     // best[x][l]: the least cost of a chain of l + 1 tiers ending at order[x], and its previous.
     let mut best: Vec<Vec<Link>> = vec![vec![None; count.max(1)]; m];
     for x in 0..m {
-        best[x][0] = Some((0.0, None));
+        best[x][0] = Some((
+            if prefer == Prefer::Surest {
+                f64::NEG_INFINITY
+            } else {
+                0.0
+            },
+            None,
+        ));
         for y in 0..x {
             if !step_ok(order[y], order[x]) {
                 continue;
             }
             for l in 1..count.max(1) {
                 if let Some((c, _)) = best[y][l - 1] {
-                    let cost = c + sign * dist[order[y]][order[x]];
+                    let cost = grow(c, step_cost(order[y], order[x]));
                     if best[x][l].is_none_or(|(b, _)| cost < b) {
                         best[x][l] = Some((cost, Some(y)));
                     }
@@ -357,13 +379,13 @@ pub fn rated_tiers(
     .map_err(|e| Error::config("tiers", e.to_string()))?;
     let text = format!(
         "# {} difficulty tiers from the ladder in {}, weakest first: adjacent tiers at least {gap} \
-         Elo apart with disjoint 95% intervals, closest in style{}.\n\n{body}",
+         Elo apart with disjoint 95% intervals, {}.\n\n{body}",
         tiers.len(),
         dir.display(),
-        if prefer == Prefer::Far {
-            " (farthest: --prefer far)"
-        } else {
-            ""
+        match prefer {
+            Prefer::Near => "closest in style",
+            Prefer::Far => "farthest in style (--prefer far)",
+            Prefer::Surest => "the least certain step surest (--prefer surest)",
         }
     );
     let path = dir.join(match cell {
@@ -455,6 +477,27 @@ mod tests {
         assert_eq!(
             pick(&r, &cands, &dist, 3, 100.0, Prefer::Far).unwrap(),
             [0, 1, 3]
+        );
+    }
+
+    #[test]
+    fn the_surest_tiers_have_the_largest_smallest_step() {
+        // 0, then 150 or 230, then 400: through 150 the steps are 150 and 250, through 230 they
+        // are 230 and 170 — the smallest step larger, though 150 is closer in style.
+        let r = ratings(&[0.0, 150.0, 230.0, 400.0], 20.0);
+        let mut dist = vec![vec![5.0; 4]; 4];
+        for (a, b) in [(0, 1), (1, 3)] {
+            dist[a][b] = 1.0;
+            dist[b][a] = 1.0;
+        }
+        let cands: Vec<usize> = (0..4).collect();
+        assert_eq!(
+            pick(&r, &cands, &dist, 3, 100.0, Prefer::Near).unwrap(),
+            [0, 1, 3]
+        );
+        assert_eq!(
+            pick(&r, &cands, &dist, 3, 100.0, Prefer::Surest).unwrap(),
+            [0, 2, 3]
         );
     }
 }
