@@ -218,6 +218,20 @@ fn tiers_from_a_ladder_step_by_the_gap_and_a_held_out_ladder_checks_their_order(
         out.contains("Kendall's tau") && out.contains("tier-2 - tier-1"),
         "{out}"
     );
+    // The surest tiers: still valid steps, and the file says how they were chosen.
+    succeeded(
+        playstyles(&[
+            "tiers",
+            path_arg(&lad),
+            "--count",
+            "3",
+            "--prefer",
+            "surest",
+        ]),
+        "the surest tiers",
+    );
+    let text = read_text(&lad.join("tiers.toml"));
+    assert!(text.starts_with("# 3 difficulty tiers") && text.contains("--prefer surest"));
 }
 
 #[test]
