@@ -444,6 +444,16 @@ mod tests {
         }
     }
 
+    /// Style distances among `n` agents: 1 for the `near` pairs, 5 for the others.
+    fn distances(n: usize, near: &[(usize, usize)]) -> Vec<Vec<f64>> {
+        let mut dist = vec![vec![5.0; n]; n];
+        for &(a, b) in near {
+            dist[a][b] = 1.0;
+            dist[b][a] = 1.0;
+        }
+        dist
+    }
+
     #[test]
     fn tiers_keep_the_gap_and_disjoint_intervals_and_the_error_says_how_many_fit() {
         let r = ratings(&[0.0, 60.0, 130.0, 250.0, 400.0, 410.0], 30.0);
@@ -464,11 +474,7 @@ mod tests {
     fn style_preference_chooses_among_equally_valid_tiers() {
         // Agents 1 and 2 are both 200 Elo above 0 and below 3; 2 is closer in style to both.
         let r = ratings(&[0.0, 200.0, 205.0, 400.0], 20.0);
-        let mut dist = vec![vec![5.0; 4]; 4];
-        for (a, b) in [(0, 2), (2, 3)] {
-            dist[a][b] = 1.0;
-            dist[b][a] = 1.0;
-        }
+        let dist = distances(4, &[(0, 2), (2, 3)]);
         let cands: Vec<usize> = (0..4).collect();
         assert_eq!(
             pick(&r, &cands, &dist, 3, 100.0, Prefer::Near).unwrap(),
@@ -485,11 +491,7 @@ mod tests {
         // 0, then 150 or 230, then 400: through 150 the steps are 150 and 250, through 230 they
         // are 230 and 170 — the smallest step larger, though 150 is closer in style.
         let r = ratings(&[0.0, 150.0, 230.0, 400.0], 20.0);
-        let mut dist = vec![vec![5.0; 4]; 4];
-        for (a, b) in [(0, 1), (1, 3)] {
-            dist[a][b] = 1.0;
-            dist[b][a] = 1.0;
-        }
+        let dist = distances(4, &[(0, 1), (1, 3)]);
         let cands: Vec<usize> = (0..4).collect();
         assert_eq!(
             pick(&r, &cands, &dist, 3, 100.0, Prefer::Near).unwrap(),
