@@ -205,18 +205,17 @@ pub fn pick(
         Prefer::Surest => c.max(step),
         Prefer::Near | Prefer::Far => c + step,
     };
+    // The cost of a one-tier chain: `grow`'s identity.
+    let empty = if prefer == Prefer::Surest {
+        f64::NEG_INFINITY
+    } else {
+        0.0
+    };
     let m = order.len();
     // best[x][l]: the least cost of a chain of l + 1 tiers ending at order[x], and its previous.
     let mut best: Vec<Vec<Link>> = vec![vec![None; count.max(1)]; m];
     for x in 0..m {
-        best[x][0] = Some((
-            if prefer == Prefer::Surest {
-                f64::NEG_INFINITY
-            } else {
-                0.0
-            },
-            None,
-        ));
+        best[x][0] = Some((empty, None));
         for y in 0..x {
             if !step_ok(order[y], order[x]) {
                 continue;
