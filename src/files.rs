@@ -27,6 +27,10 @@ pub const TEXT_LIMIT: u64 = 16 << 20;
 /// `archive.csv`, `progress.csv`, `games.csv`, `validation.csv`): 1 GiB, millions of rows.
 pub const DATA_LIMIT: u64 = 1 << 30;
 
+/// Most bytes read from a dataset of positions for learned evaluation (8 GiB): ten million
+/// Prismata positions take about 1.1 GiB.
+pub const DATASET_LIMIT: u64 = 8 << 30;
+
 /// The file at `path`, opened for reading if it is a regular file (or a link to one). The path
 /// is checked before it is opened (a FIFO would block `open()` until a writer comes) and the
 /// opened handle again (in case the path was replaced in between).

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::encoding::{Count, Encoding};
 use crate::error::{Error, Result};
-use crate::files::{DATA_LIMIT, read_bytes};
+use crate::files::{DATASET_LIMIT, read_bytes};
 
 /// The first bytes of a dataset file.
 pub const MAGIC: &[u8; 8] = b"PLSTYDS\0";
@@ -169,12 +169,12 @@ impl Dataset {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] naming `path` if it cannot be read or is over 1 GiB; [`Error::Data`]
+    /// [`Error::Io`] naming `path` if it cannot be read or is over 8 GiB; [`Error::Data`]
     /// naming it for a file that is not a dataset (magic), of another format version, with a
     /// malformed header, truncated, with a label, slot or game order out of range, or whose
     /// header counts disagree with its records.
     pub fn read(path: &Path) -> Result<Dataset> {
-        let bytes = read_bytes(path, DATA_LIMIT)?;
+        let bytes = read_bytes(path, DATASET_LIMIT)?;
         Dataset::parse(&bytes).map_err(|reason| Error::Data {
             path: path.to_path_buf(),
             line: 0,
