@@ -145,6 +145,8 @@ fn a_model_is_trained_reproducibly_and_played_by_the_searches() {
     for spec in [
         format!("AB_Learned(evaluations=6,model={m})"),
         format!("UCT_Learned(traversals=6,model={m})"),
+        format!("AB_LearnedAhead(evaluations=6,model={m})"),
+        format!("UCT_Learned(traversals=6,model={m},playout_turns=3)"),
     ] {
         let agents = format!("{spec},MediumAI");
         let o = playstyles(&[
@@ -208,6 +210,21 @@ fn foreign_truncated_and_mismatched_files_and_bad_flags_exit_2_naming_them() {
         &["play", "--game", "prismata", "--level", "3", "--agents", &m],
         "model",
     );
+    // Looking ahead: at most 50 turns, and only for a learned search.
+    for agents in [
+        format!(
+            "AB_Learned(model={},playout_turns=51),MediumAI",
+            path_arg(&model)
+        ),
+        "AB100(playout_turns=2),MediumAI".to_string(),
+    ] {
+        fails_naming(
+            &[
+                "play", "--game", "prismata", "--level", "3", "--agents", &agents,
+            ],
+            "playout_turns",
+        );
+    }
     for (flag, value) in [
         ("--hidden", "0"),
         ("--second", "5000"),

@@ -50,7 +50,15 @@ fn every_builtin_bot_finishes_a_game_against_the_playout_bot() {
     }
     // Only the learned searches are left to `learned.rs`, and they do need their model.
     need_a_model.sort();
-    assert_eq!(need_a_model, ["AB_Learned", "UCT_Learned"]);
+    assert_eq!(
+        need_a_model,
+        [
+            "AB_Learned",
+            "AB_LearnedAhead",
+            "UCT_Learned",
+            "UCT_LearnedAhead"
+        ]
+    );
     for name in &need_a_model {
         assert!(build_agent(&game, name).is_err(), "{name} without a model");
     }

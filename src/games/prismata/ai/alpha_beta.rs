@@ -11,14 +11,11 @@
 //! Where the C++ has a time limit checked at every node, ours is a budget of leaf
 //! evaluations checked at the same place, so a decision does not depend on the machine.
 
-use std::sync::Arc;
-
-use super::eval::{PlayoutResult, WIN_SCORE, learned_credit, playout, playout_score};
+use super::eval::{LearnedLeaf, LearnedVerdict, PlayoutResult, WIN_SCORE, playout, playout_score};
 use super::heuristics::{will_score, will_score_inflation};
 use super::portfolio::PartialPortfolio;
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
-use crate::learn::value::LearnedValue;
 use crate::rng::Rng;
 
 /// How leaves are scored (C++ `Eval`, spec §11.5).
@@ -30,10 +27,10 @@ pub enum LeafEval {
     WillScore,
     /// [`will_score_inflation`] (a finished game: ±[`super::eval::WIN_SCORE`]).
     WillScoreInflation,
-    /// A learned model's probability `p` that the searching player wins, as
-    /// `(2p − 1) ·` [`LEARNED_SCALE`] (a finished game: ±[`super::eval::WIN_SCORE`], as a
-    /// playout scores it); `None` until an agent spec names the model (`model=FILE`).
-    Learned(Option<Arc<LearnedValue>>),
+    /// A learned model's probability `p` that the searching player wins ([`LearnedLeaf`],
+    /// looking ahead with the scripted player given, if any), as `(2p − 1) ·`
+    /// [`LEARNED_SCALE`]; a game that ends first scores as a playout does.
+    Learned(LearnedLeaf, Option<Sequence>),
 }
 
 /// A learned leaf's score for a sure win: half a playout win, so that a finished game
@@ -175,12 +172,11 @@ impl Search<'_> {
             ),
             LeafEval::WillScore => will_score(self.library, state, me),
             LeafEval::WillScoreInflation => will_score_inflation(self.library, state, me),
-            LeafEval::Learned(Some(model)) => {
-                let p = learned_credit(self.library, model, state, self.max_player);
-                (2.0 * p - 1.0) * LEARNED_SCALE
-            }
-            LeafEval::Learned(None) => {
-                unreachable!("a learned Alpha-Beta is built with its model (bot())")
+            LeafEval::Learned(leaf, player) => {
+                match leaf.verdict(self.library, state, self.max_player, player.as_ref(), rng) {
+                    LearnedVerdict::Ended(result) => playout_score(result, self.max_player),
+                    LearnedVerdict::Model(p) => (2.0 * p - 1.0) * LEARNED_SCALE,
+                }
             }
         }
     }

@@ -39,11 +39,12 @@ impl Planner {
     /// spec must name one (`AB_Learned(model=FILE)`).
     pub fn needs_model(&self) -> bool {
         use super::alpha_beta::LeafEval;
-        use super::eval::Leaf;
         match self {
-            Planner::AlphaBeta(ab) => matches!(ab.eval, LeafEval::Learned(None)),
-            Planner::Uct(u) => matches!(u.leaf, Leaf::Learned(None)),
-            Planner::Pmcts(p) => matches!(p.leaf, Leaf::Learned(None)),
+            Planner::AlphaBeta(ab) => {
+                matches!(&ab.eval, LeafEval::Learned(leaf, _) if leaf.model.is_none())
+            }
+            Planner::Uct(u) => u.leaf.learned().is_some_and(|l| l.model.is_none()),
+            Planner::Pmcts(p) => p.leaf.learned().is_some_and(|l| l.model.is_none()),
             _ => false,
         }
     }

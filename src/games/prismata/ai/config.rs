@@ -49,7 +49,7 @@ use super::buy::{
     TechHeuristic,
 };
 use super::defense::{DefenseDefault, DefenseGreedyKnapsack, DefenseRandom, DefenseSolver};
-use super::eval::{Leaf, load_model};
+use super::eval::{Leaf, LearnedLeaf, MAX_LOOK_AHEAD, load_model};
 use super::filter::{CardFilter, FilterSpec};
 use super::heuristics::{
     DamageLoss, UnitHeuristic, current_value, damage_loss_attack_value, damage_loss_will_cost,
@@ -573,7 +573,26 @@ impl<'t> Resolver<'t> {
                     None => None,
                 };
                 let (eval, leaf) = match (eval, playout.clone()) {
-                    ("Learned", _) => (LeafEval::Learned(model.clone()), Leaf::Learned(model)),
+                    ("Learned", playout) => {
+                        // Turns of the playout player before the model (0: none).
+                        let turns = entry.integer("playout_turns", 0)?;
+                        if turns > u64::from(MAX_LOOK_AHEAD) || (turns > 0 && playout.is_none()) {
+                            return Err(Error::config(
+                                entry.field("playout_turns"),
+                                format!(
+                                    "{turns}: at most {MAX_LOOK_AHEAD}, and only with a playout_player"
+                                ),
+                            ));
+                        }
+                        let learned = LearnedLeaf {
+                            model,
+                            turns: turns as u32,
+                        };
+                        (
+                            LeafEval::Learned(learned.clone(), playout),
+                            Leaf::Learned(learned),
+                        )
+                    }
                     ("Playout", Some(p)) => (LeafEval::Playout(p), Leaf::Playout),
                     ("WillScore", _) if !by_playout => (LeafEval::WillScore, Leaf::Playout),
                     ("WillScoreInflation", _) if !by_playout => {

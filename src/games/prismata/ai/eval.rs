@@ -76,30 +76,100 @@ pub fn playout_score(result: PlayoutResult, max_player: u8) -> f64 {
     }
 }
 
+/// Most turns a learned leaf may look ahead ([`LearnedLeaf::turns`]).
+pub const MAX_LOOK_AHEAD: u32 = 50;
+
+/// A learned leaf evaluation: the model's value of the position reached after `turns` turns
+/// of a scripted player for both sides (of the position itself when 0, the papers' leaf).
+/// Looking a few turns ahead moves the model to later positions, which it judges better
+/// (spec §14.2; `results/learned-eval/README.md`), at the cost of those turns.
+#[derive(Clone, Debug, Default)]
+pub struct LearnedLeaf {
+    /// The model; `None` until an agent spec names it (`model=FILE`).
+    pub model: Option<Arc<LearnedValue>>,
+    /// Turns played before the model scores (config and spec field `playout_turns`).
+    pub turns: u32,
+}
+
+/// What a learned leaf found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LearnedVerdict {
+    /// The game ended before the model was asked (at the leaf or while looking ahead).
+    Ended(PlayoutResult),
+    /// The model's probability that the searching player wins.
+    Model(f64),
+}
+
+impl LearnedLeaf {
+    /// The verdict on `state` for `player`, looking ahead with `playout` for both sides.
+    ///
+    /// # Panics
+    ///
+    /// If the model is missing, or `playout` while [`LearnedLeaf::turns`] is above 0 (the bot
+    /// config refuses both: [`super::config`]).
+    pub fn verdict(
+        &self,
+        library: &Library,
+        state: &State,
+        player: u8,
+        playout: Option<&Sequence>,
+        rng: &mut Rng,
+    ) -> LearnedVerdict {
+        let model = self
+            .model
+            .as_deref()
+            .expect("a learned search is built with its model");
+        let ended = |s: &State, turns| {
+            LearnedVerdict::Ended(PlayoutResult {
+                winner: s.winner,
+                turns,
+            })
+        };
+        if state.over {
+            return ended(state, 0);
+        }
+        if self.turns == 0 {
+            return LearnedVerdict::Model(learned_credit(library, model, state, player));
+        }
+        let playout = playout.expect("a learned leaf that looks ahead has a playout player");
+        let mut s = state.clone();
+        let mut turns = 0;
+        while !s.over && turns < self.turns {
+            s = playout.turn(library, s, rng).state;
+            turns += 1;
+        }
+        if s.over {
+            ended(&s, turns)
+        } else {
+            LearnedVerdict::Model(learned_credit(library, model, &s, player))
+        }
+    }
+}
+
 /// How a UCT or P-MCTS search scores a node reached for the first time.
 #[derive(Clone, Debug, Default)]
 pub enum Leaf {
     /// One playout by the search's playout player (the C++ searches).
     #[default]
     Playout,
-    /// A learned model's value ([`learned_credit`]); `None` until an agent spec names the
-    /// model (`model=FILE`).
-    Learned(Option<Arc<LearnedValue>>),
+    /// A learned model's value ([`LearnedLeaf`], looking ahead with the search's playout
+    /// player).
+    Learned(LearnedLeaf),
 }
 
 impl Leaf {
-    /// The model of a learned leaf (`None` for playouts, or a model not named yet).
-    pub fn model(&self) -> Option<&LearnedValue> {
+    /// The learned leaf (`None` for playouts).
+    pub fn learned(&self) -> Option<&LearnedLeaf> {
         match self {
-            Leaf::Learned(model) => model.as_deref(),
+            Leaf::Learned(leaf) => Some(leaf),
             Leaf::Playout => None,
         }
     }
 
-    /// Where a learned leaf keeps its model (`None` for playouts).
-    pub fn model_slot(&mut self) -> Option<&mut Option<Arc<LearnedValue>>> {
+    /// The learned leaf, to name its model or turns (`None` for playouts).
+    pub fn learned_mut(&mut self) -> Option<&mut LearnedLeaf> {
         match self {
-            Leaf::Learned(model) => Some(model),
+            Leaf::Learned(leaf) => Some(leaf),
             Leaf::Playout => None,
         }
     }

@@ -19,14 +19,13 @@
 
 use rand::RngExt;
 
-use super::eval::{Leaf, PLAYOUT_TURN_LIMIT, playout};
+use super::eval::{Leaf, LearnedLeaf, PLAYOUT_TURN_LIMIT, playout};
 use super::partial::PpPhase;
 use super::portfolio::{Generated, PartialPortfolio};
 use super::sequence::Sequence;
 use super::turn_tree::{TurnNode, TurnTree, grow};
 use crate::agents::portfolio_mcts::PmctsParams;
 use crate::games::prismata::{Action, Library, State};
-use crate::learn::value::LearnedValue;
 use crate::rng::Rng;
 
 /// The weight of a partial player that the weights do not name.
@@ -300,8 +299,8 @@ impl TurnTree<'_> for TurnPmcts {
         &self.playout
     }
 
-    fn learned(&self) -> Option<&LearnedValue> {
-        self.leaf.model()
+    fn learned(&self) -> Option<&LearnedLeaf> {
+        self.leaf.learned()
     }
 
     /// With [`TurnPmcts::persona_playouts`], the searching side plays its turns with a buy

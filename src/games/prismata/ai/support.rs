@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use super::alpha_beta::LeafEval;
 use super::bot::{Bot, Planner};
 use super::config::BotConfig;
-use super::eval::load_model;
+use super::eval::{MAX_LOOK_AHEAD, load_model};
 use super::heuristics::will_score;
 use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use super::sequence::{acts_now, play_phase};
@@ -223,37 +223,51 @@ impl SearchSupport for PrismataGame {
     }
 }
 
-/// The spec's `model=FILE` for a planner that scores leaves with a learned model; an error
-/// naming `model` for a learned planner without one, a file that is not a Prismata model of
-/// this library, or a planner that is not learned.
+/// The spec's `model=FILE` and `playout_turns=K` for a planner that scores leaves with a
+/// learned model; an error naming the field for a learned planner without a model, a file
+/// that is not a Prismata model of this library, turns above [`MAX_LOOK_AHEAD`] or without a
+/// playout player, or a model given to a planner that is not learned (`playout_turns` is then
+/// left to the spec's unknown-field check).
 fn set_model(name: &str, planner: &mut Planner, spec: &mut AgentSpec) -> Result<()> {
     let path = spec.take_word("model", "")?;
-    let slot = match planner {
+    let (slot, has_playout) = match planner {
         Planner::AlphaBeta(ab) => match &mut ab.eval {
-            LeafEval::Learned(m) => Some(m),
-            _ => None,
+            LeafEval::Learned(leaf, playout) => (Some(leaf), playout.is_some()),
+            _ => (None, false),
         },
-        Planner::Uct(uct) => uct.leaf.model_slot(),
-        Planner::Pmcts(search) => search.leaf.model_slot(),
-        _ => None,
+        Planner::Uct(uct) => (uct.leaf.learned_mut(), true),
+        Planner::Pmcts(search) => (search.leaf.learned_mut(), true),
+        _ => (None, false),
     };
-    match (slot, path.is_empty()) {
-        (Some(m), false) => {
+    let Some(leaf) = slot else {
+        if path.is_empty() {
+            return Ok(());
+        }
+        return Err(Error::config(
+            "model",
+            format!("{name} does not evaluate with a learned model (eval = \"Learned\")"),
+        ));
+    };
+    let turns = u64::from(leaf.turns);
+    leaf.turns = spec.take_at_most("playout_turns", turns, u64::from(MAX_LOOK_AHEAD))? as u32;
+    if leaf.turns > 0 && !has_playout {
+        return Err(Error::config(
+            "playout_turns",
+            format!("{name} has no playout_player to look ahead with"),
+        ));
+    }
+    match (&leaf.model, path.is_empty()) {
+        (_, false) => {
             let model = load_model(Library::builtin(), &path)
                 .map_err(|e| Error::config("model", e.to_string()))?;
-            *m = Some(model);
+            leaf.model = Some(model);
             Ok(())
         }
-        (Some(None), true) => Err(Error::config(
+        (None, true) => Err(Error::config(
             "model",
             format!("{name} scores leaves with a learned model: give model=FILE"),
         )),
-        (Some(Some(_)), true) => Ok(()),
-        (None, false) => Err(Error::config(
-            "model",
-            format!("{name} does not evaluate with a learned model (eval = \"Learned\")"),
-        )),
-        (None, true) => Ok(()),
+        (Some(_), true) => Ok(()),
     }
 }
 

@@ -9,10 +9,9 @@
 //! the C++; the generic trees are arenas over single actions with normalised values, random
 //! tie-breaks and max^n for more than two players.
 
-use super::eval::{learned_credit, playout, win_credit};
+use super::eval::{LearnedLeaf, LearnedVerdict, playout, win_credit};
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
-use crate::learn::value::LearnedValue;
 use crate::rng::Rng;
 
 /// A tree node: the state after `actions` (a whole turn), played by `mover`; `extra` is what
@@ -82,9 +81,9 @@ pub(super) trait TurnTree<'a> {
         playout(library, state, self.playout_player(), rng).winner
     }
 
-    /// The learned model that scores a node reached for the first time instead of a playout
-    /// (`None`, the default: playouts).
-    fn learned(&self) -> Option<&LearnedValue> {
+    /// The learned leaf that scores a node reached for the first time instead of a playout
+    /// (`None`, the default: playouts); it looks ahead with [`Self::playout_player`].
+    fn learned(&self) -> Option<&LearnedLeaf> {
         None
     }
 
@@ -131,7 +130,13 @@ fn traverse<'a, T: TurnTree<'a>>(
 ) -> f64 {
     let value = if !is_root && node.visits == 0 {
         match tree.learned() {
-            Some(model) => learned_credit(library, model, &node.state, max_player),
+            Some(leaf) => {
+                let playout = Some(tree.playout_player());
+                match leaf.verdict(library, &node.state, max_player, playout, rng) {
+                    LearnedVerdict::Ended(result) => win_credit(result.winner, max_player),
+                    LearnedVerdict::Model(p) => p,
+                }
+            }
             None => win_credit(
                 tree.playout(library, &node.state, max_player, rng),
                 max_player,

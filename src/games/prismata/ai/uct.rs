@@ -10,12 +10,11 @@
 //! limit). `max_children` 0 means no limit (the C++ would then add no child at all). The node
 //! and the traversal are `turn_tree`'s, shared with [`super::pmcts`].
 
-use super::eval::Leaf;
+use super::eval::{Leaf, LearnedLeaf};
 use super::portfolio::{Children, PartialPortfolio};
 use super::sequence::Sequence;
 use super::turn_tree::{TurnNode, TurnTree, grow};
 use crate::games::prismata::{Action, Library, State};
-use crate::learn::value::LearnedValue;
 use crate::rng::Rng;
 
 /// The search's settings.
@@ -102,8 +101,8 @@ impl<'a> TurnTree<'a> for Uct {
         &self.playout
     }
 
-    fn learned(&self) -> Option<&LearnedValue> {
-        self.leaf.model()
+    fn learned(&self) -> Option<&LearnedLeaf> {
+        self.leaf.learned()
     }
 
     /// Adds a child if the node has room, then selects.
