@@ -121,8 +121,9 @@ pub enum CliCommand {
     /// config, each position of the side to move as counts, labelled with its result, beside
     /// the game's hand-written predictors (datasets/NAME.dataset).
     Dataset(DatasetArgs),
-    /// Train a value network (sparse input -> hidden -> second -> 1) on a dataset, split by
-    /// game; write it as safetensors with its training and accuracy-by-turn tables and chart.
+    /// Train a value network (sparse input -> hidden -> second -> 1) on one or more datasets,
+    /// split by game; write it as safetensors with its training and accuracy-by-turn tables
+    /// and chart.
     Train(TrainArgs),
     /// List the registered games with their facts (players, chance, hidden information,
     /// phases, statistics, play-style features).
@@ -159,9 +160,10 @@ pub struct DatasetArgs {
 /// Flags of `playstyles train`.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// The dataset file (from `playstyles dataset`).
-    #[arg(value_name = "DATASET")]
-    pub dataset: PathBuf,
+    /// The dataset files (from `playstyles dataset`), trained on together: e.g. a bot's
+    /// self-play beside the games of the model that plays it.
+    #[arg(value_name = "DATASET", required = true, num_args = 1..)]
+    pub datasets: Vec<PathBuf>,
     /// The model file to write (safetensors); its tables go beside it.
     #[arg(long, value_name = "MODEL")]
     pub out: PathBuf,
@@ -745,7 +747,7 @@ impl Cli {
                 Command::Dataset(Box::new(cfg))
             }
             CliCommand::Train(a) => Command::Train(Box::new(TrainConfig::new(
-                a.dataset,
+                a.datasets,
                 a.out,
                 a.test,
                 crate::learn::train::TrainSettings {

@@ -120,6 +120,10 @@ fn a_model_is_trained_reproducibly_and_played_by_the_searches() {
     );
     let again = dir.join("again").join("m.safetensors");
     train(&data, &again, &["--test", path_arg(&data)]);
+    // Two datasets train together, their games kept apart.
+    let twice = dir.join("twice").join("m.safetensors");
+    let printed = train(&data, &twice, &[path_arg(&data)]);
+    assert!(printed.contains("of 24 games"), "{printed}");
     let accuracy = read_text(&dir.join("m-accuracy.csv"));
     assert!(
         accuracy.starts_with("split,predictor,turns,positions,decided,accuracy,log_loss,brier\n")
@@ -169,6 +173,23 @@ fn foreign_truncated_and_mismatched_files_and_bad_flags_exit_2_naming_them() {
     fails_naming(
         &["train", path_arg(&cut), "--out", "x.safetensors"],
         "cut.dataset",
+    );
+    // A second dataset that cannot join the first is named.
+    let bare = dir.join("bare.dataset");
+    let (_, bare_config) = setup(
+        "errors-bare",
+        &CONFIG.replace("games = 12", "games = 12\npredictors = false"),
+    );
+    make_dataset(&bare_config, &bare, &[]);
+    fails_naming(
+        &[
+            "train",
+            path_arg(&data),
+            path_arg(&bare),
+            "--out",
+            "x.safetensors",
+        ],
+        "bare.dataset",
     );
     let text = dir.join("text.dataset");
     std::fs::write(&text, "not a dataset").unwrap();

@@ -1,6 +1,7 @@
-//! `playstyles train DATASET --out MODEL`: a value network fitted to a dataset
-//! ([`crate::learn::train`]), written as a model file ([`crate::learn::model`]), with how well
-//! it predicts the winner beside the game's hand-written predictors.
+//! `playstyles train DATASET... --out MODEL`: a value network fitted to one or more datasets
+//! ([`crate::learn::train`]; several are joined by [`Dataset::append`]), written as a model
+//! file ([`crate::learn::model`]), with how well it predicts the winner beside the game's
+//! hand-written predictors.
 //!
 //! Next to the model `DIR/NAME.safetensors` go, each written atomically:
 //!
@@ -40,8 +41,8 @@ use crate::report::palette::{BLUE, GREEN, RED};
 /// A validated `playstyles train` command.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
-    /// The dataset file.
-    pub dataset: PathBuf,
+    /// The dataset files (at least one), trained on together.
+    pub datasets: Vec<PathBuf>,
     /// The game its header names.
     pub game: GameKind,
     /// The model file.
@@ -69,10 +70,15 @@ impl TrainConfig {
     /// [`Error::Config`] naming the flag out of range (`--hidden` 1 to 4096 and a first layer
     /// of at most 2^28 weights, `--second` 1 to 1024, `--epochs` 1 to 1000, `--batch` 1 to
     /// 65536, `--rate` a finite number above 0, `--test-fraction` strictly between 0 and 1);
-    /// [`Error::Io`] or [`Error::Data`] naming the dataset if its header cannot be read, or
-    /// names a game this program does not have.
+    /// [`Error::Io`] or [`Error::Data`] naming the first dataset if its header cannot be read,
+    /// or names a game this program does not have (the others are checked against it when
+    /// read).
+    ///
+    /// # Panics
+    ///
+    /// If `datasets` is empty (the command line requires one).
     pub fn new(
-        dataset: PathBuf,
+        datasets: Vec<PathBuf>,
         out: PathBuf,
         held_out: Option<PathBuf>,
         f: TrainSettings,
@@ -102,7 +108,8 @@ impl TrainConfig {
                 format!("must be between 0 and 1, got {}", f.test_fraction),
             ));
         }
-        let header = Dataset::read_header(&dataset)?;
+        let dataset = &datasets[0];
+        let header = Dataset::read_header(dataset)?;
         let inputs = header.encoding.inputs();
         if inputs.saturating_mul(f.hidden) > MAX_FIRST_LAYER {
             return Err(Error::config(
@@ -115,7 +122,7 @@ impl TrainConfig {
         }
         let game: GameKind = header.game.parse().map_err(|e| match e {
             Error::Config { reason, .. } => Error::Data {
-                path: dataset.clone(),
+                path: dataset.to_path_buf(),
                 line: 0,
                 reason,
             },
@@ -128,7 +135,11 @@ impl TrainConfig {
         let command_line = format!(
             "{} train {}{test_flag} --out {} --hidden {} --second {} --epochs {} --batch {} --rate {} --seed {} --test-fraction {}",
             super::game_kind::program(),
-            dataset.display(),
+            datasets
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
             out.display(),
             f.hidden,
             f.second,
@@ -139,7 +150,7 @@ impl TrainConfig {
             test_fraction
         );
         Ok(TrainConfig {
-            dataset,
+            datasets,
             game,
             out,
             held_out,
@@ -175,14 +186,29 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
         ));
     }
     let name = cfg.game.name();
+    let first = &cfg.datasets[0];
     let encoding = game.encoding().ok_or_else(|| Error::Data {
-        path: cfg.dataset.clone(),
+        path: first.clone(),
         line: 0,
         reason: format!("{name} has no encoding for learned evaluation"),
     })?;
-    let data = read_for(&cfg.dataset, name, &encoding)?;
+    let mut data = read_for(first, name, &encoding)?;
+    for path in &cfg.datasets[1..] {
+        data.append(read_for(path, name, &encoding)?)
+            .map_err(|reason| Error::Data {
+                path: path.clone(),
+                line: 0,
+                reason,
+            })?;
+    }
+    let shown = cfg
+        .datasets
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" + ");
     let bad = |reason: String| Error::Data {
-        path: cfg.dataset.clone(),
+        path: first.clone(),
         line: 0,
         reason,
     };
@@ -201,7 +227,7 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
     writeln!(
         out,
         "{}: {} positions of {} games; {} to train on, {} to test",
-        cfg.dataset.display(),
+        shown,
         data.len(),
         data.header.games,
         prepared.train.len(),

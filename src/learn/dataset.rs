@@ -159,6 +159,54 @@ impl Dataset {
         &self.counts[self.offsets[i]..self.offsets[i + 1]]
     }
 
+    /// Adds `other`'s positions after this dataset's, its games numbered on from this one's
+    /// (so a split by game keeps them whole); the header counts both, and keeps this one's
+    /// config. The error says why they cannot be joined: another game, rules, encoding or
+    /// predictors, or more games than game numbers.
+    pub fn append(&mut self, other: Dataset) -> std::result::Result<(), String> {
+        let (a, b) = (&self.header, &other.header);
+        let differs = |what: &str, x: &str, y: &str| {
+            Err(format!(
+                "its {what} ({y}) differ from the first dataset's ({x})"
+            ))
+        };
+        if a.game != b.game {
+            return differs("game", &a.game, &b.game);
+        }
+        if a.rules != b.rules {
+            return differs("rules", &a.rules, &b.rules);
+        }
+        if a.encoding != b.encoding {
+            return differs(
+                "encoding",
+                &format!("{} v{}", a.encoding.name, a.encoding.version),
+                &format!("{} v{}", b.encoding.name, b.encoding.version),
+            );
+        }
+        if a.predictors != b.predictors {
+            return differs(
+                "predictors",
+                &a.predictors.join(", "),
+                &b.predictors.join(", "),
+            );
+        }
+        let shift = u32::try_from(a.games)
+            .ok()
+            .filter(|&s| u32::try_from(b.games).is_ok_and(|g| s.checked_add(g).is_some()))
+            .ok_or_else(|| format!("{} + {} games: too many to number", a.games, b.games))?;
+        let base = self.counts.len();
+        self.games.extend(other.games.iter().map(|g| g + shift));
+        self.turns.extend(other.turns);
+        self.labels.extend(other.labels);
+        self.predictions.extend(other.predictions);
+        self.offsets
+            .extend(other.offsets.iter().skip(1).map(|o| o + base));
+        self.counts.extend(other.counts);
+        self.header.games += other.header.games;
+        self.header.positions += other.header.positions;
+        Ok(())
+    }
+
     /// Position `i`'s predictor values.
     pub fn predictions_of(&self, i: usize) -> &[f32] {
         let k = self.header.predictors.len();
@@ -397,6 +445,28 @@ mod tests {
         assert_eq!(d.counts_of(2), [(3, 41), (1, 1)]);
         assert_eq!(d.predictions_of(2), [0.25]);
         assert_eq!(Label::Draw.target(), 0.5);
+    }
+
+    #[test]
+    fn appended_games_are_numbered_on_and_other_predictors_refused() {
+        let mut d = Dataset::parse(&two_games()).unwrap();
+        let one = d.clone();
+        d.append(one.clone()).unwrap();
+        assert_eq!(d.len(), 2 * one.len());
+        assert_eq!(d.header.games, 2 * one.header.games);
+        let shift = one.header.games as u32;
+        assert_eq!(
+            d.games[one.len()..],
+            one.games.iter().map(|g| g + shift).collect::<Vec<_>>()[..]
+        );
+        for i in 0..one.len() {
+            assert_eq!(d.counts_of(one.len() + i), one.counts_of(i));
+            assert_eq!(d.predictions_of(one.len() + i), one.predictions_of(i));
+        }
+        let mut other = one.clone();
+        other.header.predictors.push("extra".into());
+        let err = d.append(other).unwrap_err();
+        assert!(err.contains("predictors"), "{err}");
     }
 
     #[test]
