@@ -13,12 +13,13 @@ use crate::game::{Game, Player};
 /// ([`SearchSupport::encode`]); a finished game is worth its [`crate::game::Outcome::utility`]
 /// mapped to [0, 1]. The game's action hints (root groups, avoided actions) are kept.
 pub struct LearnedKnowledge<G: Game> {
-    value: LearnedValue,
+    value: Arc<LearnedValue>,
     hints: Arc<dyn Knowledge<G>>,
 }
 
 impl<G: SearchSupport> LearnedKnowledge<G> {
-    /// Reads the model at `path` for `game`'s encoding.
+    /// Reads the model at `path` for `game`'s encoding (once per file,
+    /// [`LearnedValue::shared`]).
     ///
     /// # Errors
     ///
@@ -32,7 +33,7 @@ impl<G: SearchSupport> LearnedKnowledge<G> {
             )
         })?;
         Ok(LearnedKnowledge {
-            value: LearnedValue::load(path, None, &encoding)?,
+            value: LearnedValue::shared(path, None, &encoding)?,
             hints: game.knowledge(),
         })
     }

@@ -252,4 +252,24 @@ mod tests {
         .unwrap();
         assert!(err(&bare, "g", &encoding()).contains("without playstyles metadata"));
     }
+
+    #[test]
+    fn a_shared_model_is_read_once_until_its_file_changes() {
+        use crate::learn::value::LearnedValue;
+        let dir = std::env::temp_dir().join(format!("playstyles-shared-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.safetensors");
+        std::fs::write(&path, model().to_bytes()).unwrap();
+        let p = path.to_str().unwrap();
+        let a = LearnedValue::shared(p, Some("g"), &encoding()).unwrap();
+        let b = LearnedValue::shared(p, Some("g"), &encoding()).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&a, &b), "read once");
+        let mut other = model();
+        other.info.trained_by = "train d --out m --epochs 9".into();
+        std::fs::write(&path, other.to_bytes()).unwrap();
+        let c = LearnedValue::shared(p, Some("g"), &encoding()).unwrap();
+        assert_eq!(c.model, other, "read again once the file changed");
+        assert!(LearnedValue::shared(p, Some("h"), &encoding()).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -175,14 +175,15 @@ impl Leaf {
     }
 }
 
-/// Reads the Prismata model at `path` for `library`'s encoding ([`LearnedValue::load`]).
+/// Reads the Prismata model at `path` for `library`'s encoding, once per file
+/// ([`LearnedValue::shared`]).
 ///
 /// # Errors
 ///
 /// As [`LearnedValue::load`]: the file is named.
 pub fn load_model(library: &Library, path: &str) -> crate::error::Result<Arc<LearnedValue>> {
     let game = crate::games::prismata::game::NAME;
-    LearnedValue::load(path, Some(game), &encoding::encoding(library)).map(Arc::new)
+    LearnedValue::shared(path, Some(game), &encoding::encoding(library))
 }
 
 /// The probability, by `model`, that `player` wins `state` (a finished game: its
