@@ -37,7 +37,7 @@ pub type Count = (u16, u16);
 
 /// What a game's position counts mean; a dataset or model made with one encoding is refused
 /// by a game that declares another.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Encoding {
     /// Its name (`prismata-counts`).
     pub name: String,

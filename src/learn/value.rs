@@ -50,18 +50,14 @@ impl LearnedValue {
     ///
     /// As [`LearnedValue::load`].
     pub fn shared(path: &str, game: Option<&str>, encoding: &Encoding) -> Result<Arc<Self>> {
-        type Key = (String, Option<String>, String);
+        type Key = (String, Option<String>, Encoding);
         type Stamp = (u64, Option<SystemTime>);
         type Models = HashMap<Key, (Stamp, Arc<LearnedValue>)>;
         static MODELS: Mutex<Option<Models>> = Mutex::new(None);
         let stamp = std::fs::metadata(path)
             .ok()
             .map(|m| (m.len(), m.modified().ok()));
-        let key = (
-            path.to_string(),
-            game.map(str::to_string),
-            format!("{encoding:?}"),
-        );
+        let key = (path.to_string(), game.map(str::to_string), encoding.clone());
         if let Some(stamp) = stamp {
             let models = MODELS.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some((at, value)) = models.as_ref().and_then(|m| m.get(&key))

@@ -43,16 +43,29 @@ pub fn playout_with(
     players: [&Sequence; 2],
     rng: &mut Rng,
 ) -> PlayoutResult {
-    let mut s = state.clone();
-    let mut turns = 0;
-    while !s.over && turns < PLAYOUT_TURN_LIMIT {
-        s = players[usize::from(s.active)].turn(library, s, rng).state;
-        turns += 1;
-    }
+    let (s, turns) = play_on(library, state, players, PLAYOUT_TURN_LIMIT, rng);
     PlayoutResult {
         winner: if s.over { s.winner } else { None },
         turns,
     }
+}
+
+/// `state` played on by `players[p]` for player `p` for at most `limit` turns (fewer if the
+/// game ends), and the turns played.
+fn play_on(
+    library: &Library,
+    state: &State,
+    players: [&Sequence; 2],
+    limit: u32,
+    rng: &mut Rng,
+) -> (State, u32) {
+    let mut s = state.clone();
+    let mut turns = 0;
+    while !s.over && turns < limit {
+        s = players[usize::from(s.active)].turn(library, s, rng).state;
+        turns += 1;
+    }
+    (s, turns)
 }
 
 /// What a game's `winner` is worth to `player` in a UCT-style tree: 1 for a win, ½ for a draw,
@@ -105,8 +118,8 @@ impl LearnedLeaf {
     ///
     /// # Panics
     ///
-    /// If the model is missing, or `playout` while [`LearnedLeaf::turns`] is above 0 (the bot
-    /// config refuses both: [`super::config`]).
+    /// If the model is missing, or `playout` is `None` while [`LearnedLeaf::turns`] is above
+    /// 0 (the bot config refuses both: [`super::config`]).
     pub fn verdict(
         &self,
         library: &Library,
@@ -132,12 +145,7 @@ impl LearnedLeaf {
             return LearnedVerdict::Model(learned_credit(library, model, state, player));
         }
         let playout = playout.expect("a learned leaf that looks ahead has a playout player");
-        let mut s = state.clone();
-        let mut turns = 0;
-        while !s.over && turns < self.turns {
-            s = playout.turn(library, s, rng).state;
-            turns += 1;
-        }
+        let (s, turns) = play_on(library, state, [playout, playout], self.turns, rng);
         if s.over {
             ended(&s, turns)
         } else {
