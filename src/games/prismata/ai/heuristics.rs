@@ -17,7 +17,8 @@
 //! - A type's resonance links are its turn-start `resonate` (+1 attack) and `gold_resonate`
 //!   (+1 gold); the C++ gives a type at most one of them, we count both if a library has both.
 //! - The per-type values are computed on demand from the type (a few multiplications), with
-//!   a table for the built-in library kept in a `OnceLock`.
+//!   a table for the built-in library kept in a `OnceLock`, as is the built-in library's
+//!   reverse resonance links (which types resonate from a type).
 
 use std::cmp::Ordering;
 use std::sync::OnceLock;
@@ -68,8 +69,6 @@ struct TypeValues {
     inflated_mana: f64,
     inflated_total: f64,
     given_to_enemy: f64,
-    /// Some type of the library resonates from this one.
-    resonated: bool,
 }
 
 /// The build-time inflation multiplier: ÷1.13 for a prompt unit, ×1.28 per turn beyond the
@@ -138,10 +137,6 @@ fn compute(lib: &Library, kind: u16) -> TypeValues {
         inflated_mana: compute_inflated_mana(lib, kind),
         inflated_total,
         given_to_enemy,
-        resonated: lib
-            .units()
-            .iter()
-            .any(|u| resonance_links(u).any(|(k, _)| k == kind)),
     }
 }
 
@@ -218,10 +213,27 @@ fn count_ready(s: &State, p: usize, kind: u16, max_construction: u16) -> usize {
         .count()
 }
 
-/// False if no type resonates from `kind` (known for the built-in library only; the others
-/// are scanned).
-fn may_have_resonators(lib: &Library, kind: u16) -> bool {
-    !std::ptr::eq(lib, Library::builtin()) || values(lib, kind).resonated
+/// The resonance links that point at `kind` in the built-in library, as (resonator type,
+/// what each link gives), one entry per link; `None` for another library (whose units are
+/// scanned instead). Drones, Engineers, Forcefields and Tarsiers are resonated from, and a
+/// side can own dozens of them, so their resonance is read per resonator type rather than by
+/// walking every unit's links (that walk was a third of a learned Alpha-Beta decision).
+fn builtin_resonators(lib: &Library, kind: u16) -> Option<&'static [(u16, Resources)]> {
+    static BUILTIN: OnceLock<Vec<Vec<(u16, Resources)>>> = OnceLock::new();
+    let builtin = Library::builtin();
+    if !std::ptr::eq(lib, builtin) {
+        return None;
+    }
+    let table = BUILTIN.get_or_init(|| {
+        let mut table = vec![Vec::new(); builtin.units().len()];
+        for (t, u) in builtin.units().iter().enumerate() {
+            for (k, r) in resonance_links(u) {
+                table[usize::from(k)].push((t as u16, r));
+            }
+        }
+        table
+    });
+    Some(&table[usize::from(kind)])
 }
 
 /// Player `p`'s live units (at most `max_construction` turns from finished) whose turn-start
@@ -233,8 +245,11 @@ pub fn num_resonators_ready(
     kind: u16,
     max_construction: u16,
 ) -> usize {
-    if !may_have_resonators(lib, kind) {
-        return 0;
+    if let Some(links) = builtin_resonators(lib, kind) {
+        return links
+            .iter()
+            .map(|&(t, _)| count_ready(s, p, t, max_construction))
+            .sum();
     }
     s.sides[p]
         .units
@@ -258,7 +273,13 @@ pub fn receive_from_resonators(
     max_construction: u16,
 ) -> Resources {
     let mut gain = Resources::NONE;
-    if !may_have_resonators(lib, kind) {
+    if let Some(links) = builtin_resonators(lib, kind) {
+        // Saturating sums of non-negative gains: the order of the additions does not matter.
+        for &(t, r) in links {
+            for _ in 0..count_ready(s, p, t, max_construction) {
+                gain.gain(&r);
+            }
+        }
         return gain;
     }
     for u in &s.sides[p].units {
@@ -712,6 +733,47 @@ mod tests {
             current_value(l, &s, 0, rhino),
             inflated_mana_value(l, id("Rhino")) - 0.001
         ));
+    }
+
+    #[test]
+    fn the_builtin_reverse_links_find_what_scanning_every_unit_finds() {
+        let l = lib();
+        let other = l.clone();
+        let mut s = start("Amporilla");
+        // Every type that resonates from something, at every build stage, beside many of
+        // their targets (Drones, Engineers, Forcefields, Tarsiers).
+        for (t, u) in l.units().iter().enumerate() {
+            if resonance_links(u).next().is_some() {
+                for construction in 0..3 {
+                    s.add_unit(l, 0, t as u16, construction, 0);
+                }
+            }
+        }
+        for name in [
+            "Drone",
+            "Drone",
+            "Engineer",
+            "Forcefield",
+            "Tarsier",
+            "Tarsier",
+        ] {
+            add(&mut s, 0, name);
+        }
+        for kind in 0..l.units().len() as u16 {
+            for max_construction in [0, 1, 5] {
+                assert_eq!(
+                    receive_from_resonators(l, &s, 0, kind, max_construction),
+                    receive_from_resonators(&other, &s, 0, kind, max_construction),
+                    "{}",
+                    l.get(kind).name
+                );
+                assert_eq!(
+                    num_resonators_ready(l, &s, 0, kind, max_construction),
+                    num_resonators_ready(&other, &s, 0, kind, max_construction)
+                );
+            }
+        }
+        assert!(receive_from_resonators(l, &s, 0, id("Drone"), 1) != Resources::NONE);
     }
 
     #[test]
