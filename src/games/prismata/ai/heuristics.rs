@@ -432,13 +432,18 @@ pub fn damage_loss_will_cost(lib: &Library, s: &State, p: usize, i: usize, damag
     let tie_break = charge_loss + lifespan_loss + exhaust_loss;
     let block_only = can_block_only(lib, s, p, i);
     let linear = block_only || ability_health_user_only(t);
-    let resonance = f64::from(
-        receive_from_resonators(lib, s, p, u.kind, 1)
-            .get(Resource::Attack)
-            .saturating_add(receive_from_resonatees(lib, s, p, u.kind, 1).get(Resource::Attack)),
-    ) * WILL_VALUE_ATTACK;
+    // Read only where a loss includes it: it walks the side's units.
+    let resonance = || {
+        f64::from(
+            receive_from_resonators(lib, s, p, u.kind, 1)
+                .get(Resource::Attack)
+                .saturating_add(
+                    receive_from_resonatees(lib, s, p, u.kind, 1).get(Resource::Attack),
+                ),
+        ) * WILL_VALUE_ATTACK
+    };
     if block_only && u.hp == 1 {
-        return ONE_HP_BLOCKER_VALUE + resonance;
+        return ONE_HP_BLOCKER_VALUE + resonance();
     }
     let v = values(lib, u.kind);
     let dies = damage >= u.hp;
@@ -455,12 +460,12 @@ pub fn damage_loss_will_cost(lib: &Library, s: &State, p: usize, i: usize, damag
                 // Losing a 1-HP unit is worse than losing 1 HP of a healthy one.
                 loss += 2.0 * EPSILON;
             }
-            if dies { loss + resonance } else { loss }
+            if dies { loss + resonance() } else { loss }
         } else {
             // The C++ takes the tie-break off twice here; kept for the same choices.
             let value = v.inflated_total - 2.0 * tie_break;
             if dies {
-                value + resonance
+                value + resonance()
             } else {
                 ratio * value * EPSILON
             }
@@ -471,7 +476,7 @@ pub fn damage_loss_will_cost(lib: &Library, s: &State, p: usize, i: usize, damag
         } else {
             v.inflated_total
         };
-        value - tie_break + resonance
+        value - tie_break + resonance()
     } else {
         0.0
     }
