@@ -38,6 +38,15 @@ use crate::learn::train::{
 use crate::report::heatmap::{DrawResult, draw_error, register_font, write_png};
 use crate::report::palette::{BLUE, GREEN, RED};
 
+/// The paths shown one after the other, `sep` between them.
+fn joined(paths: &[PathBuf], sep: &str) -> String {
+    paths
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
 /// A validated `playstyles train` command.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainConfig {
@@ -135,11 +144,7 @@ impl TrainConfig {
         let command_line = format!(
             "{} train {}{test_flag} --out {} --hidden {} --second {} --epochs {} --batch {} --rate {} --seed {} --test-fraction {}",
             super::game_kind::program(),
-            datasets
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(" "),
+            joined(&datasets, " "),
             out.display(),
             f.hidden,
             f.second,
@@ -201,12 +206,7 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
                 reason,
             })?;
     }
-    let shown = cfg
-        .datasets
-        .iter()
-        .map(|d| d.display().to_string())
-        .collect::<Vec<_>>()
-        .join(" + ");
+    let shown = joined(&cfg.datasets, " + ");
     let bad = |reason: String| Error::Data {
         path: first.clone(),
         line: 0,

@@ -190,10 +190,12 @@ impl Dataset {
                 &b.predictors.join(", "),
             );
         }
-        let shift = u32::try_from(a.games)
-            .ok()
-            .filter(|&s| u32::try_from(b.games).is_ok_and(|g| s.checked_add(g).is_some()))
+        // Game numbers are u32: the joined games must fit, so this one's count does too.
+        a.games
+            .checked_add(b.games)
+            .and_then(|total| u32::try_from(total).ok())
             .ok_or_else(|| format!("{} + {} games: too many to number", a.games, b.games))?;
+        let shift = a.games as u32;
         let base = self.counts.len();
         self.games.extend(other.games.iter().map(|g| g + shift));
         self.turns.extend(other.turns);
