@@ -125,6 +125,51 @@ fn uncertain_genomes_play_more_and_the_run_is_the_same_on_any_thread_count_and_r
     assert_same_run(&one, &stopped);
 }
 
+/// The cell of `x` on a bucket axis from `min` to `max` by `step` (as `FeatureAxis::index_of`
+/// computes it: the rounded value, edge cells open outwards).
+fn bucket(x: f64, min: f64, max: f64, step: f64) -> i64 {
+    let v = (x + 0.5).floor();
+    if v <= min {
+        0
+    } else if v >= max {
+        ((max - min - 1.0) / step).floor() as i64 + 2
+    } else {
+        ((v - (min + 1.0)) / step).floor() as i64 + 1
+    }
+}
+
+#[test]
+fn with_placement_z_every_elite_lies_a_standard_error_inside_its_cell_on_any_thread_count() {
+    let dir = scratch("adaptive", "placement");
+    let text = ADAPTIVE.replace("se_fraction = 0.5", "se_fraction = 0.5\nplacement_z = 1.0");
+    let cfg = config(&dir, &text);
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    evolve(&cfg, &one, &["--threads", "1"]);
+    evolve(&cfg, &two, &["--threads", "2"]);
+    assert_same_run(&one, &two);
+    assert!(read_text(&one.join("config.toml")).contains("placement_z = 1.0"));
+    let num =
+        |c: &str| -> Vec<f64> { column(&one, c).iter().map(|s| s.parse().unwrap()).collect() };
+    let axes = [("shipping_pct", 20.0, 100.0), ("builder_pct", 0.0, 80.0)];
+    let mut elites = 0;
+    for (f, min, max) in axes {
+        let (means, ses, cells) = (
+            num(&format!("{f}_mean")),
+            num(&format!("extra_se_{f}")),
+            num(&format!("cell_{f}")),
+        );
+        elites = means.len();
+        for ((m, se), cell) in means.iter().zip(&ses).zip(&cells) {
+            let (lo, hi) = (
+                bucket(m - se, min, max, 10.0),
+                bucket(m + se, min, max, 10.0),
+            );
+            assert_eq!((lo, hi), (*cell as i64, *cell as i64), "{f}: {m} ± {se}");
+        }
+    }
+    assert!(elites > 0, "some genome was placed");
+}
+
 #[test]
 fn an_adaptive_run_through_ask_work_and_tell_is_byte_identical_to_evolve() {
     let dir = scratch("adaptive", "tasks");
@@ -176,6 +221,11 @@ fn malformed_adaptive_settings_exit_2_naming_the_field() {
         ("se_fraction = 0.5", "se_fraction = 0", "se_fraction"),
         ("se_fraction = 0.5", "se_fraction = -1", "se_fraction"),
         ("se_fraction = 0.5", "se_fraction = 0.5\nfoo = 1", "foo"),
+        (
+            "se_fraction = 0.5",
+            "se_fraction = 0.5\nplacement_z = -1",
+            "placement_z",
+        ),
         (
             "max_repetitions = 8",
             "max_repetitions = \"8\"",

@@ -48,6 +48,8 @@
 //! se_fraction = 0.5                     # default 0.5: play on while a feature's standard
 //!                                       # error exceeds this × its cell width
 //! z = 1.96                              # default 1.96: the win rate's Wilson interval
+//! placement_z = 0.0                     # default 0: enter a cell only once every feature's
+//!                                       # mean ± placement_z × SE lies in it
 //! ```
 //!
 //! Without `[map_elites.adaptive]` every genome plays `repetitions` games per level at once;
@@ -253,6 +255,10 @@ pub struct AdaptiveFile {
     /// Width of the win rate's Wilson interval in standard deviations (default 1.96).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub z: Option<f64>,
+    /// Standard errors of a feature's interval that must lie in the cell before a candidate
+    /// enters it (default 0: no check).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement_z: Option<f64>,
 }
 
 /// `first_repetitions` when `[map_elites.adaptive]` gives none.
@@ -552,6 +558,7 @@ fn adaptive(file: Option<&AdaptiveFile>, repetitions: u32) -> Result<Option<Adap
         max_repetitions: max,
         se_fraction: f.se_fraction.unwrap_or(DEFAULT_SE_FRACTION),
         z: f.z.unwrap_or(1.96),
+        placement_z: f.placement_z.unwrap_or(0.0),
     };
     settings.validate()?;
     Ok(Some(settings))
@@ -747,6 +754,7 @@ impl RunConfig {
                 max_repetitions: Some(i64::from(a.max_repetitions)),
                 se_fraction: Some(a.se_fraction),
                 z: Some(a.z),
+                placement_z: (a.placement_z != 0.0).then_some(a.placement_z),
             });
         }
         file.evaluation.levels = LevelsField::listed(levels);

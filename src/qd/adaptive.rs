@@ -9,7 +9,11 @@
 //! in ([`Adaptive::judge`]), with `lo`/`hi` the Wilson interval of a record's win rate at
 //! [`Adaptive::z`], and *settled* meaning every feature's standard error is at most
 //! [`Adaptive::se_fraction`] × that axis's cell width (or the candidate has played its
-//! maximum):
+//! maximum). With [`Adaptive::placement_z`] > 0, settled also needs the candidate to be
+//! *placed*: every feature's interval `mean ± placement_z · SE` lies in the mean's cell, so
+//! that an elite is one whose cell a re-play is likely to confirm (in the spirit of
+//! Grillotti et al. 2023, "Don't Bet on Luck Alone", which keeps elites of reproducible
+//! behaviour); a candidate still not placed at its maximum is dropped.
 //!
 //! 1. an empty cell: a settled candidate enters it; an unsettled one plays another round;
 //! 2. an occupied cell: a candidate clearly worse (its `hi` below the elite's `lo`) is
@@ -24,7 +28,9 @@
 //!
 //! An elite re-played adds the new games to its record; if its new means place it in another
 //! cell, it leaves its cell and enters the new one as a candidate would at the end of its
-//! rounds (if that cell is empty or it beats the elite there; otherwise it is dropped).
+//! rounds (if that cell is empty or it beats the elite there; otherwise it is dropped). With
+//! `placement_z`, a re-played elite no longer placed is dropped too, so that every elite of
+//! the archive is placed.
 //! Every rule looks at the records only, so the outcome depends on nothing but the games.
 
 use serde::{Deserialize, Serialize};
@@ -51,6 +57,14 @@ pub struct Adaptive {
     pub se_fraction: f64,
     /// Width of the win rate's Wilson interval in standard deviations (≥ 0; 1.96 for 95 %).
     pub z: f64,
+    /// Width, in standard errors, of the feature interval that must lie in the candidate's
+    /// cell before it may enter (≥ 0; 0, the default, checks nothing).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub placement_z: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// The config section the settings come from, naming fields in errors.
@@ -93,6 +107,12 @@ impl Adaptive {
                 format!("must be a finite number ≥ 0, got {}", self.z),
             ));
         }
+        if !(self.placement_z.is_finite() && self.placement_z >= 0.0) {
+            return Err(Error::config(
+                field("placement_z"),
+                format!("must be a finite number ≥ 0, got {}", self.placement_z),
+            ));
+        }
         Ok(())
     }
 
@@ -116,6 +136,22 @@ impl Adaptive {
             .all(|(k, a)| evaluation.standard_error(k) <= self.se_fraction * a.cell_width())
     }
 
+    /// True when every feature's interval `mean ± placement_z · SE` lies in the cell of its
+    /// mean (always with `placement_z` 0; edge cells are open outwards).
+    pub fn placed(&self, evaluation: &Evaluation, axes: &[FeatureAxis]) -> bool {
+        if self.placement_z == 0.0 {
+            return true;
+        }
+        axes.iter().enumerate().all(|(k, a)| {
+            let mean = evaluation.descriptor_means[k];
+            let margin = self.placement_z * evaluation.standard_error(k);
+            let cell = a.index_of(mean);
+            margin.is_finite()
+                && a.index_of(mean - margin) == cell
+                && a.index_of(mean + margin) == cell
+        })
+    }
+
     /// The Wilson interval of a record's win rate at [`Adaptive::z`].
     pub fn interval(&self, e: &Evaluation) -> (f64, f64) {
         let lo = wilson_lower_bound(e.wins, e.games, self.z);
@@ -133,7 +169,11 @@ impl Adaptive {
         axes: &[FeatureAxis],
     ) -> Verdict {
         let capped = candidate.repetitions >= self.max_repetitions;
-        let settled = capped || self.settled(&candidate.evaluation, axes);
+        let placed = self.placed(&candidate.evaluation, axes);
+        if capped && !placed {
+            return Verdict::Drop;
+        }
+        let settled = capped || (placed && self.settled(&candidate.evaluation, axes));
         let Some(elite) = incumbent else {
             return if settled {
                 Verdict::Enter
@@ -210,6 +250,7 @@ mod tests {
             max_repetitions: 10,
             se_fraction: 0.5,
             z: 1.96,
+            placement_z: 0.0,
         }
     }
 
@@ -282,6 +323,13 @@ mod tests {
             field(Adaptive { z: f64::NAN, ..s }),
             "map_elites.adaptive.z"
         );
+        assert_eq!(
+            field(Adaptive {
+                placement_z: -1.0,
+                ..s
+            }),
+            "map_elites.adaptive.placement_z"
+        );
         s.validate().unwrap();
     }
 
@@ -343,5 +391,40 @@ mod tests {
         // Clearly better: enters at once.
         let strong = pending(record(40, 39, 0.1), 10);
         assert_eq!(s.judge(&strong, Some(&inc), rule, &axes()), Verdict::Enter);
+    }
+
+    #[test]
+    fn with_placement_z_a_candidate_enters_only_well_inside_its_cell() {
+        let rule = Replacement::Paper;
+        let s = Adaptive {
+            placement_z: 1.0,
+            ..settings()
+        };
+        // Axis "a": buckets of width 2; mean 5 rounds into the cell of 5–6, whose values
+        // are [4.5, 6.5). SE 0.4: 4.6–5.4 lies inside; SE 0.8: 4.2 falls in the cell below.
+        let inside = record(40, 20, 0.4);
+        let straddling = record(40, 20, 0.8);
+        assert!(s.placed(&inside, &axes()));
+        assert!(!s.placed(&straddling, &axes()));
+        assert!(settings().placed(&straddling, &axes()));
+        assert_eq!(
+            s.judge(&pending(inside, 2), None, rule, &axes()),
+            Verdict::Enter
+        );
+        // Settled by its error (≤ 1) but not placed: it plays on, and is dropped at its
+        // maximum, even in an empty cell.
+        assert_eq!(
+            s.judge(&pending(straddling.clone(), 2), None, rule, &axes()),
+            Verdict::Extend { replay: None }
+        );
+        assert_eq!(
+            s.judge(&pending(straddling.clone(), 10), None, rule, &axes()),
+            Verdict::Drop
+        );
+        // An edge cell is open outwards: a mean far below the axis is placed whatever its
+        // error.
+        let mut low = straddling;
+        low.descriptor_means = vec![-10.0];
+        assert!(s.placed(&low, &axes()));
     }
 }

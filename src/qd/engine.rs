@@ -494,7 +494,7 @@ impl MapElites {
                 let stays = match self.archive.elite(target) {
                     None => true,
                     Some(other) => rule.beats(&elite.evaluation, &other.evaluation),
-                };
+                } && a.placed(&elite.evaluation, &self.config.axes);
                 if stays {
                     self.archive.put(elite)?;
                 }
@@ -607,6 +607,7 @@ mod tests {
                 max_repetitions: 6,
                 se_fraction: 1.0,
                 z: 1.96,
+                placement_z: 0.0,
             }),
         }
     }
