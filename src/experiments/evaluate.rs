@@ -129,20 +129,23 @@ impl GameResult {
 /// The evaluation of a player's games (each with `features` feature values), in game order:
 /// fitness is the share won, the tie-break the mean score; each descriptor the mean and
 /// population standard deviation of a feature over the games where it is defined (0, 0 where
-/// none is); `extra` holds the score's standard deviation and the share of games nobody won
-/// alone.
+/// none is), and the number of those games ([`Evaluation::descriptor_counts`], which the
+/// engine keeps only with adaptive sampling); `extra` holds the score's standard deviation and
+/// the share of games nobody won alone.
 pub fn aggregate(results: &[GameResult], features: usize) -> Evaluation {
     let n = results.len() as u32;
     let wins = results.iter().filter(|r| r.won).count() as u32;
     let draws = results.iter().filter(|r| r.draw).count() as u32;
     let scores: Vec<f64> = results.iter().map(|r| r.score).collect();
     let (score_mean, score_sd) = mean_sd(&scores);
+    let mut descriptor_counts = Vec::with_capacity(features);
     let (descriptor_means, descriptor_spreads) = (0..features)
         .map(|k| {
             let xs: Vec<f64> = results
                 .iter()
                 .filter_map(|r| r.features.get(k).copied().flatten())
                 .collect();
+            descriptor_counts.push(xs.len() as u32);
             mean_sd(&xs)
         })
         .unzip();
@@ -157,7 +160,7 @@ pub fn aggregate(results: &[GameResult], features: usize) -> Evaluation {
         draws,
         descriptor_means,
         descriptor_spreads,
-        descriptor_counts: Vec::new(),
+        descriptor_counts,
         extra,
     }
 }
@@ -203,6 +206,7 @@ mod tests {
         assert_eq!((e.fitness, e.tie_break), (0.5, 15.0));
         assert_eq!(e.descriptor_means, [15.0, 4.0]);
         assert_eq!(e.descriptor_spreads, [5.0, 0.0]);
+        assert_eq!(e.descriptor_counts, [2, 1]);
         assert_eq!(e.extra["score_sd"], 5.0);
         assert_eq!(e.extra["draw_rate"], 0.5);
         let none = aggregate(&[], 2);

@@ -197,6 +197,22 @@ impl FeatureAxis {
         }
     }
 
+    /// The feature values that [`FeatureAxis::index_of`] puts in cell `i`, as a half-open
+    /// interval `[lower, upper)` of the value itself (edge cells unbounded outwards): for
+    /// [`AxisKind::Bucket`] the rounded-value bounds of [`FeatureAxis::cell_bounds`] moved
+    /// half a unit down (a value rounds to `v` from `v − 0.5` on).
+    pub fn value_bounds(&self, i: usize) -> (f64, f64) {
+        let last = self.cells() - 1;
+        let (lo, hi) = self.cell_bounds(i);
+        match self.kind {
+            AxisKind::Bucket { .. } => (lo.ceil() - 0.5, hi.ceil() - 0.5),
+            AxisKind::Bins { .. } => (
+                if i == 0 { f64::NEG_INFINITY } else { lo },
+                if i >= last { f64::INFINITY } else { hi },
+            ),
+        }
+    }
+
     /// A short label for cell `i`, for plots: `≤0`, `1–2`, `≥20` for buckets (the integers
     /// that round into the cell), `0.2–0.4` for bins.
     pub fn cell_label(&self, i: usize) -> String {
@@ -295,6 +311,26 @@ mod tests {
         let b = FeatureAxis::bins("y", -1.0, 1.0, 20).unwrap();
         assert_eq!(b.index_of(-0.9), 1);
         assert_eq!(b.index_of(-0.8), 2);
+    }
+
+    #[test]
+    fn value_bounds_hold_exactly_the_values_index_of_puts_in_the_cell() {
+        for a in [
+            FeatureAxis::bucket("attacks", 0.0, 20.0, 2.0).unwrap(),
+            FeatureAxis::bucket("econ", 20.0, 50.0, 3.0).unwrap(),
+            FeatureAxis::bins("x", 0.0, 1.0, 10).unwrap(),
+        ] {
+            for k in -400..=6000 {
+                let x = f64::from(k) * 0.0125 - 1.0;
+                let i = a.index_of(x);
+                let (lo, hi) = a.value_bounds(i);
+                assert!(lo <= x && x < hi, "{x} in cell {i} [{lo}, {hi})");
+            }
+        }
+        let a = FeatureAxis::bucket("attacks", 0.0, 20.0, 2.0).unwrap();
+        assert_eq!(a.value_bounds(0), (f64::NEG_INFINITY, 0.5));
+        assert_eq!(a.value_bounds(1), (0.5, 2.5));
+        assert_eq!(a.value_bounds(11), (19.5, f64::INFINITY));
     }
 
     #[test]

@@ -25,8 +25,9 @@ pub struct Evaluation {
     /// Standard deviation of each feature over the games, in axis order.
     pub descriptor_spreads: Vec<f64>,
     /// Games in which each feature was defined, in axis order: what [`Evaluation::merge`]
-    /// needs to extend the means and spreads exactly. Kept only with adaptive sampling
-    /// ([`crate::qd::Adaptive`]); empty otherwise, and then left out of the JSON.
+    /// needs to extend the means and spreads exactly, and the features' standard errors. The
+    /// archive keeps them only with adaptive sampling ([`crate::qd::Adaptive`]); empty, they are
+    /// left out of the JSON.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub descriptor_counts: Vec<u32>,
     /// Further named statistics to keep with the elite (not used by the engine).

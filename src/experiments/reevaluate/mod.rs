@@ -34,7 +34,8 @@
 //!   if none); `kept_cell` (`true` if `new_cell` is `cell`); `corrected_elite` (`true` if the
 //!   elite holds its new cell in the corrected archive).
 //! - `reevaluated_summary.csv`: one row, columns [`SUMMARY_COLUMNS`]: the number of elites, how
-//!   many kept their cell and the share, the corrected archive's elites, the grid's cells,
+//!   many kept their cell and the share, the share a second re-play would keep were the new
+//!   means exact ([`keep_chance`], the ceiling of the share kept), the corrected archive's elites, the grid's cells,
 //!   coverage and QD score archived and corrected, the mean win rate of the elites archived and
 //!   re-evaluated, the games per elite and the seed `S`. A file of its own, because the run's
 //!   totals do not fit the per-elite rows of `reevaluated.csv` (a table stays one row per
@@ -65,7 +66,7 @@ pub mod tables;
 pub use run::{REEVALUATION_JOURNAL, REEVALUATION_TAG, elite_seed, reevaluate};
 pub use tables::{
     REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluated, Reevaluation, SUMMARY_COLUMNS,
-    reevaluated_columns,
+    keep_chance, reevaluated_columns,
 };
 
 /// Default games per elite.

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 use crate::experiments::run_dir::RunDir;
-use crate::qd::{ArchiveStats, Evaluation, Genome, GridArchive};
+use crate::qd::{ArchiveStats, Evaluation, FeatureAxis, Genome, GridArchive};
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
 use crate::report::table::aligned;
@@ -18,10 +18,11 @@ pub const REEVALUATED_CSV: &str = "reevaluated.csv";
 /// File name of the re-evaluation summary in a run directory.
 pub const REEVALUATED_SUMMARY_CSV: &str = "reevaluated_summary.csv";
 /// The columns of `reevaluated_summary.csv`.
-pub const SUMMARY_COLUMNS: [&str; 13] = [
+pub const SUMMARY_COLUMNS: [&str; 14] = [
     "elites",
     "kept_cell_elites",
     "kept_cell_share",
+    "kept_cell_ceiling",
     "corrected_elites",
     "cells",
     "archived_coverage",
@@ -69,6 +70,29 @@ pub fn reevaluated_columns(features: &[String]) -> Vec<String> {
     h
 }
 
+/// The chance that `evaluation`'s features, re-measured on as many games, fall again in the
+/// cell at `coords` (each feature's new mean normal around `evaluation`'s mean with its
+/// standard error, the features independent): the product over the axes of the normal
+/// probability of the cell's [value bounds](crate::qd::FeatureAxis::value_bounds).
+pub fn keep_chance(axes: &[FeatureAxis], coords: &[usize], evaluation: &Evaluation) -> f64 {
+    let phi = |z: f64| 0.5 * libm::erfc(-z / std::f64::consts::SQRT_2);
+    axes.iter()
+        .zip(coords)
+        .enumerate()
+        .map(|(k, (axis, &i))| {
+            let (lo, hi) = axis.value_bounds(i);
+            let (mu, se) = (evaluation.descriptor_means[k], evaluation.standard_error(k));
+            if se == 0.0 {
+                f64::from(u8::from(lo <= mu && mu < hi))
+            } else if !se.is_finite() {
+                0.0
+            } else {
+                phi((hi - mu) / se) - phi((lo - mu) / se)
+            }
+        })
+        .product()
+}
+
 /// One re-evaluated elite.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reevaluated {
@@ -101,6 +125,11 @@ pub struct Reevaluation {
     pub cells: usize,
     /// The seed the games derived from (`--seed` or the run seed).
     pub seed: u64,
+    /// The share of elites a second re-play of as many games would keep in their new cells
+    /// were their new means their true ones ([`keep_chance`]): what "kept their cell" could
+    /// reach with these elites at this number of games, however well the run had placed them
+    /// (`None` without elites).
+    pub kept_cell_ceiling: Option<f64>,
     /// The archive's numbers as archived: the run's elites and win rates.
     pub archived: ArchiveStats,
     /// The corrected archive's numbers.
@@ -153,6 +182,10 @@ impl Reevaluation {
             holds[i] = corrected.elite(cell).is_some_and(|e| e.index == b as u64);
         }
         let archived = archived_stats(run);
+        let kept_cell_ceiling = mean(played.iter().zip(&new_cells).map(|((_, ev), cell)| {
+            cell.and_then(|c| run.grid.index_to_grid(c))
+                .map_or(0.0, |coords| keep_chance(run.grid.axes(), &coords, ev))
+        }));
         let elites = played
             .into_iter()
             .zip(new_cells)
@@ -171,6 +204,7 @@ impl Reevaluation {
             games_per_elite,
             cells: run.grid.num_cells(),
             seed,
+            kept_cell_ceiling,
             archived,
             corrected: corrected.stats(),
         })
@@ -231,6 +265,7 @@ impl Reevaluation {
             n.to_string(),
             kept.to_string(),
             opt((n > 0).then(|| kept as f64 / n as f64)),
+            opt(self.kept_cell_ceiling),
             self.corrected.num_elites.to_string(),
             self.cells.to_string(),
             self.archived.coverage.to_string(),
@@ -278,6 +313,13 @@ impl Reevaluation {
             pct(a.mean_fitness),
             pct(self.new_mean_win_rate()),
         );
+        if let Some(c) = self.kept_cell_ceiling {
+            text += &format!(
+                "ceiling: a second re-play of {} games would keep {:.1}% in their new cells, were their new means exact\n",
+                self.games_per_elite,
+                100.0 * c
+            );
+        }
         let mut drops: Vec<&Reevaluated> = self
             .elites
             .iter()
@@ -555,7 +597,39 @@ mod tests {
         );
         assert_eq!(last[at("kept_cell")], "false");
         let s = r.summary_table();
-        assert_eq!(s.rows[0][..5], ["4", "1", "0.25", "2", "5"]);
+        // Exact features (no spread): the three placed elites would stay, the fourth cannot.
+        assert_eq!(s.rows[0][..6], ["4", "1", "0.25", "0.75", "2", "5"]);
         assert!(r.printed().contains("kept their cell: 1 of 4"));
+        assert!(r.printed().contains("would keep 75.0%"));
+    }
+
+    #[test]
+    fn keep_chance_is_the_normal_mass_of_the_cell() {
+        let axes = [FeatureAxis::bucket("a", 0.0, 20.0, 2.0).unwrap()];
+        // 101 games, spread 10 (SE 1), mean 1.5: cell 1 holds values [0.5, 2.5), ±1 SE.
+        let e = Evaluation {
+            games: 101,
+            descriptor_means: vec![1.5],
+            descriptor_spreads: vec![10.0],
+            descriptor_counts: vec![101],
+            ..Evaluation::default()
+        };
+        let p = keep_chance(&axes, &[1], &e);
+        assert!((p - 0.682_689_49).abs() < 1e-6, "{p}");
+        // An edge cell is open outwards: mean 30 in the last cell (≥ 19.5) stays for sure.
+        let far = Evaluation {
+            descriptor_means: vec![30.0],
+            ..e.clone()
+        };
+        assert!((keep_chance(&axes, &[11], &far) - 1.0).abs() < 1e-9);
+        // Two axes multiply.
+        let two = [axes[0].clone(), axes[0].clone()];
+        let both = Evaluation {
+            descriptor_means: vec![1.5, 1.5],
+            descriptor_spreads: vec![10.0, 10.0],
+            descriptor_counts: vec![101, 101],
+            ..e
+        };
+        assert!((keep_chance(&two, &[1, 1], &both) - p * p).abs() < 1e-12);
     }
 }

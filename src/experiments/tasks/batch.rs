@@ -204,31 +204,16 @@ pub fn gather(
     let mut current = None;
     for (key, mut v) in by_key {
         if current.is_some_and(|e| e != key.0) {
-            evaluations.push(counted(&games, features));
+            evaluations.push(aggregate(&games, features));
             games.clear();
         }
         current = Some(key.0);
         games.push(v.remove(0).0.game_result());
     }
     if current.is_some() {
-        evaluations.push(counted(&games, features));
+        evaluations.push(aggregate(&games, features));
     }
     Ok(evaluations)
-}
-
-/// [`aggregate`] with the games in which each feature is defined counted
-/// ([`Evaluation::descriptor_counts`], which the engine keeps only with adaptive sampling).
-fn counted(games: &[GameResult], features: usize) -> Evaluation {
-    let mut evaluation = aggregate(games, features);
-    evaluation.descriptor_counts = (0..features)
-        .map(|k| {
-            games
-                .iter()
-                .filter(|g| g.features.get(k).copied().flatten().is_some())
-                .count() as u32
-        })
-        .collect();
-    evaluation
 }
 
 /// `evaluation 131 (games 0, 5-7), evaluation 132 (games 0-19)`, at most ten evaluations.
