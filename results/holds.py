@@ -4,7 +4,9 @@
 
     python3 results/holds.py THRESHOLD RUN_DIR...
 
-elites (archive.csv), corrected elites and cells kept on re-play (reevaluated.csv), Spearman
+elites (archive.csv), corrected elites and cells kept on re-play (reevaluated.csv) with the
+share a second re-play would keep were the re-played means exact, where
+reevaluated_summary.csv has it (`kept_cell_ceiling`, written since commit 23fe356), Spearman
 of map and held-out means per feature over all validated elites (validation_summary.csv), and
 the re-played win rates of the corrected archive's elites: mean, lowest, and how many reach
 THRESHOLD (0.5 against one baseline; 0.25 in four-player Puerto Rico)."""
@@ -41,6 +43,11 @@ def run_row(threshold, run):
     else:
         win = "-"
     kept_text = f"{kept} of {len(re)} ({100 * kept / len(re):.0f} %)" if re else "-"
+    sum_path = os.path.join(run, "reevaluated_summary.csv")
+    if re and os.path.exists(sum_path):
+        ceiling = rows(sum_path)[0].get("kept_cell_ceiling", "")
+        if ceiling:
+            kept_text += f"; ceiling {100 * float(ceiling):.0f} %"
     return (
         f"| `{os.path.normpath(run)}` | {len(archive)} | {len(corrected)} | {kept_text} | "
         f"{games} | {spearman} | {win} |"

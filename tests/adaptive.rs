@@ -139,9 +139,12 @@ fn bucket(x: f64, min: f64, max: f64, step: f64) -> i64 {
 }
 
 #[test]
-fn with_placement_z_every_elite_lies_a_standard_error_inside_its_cell_on_any_thread_count() {
+fn with_placement_z_and_min_win_rate_every_elite_is_placed_and_wins_on_any_thread_count() {
     let dir = scratch("adaptive", "placement");
-    let text = ADAPTIVE.replace("se_fraction = 0.5", "se_fraction = 0.5\nplacement_z = 1.0");
+    let text = ADAPTIVE.replace(
+        "se_fraction = 0.5",
+        "se_fraction = 0.5\nplacement_z = 1.0\nmin_win_rate = 0.05",
+    );
     let cfg = config(&dir, &text);
     let (one, two) = (dir.join("one"), dir.join("two"));
     evolve(&cfg, &one, &["--threads", "1"]);
@@ -168,6 +171,12 @@ fn with_placement_z_every_elite_lies_a_standard_error_inside_its_cell_on_any_thr
         }
     }
     assert!(elites > 0, "some genome was placed");
+    assert!(
+        num("extra_win_rate_lo").iter().all(|&lo| lo >= 0.05),
+        "{:?}",
+        num("extra_win_rate_lo")
+    );
+    assert!(read_text(&one.join("config.toml")).contains("min_win_rate = 0.05"));
 }
 
 #[test]
@@ -225,6 +234,11 @@ fn malformed_adaptive_settings_exit_2_naming_the_field() {
             "se_fraction = 0.5",
             "se_fraction = 0.5\nplacement_z = -1",
             "placement_z",
+        ),
+        (
+            "se_fraction = 0.5",
+            "se_fraction = 0.5\nmin_win_rate = 2",
+            "min_win_rate",
         ),
         (
             "max_repetitions = 8",

@@ -50,6 +50,8 @@
 //! z = 1.96                              # default 1.96: the win rate's Wilson interval
 //! placement_z = 0.0                     # default 0: enter a cell only once every feature's
 //!                                       # mean ± placement_z × SE lies in it
+//! min_win_rate = 0.0                    # default 0: enter only once the win rate's interval
+//!                                       # (at z) lies at or above this
 //! ```
 //!
 //! Without `[map_elites.adaptive]` every genome plays `repetitions` games per level at once;
@@ -259,6 +261,10 @@ pub struct AdaptiveFile {
     /// enters it (default 0: no check).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement_z: Option<f64>,
+    /// The least win rate an elite must surely reach (the lower end of its interval; default
+    /// 0: no check).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_win_rate: Option<f64>,
 }
 
 /// `first_repetitions` when `[map_elites.adaptive]` gives none.
@@ -559,6 +565,7 @@ fn adaptive(file: Option<&AdaptiveFile>, repetitions: u32) -> Result<Option<Adap
         se_fraction: f.se_fraction.unwrap_or(DEFAULT_SE_FRACTION),
         z: f.z.unwrap_or(1.96),
         placement_z: f.placement_z.unwrap_or(0.0),
+        min_win_rate: f.min_win_rate.unwrap_or(0.0),
     };
     settings.validate()?;
     Ok(Some(settings))
@@ -755,6 +762,7 @@ impl RunConfig {
                 se_fraction: Some(a.se_fraction),
                 z: Some(a.z),
                 placement_z: (a.placement_z != 0.0).then_some(a.placement_z),
+                min_win_rate: (a.min_win_rate != 0.0).then_some(a.min_win_rate),
             });
         }
         file.evaluation.levels = LevelsField::listed(levels);

@@ -13,7 +13,10 @@
 //! *placed*: every feature's interval `mean ± placement_z · SE` lies in the mean's cell, so
 //! that an elite is one whose cell a re-play is likely to confirm (in the spirit of
 //! Grillotti et al. 2023, "Don't Bet on Luck Alone", which keeps elites of reproducible
-//! behaviour); a candidate still not placed at its maximum is dropped.
+//! behaviour); a candidate still not placed at its maximum is dropped. With
+//! [`Adaptive::min_win_rate`] > 0, settled also needs the lower end of the candidate's win-rate
+//! interval at or above it (a personality that surely still wins); one whose upper end lies
+//! below is dropped at once, and one still unsure at its maximum is dropped.
 //!
 //! 1. an empty cell: a settled candidate enters it; an unsettled one plays another round;
 //! 2. an occupied cell: a candidate clearly worse (its `hi` below the elite's `lo`) is
@@ -29,8 +32,8 @@
 //! An elite re-played adds the new games to its record; if its new means place it in another
 //! cell, it leaves its cell and enters the new one as a candidate would at the end of its
 //! rounds (if that cell is empty or it beats the elite there; otherwise it is dropped). With
-//! `placement_z`, a re-played elite no longer placed is dropped too, so that every elite of
-//! the archive is placed.
+//! `placement_z` or `min_win_rate`, a re-played elite that no longer qualifies
+//! ([`Adaptive::qualifies`]) is dropped too, so that every elite of the archive does.
 //! Every rule looks at the records only, so the outcome depends on nothing but the games.
 
 use serde::{Deserialize, Serialize};
@@ -61,6 +64,10 @@ pub struct Adaptive {
     /// cell before it may enter (≥ 0; 0, the default, checks nothing).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub placement_z: f64,
+    /// The least win rate an elite must surely reach: the lower end of its Wilson interval at
+    /// [`Adaptive::z`] (in [0, 1]; 0, the default, checks nothing).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_win_rate: f64,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -113,6 +120,12 @@ impl Adaptive {
                 format!("must be a finite number ≥ 0, got {}", self.placement_z),
             ));
         }
+        if !(0.0..=1.0).contains(&self.min_win_rate) {
+            return Err(Error::config(
+                field("min_win_rate"),
+                format!("must be a number in [0, 1], got {}", self.min_win_rate),
+            ));
+        }
         Ok(())
     }
 
@@ -152,6 +165,12 @@ impl Adaptive {
         })
     }
 
+    /// True when a record may hold a cell: [placed](Adaptive::placed), and the lower end of its
+    /// win rate's interval at least [`Adaptive::min_win_rate`].
+    pub fn qualifies(&self, evaluation: &Evaluation, axes: &[FeatureAxis]) -> bool {
+        self.placed(evaluation, axes) && self.interval(evaluation).0 >= self.min_win_rate
+    }
+
     /// The Wilson interval of a record's win rate at [`Adaptive::z`].
     pub fn interval(&self, e: &Evaluation) -> (f64, f64) {
         let lo = wilson_lower_bound(e.wins, e.games, self.z);
@@ -169,11 +188,12 @@ impl Adaptive {
         axes: &[FeatureAxis],
     ) -> Verdict {
         let capped = candidate.repetitions >= self.max_repetitions;
-        let placed = self.placed(&candidate.evaluation, axes);
-        if capped && !placed {
+        let qualifies = self.qualifies(&candidate.evaluation, axes);
+        let hopeless = self.interval(&candidate.evaluation).1 < self.min_win_rate;
+        if hopeless || (capped && !qualifies) {
             return Verdict::Drop;
         }
-        let settled = capped || (placed && self.settled(&candidate.evaluation, axes));
+        let settled = capped || (qualifies && self.settled(&candidate.evaluation, axes));
         let Some(elite) = incumbent else {
             return if settled {
                 Verdict::Enter
@@ -251,6 +271,7 @@ mod tests {
             se_fraction: 0.5,
             z: 1.96,
             placement_z: 0.0,
+            min_win_rate: 0.0,
         }
     }
 
@@ -329,6 +350,13 @@ mod tests {
                 ..s
             }),
             "map_elites.adaptive.placement_z"
+        );
+        assert_eq!(
+            field(Adaptive {
+                min_win_rate: 1.5,
+                ..s
+            }),
+            "map_elites.adaptive.min_win_rate"
         );
         s.validate().unwrap();
     }
@@ -426,5 +454,35 @@ mod tests {
         let mut low = straddling;
         low.descriptor_means = vec![-10.0];
         assert!(s.placed(&low, &axes()));
+    }
+
+    #[test]
+    fn with_min_win_rate_a_candidate_enters_only_when_it_surely_wins_that_often() {
+        let rule = Replacement::Paper;
+        let s = Adaptive {
+            min_win_rate: 0.25,
+            ..settings()
+        };
+        // 40 games at SE 0.4 (settled, placed): 20 won — interval [0.35, 0.65] — enters;
+        // 12 won — [0.18, 0.46] — plays on, and is dropped at its maximum; 2 won —
+        // [0.01, 0.17] — is dropped at once.
+        let (sure, unsure, weak) = (record(40, 20, 0.4), record(40, 12, 0.4), record(40, 2, 0.4));
+        assert!(s.qualifies(&sure, &axes()) && !s.qualifies(&unsure, &axes()));
+        assert_eq!(
+            s.judge(&pending(sure, 2), None, rule, &axes()),
+            Verdict::Enter
+        );
+        assert_eq!(
+            s.judge(&pending(unsure.clone(), 2), None, rule, &axes()),
+            Verdict::Extend { replay: None }
+        );
+        assert_eq!(
+            s.judge(&pending(unsure, 10), None, rule, &axes()),
+            Verdict::Drop
+        );
+        assert_eq!(
+            s.judge(&pending(weak, 2), None, rule, &axes()),
+            Verdict::Drop
+        );
     }
 }

@@ -494,7 +494,7 @@ impl MapElites {
                 let stays = match self.archive.elite(target) {
                     None => true,
                     Some(other) => rule.beats(&elite.evaluation, &other.evaluation),
-                } && a.placed(&elite.evaluation, &self.config.axes);
+                } && a.qualifies(&elite.evaluation, &self.config.axes);
                 if stays {
                     self.archive.put(elite)?;
                 }
@@ -608,6 +608,7 @@ mod tests {
                 se_fraction: 1.0,
                 z: 1.96,
                 placement_z: 0.0,
+                min_win_rate: 0.0,
             }),
         }
     }
