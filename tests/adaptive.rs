@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use playstyles::qd::FeatureAxis;
+
 use crate::support::cli::{path_arg, playstyles, read_text, scratch, stderr, succeeded};
 use crate::tasks::assert_same_run;
 
@@ -125,19 +127,6 @@ fn uncertain_genomes_play_more_and_the_run_is_the_same_on_any_thread_count_and_r
     assert_same_run(&one, &stopped);
 }
 
-/// The cell of `x` on a bucket axis from `min` to `max` by `step` (as `FeatureAxis::index_of`
-/// computes it: the rounded value, edge cells open outwards).
-fn bucket(x: f64, min: f64, max: f64, step: f64) -> i64 {
-    let v = (x + 0.5).floor();
-    if v <= min {
-        0
-    } else if v >= max {
-        ((max - min - 1.0) / step).floor() as i64 + 2
-    } else {
-        ((v - (min + 1.0)) / step).floor() as i64 + 1
-    }
-}
-
 #[test]
 fn with_placement_z_and_min_win_rate_every_elite_is_placed_and_wins_on_any_thread_count() {
     let dir = scratch("adaptive", "placement");
@@ -156,6 +145,8 @@ fn with_placement_z_and_min_win_rate_every_elite_is_placed_and_wins_on_any_threa
     let axes = [("shipping_pct", 20.0, 100.0), ("builder_pct", 0.0, 80.0)];
     let mut elites = 0;
     for (f, min, max) in axes {
+        let axis = FeatureAxis::bucket(f, min, max, 10.0).unwrap();
+        let cell_of = |x: f64| axis.index_of(x) as f64;
         let (means, ses, cells) = (
             num(&format!("{f}_mean")),
             num(&format!("extra_se_{f}")),
@@ -163,11 +154,8 @@ fn with_placement_z_and_min_win_rate_every_elite_is_placed_and_wins_on_any_threa
         );
         elites = means.len();
         for ((m, se), cell) in means.iter().zip(&ses).zip(&cells) {
-            let (lo, hi) = (
-                bucket(m - se, min, max, 10.0),
-                bucket(m + se, min, max, 10.0),
-            );
-            assert_eq!((lo, hi), (*cell as i64, *cell as i64), "{f}: {m} ± {se}");
+            let (lo, hi) = (cell_of(m - se), cell_of(m + se));
+            assert_eq!((lo, hi), (*cell, *cell), "{f}: {m} ± {se}");
         }
     }
     assert!(elites > 0, "some genome was placed");

@@ -187,13 +187,14 @@ impl Adaptive {
         rule: Replacement,
         axes: &[FeatureAxis],
     ) -> Verdict {
+        let c = &candidate.evaluation;
         let capped = candidate.repetitions >= self.max_repetitions;
-        let qualifies = self.qualifies(&candidate.evaluation, axes);
-        let hopeless = self.interval(&candidate.evaluation).1 < self.min_win_rate;
-        if hopeless || (capped && !qualifies) {
+        let (c_lo, c_hi) = self.interval(c);
+        let qualifies = c_lo >= self.min_win_rate && self.placed(c, axes);
+        if c_hi < self.min_win_rate || (capped && !qualifies) {
             return Verdict::Drop;
         }
-        let settled = capped || (qualifies && self.settled(&candidate.evaluation, axes));
+        let settled = capped || (qualifies && self.settled(c, axes));
         let Some(elite) = incumbent else {
             return if settled {
                 Verdict::Enter
@@ -201,8 +202,8 @@ impl Adaptive {
                 Verdict::Extend { replay: None }
             };
         };
-        let (c, e) = (&candidate.evaluation, &elite.evaluation);
-        let ((c_lo, c_hi), (e_lo, e_hi)) = (self.interval(c), self.interval(e));
+        let e = &elite.evaluation;
+        let (e_lo, e_hi) = self.interval(e);
         if c_hi < e_lo {
             return Verdict::Drop;
         }
