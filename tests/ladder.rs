@@ -395,6 +395,46 @@ spec = "sa0"
             .all(|r| r.ends_with(",true") || r.ends_with(",false"))
     );
     assert!(read_text(&lad.join("config.toml")).contains("dial = \"budget=8\""));
+    // `tiers --cell` leaves out the settings whose style left the cell: with fewer than two
+    // left it names `--cell`.
+    let in_cell = rows[1..]
+        .iter()
+        .filter(|r| r.ends_with(",true,true") || r.ends_with(",true,false"))
+        .count();
+    let o = playstyles(&["tiers", path_arg(&lad), "--cell", "111", "--count", "2"]);
+    if in_cell < 2 {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("--cell") && stderr(&o).contains("ladder_style.csv"),
+            "{}",
+            stderr(&o)
+        );
+    } else {
+        assert!(!stderr(&o).contains("--cell"), "{}", stderr(&o));
+    }
+    // A style check that kept both settings in the cell:
+    let kept: Vec<String> = style
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            let n = f.len();
+            if i > 0 {
+                f[n - 2] = "true";
+            }
+            f.join(",")
+        })
+        .collect();
+    std::fs::write(lad.join("ladder_style.csv"), kept.join("\n") + "\n").unwrap();
+    // Marked as kept, both settings are candidates again: 12 games cannot tell them apart,
+    // so the refusal names `--count` and counts both.
+    let o = playstyles(&["tiers", path_arg(&lad), "--cell", "111", "--count", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--count") && stderr(&o).contains("from 2 agents"),
+        "{}",
+        stderr(&o)
+    );
     // Two settings cannot give three strengths; a cell not on the ladder is named.
     let o = playstyles(&["tiers", path_arg(&lad), "--cell", "111", "--count", "3"]);
     assert_eq!(o.status.code(), Some(2));

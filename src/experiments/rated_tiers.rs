@@ -13,7 +13,9 @@
 //!
 //! **One personality at several strengths.** `--cell C` takes only the agents of cell `C` (a
 //! ladder of that elite at several settings of a strength dial, `[[elites]] dial`), and writes
-//! `tiers-cell-C.toml` instead of `tiers.toml`.
+//! `tiers-cell-C.toml` instead of `tiers.toml`. Where the ladder checked the elites' style
+//! (`ladder_style.csv`), a setting whose features left the cell is left out, and said so: it
+//! is another personality, not this one made weaker.
 //!
 //! **Output.** `tiers.toml` in the ladder's folder (written atomically), one `[[tier]]` table
 //! per tier, weakest first: `name` (`tier-1` …), `agent` (its spec, usable from any folder), the
@@ -30,6 +32,7 @@ use serde::Serialize;
 
 use super::agent_files::usable_anywhere;
 use super::ladder::games::{LADDER_GAMES_CSV, read as read_games};
+use super::ladder::style::{LADDER_STYLE_CSV, kept_cells};
 use super::ladder::{CONFIG_TOML, LadderFile, LadderSpec};
 use super::output_error;
 use super::run_dir::RunDir;
@@ -302,6 +305,55 @@ struct RatedTiersFile {
     tier: Vec<RatedTier>,
 }
 
+/// The settings among `candidates` (agents of cell `cell`) that the ladder's style check found
+/// in their cell, printing those left out; all of them when the ladder has no style check, or
+/// for a setting the check did not reach.
+///
+/// # Errors
+///
+/// As [`kept_cells`]; [`Error::Config`] naming `--cell` when fewer than two settings keep the
+/// style.
+fn keeping_style(
+    dir: &Path,
+    spec: &LadderSpec,
+    candidates: Vec<usize>,
+    cell: usize,
+    out: &mut impl Write,
+) -> Result<Vec<usize>> {
+    let Some(kept) = kept_cells(dir)? else {
+        return Ok(candidates);
+    };
+    let (keep, left): (Vec<usize>, Vec<usize>) = candidates
+        .into_iter()
+        .partition(|&i| kept.get(&spec.agents[i].name).copied().unwrap_or(true));
+    let names = |v: &[usize]| {
+        v.iter()
+            .map(|&i| spec.agents[i].name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if keep.len() < 2 {
+        return Err(Error::config(
+            "--cell",
+            format!(
+                "{} setting(s) of cell {cell} stay in the cell in the ladder's style check \
+                 ({LADDER_STYLE_CSV}; left it: {}); tiers of one personality need two",
+                keep.len(),
+                names(&left)
+            ),
+        ));
+    }
+    if !left.is_empty() {
+        writeln!(
+            out,
+            "left out, as they leave cell {cell} in the style check ({LADDER_STYLE_CSV}): {}",
+            names(&left)
+        )
+        .map_err(output_error)?;
+    }
+    Ok(keep)
+}
+
 /// Rounds to one decimal, for the file.
 fn r1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
@@ -312,7 +364,7 @@ fn r1(x: f64) -> f64 {
 /// # Errors
 ///
 /// As [`load_ladder`]; [`Error::Config`] naming `--cell` when fewer than two agents are of that
-/// cell, `--count` when the ladder cannot give that many tiers (saying how many it can);
+/// cell (or keep its style), `--count` when the ladder cannot give that many tiers (saying how many it can);
 /// [`Error::Io`] for `tiers.toml`.
 pub fn rated_tiers(
     dir: &Path,
@@ -325,9 +377,12 @@ pub fn rated_tiers(
     let ladder = load_ladder(dir)?;
     let spec = &ladder.spec;
     let r = &ladder.ratings;
-    let candidates: Vec<usize> = (0..spec.agents.len())
+    let mut candidates: Vec<usize> = (0..spec.agents.len())
         .filter(|&i| cell.is_none_or(|c| spec.agents[i].elite.as_ref().is_some_and(|e| e.1 == c)))
         .collect();
+    if let (Some(c), true) = (cell, candidates.len() >= 2) {
+        candidates = keeping_style(dir, spec, candidates, c, out)?;
+    }
     if candidates.len() < 2 {
         return Err(Error::config(
             "--cell",
