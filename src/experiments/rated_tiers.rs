@@ -14,8 +14,9 @@
 //! **One personality at several strengths.** `--cell C` takes only the agents of cell `C` (a
 //! ladder of that elite at several settings of a strength dial, `[[elites]] dial`), and writes
 //! `tiers-cell-C.toml` instead of `tiers.toml`. Where the ladder checked the elites' style
-//! (`ladder_style.csv`), a setting whose features left the cell is left out, and said so: it
-//! is another personality, not this one made weaker.
+//! (`ladder_style.csv`), a setting whose style left the cell — some feature's 95 % interval
+//! wholly outside it (not `consistent`) — is left out, and said so: it is another
+//! personality, not this one made weaker.
 //!
 //! **Output.** `tiers.toml` in the ladder's folder (written atomically), one `[[tier]]` table
 //! per tier, weakest first: `name` (`tier-1` …), `agent` (its spec, usable from any folder), the
@@ -305,9 +306,9 @@ struct RatedTiersFile {
     tier: Vec<RatedTier>,
 }
 
-/// The settings among `candidates` (agents of cell `cell`) that the ladder's style check found
-/// in their cell, printing those left out; all of them when the ladder has no style check, or
-/// for a setting the check did not reach.
+/// The settings among `candidates` (agents of cell `cell`) whose style the ladder's style check
+/// found consistent with their cell, printing those left out; all of them when the ladder has
+/// no style check, and any setting the check did not reach.
 ///
 /// # Errors
 ///
@@ -336,8 +337,8 @@ fn keeping_style(
         return Err(Error::config(
             "--cell",
             format!(
-                "{} setting(s) of cell {cell} stay in the cell in the ladder's style check \
-                 ({LADDER_STYLE_CSV}; left it: {}); tiers of one personality need two",
+                "{} setting(s) of cell {cell} keep its style in the ladder's style check \
+                 ({LADDER_STYLE_CSV}; left the cell: {}); tiers of one personality need two",
                 keep.len(),
                 names(&left)
             ),
@@ -346,7 +347,7 @@ fn keeping_style(
     if !left.is_empty() {
         writeln!(
             out,
-            "left out, as they leave cell {cell} in the style check ({LADDER_STYLE_CSV}): {}",
+            "left out, as their style leaves cell {cell} in the style check ({LADDER_STYLE_CSV}): {}",
             names(&left)
         )
         .map_err(output_error)?;

@@ -210,14 +210,15 @@ pub fn check_styles<G: SearchSupport>(
     .map_err(output_error)
 }
 
-/// Whether each agent of a ladder's style check stayed in its elite's cell, by agent name, from
-/// `ladder_style.csv` in `dir`; `None` when the ladder has no style check (no such file).
+/// Whether each agent of a ladder's style check kept its elite's style — `consistent`: every
+/// feature's 95 % interval reaches the elite's cell — by agent name, from `ladder_style.csv` in
+/// `dir`; `None` when the ladder has no style check (no such file).
 ///
 /// # Errors
 ///
-/// [`Error::Data`] naming the file when it lacks the `agent` or `in_cell` column, or naming
-/// its line when a row is damaged or its `in_cell` is not `true` or `false`; [`Error::Io`] when
-/// it cannot be read.
+/// [`Error::Data`] naming the file when it lacks the `agent` or `consistent` column, or naming
+/// its line when a row is damaged or its `consistent` is not `true` or `false`; [`Error::Io`]
+/// when it cannot be read.
 pub fn kept_cells(dir: &Path) -> Result<Option<BTreeMap<String, bool>>> {
     let path = dir.join(LADDER_STYLE_CSV);
     if !path.exists() {
@@ -237,18 +238,18 @@ pub fn kept_cells(dir: &Path) -> Result<Option<BTreeMap<String, bool>>> {
             )
         })
     };
-    let (agent, in_cell) = (column("agent")?, column("in_cell")?);
+    let (agent, consistent) = (column("agent")?, column("consistent")?);
     let mut kept = BTreeMap::new();
     for (i, rec) in r.records().enumerate() {
         let rec = rec.map_err(|e| record_error(&path, i + 2, &e))?;
-        let flag = match &rec[in_cell] {
+        let flag = match &rec[consistent] {
             "true" => true,
             "false" => false,
             other => {
                 return Err(Error::data(
                     &path,
                     i + 2,
-                    format!("in_cell is `{other}`, not true or false"),
+                    format!("consistent is `{other}`, not true or false"),
                 ));
             }
         };
@@ -262,7 +263,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kept_cells_reads_the_flag_by_column_name_and_names_a_bad_line() {
+    fn kept_cells_reads_consistent_by_column_name_and_names_a_bad_line() {
         let dir = std::env::temp_dir().join(format!("ps-kept-cells-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         assert_eq!(kept_cells(&dir).unwrap(), None);
@@ -270,7 +271,7 @@ mod tests {
         let header = columns(&["economy".into()]).join(",");
         std::fs::write(
             &path,
-            format!("{header}\nc@t=1,r,4,t=1,10,0.5,1,1,0,2,3,true,true\nc@t=2,r,4,t=2,10,0.5,1,1,0,2,4,false,true\n"),
+            format!("{header}\nc@t=1,r,4,t=1,10,0.5,1,1,0,2,3,false,true\nc@t=2,r,4,t=2,10,0.5,1,1,0,2,4,false,false\n"),
         )
         .unwrap();
         let kept = kept_cells(&dir).unwrap().unwrap();
@@ -278,14 +279,14 @@ mod tests {
         assert_eq!(kept.get("c@t=2"), Some(&false));
         std::fs::write(
             &path,
-            format!("{header}\nc@t=1,r,4,t=1,10,0.5,1,1,0,2,3,maybe,true\n"),
+            format!("{header}\nc@t=1,r,4,t=1,10,0.5,1,1,0,2,3,true,maybe\n"),
         )
         .unwrap();
         let e = kept_cells(&dir).unwrap_err().to_string();
-        assert!(e.contains("line 2") && e.contains("in_cell"), "{e}");
+        assert!(e.contains("line 2") && e.contains("consistent"), "{e}");
         std::fs::write(&path, "agent,games\nc,3\n").unwrap();
         let e = kept_cells(&dir).unwrap_err().to_string();
-        assert!(e.contains("in_cell"), "{e}");
+        assert!(e.contains("consistent"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
