@@ -33,7 +33,7 @@ use serde::Serialize;
 
 use super::agent_files::usable_anywhere;
 use super::ladder::games::{LADDER_GAMES_CSV, read as read_games};
-use super::ladder::style::{LADDER_STYLE_CSV, kept_cells};
+use super::ladder::style::{LADDER_STYLE_CSV, consistent_styles};
 use super::ladder::{CONFIG_TOML, LadderFile, LadderSpec};
 use super::output_error;
 use super::run_dir::RunDir;
@@ -312,7 +312,7 @@ struct RatedTiersFile {
 ///
 /// # Errors
 ///
-/// As [`kept_cells`]; [`Error::Config`] naming `--cell` when fewer than two settings keep the
+/// As [`consistent_styles`]; [`Error::Config`] naming `--cell` when fewer than two settings keep the
 /// style.
 fn keeping_style(
     dir: &Path,
@@ -321,7 +321,7 @@ fn keeping_style(
     cell: usize,
     out: &mut impl Write,
 ) -> Result<Vec<usize>> {
-    let Some(kept) = kept_cells(dir)? else {
+    let Some(kept) = consistent_styles(dir)? else {
         return Ok(candidates);
     };
     let (keep, left): (Vec<usize>, Vec<usize>) = candidates
@@ -364,9 +364,9 @@ fn r1(x: f64) -> f64 {
 ///
 /// # Errors
 ///
-/// As [`load_ladder`]; [`Error::Config`] naming `--cell` when fewer than two agents are of that
-/// cell (or keep its style), `--count` when the ladder cannot give that many tiers (saying how many it can);
-/// [`Error::Io`] for `tiers.toml`.
+/// As [`load_ladder`] and [`consistent_styles`]; [`Error::Config`] naming `--cell` when fewer
+/// than two agents are of that cell (or keep its style), `--count` when the ladder cannot give
+/// that many tiers (saying how many it can); [`Error::Io`] for `tiers.toml`.
 pub fn rated_tiers(
     dir: &Path,
     count: usize,

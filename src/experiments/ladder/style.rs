@@ -219,7 +219,7 @@ pub fn check_styles<G: SearchSupport>(
 /// [`Error::Data`] naming the file when it lacks the `agent` or `consistent` column, or naming
 /// its line when a row is damaged or its `consistent` is not `true` or `false`; [`Error::Io`]
 /// when it cannot be read.
-pub fn kept_cells(dir: &Path) -> Result<Option<BTreeMap<String, bool>>> {
+pub fn consistent_styles(dir: &Path) -> Result<Option<BTreeMap<String, bool>>> {
     let path = dir.join(LADDER_STYLE_CSV);
     if !path.exists() {
         return Ok(None);
@@ -263,10 +263,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kept_cells_reads_consistent_by_column_name_and_names_a_bad_line() {
-        let dir = std::env::temp_dir().join(format!("ps-kept-cells-{}", std::process::id()));
+    fn consistent_styles_are_read_by_column_name_and_a_bad_line_is_named() {
+        let dir = std::env::temp_dir().join(format!("ps-consistent-styles-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        assert_eq!(kept_cells(&dir).unwrap(), None);
+        assert_eq!(consistent_styles(&dir).unwrap(), None);
         let path = dir.join(LADDER_STYLE_CSV);
         let header = columns(&["economy".into()]).join(",");
         std::fs::write(
@@ -274,7 +274,7 @@ mod tests {
             format!("{header}\nc@t=1,r,4,t=1,10,0.5,1,1,0,2,3,false,true\nc@t=2,r,4,t=2,10,0.5,1,1,0,2,4,false,false\n"),
         )
         .unwrap();
-        let kept = kept_cells(&dir).unwrap().unwrap();
+        let kept = consistent_styles(&dir).unwrap().unwrap();
         assert_eq!(kept.get("c@t=1"), Some(&true));
         assert_eq!(kept.get("c@t=2"), Some(&false));
         std::fs::write(
@@ -282,10 +282,10 @@ mod tests {
             format!("{header}\nc@t=1,r,4,t=1,10,0.5,1,1,0,2,3,true,maybe\n"),
         )
         .unwrap();
-        let e = kept_cells(&dir).unwrap_err().to_string();
+        let e = consistent_styles(&dir).unwrap_err().to_string();
         assert!(e.contains("line 2") && e.contains("consistent"), "{e}");
         std::fs::write(&path, "agent,games\nc,3\n").unwrap();
-        let e = kept_cells(&dir).unwrap_err().to_string();
+        let e = consistent_styles(&dir).unwrap_err().to_string();
         assert!(e.contains("consistent"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
