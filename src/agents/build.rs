@@ -57,7 +57,7 @@ fn rule_agent<G: SearchSupport>(
 /// ([`SearchSupport::game_agent`]). Budgets default to 2000 FM calls; the game's
 /// [`SearchSupport::java_compat`] switches the search agents' Java quirks
 /// ([`compat`](super::compat)). `model=FILE` gives OSLA, MCTS, RHEA and P-MCTS a trained
-/// model's evaluation instead of the game's ([`take_knowledge`](super::from_spec::take_knowledge)).
+/// model's evaluation instead of the game's (`from_spec::take_knowledge`).
 ///
 /// # Errors
 ///

@@ -3,7 +3,7 @@
 //! Prismata network (`prismata.md` §14.2).
 //!
 //! Slots: for the seat whose view it is, then for each other seat clockwise, a block of
-//! [`BLOCK`] slots — VP chips, score if the game ended now, doubloons, barrels of each good,
+//! `BLOCK` slots — VP chips, score if the game ended now, doubloons, barrels of each good,
 //! island tiles of each crop and quarries, the occupied ones, colonists in San Juan, city
 //! spaces used, and per building 1 + its colonists if owned — then the shared part: VP chips
 //! left, colonists in the supply and on the ship, the round, the phase, the barrels on each

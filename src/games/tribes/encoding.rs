@@ -3,9 +3,9 @@
 //! Churchill's Prismata encoding counts units and resources (spec §14.2 of `prismata.md`).
 //!
 //! Slots: for the seat itself, then for each other tribe in turn order after it, a block of
-//! [`BLOCK`] slots — stars, cities, Σ city levels, cities connected to the capital, score in
+//! `BLOCK` slots — stars, cities, Σ city levels, cities connected to the capital, score in
 //! hundreds, kills, production, technologies, units, units standing in another tribe's
-//! territory, Σ city population, walled cities ([`PER_TRIBE`] in all), then the living units
+//! territory, Σ city population, walled cities (`PER_TRIBE` in all), then the living units
 //! of each [`UnitKind`] and a 1 for each technology researched ([`Tech`] order) — and last
 //! the rounds played and, when another tribe is to move, a 1 in the slot of how many seats
 //! after the view's seat it sits. Tribes beyond the level's are left empty.

@@ -165,7 +165,7 @@ impl SearchSupport for PrismataGame {
     }
 
     /// Per side, each unit type's count (built and under construction apart) and each
-    /// resource, plus the side to move ([`super::encoding`]).
+    /// resource, plus the side to move ([`crate::games::prismata::encoding`]).
     fn encoding(&self) -> Option<Encoding> {
         Some(crate::games::prismata::encoding::encoding(self.library()))
     }
