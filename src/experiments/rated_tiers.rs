@@ -312,8 +312,8 @@ struct RatedTiersFile {
 ///
 /// # Errors
 ///
-/// As [`consistent_styles`]; [`Error::Config`] naming `--cell` when fewer than two settings keep the
-/// style.
+/// As [`consistent_styles`]; [`Error::Config`] naming `--cell` when fewer than two settings
+/// keep the style.
 fn keeping_style(
     dir: &Path,
     spec: &LadderSpec,
@@ -347,7 +347,8 @@ fn keeping_style(
     if !left.is_empty() {
         writeln!(
             out,
-            "left out, as their style leaves cell {cell} in the style check ({LADDER_STYLE_CSV}): {}",
+            "left out, as their style leaves cell {cell} in the style check \
+             ({LADDER_STYLE_CSV}): {}",
             names(&left)
         )
         .map_err(output_error)?;
@@ -381,9 +382,6 @@ pub fn rated_tiers(
     let mut candidates: Vec<usize> = (0..spec.agents.len())
         .filter(|&i| cell.is_none_or(|c| spec.agents[i].elite.as_ref().is_some_and(|e| e.1 == c)))
         .collect();
-    if let (Some(c), true) = (cell, candidates.len() >= 2) {
-        candidates = keeping_style(dir, spec, candidates, c, out)?;
-    }
     if candidates.len() < 2 {
         return Err(Error::config(
             "--cell",
@@ -394,6 +392,9 @@ pub fn rated_tiers(
                 cell.unwrap_or_default()
             ),
         ));
+    }
+    if let Some(c) = cell {
+        candidates = keeping_style(dir, spec, candidates, c, out)?;
     }
     let dist = style_distances(spec, &candidates)?;
     let chain = pick(r, &candidates, &dist, count, gap, prefer).map_err(|most| {

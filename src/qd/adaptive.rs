@@ -168,7 +168,12 @@ impl Adaptive {
     /// True when a record may hold a cell: [placed](Adaptive::placed), and the lower end of its
     /// win rate's interval at least [`Adaptive::min_win_rate`].
     pub fn qualifies(&self, evaluation: &Evaluation, axes: &[FeatureAxis]) -> bool {
-        self.placed(evaluation, axes) && self.interval(evaluation).0 >= self.min_win_rate
+        self.qualifies_at(evaluation, self.interval(evaluation).0, axes)
+    }
+
+    /// [`Adaptive::qualifies`] for a record whose win-rate interval starts at `win_lo`.
+    fn qualifies_at(&self, evaluation: &Evaluation, win_lo: f64, axes: &[FeatureAxis]) -> bool {
+        win_lo >= self.min_win_rate && self.placed(evaluation, axes)
     }
 
     /// The Wilson interval of a record's win rate at [`Adaptive::z`].
@@ -190,7 +195,7 @@ impl Adaptive {
         let c = &candidate.evaluation;
         let capped = candidate.repetitions >= self.max_repetitions;
         let (c_lo, c_hi) = self.interval(c);
-        let qualifies = c_lo >= self.min_win_rate && self.placed(c, axes);
+        let qualifies = self.qualifies_at(c, c_lo, axes);
         if c_hi < self.min_win_rate || (capped && !qualifies) {
             return Verdict::Drop;
         }

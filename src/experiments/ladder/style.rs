@@ -264,14 +264,21 @@ mod tests {
 
     #[test]
     fn consistent_styles_are_read_by_column_name_and_a_bad_line_is_named() {
-        let dir = std::env::temp_dir().join(format!("ps-consistent-styles-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!(
+            "playstyles-consistent-styles-{}",
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         assert_eq!(consistent_styles(&dir).unwrap(), None);
         let path = dir.join(LADDER_STYLE_CSV);
         let header = columns(&["economy".into()]).join(",");
         std::fs::write(
             &path,
-            format!("{header}\nc@t=1,r,4,t=1,10,0.5,1,1,0,2,3,false,true\nc@t=2,r,4,t=2,10,0.5,1,1,0,2,4,false,false\n"),
+            format!(
+                "{header}\n\
+                 c@t=1,r,4,t=1,10,0.5,1,1,0,2,3,false,true\n\
+                 c@t=2,r,4,t=2,10,0.5,1,1,0,2,4,false,false\n"
+            ),
         )
         .unwrap();
         let kept = consistent_styles(&dir).unwrap().unwrap();
