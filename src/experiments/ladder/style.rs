@@ -4,9 +4,10 @@
 //! the run's training levels × `style_repetitions`, with the run's rules and features
 //! ([`evaluate_player`]) — and its features are placed on the run's map: `reached_cell` is the
 //! cell its feature means fall in, `in_cell` whether that is its own, and `consistent` whether
-//! each feature's 95 % interval (mean ± 1.96 sd / √games) reaches the bounds of its own cell on
-//! that axis: an elite re-played near a cell edge leaves its cell by chance about half the
-//! time, and `consistent` tells that from a style that moved.
+//! each feature's 95 % interval (mean ± 1.96 sd / √games, as the row records it) reaches the
+//! values its own cell holds on that axis: an elite re-played near a cell edge leaves its cell
+//! by chance about half the time, and `consistent` tells that from a style that moved. A
+//! resumed check recomputes `consistent` of the rows it keeps, from their intervals.
 //!
 //! Every agent plays the same games (the series seed is `derive_seed(ladder seed,
 //! [STYLE_TAG])`), so the dial settings of one elite are compared on common random numbers.
@@ -25,6 +26,7 @@ use crate::experiments::evaluate::evaluate_player;
 use crate::experiments::output_error;
 use crate::experiments::run_dir::RunDir;
 use crate::features::Feature;
+use crate::qd::FeatureAxis;
 use crate::report::csv::{CsvTable, read_with_header, record_error};
 use crate::report::table::aligned;
 use crate::rng::derive_seed;
@@ -122,7 +124,7 @@ pub fn check_styles<G: SearchSupport>(
         let a = &spec.agents[i];
         let sr = &runs[run_name];
         let games = sr.levels.len() as u64 * u64::from(reps);
-        let row = match done.get(&a.name) {
+        let mut row = match done.get(&a.name) {
             Some(row) if row[4] == games.to_string() => row.clone(),
             _ => {
                 let player = usable_anywhere(&format!("{:#}", a.spec), dir)?;
@@ -150,16 +152,11 @@ pub fn check_styles<G: SearchSupport>(
                     ev.games.to_string(),
                     format!("{:.4}", ev.fitness),
                 ];
-                let own = sr.run.grid.index_to_grid(cell).unwrap_or_default();
-                let mut consistent = true;
                 for n in &names {
                     match sr.run.config.features.iter().position(|f| &f.name == n) {
                         Some(k) => {
                             let (m, sd) = (ev.descriptor_means[k], ev.descriptor_spreads[k]);
                             let half = 1.96 * sd / f64::from(ev.games.max(1)).sqrt();
-                            let (lo, hi) = sr.run.config.features[k]
-                                .cell_bounds(own.get(k).copied().unwrap_or_default());
-                            consistent &= m + half >= lo && m - half <= hi;
                             for x in [m, sd, m - half, m + half] {
                                 row.push(format!("{x:.4}"));
                             }
@@ -169,10 +166,13 @@ pub fn check_styles<G: SearchSupport>(
                 }
                 row.push(reached.to_string());
                 row.push((reached == cell).to_string());
-                row.push(consistent.to_string());
+                row.push(String::new());
                 row
             }
         };
+        // From the row's own intervals, so that a resumed check applies the current rule.
+        let last = row.len() - 1;
+        row[last] = consistent_row(&row, &names, &sr.run, cell).to_string();
         let yes = |s: &str| if s == "true" { "yes" } else { "no" }.to_string();
         printed.push(vec![
             a.name.clone(),
@@ -208,6 +208,36 @@ pub fn check_styles<G: SearchSupport>(
         path.display()
     )
     .map_err(output_error)
+}
+
+/// Whether a style row's every feature interval (its `{f}_lo` and `{f}_hi` columns, as
+/// written) reaches the values that `run`'s map puts in `cell` on that feature's axis; features
+/// the run does not have (empty columns of another run's) are not its concern.
+fn consistent_row(row: &[String], names: &[String], run: &RunDir, cell: usize) -> bool {
+    let own = run.grid.index_to_grid(cell).unwrap_or_default();
+    names.iter().enumerate().all(|(j, n)| {
+        let Some(k) = run.config.features.iter().position(|f| &f.name == n) else {
+            return true;
+        };
+        let at = |c: usize| row.get(6 + 4 * j + c).and_then(|x| x.parse::<f64>().ok());
+        match (at(2), at(3)) {
+            (Some(lo), Some(hi)) => reaches(
+                &run.config.features[k],
+                own.get(k).copied().unwrap_or_default(),
+                lo,
+                hi,
+            ),
+            _ => false,
+        }
+    })
+}
+
+/// Whether the interval `[lo, hi]` meets the values `axis` puts in its cell `i` (the value
+/// bounds, not the rounded-value bounds of a bucket axis: a value rounds into the cell from
+/// half a unit below its lower bound).
+fn reaches(axis: &FeatureAxis, i: usize, lo: f64, hi: f64) -> bool {
+    let (a, b) = axis.value_bounds(i);
+    hi >= a && lo < b
 }
 
 /// Whether each agent of a ladder's style check kept its elite's style — `consistent`: every
@@ -261,6 +291,22 @@ pub fn consistent_styles(dir: &Path) -> Result<Option<BTreeMap<String, bool>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interval_reaches_a_bucket_cell_from_half_a_unit_below_its_rounded_bounds() {
+        // Prismata's aggression axis: cell 4 holds the values that round to 9, [8.5, 9.5).
+        let a = FeatureAxis::bucket("aggression", 5.0, 15.0, 1.0).unwrap();
+        assert_eq!(a.index_of(8.6), 4);
+        assert!(reaches(&a, 4, 8.2, 8.98), "a mean of 8.6 in the cell");
+        assert!(reaches(&a, 4, 8.0, 8.5), "touches the lower bound");
+        assert!(!reaches(&a, 4, 7.9, 8.49), "below the cell");
+        assert!(reaches(&a, 4, 9.4, 9.9));
+        assert!(!reaches(&a, 4, 9.5, 9.9), "the upper bound is open");
+        // The open edge cells.
+        assert!(reaches(&a, 0, -3.0, 1.0) && !reaches(&a, 0, 5.5, 6.0));
+        let b = FeatureAxis::bins("share", 0.0, 1.0, 10).unwrap();
+        assert!(reaches(&b, 3, 0.25, 0.31) && !reaches(&b, 3, 0.41, 0.5));
+    }
 
     #[test]
     fn consistent_styles_are_read_by_column_name_and_a_bad_line_is_named() {
