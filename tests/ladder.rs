@@ -440,6 +440,19 @@ spec = "sa0"
         &["tiers", path_arg(&lad), "--cell", "5", "--count", "2"],
         "--cell",
     );
+    // A resumed ladder plays nothing and recomputes each kept row's flag from its intervals.
+    succeeded(
+        playstyles(&[
+            "ladder",
+            &config,
+            "--out",
+            path_arg(&lad),
+            "--resume",
+            "--quiet",
+        ]),
+        "resumed dial ladder",
+    );
+    assert_eq!(read_text(&lad.join("ladder_style.csv")), style);
     // The run's page shows the elite's ratings and the ladder's chart.
     succeeded(
         playstyles(&[
