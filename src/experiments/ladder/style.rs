@@ -50,13 +50,17 @@ pub struct StyleRun<G: SearchSupport> {
     pub features: Vec<Feature>,
 }
 
+/// The columns of a style row before its features'.
+const LEAD: [&str; 6] = ["agent", "run", "cell", "dial", "games", "win_rate"];
+
+/// Each feature's columns, `{feature}_{stat}`.
+const STATS: [&str; 4] = ["mean", "sd", "lo", "hi"];
+
 /// The columns of `ladder_style.csv` for features named `features`.
 pub fn columns(features: &[String]) -> Vec<String> {
-    let mut c: Vec<String> = ["agent", "run", "cell", "dial", "games", "win_rate"]
-        .map(String::from)
-        .to_vec();
+    let mut c: Vec<String> = LEAD.map(String::from).to_vec();
     for f in features {
-        for s in ["mean", "sd", "lo", "hi"] {
+        for s in STATS {
             c.push(format!("{f}_{s}"));
         }
     }
@@ -212,15 +216,20 @@ pub fn check_styles<G: SearchSupport>(
 
 /// Whether a style row's every feature interval (its `{f}_lo` and `{f}_hi` columns, as
 /// written) reaches the values that `run`'s map puts in `cell` on that feature's axis; features
-/// the run does not have (empty columns of another run's) are not its concern.
+/// the run does not have (empty columns of another run's) are not its concern, and an interval
+/// that is not a number is not consistent.
 fn consistent_row(row: &[String], names: &[String], run: &RunDir, cell: usize) -> bool {
     let own = run.grid.index_to_grid(cell).unwrap_or_default();
+    let stat = |s: &str| STATS.iter().position(|x| *x == s).unwrap_or_default();
     names.iter().enumerate().all(|(j, n)| {
         let Some(k) = run.config.features.iter().position(|f| &f.name == n) else {
             return true;
         };
-        let at = |c: usize| row.get(6 + 4 * j + c).and_then(|x| x.parse::<f64>().ok());
-        match (at(2), at(3)) {
+        let at = |s: &str| {
+            row.get(LEAD.len() + STATS.len() * j + stat(s))
+                .and_then(|x| x.parse::<f64>().ok())
+        };
+        match (at("lo"), at("hi")) {
             (Some(lo), Some(hi)) => reaches(
                 &run.config.features[k],
                 own.get(k).copied().unwrap_or_default(),
