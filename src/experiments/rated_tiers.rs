@@ -8,8 +8,8 @@
 //! one run's map, and the map's diagonal for an agent that is no elite or of another run — ties
 //! going to the lower ratings. `--prefer surest` takes instead the choice whose least certain
 //! step is surest: the largest smallest lower end of an adjacent difference's 95 % interval,
-//! for tiers that should keep their order on levels they were not chosen on. When no choice exists the command fails naming `--count` and
-//! saying how many tiers the ladder can give.
+//! for tiers that should keep their order on levels they were not chosen on. When no choice
+//! exists the command fails naming `--count` and saying how many tiers the ladder can give.
 //!
 //! **One personality at several strengths.** `--cell C` takes only the agents of cell `C` (a
 //! ladder of that elite at several settings of a strength dial, `[[elites]] dial`), and writes

@@ -176,8 +176,10 @@ impl FeatureAxis {
 
     /// The values of cell `i` as a half-open interval `[lower, upper)` of the *rounded* value
     /// for [`AxisKind::Bucket`] (edge cells are unbounded: `-inf`, `+inf`), or of the value for
-    /// [`AxisKind::Bins`] (the bin edges; the edge bins also take clamped values).
-    pub fn cell_bounds(&self, i: usize) -> (f64, f64) {
+    /// [`AxisKind::Bins`] (the bin edges; the edge bins also take clamped values). Private:
+    /// a caller comparing feature values wants [`FeatureAxis::value_bounds`] (the style check
+    /// once compared intervals with these and was half a unit off).
+    fn rounded_bounds(&self, i: usize) -> (f64, f64) {
         let last = self.cells() - 1;
         match self.kind {
             AxisKind::Bucket { min, max, step } => {
@@ -199,11 +201,11 @@ impl FeatureAxis {
 
     /// The feature values that [`FeatureAxis::index_of`] puts in cell `i`, as a half-open
     /// interval `[lower, upper)` of the value itself (edge cells unbounded outwards): for
-    /// [`AxisKind::Bucket`] the rounded-value bounds of [`FeatureAxis::cell_bounds`] moved
+    /// [`AxisKind::Bucket`] the rounded-value bounds of `rounded_bounds` moved
     /// half a unit down (a value rounds to `v` from `v − 0.5` on).
     pub fn value_bounds(&self, i: usize) -> (f64, f64) {
         let last = self.cells() - 1;
-        let (lo, hi) = self.cell_bounds(i);
+        let (lo, hi) = self.rounded_bounds(i);
         match self.kind {
             AxisKind::Bucket { .. } => (lo.ceil() - 0.5, hi.ceil() - 0.5),
             AxisKind::Bins { .. } => (
@@ -216,7 +218,7 @@ impl FeatureAxis {
     /// A short label for cell `i`, for plots: `≤0`, `1–2`, `≥20` for buckets (the integers
     /// that round into the cell), `0.2–0.4` for bins.
     pub fn cell_label(&self, i: usize) -> String {
-        let (lo, hi) = self.cell_bounds(i);
+        let (lo, hi) = self.rounded_bounds(i);
         match self.kind {
             AxisKind::Bucket { min, .. } if lo == f64::NEG_INFINITY => format!("≤{}", num(min)),
             AxisKind::Bucket { .. } if hi == f64::INFINITY => format!("≥{}", num(lo)),
@@ -285,7 +287,7 @@ mod tests {
         let a = FeatureAxis::bucket("attacks", 0.0, 20.0, 2.0).unwrap();
         for v in -3..25 {
             let i = a.index_of(v as f64);
-            let (lo, hi) = a.cell_bounds(i);
+            let (lo, hi) = a.rounded_bounds(i);
             assert!(
                 lo <= v as f64 && (v as f64) < hi,
                 "{v} in cell {i} [{lo}, {hi})"

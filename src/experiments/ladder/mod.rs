@@ -130,9 +130,10 @@ impl LadderConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`](crate::error::Error::Io) if the file cannot be read; as [`LadderFile::parse`],
-    /// [`LadderFile::expand`] and [`LadderSpec::validate`], the file named in the reason;
-    /// [`Error::Config`](crate::error::Error::Config) naming `out` if no default folder can be made from the file name.
+    /// [`Error::Io`](crate::error::Error::Io) if the file cannot be read; as
+    /// [`LadderFile::parse`], [`LadderFile::expand`] and [`LadderSpec::validate`], the file
+    /// named in the reason; [`Error::Config`](crate::error::Error::Config) naming `out` if no
+    /// default folder can be made from the file name.
     pub fn load(path: &Path, out: Option<PathBuf>) -> Result<Self> {
         let text = read_text(path, TEXT_LIMIT)?;
         let spec = LadderFile::parse(&text)
@@ -155,7 +156,8 @@ impl LadderConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`](crate::error::Error::Config) naming `threads` if it is 0 or above [`limits::max_threads`].
+    /// [`Error::Config`](crate::error::Error::Config) naming `threads` if it is 0 or above
+    /// [`limits::max_threads`].
     pub fn with_threads(mut self, threads: Option<usize>) -> Result<Self> {
         self.threads = limits::threads(threads, "threads")?;
         Ok(self)
