@@ -1,7 +1,8 @@
 //! Portfolio MCTS's opt-in steering fields on Tribes (issue 29): `rollout=weighted`,
 //! `expand=weighted`, `final=weighted` (`tie`) and `style` parse and name bad
 //! values; the weighted rollout sampler draws only scripts of weight; the weighted final
-//! move plays the highest-weighted proposal when every child is tied; every field is
+//! move plays the highest-weighted proposal when every child is tied; the strength dial
+//! `epsilon` plays only proposals of weight at 1 and as the default at 0; every field is
 //! deterministic for a seed.
 
 use std::sync::Arc;
@@ -41,6 +42,9 @@ fn steering_fields_parse_and_bad_values_name_the_field() {
     assert_eq!(field("pmcts(persona=1)"), "persona");
     assert_eq!(field("pmcts(style=1.5)"), "style");
     assert_eq!(field("pmcts(style=-0.5)"), "style");
+    assert_eq!(field("pmcts(epsilon=1.01)"), "epsilon");
+    assert_eq!(field("pmcts(epsilon=-0.1)"), "epsilon");
+    assert_eq!(field("pmcts(epsilon=nan)"), "epsilon");
 }
 
 #[test]
@@ -51,6 +55,7 @@ fn steered_searches_are_deterministic_for_a_seed() {
         ALL,
         "pmcts(budget=80,rollout=weighted)",
         "pmcts(budget=80,expand=weighted,pruning=true)",
+        "pmcts(budget=80,expand=weighted,final=weighted,epsilon=0.5)",
     ] {
         let run = || {
             let mut agents: Vec<Box<dyn Agent<TribesGame>>> = vec![
@@ -192,6 +197,72 @@ fn with_every_child_tied_the_weighted_final_move_plays_the_highest_weighted_prop
             .map(|p| w(p.script) * p.value)
             .fold(f64::NEG_INFINITY, f64::max);
         assert_eq!(played, best, "played {a:?}");
+        checked += 1;
+    }
+    assert!(checked > 5, "{checked}");
+}
+
+/// The actions of a game of `spec` against MCTS on the fourth built-in level.
+fn actions_of(game: &TribesGame, spec: &str) -> Vec<Action> {
+    let level = builtin::level(builtin::SEEDS[3]).unwrap();
+    let mut agents: Vec<Box<dyn Agent<TribesGame>>> = vec![
+        build_agent(game, spec).unwrap(),
+        build_agent(game, "mcts(budget=80)").unwrap(),
+    ];
+    play_match(game, &level, &mut agents, 3, |_, _| {})
+        .unwrap()
+        .actions
+}
+
+#[test]
+fn epsilon_zero_plays_as_the_default_and_one_plays_only_proposals_of_weight() {
+    let game = TribesGame::default();
+    let base = "pmcts(budget=80,expand=weighted,final=weighted";
+    assert_eq!(
+        actions_of(&game, &format!("{base})")),
+        actions_of(&game, &format!("{base},epsilon=0)")),
+    );
+    assert_ne!(
+        actions_of(&game, &format!("{base})")),
+        actions_of(&game, &format!("{base},epsilon=0.5)")),
+    );
+    // At 1 every decision is an instinct: a proposal drawn by w·v, so never one of weight 0
+    // while one of weight proposes.
+    let table = game.portfolio();
+    let zero = [
+        "spawn.strongest",
+        "spawn.defensive",
+        "spawn.cheapest",
+        "spawn.fastest",
+    ];
+    let weights: Vec<String> = zero.iter().map(|n| format!("{n}=0")).collect();
+    let mut agent = build_agent(
+        &game,
+        &format!("pmcts(budget=80,epsilon=1,weights=[{}])", weights.join(",")),
+    )
+    .unwrap();
+    let w = |script: u16| {
+        if zero.contains(&table.script_names()[script as usize]) {
+            0.0
+        } else {
+            0.5
+        }
+    };
+    let mut rng = derive_rng(9, &[]);
+    let mut checked = 0;
+    for s in some_states(&game, 2) {
+        let mut props = Vec::new();
+        table.assignments(&game, &s, &mut rng.clone(), &mut props);
+        if props.len() < 2 || props.iter().all(|p| w(p.script) * p.value == 0.0) {
+            continue;
+        }
+        let a = agent.act(&game, &s, &mut rng).unwrap();
+        let played = props
+            .iter()
+            .filter(|p| p.action == a)
+            .map(|p| w(p.script) * p.value)
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!(played > 0.0, "played {a:?} of weight 0");
         checked += 1;
     }
     assert!(checked > 5, "{checked}");

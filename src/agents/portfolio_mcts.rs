@@ -9,9 +9,10 @@
 //! weighted rollouts (`rollout=weighted`, [`Portfolio::sample_weighted`]), expansion in order
 //! of `w·v` (`expand=weighted`), a final move that prefers the highest `w·v` among root
 //! children tied with the best (`final=weighted`, `tie`) and a style strength `style` in
-//! [0, 1] that scales them all. (A persona term in the values, the mean weight of the
-//! searching player's actions on the path, was tried and removed: it did not steer, see the
-//! README's "Steering by the weights".)
+//! [0, 1] that scales them all. A strength dial `epsilon` plays, with that probability, the
+//! personality's instinct (a root proposal drawn ∝ `w·v`) instead of searching. (A persona
+//! term in the values, the mean weight of the searching player's actions on the path, was
+//! tried and removed: it did not steer, see the README's "Steering by the weights".)
 //!
 //! A decision first checks its root's proposals against the legal actions: an illegal one
 //! fails it with [`Error::IllegalChoice`] naming the script. Proposals inside the tree and
@@ -73,6 +74,10 @@ pub struct PmctsParams {
     /// Style strength `s` in [0, 1]: a weighted rollout step or expansion is weighted with
     /// probability `s` (else uniform), and `tie` is scaled by `s`.
     pub style: f64,
+    /// A strength dial in [0, 1]: with this probability a decision plays, without searching,
+    /// a root proposal drawn ∝ its `w·v` (the personality's instinct; uniformly when every
+    /// `w·v` is 0). 0 (the default) never draws.
+    pub epsilon: f64,
 }
 
 impl Default for PmctsParams {
@@ -107,6 +112,7 @@ impl PmctsParams {
             final_move: FinalMove::Best,
             tie: 0.05,
             style: 1.0,
+            epsilon: 0.0,
         }
     }
 
@@ -114,9 +120,9 @@ impl PmctsParams {
     /// (`exact` or `sampled`; no such field when `compat` forces
     /// [exact rollouts](SearchCompat::exact_rollouts)), `bias`, `pruning`, `k_init_mult`,
     /// `t_mult`, `a_mult`, `b`, and the opt-in steering fields `expand` (`random` or
-    /// `weighted`), `final` (`best` or `weighted`), `tie` (≥ 0) and `style`
-    /// (0 to 1), the defaults for the others ([`PmctsParams::reference`]'s under
-    /// `compat = "java"`).
+    /// `weighted`), `final` (`best` or `weighted`), `tie` (≥ 0) and `style` (0 to 1), and the
+    /// strength dial `epsilon` (0 to 1); the defaults for the others
+    /// ([`PmctsParams::reference`]'s under `compat = "java"`).
     ///
     /// # Errors
     ///
@@ -166,6 +172,7 @@ impl PmctsParams {
             )?,
             tie: take_in(spec, "tie", d.tie, f64::INFINITY)?,
             style: take_in(spec, "style", d.style, 1.0)?,
+            epsilon: take_in(spec, "epsilon", d.epsilon, 1.0)?,
         })
     }
 }
@@ -452,6 +459,28 @@ impl<G: Game> PortfolioMcts<G> {
         } else {
             best.item
         }
+    }
+
+    /// A root proposal drawn ∝ its `w·v` ([`PmctsParams::epsilon`]'s move), uniformly when
+    /// every `w·v` is 0.
+    fn instinct_slot(&self, rng: &mut Rng) -> usize {
+        let n = self.tree.head(0).len as usize;
+        let total: f64 = self.prune_value[..n].iter().sum();
+        if total <= 0.0 {
+            return rng.random_range(0..n);
+        }
+        let mut r = rng.random::<f64>() * total;
+        for (slot, &pv) in self.prune_value[..n].iter().enumerate() {
+            if r < pv {
+                return slot;
+            }
+            r -= pv;
+        }
+        // Rounding left `r` past the end: the last proposal of weight.
+        self.prune_value[..n]
+            .iter()
+            .rposition(|&pv| pv > 0.0)
+            .unwrap_or(0)
     }
 
     /// Gives node `n` the last proposals (`self.proposer.buf`) as its child slots.
@@ -745,6 +774,10 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         if self.tree.head(0).len == 1 {
             self.last_fm_calls = 0;
             return Ok(self.props[0].action);
+        }
+        if self.params.epsilon > 0.0 && rng.random::<f64>() < self.params.epsilon {
+            self.last_fm_calls = 0;
+            return Ok(self.props[self.instinct_slot(rng)].action);
         }
         let knowledge = self.knowledge.clone();
         let limits = Limits {
