@@ -35,7 +35,7 @@ use crate::learn::model::{FORMAT, FORMAT_VERSION, Model, ModelInfo};
 use crate::learn::train::{
     BUCKETS, BucketScore, EpochRow, Prepared, TrainSettings, bucket_name, scores_by_turn, train,
 };
-use crate::report::heatmap::{DrawResult, draw_error, register_font, write_png};
+use crate::report::chart::{DrawResult, svg_string, write_png};
 use crate::report::palette::{BLUE, GREEN, RED};
 
 /// The paths shown one after the other, `sep` between them.
@@ -401,18 +401,11 @@ const SIZE: (u32, u32) = (720, 440);
 
 /// Writes `NAME-accuracy.png` and `.svg` of the scores of the split `split`.
 fn write_chart(test: &[BucketScore], split: &str, model: &Path) -> Result<()> {
-    register_font()?;
     write_png(&beside(model, "accuracy.png"), SIZE, |root| {
         draw(root, test, split)
     })?;
-    let mut svg = String::new();
     let path = beside(model, "accuracy.svg");
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        draw(&root, test, split)
-            .and_then(|()| root.present())
-            .map_err(|e| draw_error(&path, e))?;
-    }
+    let svg = svg_string(&path, SIZE, |root| draw(root, test, split))?;
     write_atomic(&path, svg.as_bytes())
 }
 

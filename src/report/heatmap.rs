@@ -5,23 +5,20 @@
 //! its third feature. A run with adaptive sampling (rows with the `settled` statistic) marks
 //! with a dot the cells whose elite's feature standard errors are above the run's target, and
 //! says so in the title.
-//!
-//! Text is drawn with DejaVu Sans, embedded in the binary (`assets/DejaVuSans.ttf`, Bitstream
-//! Vera licence, see `assets/DejaVuSans-LICENSE.txt`), so no system font library is needed.
 
 use std::path::Path;
-use std::sync::OnceLock;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::error::{Error, Result};
-use crate::files::{count_write, write_atomic};
+use crate::files::write_atomic;
 use crate::qd::FeatureAxis;
 use crate::qd::axis::AxisKind;
 use crate::qd::axis::num;
 use crate::report::archive::{ArchiveRow, SETTLED};
+use crate::report::chart::{font, svg_string, write_png};
 use crate::report::palette::FRAME;
 use crate::report::printable::printable;
 
@@ -29,9 +26,6 @@ use crate::report::printable::printable;
 pub const HEATMAP_PNG: &str = "heatmap.png";
 /// File name of the SVG heatmap in a run directory.
 pub const HEATMAP_SVG: &str = "heatmap.svg";
-
-static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
-const FAMILY: &str = "sans-serif";
 
 const GRID: RGBColor = RGBColor(221, 221, 221);
 const MARGIN: i32 = 16;
@@ -52,56 +46,16 @@ const PANEL_GAP: i32 = 24;
 /// written.
 pub fn write_heatmaps(rows: &[ArchiveRow], axes: &[FeatureAxis], dir: &Path) -> Result<()> {
     let plan = Plan::new(rows, axes)?;
-    register_font()?;
     let (w, h) = plan.size();
 
     write_png(&dir.join(HEATMAP_PNG), (w, h), |root| plan.draw(root))?;
     write_atomic(&dir.join(HEATMAP_SVG), render_svg(rows, axes)?.as_bytes())
 }
 
-/// Draws a `size` PNG with `draw` and writes it to `path` atomically: into a temporary file
-/// beside it (ending in `.png`, since the encoder picks the format from the extension),
-/// flushed to disk, then renamed over `path`. On error the temporary file is removed.
-pub(crate) fn write_png<F>(path: &Path, size: (u32, u32), draw: F) -> Result<()>
-where
-    F: for<'a> FnOnce(&DrawingArea<BitMapBackend<'a>, Shift>) -> DrawResult<BitMapBackend<'a>>,
-{
-    let stem = path
-        .file_stem()
-        .map_or_else(|| "picture".into(), |s| s.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{stem}.tmp{}.png", std::process::id()));
-    let drawn = {
-        let root = BitMapBackend::new(&tmp, size).into_drawing_area();
-        draw(&root).and_then(|()| root.present())
-    };
-    let result = drawn
-        .map_err(|e| draw_error(path, e))
-        .and_then(|()| {
-            std::fs::File::open(&tmp)
-                .and_then(|f| f.sync_all())
-                .map_err(|e| Error::io(&tmp, e))
-        })
-        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    } else {
-        count_write();
-    }
-    result
-}
-
 /// The heatmap as an SVG document.
 pub fn render_svg(rows: &[ArchiveRow], axes: &[FeatureAxis]) -> Result<String> {
     let plan = Plan::new(rows, axes)?;
-    register_font()?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, plan.size()).into_drawing_area();
-        plan.draw(&root)
-            .and_then(|()| root.present())
-            .map_err(|e| draw_error(Path::new(HEATMAP_SVG), e))?;
-    }
-    Ok(svg)
+    svg_string(Path::new(HEATMAP_SVG), plan.size(), |root| plan.draw(root))
 }
 
 /// Where [`render_svg`] draws each row's cell: the picture's size and, per row of `rows` (in
@@ -146,28 +100,6 @@ pub struct CellBoxes {
     /// Per row: left, top, side.
     pub boxes: Vec<[i32; 3]>,
 }
-
-/// A drawing error as an I/O error naming `path`.
-pub(crate) fn draw_error<E: std::error::Error + Send + Sync + 'static>(path: &Path, e: E) -> Error {
-    Error::io(path, std::io::Error::other(e.to_string()))
-}
-
-/// Registers the embedded font as `sans-serif` (once), the family plotters' default text
-/// styles use.
-pub(crate) fn register_font() -> Result<()> {
-    static DONE: OnceLock<bool> = OnceLock::new();
-    let ok = *DONE
-        .get_or_init(|| plotters::style::register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::config("heatmap", "the embedded font failed to load"))
-    }
-}
-
-/// What drawing on a backend `DB` returns.
-pub(crate) type DrawResult<DB> =
-    std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// What to draw, and where.
 struct Plan<'a> {
@@ -432,11 +364,6 @@ fn tick_labels(axis: &FeatureAxis) -> Vec<(f64, String)> {
 /// Approximate pixel width of a tick label (DejaVu Sans digits are ~0.64 em wide).
 fn approx_width(label: &str) -> i32 {
     (label.chars().count() as f64 * TICK_FONT * 0.64).ceil() as i32
-}
-
-/// Black text of the embedded font at `size` pixels.
-pub(crate) fn font(size: f64) -> TextStyle<'static> {
-    TextStyle::from((FAMILY, size).into_font()).color(&BLACK)
 }
 
 /// Viridis (matplotlib's default colour map), sampled at 8 evenly spaced stops.

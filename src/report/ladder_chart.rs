@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::heatmap::{DrawResult, draw_error, font, register_font, write_png};
+use super::chart::{DrawResult, font, svg_string, write_png};
 use super::palette::{BLUE, FRAME, SHADE};
 use crate::error::Result;
 use crate::files::write_atomic;
@@ -53,7 +53,6 @@ pub struct ChartRow {
 /// [`crate::Error::Io`] naming a file that cannot be drawn or written.
 pub fn write_ladder_charts(rows: &[ChartRow], dir: &Path) -> Result<()> {
     let plan = Plan::new(rows);
-    register_font()?;
     write_png(&dir.join(LADDER_PNG), plan.size(), |root| plan.draw(root))?;
     write_atomic(&dir.join(LADDER_SVG), render_ladder_svg(rows)?.as_bytes())
 }
@@ -65,15 +64,7 @@ pub fn write_ladder_charts(rows: &[ChartRow], dir: &Path) -> Result<()> {
 /// [`crate::Error::Io`] if drawing fails.
 pub fn render_ladder_svg(rows: &[ChartRow]) -> Result<String> {
     let plan = Plan::new(rows);
-    register_font()?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, plan.size()).into_drawing_area();
-        plan.draw(&root)
-            .and_then(|()| root.present())
-            .map_err(|e| draw_error(Path::new(LADDER_SVG), e))?;
-    }
-    Ok(svg)
+    svg_string(Path::new(LADDER_SVG), plan.size(), |root| plan.draw(root))
 }
 
 struct Plan<'a> {

@@ -3,6 +3,7 @@
 //!
 //! - [`csv`]: CSV tables of strings, written atomically ([`crate::files::write_atomic`]);
 //! - [`archive`]: `archive.csv` and `progress.csv` of a MAP-Elites run, written and read back;
+//! - [`chart`]: what every chart shares (the embedded font, atomic PNGs, SVG strings);
 //! - [`heatmap`]: the archive drawn as `heatmap.png` and `heatmap.svg`;
 //! - [`progress_chart`]: `progress.csv` drawn as `progress.png`;
 //! - [`win_rate_chart`]: a tournament's `summary.csv` drawn as `summary.png` and `summary.svg`;
@@ -16,6 +17,7 @@
 //! - [`progress`]: a progress bar on standard error (done / total, elapsed, ETA).
 
 pub mod archive;
+pub mod chart;
 pub mod csv;
 pub mod explorer;
 pub mod heatmap;

@@ -7,7 +7,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::heatmap::{DrawResult, draw_error, register_font, write_png};
+use super::chart::{DrawResult, svg_string, write_png};
 use super::palette::{BLUE as COVERAGE, GREEN as MEAN, RED as BEST};
 use crate::error::Result;
 use crate::qd::BatchReport;
@@ -25,7 +25,6 @@ const SIZE: (u32, u32) = (800, 480);
 ///
 /// [`crate::Error::Io`] naming `path` if drawing or writing fails.
 pub fn write_progress_chart(reports: &[BatchReport], path: &Path) -> Result<()> {
-    register_font()?;
     write_png(path, SIZE, |root| draw(root, reports))
 }
 
@@ -35,15 +34,7 @@ pub fn write_progress_chart(reports: &[BatchReport], path: &Path) -> Result<()> 
 ///
 /// [`crate::Error::Io`] if drawing fails.
 pub fn render_progress_svg(reports: &[BatchReport]) -> Result<String> {
-    register_font()?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        draw(&root, reports)
-            .and_then(|()| root.present())
-            .map_err(|e| draw_error(Path::new("progress.svg"), e))?;
-    }
-    Ok(svg)
+    svg_string(Path::new("progress.svg"), SIZE, |root| draw(root, reports))
 }
 
 /// The lines of the chart: (label, colour, points).

@@ -18,8 +18,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::chart::{DrawResult, font, svg_string, write_png};
 use super::csv::record_error;
-use super::heatmap::{DrawResult, draw_error, font, register_font, write_png};
 use super::palette::{BLUE as SPANS, FRAME, GREEN as ABOVE, RED as BELOW, SHADE};
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
@@ -187,7 +187,6 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
 /// [`crate::Error::Io`] naming a file that cannot be drawn or written.
 pub fn write_win_rate_charts(rows: &[WinRateRow], dir: &Path) -> Result<()> {
     let plan = Plan::new(rows);
-    register_font()?;
     write_png(&dir.join(SUMMARY_PNG), plan.size(), |root| plan.draw(root))?;
     write_atomic(&dir.join(SUMMARY_SVG), render_svg(rows)?.as_bytes())
 }
@@ -199,15 +198,7 @@ pub fn write_win_rate_charts(rows: &[WinRateRow], dir: &Path) -> Result<()> {
 /// [`crate::Error::Io`] if drawing fails.
 pub fn render_svg(rows: &[WinRateRow]) -> Result<String> {
     let plan = Plan::new(rows);
-    register_font()?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, plan.size()).into_drawing_area();
-        plan.draw(&root)
-            .and_then(|()| root.present())
-            .map_err(|e| draw_error(Path::new(SUMMARY_SVG), e))?;
-    }
-    Ok(svg)
+    svg_string(Path::new(SUMMARY_SVG), plan.size(), |root| plan.draw(root))
 }
 
 /// Approximate pixel width of `text` at `size` (DejaVu Sans averages ~0.6 em a character).

@@ -15,7 +15,7 @@ use super::tables::{Effect, Sensitivity};
 use super::{CHART_PNG, CHART_SVG};
 use crate::error::Result;
 use crate::files::write_atomic;
-use crate::report::heatmap::{DrawResult, draw_error, font, register_font, write_png};
+use crate::report::chart::{DrawResult, font, svg_string, write_png};
 use crate::report::palette::{BLUE as SPANS, FRAME, GREEN as ABOVE, RED as BELOW, SHADE};
 use crate::report::printable::printable;
 
@@ -38,15 +38,8 @@ const GRID: RGBColor = RGBColor(200, 200, 200);
 /// [`crate::Error::Io`] naming a file that cannot be drawn or written.
 pub fn write_charts(s: &Sensitivity, dir: &Path) -> Result<()> {
     let plan = Plan::new(s);
-    register_font()?;
     write_png(&dir.join(CHART_PNG), plan.size(), |root| plan.draw(root))?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, plan.size()).into_drawing_area();
-        plan.draw(&root)
-            .and_then(|()| root.present())
-            .map_err(|e| draw_error(Path::new(CHART_SVG), e))?;
-    }
+    let svg = svg_string(Path::new(CHART_SVG), plan.size(), |root| plan.draw(root))?;
     write_atomic(&dir.join(CHART_SVG), svg.as_bytes())
 }
 
