@@ -169,18 +169,10 @@ pub trait Portfolio<G: Game>: Send + Sync {
         self.assignments(game, state, rng, buf);
         let weight =
             |a: &Assignment<G::Action>| weights.get(usize::from(a.script)).map_or(0.5, |w| *w);
-        let total: f64 = buf.iter().map(weight).sum();
-        if buf.is_empty() || total <= 0.0 {
-            return (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())]);
+        match crate::rng::weighted_index(buf.iter().map(weight), rng) {
+            Some(i) => Some(buf[i]),
+            None => (!buf.is_empty()).then(|| buf[rng.random_range(0..buf.len())]),
         }
-        let mut r = rng.random::<f64>() * total;
-        for a in buf.iter() {
-            r -= weight(a);
-            if r < 0.0 {
-                return Some(*a);
-            }
-        }
-        buf.iter().rev().find(|a| weight(a) > 0.0).copied()
     }
 }
 

@@ -1,10 +1,11 @@
-//! The only place random number generators are made.
+//! The only place random number generators are made, and the one weighted draw the agents
+//! share ([`weighted_index`]).
 //!
 //! Every RNG is a portable PCG-64 (`rand_pcg::Pcg64Mcg`) seeded by hashing a run seed with a list
 //! of tags (genome index, game index, …), so results do not depend on thread count, platform or
 //! `rand`'s choice of `StdRng`.
 
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 
 /// The project's RNG: portable and reproducible from its seed.
 pub type Rng = rand_pcg::Pcg64Mcg;
@@ -45,6 +46,33 @@ pub fn rng_from_seed(seed: u64) -> Rng {
     Rng::seed_from_u64(seed)
 }
 
+/// An index of `weights` drawn in proportion to its weight (one `f64` drawn from `rng`), or
+/// `None`, drawing nothing, when the weights do not sum to a positive finite number. Where
+/// rounding leaves the draw past the end, the last index of positive weight.
+pub fn weighted_index<I>(weights: I, rng: &mut Rng) -> Option<usize>
+where
+    I: IntoIterator<Item = f64>,
+    I::IntoIter: Clone,
+{
+    let weights = weights.into_iter();
+    let total: f64 = weights.clone().sum();
+    if !(total > 0.0 && total.is_finite()) {
+        return None;
+    }
+    let mut r = rng.random::<f64>() * total;
+    let mut last = 0;
+    for (i, w) in weights.enumerate() {
+        if r < w {
+            return Some(i);
+        }
+        r -= w;
+        if w > 0.0 {
+            last = i;
+        }
+    }
+    Some(last)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +92,23 @@ mod tests {
         let mut r1 = derive_rng(42, &[3]);
         let mut r2 = derive_rng(42, &[3]);
         assert_eq!(r1.next_u64(), r2.next_u64());
+    }
+
+    #[test]
+    fn weighted_index_draws_in_proportion_and_never_a_zero_weight() {
+        let mut rng = rng_from_seed(3);
+        let mut count = [0u32; 4];
+        for _ in 0..20_000 {
+            count[weighted_index([1.0, 0.0, 3.0, 0.0], &mut rng).unwrap()] += 1;
+        }
+        assert_eq!((count[1], count[3]), (0, 0));
+        let share = f64::from(count[2]) / 20_000.0;
+        assert!((share - 0.75).abs() < 0.02, "{share}");
+        // Nothing to draw from: no number is drawn.
+        let before = rng.clone();
+        assert_eq!(weighted_index([0.0, 0.0], &mut rng), None);
+        assert_eq!(weighted_index(std::iter::empty::<f64>(), &mut rng), None);
+        assert_eq!(weighted_index([f64::INFINITY, 1.0], &mut rng), None);
+        assert_eq!(rng.next_u64(), before.clone().next_u64());
     }
 }

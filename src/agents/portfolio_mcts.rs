@@ -37,7 +37,7 @@ use super::tree::{
 use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
-use crate::rng::Rng;
+use crate::rng::{Rng, weighted_index};
 
 /// Portfolio MCTS settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -465,22 +465,8 @@ impl<G: Game> PortfolioMcts<G> {
     /// every `w·v` is 0.
     fn instinct_slot(&self, rng: &mut Rng) -> usize {
         let n = self.tree.head(0).len as usize;
-        let total: f64 = self.prune_value[..n].iter().sum();
-        if total <= 0.0 {
-            return rng.random_range(0..n);
-        }
-        let mut r = rng.random::<f64>() * total;
-        for (slot, &pv) in self.prune_value[..n].iter().enumerate() {
-            if r < pv {
-                return slot;
-            }
-            r -= pv;
-        }
-        // Rounding left `r` past the end: the last proposal of weight.
-        self.prune_value[..n]
-            .iter()
-            .rposition(|&pv| pv > 0.0)
-            .unwrap_or(0)
+        weighted_index(self.prune_value[..n].iter().copied(), rng)
+            .unwrap_or_else(|| rng.random_range(0..n))
     }
 
     /// Gives node `n` the last proposals (`self.proposer.buf`) as its child slots.

@@ -53,8 +53,10 @@ pub struct StyleRun<G: SearchSupport> {
 /// The columns of a style row before its features'.
 const LEAD: [&str; 6] = ["agent", "run", "cell", "dial", "games", "win_rate"];
 
-/// Each feature's columns, `{feature}_{stat}`.
+/// Each feature's columns, `{feature}_{stat}`; its interval is `STATS[LO]` to `STATS[HI]`.
 const STATS: [&str; 4] = ["mean", "sd", "lo", "hi"];
+const LO: usize = 2;
+const HI: usize = 3;
 
 /// The columns of `ladder_style.csv` for features named `features`.
 pub fn columns(features: &[String]) -> Vec<String> {
@@ -220,16 +222,15 @@ pub fn check_styles<G: SearchSupport>(
 /// that is not a number is not consistent.
 fn consistent_row(row: &[String], names: &[String], run: &RunDir, cell: usize) -> bool {
     let own = run.grid.index_to_grid(cell).unwrap_or_default();
-    let stat = |s: &str| STATS.iter().position(|x| *x == s).unwrap_or_default();
     names.iter().enumerate().all(|(j, n)| {
         let Some(k) = run.config.features.iter().position(|f| &f.name == n) else {
             return true;
         };
-        let at = |s: &str| {
-            row.get(LEAD.len() + STATS.len() * j + stat(s))
+        let at = |s: usize| {
+            row.get(LEAD.len() + STATS.len() * j + s)
                 .and_then(|x| x.parse::<f64>().ok())
         };
-        match (at("lo"), at("hi")) {
+        match (at(LO), at(HI)) {
             (Some(lo), Some(hi)) => reaches(
                 &run.config.features[k],
                 own.get(k).copied().unwrap_or_default(),
@@ -300,6 +301,11 @@ pub fn consistent_styles(dir: &Path) -> Result<Option<BTreeMap<String, bool>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interval_is_the_lo_and_hi_columns() {
+        assert_eq!((STATS[LO], STATS[HI]), ("lo", "hi"));
+    }
 
     #[test]
     fn an_interval_reaches_a_bucket_cell_from_half_a_unit_below_its_rounded_bounds() {

@@ -17,8 +17,6 @@
 //! rate, then the best prior: at small budgets many root children have one visit). The budget
 //! is `traversals`.
 
-use rand::RngExt;
-
 use super::eval::{Leaf, LearnedLeaf, PLAYOUT_TURN_LIMIT, playout};
 use super::partial::PpPhase;
 use super::portfolio::{Generated, PartialPortfolio};
@@ -26,7 +24,7 @@ use super::sequence::Sequence;
 use super::turn_tree::{TurnNode, TurnTree, grow};
 use crate::agents::portfolio_mcts::PmctsParams;
 use crate::games::prismata::{Action, Library, State};
-use crate::rng::Rng;
+use crate::rng::{Rng, weighted_index};
 
 /// The weight of a partial player that the weights do not name.
 pub const DEFAULT_WEIGHT: f64 = 0.5;
@@ -178,19 +176,7 @@ impl TurnPmcts {
             .iter()
             .map(|n| self.weight(n))
             .collect();
-        let total: f64 = weights.iter().sum();
-        if total <= 0.0 {
-            return None;
-        }
-        let mut r = rng.random::<f64>() * total;
-        let mut pick = weights.iter().rposition(|&w| w > 0.0).unwrap_or(0);
-        for (i, &w) in weights.iter().enumerate() {
-            if r < w {
-                pick = i;
-                break;
-            }
-            r -= w;
-        }
+        let pick = weighted_index(weights.iter().copied(), rng)?;
         let mut players = self.playout.players.clone();
         players[buy] = self.root.phases[buy][pick].clone();
         Some(Sequence { players })

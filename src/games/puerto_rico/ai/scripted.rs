@@ -34,7 +34,7 @@ use crate::games::puerto_rico::types::{
     Action, BUILDING_TABLE, BUILDINGS, BuildingKind, COLONIST_BUILDING, CORN, DRAW, GOODS, Kind,
     PRICES, QUARRY, SPACES, WHARF, WINDROSE, bld, role,
 };
-use crate::rng::Rng;
+use crate::rng::{Rng, weighted_index};
 
 /// Game progress Pr in [0, 100] (spec §5.3, table row "Pr"): "100 × max(VP chips used /
 /// initial, colonists used / initial supply, most-filled city / 12), clamped".
@@ -791,19 +791,7 @@ impl ScriptedAi {
                 *x = x.powf(tau);
             }
         }
-        let total: f64 = w.iter().sum();
-        if total <= 0.0 || !total.is_finite() {
-            return rng.random_range(0..w.len());
-        }
-        let mut r = rng.random::<f64>() * total;
-        for (i, &x) in w.iter().enumerate() {
-            if r < x {
-                return i;
-            }
-            r -= x;
-        }
-        // Rounding left `r` past the end: the last action with weight.
-        w.iter().rposition(|&x| x > 0.0).unwrap_or(0)
+        weighted_index(w.iter().copied(), rng).unwrap_or_else(|| rng.random_range(0..w.len()))
     }
 }
 
