@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Do the elites differ in a feature beyond the noise of its measurement? One markdown row per
+run directory and feature, from `reevaluated.csv` (and `validation.csv` where `validate
+--cells all` wrote it) and the grid of `config.toml`:
+
+    python3 results/spread.py RUN_DIR...
+
+The elites' re-played means of a feature vary for two reasons: the elites play differently
+(their true spread) and each mean rests on a finite number of games (its standard error,
+sd / sqrt(games)). The variance of the means, less the mean squared standard error, estimates
+the true spread's variance (method of moments; clamped at 0). Columns: the sd of the re-played
+means; the noise (root mean squared standard error); the true spread (sd) and the same in
+cell widths of the map's axis; the reliability, true variance / variance of the means (the
+share of the spread that is the elites', not chance; it bounds how well any two such
+measurements can agree); and the same reliability of the held-out means. A feature whose
+true spread is a small part of a cell width cannot keep its elites in their cells, nor order
+them alike on other levels, whatever the number of games."""
+import csv
+import math
+import os
+import statistics
+import sys
+import tomllib
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def cell_widths(run):
+    """Each feature's inner cell width, from the run's `config.toml` (bucket `step`, or
+    `(max - min) / bins`)."""
+    with open(os.path.join(run, "config.toml"), "rb") as f:
+        config = tomllib.load(f)
+    widths = {}
+    for feature in config.get("features", []):
+        if "step" in feature:
+            widths[feature["name"]] = float(feature["step"])
+        else:
+            widths[feature["name"]] = (feature["max"] - feature["min"]) / feature["bins"]
+    return widths
+
+
+def decompose(means_and_ses):
+    """(sd of the means, rms standard error, true sd, reliability) of (mean, se) pairs."""
+    means = [m for m, _ in means_and_ses]
+    if len(means) < 2:
+        return None
+    var = statistics.variance(means)
+    noise = statistics.fmean(se * se for _, se in means_and_ses)
+    true_var = max(var - noise, 0.0)
+    reliability = true_var / var if var > 0 else float("nan")
+    return math.sqrt(var), math.sqrt(noise), math.sqrt(true_var), reliability
+
+
+def run_rows(run):
+    widths = cell_widths(run)
+    replayed = rows(os.path.join(run, "reevaluated.csv"))
+    val_path = os.path.join(run, "validation.csv")
+    validated = rows(val_path) if os.path.exists(val_path) else []
+    out = []
+    for feature, width in widths.items():
+        re = decompose(
+            [
+                (
+                    float(r[f"new_{feature}_mean"]),
+                    float(r[f"new_{feature}_sd"]) / math.sqrt(int(r["new_games"])),
+                )
+                for r in replayed
+                if r[f"new_{feature}_mean"] not in ("", "NaN")
+            ]
+        )
+        if re is None:
+            continue
+        held = decompose(
+            [
+                (float(r["val_mean"]), float(r["val_sd"]) / math.sqrt(int(r["val_games"])))
+                for r in validated
+                if r["feature"] == feature and int(r["val_games"]) > 0
+            ]
+        )
+        spread, noise, true_sd, reliability = re
+        held_text = f"{held[3]:.2f}" if held else "-"
+        out.append(
+            f"| `{os.path.normpath(run)}` | {feature} | {len(replayed)} | "
+            f"{replayed[0]['new_games']} | {spread:.2f} | {noise:.2f} | {true_sd:.2f} | "
+            f"{true_sd / width:.2f} of {width:g} | {reliability:.2f} | {held_text} |"
+        )
+    return out
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    print(
+        "| run | feature | elites | games each | sd of re-played means | noise (rms se) | "
+        "true spread (sd) | in cell widths | reliability | held-out reliability |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for run in sys.argv[1:]:
+        for row in run_rows(run):
+            print(row)
+
+
+if __name__ == "__main__":
+    main()
