@@ -7,14 +7,18 @@ run directory and feature, from `reevaluated.csv` (and `validation.csv` where `v
 
 The elites' re-played means of a feature vary for two reasons: the elites play differently
 (their true spread) and each mean rests on a finite number of games (its standard error,
-sd / sqrt(games)). The variance of the means, less the mean squared standard error, estimates
+the tables' population sd / sqrt(games - 1)). (A feature counted in won games only, such as Tribes' `speed_win`, has fewer
+measurements than games; the tables do not say how many, so its noise is slightly
+understated here.) The variance of the means, less the mean squared standard error, estimates
 the true spread's variance (method of moments; clamped at 0). Columns: the sd of the re-played
 means; the noise (root mean squared standard error); the true spread (sd) and the same in
 cell widths of the map's axis; the reliability, true variance / variance of the means (the
 share of the spread that is the elites', not chance; it bounds how well any two such
 measurements can agree); and the same reliability of the held-out means. A feature whose
 true spread is a small part of a cell width cannot keep its elites in their cells, nor order
-them alike on other levels, whatever the number of games."""
+them alike on other levels, whatever the number of games. (`reevaluate` writes the re-played
+figures into `reevaluated_summary.csv` since commit COMMIT; this script also reads runs re-played
+before, and adds the held-out reliability.)"""
 import csv
 import math
 import os
@@ -65,19 +69,19 @@ def run_rows(run):
             [
                 (
                     float(r[f"new_{feature}_mean"]),
-                    float(r[f"new_{feature}_sd"]) / math.sqrt(int(r["new_games"])),
+                    float(r[f"new_{feature}_sd"]) / math.sqrt(int(r["new_games"]) - 1),
                 )
                 for r in replayed
-                if r[f"new_{feature}_mean"] not in ("", "NaN")
+                if r[f"new_{feature}_mean"] not in ("", "NaN") and int(r["new_games"]) > 1
             ]
         )
         if re is None:
             continue
         held = decompose(
             [
-                (float(r["val_mean"]), float(r["val_sd"]) / math.sqrt(int(r["val_games"])))
+                (float(r["val_mean"]), float(r["val_sd"]) / math.sqrt(int(r["val_games"]) - 1))
                 for r in validated
-                if r["feature"] == feature and int(r["val_games"]) > 0
+                if r["feature"] == feature and int(r["val_games"]) > 1
             ]
         )
         spread, noise, true_sd, reliability = re

@@ -122,9 +122,73 @@ pub fn kendall_tau(xs: &[f64], ys: &[f64]) -> Option<f64> {
     (untied_x > 0.0 && untied_y > 0.0).then(|| s / (untied_x * untied_y).sqrt())
 }
 
+/// How much a set of measured means truly differs, beside the noise of measuring each
+/// ([`true_spread`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    /// The sample standard deviation of the means.
+    pub sd: f64,
+    /// The root mean squared standard error of the means: their noise.
+    pub noise: f64,
+    /// The true spread: the square root of the means' variance less their mean squared
+    /// standard error (method of moments), 0 where the noise explains all of it.
+    pub true_sd: f64,
+    /// The share of the means' variance that is the true spread's (`true_sd² / sd²`, in
+    /// [0, 1]), `None` when the means are all equal. It bounds how well two measurements of
+    /// the same items can agree.
+    pub reliability: Option<f64>,
+}
+
+/// The [`Spread`] of `(mean, standard error)` pairs (those with both finite), `None` for fewer
+/// than two.
+///
+/// ```
+/// use playstyles::stats::true_spread;
+/// // Means 1 and 3 (variance 2), each measured to a standard error of 1: half is noise.
+/// let s = true_spread([(1.0, 1.0), (3.0, 1.0)]).unwrap();
+/// assert_eq!((s.true_sd, s.reliability), (1.0, Some(0.5)));
+/// ```
+pub fn true_spread(pairs: impl IntoIterator<Item = (f64, f64)>) -> Option<Spread> {
+    let pairs: Vec<(f64, f64)> = pairs
+        .into_iter()
+        .filter(|(m, se)| m.is_finite() && se.is_finite())
+        .collect();
+    if pairs.len() < 2 {
+        return None;
+    }
+    let n = pairs.len() as f64;
+    let centre = pairs.iter().map(|p| p.0).sum::<f64>() / n;
+    let var = pairs.iter().map(|p| (p.0 - centre).powi(2)).sum::<f64>() / (n - 1.0);
+    let noise = pairs.iter().map(|p| p.1 * p.1).sum::<f64>() / n;
+    let true_var = (var - noise).max(0.0);
+    Some(Spread {
+        sd: var.sqrt(),
+        noise: noise.sqrt(),
+        true_sd: true_var.sqrt(),
+        reliability: (var > 0.0).then(|| true_var / var),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spread_the_noise_explains_is_no_spread() {
+        // Equal means: no spread, reliability unknown.
+        let s = true_spread([(2.0, 0.5), (2.0, 0.5), (2.0, 0.5)]).unwrap();
+        assert_eq!((s.sd, s.true_sd, s.reliability), (0.0, 0.0, None));
+        assert_eq!(s.noise, 0.5);
+        // Means spread less than their errors: all noise, clamped at 0.
+        let s = true_spread([(0.0, 3.0), (1.0, 3.0)]).unwrap();
+        assert_eq!((s.true_sd, s.reliability), (0.0, Some(0.0)));
+        // Exact means: all true.
+        let s = true_spread([(0.0, 0.0), (2.0, 0.0), (4.0, 0.0)]).unwrap();
+        assert_eq!((s.sd, s.true_sd, s.reliability), (2.0, 2.0, Some(1.0)));
+        // Non-finite pairs are left out; fewer than two pairs tell nothing.
+        assert_eq!(true_spread([(1.0, f64::INFINITY), (2.0, 0.1)]), None);
+        assert_eq!(true_spread([]), None);
+    }
 
     #[test]
     fn no_trials_know_nothing() {

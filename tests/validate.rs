@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use playstyles::agent::AgentSpec;
 use playstyles::agents::build_agent_from;
 use playstyles::experiments::reevaluate::{
-    REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, REEVALUATION_JOURNAL,
-    SUMMARY_COLUMNS as REEVALUATED_SUMMARY_COLUMNS, reevaluated_columns,
+    REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, REEVALUATION_JOURNAL, reevaluated_columns,
+    summary_columns as reevaluated_summary_columns,
 };
 use playstyles::experiments::run_config::RunConfig;
 use playstyles::experiments::run_dir::RunDir;
@@ -600,15 +600,9 @@ fn reevaluate_is_reproducible_whatever_the_threads_and_writes_consistent_rows() 
         corrected_qd += best;
     }
 
-    assert_eq!(summary[0], REEVALUATED_SUMMARY_COLUMNS);
+    assert_eq!(summary[0], reevaluated_summary_columns(&features));
     let s = &summary[1];
-    let field = |name: &str| {
-        s[REEVALUATED_SUMMARY_COLUMNS
-            .iter()
-            .position(|c| *c == name)
-            .unwrap()]
-        .as_str()
-    };
+    let field = |name: &str| s[summary[0].iter().position(|c| c == name).unwrap()].as_str();
     let kept = rows[1..]
         .iter()
         .filter(|r| r[col("kept_cell")] == "true")
@@ -626,6 +620,25 @@ fn reevaluate_is_reproducible_whatever_the_threads_and_writes_consistent_rows() 
     close("corrected_qd_score", corrected_qd);
     close("corrected_coverage", new_cells.len() as f64 / 20.0);
     assert_eq!((field("games_per_elite"), field("seed")), ("3", "7"));
+    // Each feature's true spread: the elites' new means and standard errors (the table's sd
+    // is the population one, so the standard error is sd / sqrt(games - 1)).
+    for f in &features {
+        let spread = playstyles::stats::true_spread(rows[1..].iter().map(|r| {
+            let games = num(r, "new_games");
+            (
+                num(r, &format!("new_{f}_mean")),
+                num(r, &format!("new_{f}_sd")) / (games - 1.0).sqrt(),
+            )
+        }))
+        .unwrap();
+        close(&format!("{f}_true_sd"), spread.true_sd);
+        let width = run.config.features[features.iter().position(|x| x == f).unwrap()].cell_width();
+        close(&format!("{f}_true_sd_cells"), spread.true_sd / width);
+        match spread.reliability {
+            Some(r) => close(&format!("{f}_reliability"), r),
+            None => assert_eq!(field(&format!("{f}_reliability")), ""),
+        }
+    }
 
     // An earlier re-evaluation is kept without --force.
     let err = fails(&["reevaluate", path_arg(&one), "--games", "3", "--quiet"]);

@@ -33,16 +33,20 @@
 //!   `new_<f>_mean`, `new_<f>_sd`; `new_cell`, `new_cell_<f>` (the cell of the new means, empty
 //!   if none); `kept_cell` (`true` if `new_cell` is `cell`); `corrected_elite` (`true` if the
 //!   elite holds its new cell in the corrected archive).
-//! - `reevaluated_summary.csv`: one row, columns [`SUMMARY_COLUMNS`]: the number of elites, how
+//! - `reevaluated_summary.csv`: one row, columns [`summary_columns`]: the number of elites, how
 //!   many kept their cell and the share, the share a second re-play would keep were the new
 //!   means exact ([`keep_chance`], the ceiling of the share kept), the corrected archive's elites, the grid's cells,
 //!   coverage and QD score archived and corrected, the mean win rate of the elites archived and
-//!   re-evaluated, the games per elite and the seed `S`. A file of its own, because the run's
+//!   re-evaluated, the games per elite and the seed `S`; then per feature how much the elites
+//!   truly differ in it ([`FeatureSpread`]): `<f>_true_sd` (the variance of their new means less
+//!   the mean squared standard error, as a standard deviation), `<f>_true_sd_cells` (the same in
+//!   cell widths) and `<f>_reliability` (the share of the means' variance that is not the noise
+//!   of the games). A file of its own, because the run's
 //!   totals do not fit the per-elite rows of `reevaluated.csv` (a table stays one row per
 //!   elite, as pandas expects), and alongside `validation_summary.csv` it reads the same way.
 //!
-//! Both are printed too, shortened: the totals side by side, and the elites whose win rate fell
-//! most.
+//! Both are printed too, shortened: the totals side by side, each feature's spread, and the
+//! elites whose win rate fell most.
 //!
 //! **Interruptions.** Each elite's games are saved to `reevaluated.journal.json` as soon as they
 //! are played ([`crate::experiments::journal`]); `--resume` continues a killed re-evaluation from
@@ -65,8 +69,8 @@ pub mod tables;
 
 pub use run::{REEVALUATION_JOURNAL, REEVALUATION_TAG, elite_seed, reevaluate};
 pub use tables::{
-    REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluated, Reevaluation, SUMMARY_COLUMNS,
-    keep_chance, reevaluated_columns,
+    FeatureSpread, REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluated, Reevaluation,
+    SUMMARY_COLUMNS, keep_chance, reevaluated_columns, summary_columns,
 };
 
 /// Default games per elite.

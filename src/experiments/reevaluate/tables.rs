@@ -11,13 +11,14 @@ use crate::qd::{ArchiveStats, Evaluation, FeatureAxis, Genome, GridArchive};
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
 use crate::report::table::aligned;
-use crate::stats::{Z_95, mean, wilson_interval};
+use crate::stats::{Spread, Z_95, mean, true_spread, wilson_interval};
 
 /// File name of the per-elite re-evaluation table in a run directory.
 pub const REEVALUATED_CSV: &str = "reevaluated.csv";
 /// File name of the re-evaluation summary in a run directory.
 pub const REEVALUATED_SUMMARY_CSV: &str = "reevaluated_summary.csv";
-/// The columns of `reevaluated_summary.csv`.
+/// The columns of `reevaluated_summary.csv` that every run has; [`summary_columns`] adds
+/// three per feature.
 pub const SUMMARY_COLUMNS: [&str; 14] = [
     "elites",
     "kept_cell_elites",
@@ -34,6 +35,36 @@ pub const SUMMARY_COLUMNS: [&str; 14] = [
     "games_per_elite",
     "seed",
 ];
+
+/// The columns of `reevaluated_summary.csv` for a run with these features: [`SUMMARY_COLUMNS`],
+/// then per feature (in axis order) `<f>_true_sd`, `<f>_true_sd_cells` and `<f>_reliability`
+/// (see [`FeatureSpread`]).
+pub fn summary_columns(features: &[String]) -> Vec<String> {
+    let mut h: Vec<String> = SUMMARY_COLUMNS.map(String::from).to_vec();
+    for f in features {
+        h.extend(["true_sd", "true_sd_cells", "reliability"].map(|c| format!("{f}_{c}")));
+    }
+    h
+}
+
+/// How much the re-played elites truly differ in one feature: the [`Spread`] of their new
+/// means and standard errors, and the run's cell width on its axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FeatureSpread {
+    /// The feature.
+    pub name: String,
+    /// The width of an inner cell of its axis.
+    pub cell_width: f64,
+    /// The spread of the elites' new means (`None` for fewer than two finite ones).
+    pub spread: Option<Spread>,
+}
+
+impl FeatureSpread {
+    /// The true spread in cell widths.
+    pub fn true_sd_cells(&self) -> Option<f64> {
+        self.spread.map(|s| s.true_sd / self.cell_width)
+    }
+}
 
 /// How many of the elites whose win rate fell most are printed.
 const PRINTED_DROPS: usize = 5;
@@ -130,6 +161,10 @@ pub struct Reevaluation {
     /// reach with these elites at this number of games, however well the run had placed them
     /// (`None` without elites).
     pub kept_cell_ceiling: Option<f64>,
+    /// Per feature, in axis order: how much the elites truly differ, beside the noise of their
+    /// new means. A feature whose true spread is a small part of a cell width cannot keep its
+    /// elites in their cells, nor in order on other levels, at any number of games.
+    pub spreads: Vec<FeatureSpread>,
     /// The archive's numbers as archived: the run's elites and win rates.
     pub archived: ArchiveStats,
     /// The corrected archive's numbers.
@@ -186,6 +221,20 @@ impl Reevaluation {
             cell.and_then(|c| run.grid.index_to_grid(c))
                 .map_or(0.0, |coords| keep_chance(run.grid.axes(), &coords, ev))
         }));
+        let spreads = run
+            .grid
+            .axes()
+            .iter()
+            .enumerate()
+            .map(|(k, axis)| FeatureSpread {
+                name: axis.name.clone(),
+                cell_width: axis.cell_width(),
+                spread: true_spread(played.iter().filter_map(|(_, ev)| {
+                    let mean = *ev.descriptor_means.get(k)?;
+                    Some((mean, ev.standard_error(k)))
+                })),
+            })
+            .collect();
         let elites = played
             .into_iter()
             .zip(new_cells)
@@ -205,6 +254,7 @@ impl Reevaluation {
             cells: run.grid.num_cells(),
             seed,
             kept_cell_ceiling,
+            spreads,
             archived,
             corrected: corrected.stats(),
         })
@@ -255,13 +305,14 @@ impl Reevaluation {
         t
     }
 
-    /// `reevaluated_summary.csv`: one row.
+    /// `reevaluated_summary.csv`: one row, columns [`summary_columns`].
     pub fn summary_table(&self) -> CsvTable {
         let n = self.elites.len();
         let kept = self.kept_cell();
         let opt = |x: Option<f64>| x.map_or_else(String::new, |x| x.to_string());
-        let mut t = CsvTable::new(SUMMARY_COLUMNS.map(String::from).to_vec());
-        t.rows.push(vec![
+        let names: Vec<String> = self.spreads.iter().map(|f| f.name.clone()).collect();
+        let mut t = CsvTable::new(summary_columns(&names));
+        let mut row = vec![
             n.to_string(),
             kept.to_string(),
             opt((n > 0).then(|| kept as f64 / n as f64)),
@@ -276,7 +327,15 @@ impl Reevaluation {
             opt(self.new_mean_win_rate()),
             self.games_per_elite.to_string(),
             self.seed.to_string(),
-        ]);
+        ];
+        for f in &self.spreads {
+            row.extend([
+                opt(f.spread.map(|s| s.true_sd)),
+                opt(f.true_sd_cells()),
+                opt(f.spread.and_then(|s| s.reliability)),
+            ]);
+        }
+        t.rows.push(row);
         t
     }
 
@@ -319,6 +378,17 @@ impl Reevaluation {
                 self.games_per_elite,
                 100.0 * c
             );
+        }
+        for f in &self.spreads {
+            if let (Some(s), Some(cells)) = (f.spread, f.true_sd_cells()) {
+                let reliability = s
+                    .reliability
+                    .map_or_else(|| "-".into(), |r| format!("{r:.2}"));
+                text += &format!(
+                    "{}: the elites truly differ by {:.3} (sd; {cells:.2} of a cell width), their means by {:.3} with a noise of {:.3}; reliability {reliability}\n",
+                    f.name, s.true_sd, s.sd, s.noise
+                );
+            }
         }
         let mut drops: Vec<&Reevaluated> = self
             .elites
@@ -601,6 +671,24 @@ mod tests {
         assert_eq!(s.rows[0][..6], ["4", "1", "0.25", "0.75", "2", "5"]);
         assert!(r.printed().contains("kept their cell: 1 of 4"));
         assert!(r.printed().contains("would keep 75.0%"));
+        // The finite means 4.5, 9, 2.5, known exactly here: all their spread is true (sample
+        // sd 3.329), 3.33 cell widths of 1, reliability 1.
+        let x = r.spreads[0].spread.unwrap();
+        let sd = (((4.5f64 - 16.0 / 3.0).powi(2)
+            + (9.0f64 - 16.0 / 3.0).powi(2)
+            + (2.5f64 - 16.0 / 3.0).powi(2))
+            / 2.0)
+            .sqrt();
+        assert!((x.true_sd - sd).abs() < 1e-12 && x.reliability == Some(1.0));
+        assert_eq!(
+            s.header[14..],
+            ["x_true_sd", "x_true_sd_cells", "x_reliability"]
+        );
+        assert_eq!(s.rows[0][16], "1");
+        assert!(
+            r.printed()
+                .contains("x: the elites truly differ by 3.329 (sd; 3.33 of a cell width)")
+        );
     }
 
     #[test]
