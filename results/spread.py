@@ -17,7 +17,7 @@ share of the spread that is the elites', not chance; it bounds how well any two 
 measurements can agree); and the same reliability of the held-out means. A feature whose
 true spread is a small part of a cell width cannot keep its elites in their cells, nor order
 them alike on other levels, whatever the number of games. (`reevaluate` writes the re-played
-figures into `reevaluated_summary.csv` since commit COMMIT; this script also reads runs re-played
+figures into `reevaluated_summary.csv` since commit 43bfbab; this script also reads runs re-played
 before, and adds the held-out reliability.)"""
 import csv
 import math
