@@ -157,9 +157,9 @@ pub fn true_spread(pairs: impl IntoIterator<Item = (f64, f64)>) -> Option<Spread
         return None;
     }
     let n = pairs.len() as f64;
-    let centre = pairs.iter().map(|p| p.0).sum::<f64>() / n;
+    let centre = mean(pairs.iter().map(|p| p.0))?;
     let var = pairs.iter().map(|p| (p.0 - centre).powi(2)).sum::<f64>() / (n - 1.0);
-    let noise = pairs.iter().map(|p| p.1 * p.1).sum::<f64>() / n;
+    let noise = mean(pairs.iter().map(|p| p.1 * p.1))?;
     let true_var = (var - noise).max(0.0);
     Some(Spread {
         sd: var.sqrt(),

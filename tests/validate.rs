@@ -622,7 +622,7 @@ fn reevaluate_is_reproducible_whatever_the_threads_and_writes_consistent_rows() 
     assert_eq!((field("games_per_elite"), field("seed")), ("3", "7"));
     // Each feature's true spread: the elites' new means and standard errors (the table's sd
     // is the population one, so the standard error is sd / sqrt(games - 1)).
-    for f in &features {
+    for (k, f) in features.iter().enumerate() {
         let spread = playstyles::stats::true_spread(rows[1..].iter().map(|r| {
             let games = num(r, "new_games");
             (
@@ -632,7 +632,7 @@ fn reevaluate_is_reproducible_whatever_the_threads_and_writes_consistent_rows() 
         }))
         .unwrap();
         close(&format!("{f}_true_sd"), spread.true_sd);
-        let width = run.config.features[features.iter().position(|x| x == f).unwrap()].cell_width();
+        let width = run.config.features[k].cell_width();
         close(&format!("{f}_true_sd_cells"), spread.true_sd / width);
         match spread.reliability {
             Some(r) => close(&format!("{f}_reliability"), r),
