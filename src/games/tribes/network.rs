@@ -12,13 +12,27 @@ pub fn update_network(s: &mut State) {
         let cap = s.tribes[tribe as usize].capital as usize;
         let owns_capital = cap < s.cities.len() && s.cities[cap].tribe == tribe;
         // With no city besides the capital there is nothing to connect: skip the flood.
-        let others = (0..s.cities.len()).any(|c| s.cities[c].tribe == tribe && c != cap);
-        if !others {
+        let mut targets = TileSet::default();
+        let mut others = 0;
+        for (c, city) in s.cities.iter().enumerate() {
+            if city.tribe == tribe && c != cap {
+                targets.insert(city.tile as usize);
+                others += 1;
+            }
+        }
+        if others == 0 {
             continue;
         }
         let mut reached = TileSet::default();
         if owns_capital {
-            flood(s, tribe, s.cities[cap].tile as usize, &mut reached);
+            flood(
+                s,
+                tribe,
+                s.cities[cap].tile as usize,
+                &targets,
+                others,
+                &mut reached,
+            );
         }
         let mut connections = 0;
         for c in 0..s.cities.len() {
@@ -55,18 +69,28 @@ fn is_node(s: &State, tribe: u8, t: usize) -> bool {
     }
 }
 
-/// Marks every node reachable from `start` (8-connected; own ports also link over at most 4
-/// steps of neutral or own water).
-fn flood(s: &State, tribe: u8, start: usize, reached: &mut TileSet) {
+/// Marks the nodes reachable from `start` (8-connected; own ports also link over at most 4
+/// steps of neutral or own water), stopping once the `count` tiles of `targets` (not `start`)
+/// are all marked: only the targets' marks are read, and they are the same either way.
+fn flood(
+    s: &State,
+    tribe: u8,
+    start: usize,
+    targets: &TileSet,
+    count: usize,
+    reached: &mut TileSet,
+) {
     let mut stack = [0u16; MAX_TILES];
     let mut top = 1;
+    let mut missing = count;
     stack[0] = start as u16;
     reached.insert(start);
-    while top > 0 {
+    while top > 0 && missing > 0 {
         top -= 1;
         let t = stack[top] as usize;
         let mut push = |v: usize, reached: &mut TileSet| {
             reached.insert(v);
+            missing -= usize::from(targets.has(v));
             stack[top] = v as u16;
             top += 1;
         };
