@@ -268,6 +268,33 @@ fn validate_writes_both_tables_identically_with_one_and_two_threads() {
         0.5,
         "mean map win rate"
     );
+    // The features' true spread on the validation levels, from the elites' validation means
+    // and standard errors (each game counts every feature: se = population sd / √(games − 1)).
+    for (k, axis) in run.config.features.iter().enumerate() {
+        let pairs = rows[1..].iter().skip(k).step_by(2).map(|r| {
+            let (m, sd, n): (f64, f64, f64) = (
+                r[4].parse().unwrap(),
+                r[5].parse().unwrap(),
+                r[9].parse().unwrap(),
+            );
+            (m, sd / (n - 1.0).sqrt())
+        });
+        let expected = playstyles::stats::true_spread(pairs).unwrap();
+        let got = |c: usize| summary[1 + k][c].parse::<f64>().unwrap();
+        assert!(
+            (got(6) - expected.true_sd).abs() < 1e-9,
+            "{:?}",
+            summary[1 + k]
+        );
+        assert!((got(7) - expected.true_sd / axis.cell_width()).abs() < 1e-9);
+        match expected.reliability {
+            Some(r) => assert!((got(8) - r).abs() < 1e-9),
+            None => assert_eq!(summary[1 + k][8], ""),
+        }
+    }
+    for r in &summary[3..] {
+        assert_eq!(r[6..], ["", "", ""], "{} has no spread", r[0]);
+    }
 }
 
 #[test]

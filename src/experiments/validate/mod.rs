@@ -32,14 +32,18 @@
 //!   (`true` if `val_mean` falls in the elite's bucket on that feature's axis, i.e. the axis
 //!   maps it to the elite's `cell_<feature>` coordinate).
 //! - `validation_summary.csv`: columns `feature`, `elites`, `map_mean`, `val_mean` (means over
-//!   the validated elites), `spearman`, `stays_in_cell`. One row per feature, where `spearman`
-//!   is Spearman's rank correlation between the elites' map and validation means (ranks of
-//!   ties averaged; empty with fewer than 3 elites or when either side has no spread,
-//!   [`spearman`](crate::stats::spearman)) and `stays_in_cell` the share of elites whose
-//!   validation value stays in its bucket on that axis; then a `win_rate` row (the win rates'
-//!   means and rank correlation; `stays_in_cell` empty); then an `all_axes` row whose
-//!   `stays_in_cell` is the share of elites whose validation descriptors fall in the elite's own
-//!   cell on every axis at once.
+//!   the validated elites), `spearman`, `stays_in_cell`, `val_true_sd`, `val_true_sd_cells`,
+//!   `val_reliability`. One row per feature, where `spearman` is Spearman's rank correlation
+//!   between the elites' map and validation means (ranks of ties averaged; empty with fewer
+//!   than 3 elites or when either side has no spread, [`spearman`](crate::stats::spearman)),
+//!   `stays_in_cell` the share of elites whose validation value stays in its bucket on that
+//!   axis, and the last three how much the elites truly differ on the validation levels
+//!   ([`true_spread`](crate::stats::true_spread) of their validation means and standard
+//!   errors: the spread, in cell widths, and the share of the means' variance that is not the
+//!   noise of their games — a low reliability bounds the Spearman any re-play can reach);
+//!   then a `win_rate` row (the win rates' means and rank correlation; the other columns
+//!   empty); then an `all_axes` row whose `stays_in_cell` is the share of elites whose
+//!   validation descriptors fall in the elite's own cell on every axis at once.
 //!
 //! **Interruptions.** Each elite's games are saved to `validation.journal.json` as soon as they
 //! are played ([`crate::experiments::journal`]); `--resume` continues a killed validation from

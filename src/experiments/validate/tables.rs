@@ -12,7 +12,7 @@ use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
 use crate::report::table::aligned;
-use crate::stats::{mean, spearman};
+use crate::stats::{mean, spearman, true_spread};
 
 /// File name of the per-elite validation table in a run directory.
 pub const VALIDATION_CSV: &str = "validation.csv";
@@ -33,13 +33,16 @@ pub const VALIDATION_COLUMNS: [&str; 11] = [
     "stays_in_cell",
 ];
 /// The columns of `validation_summary.csv`.
-pub const SUMMARY_COLUMNS: [&str; 6] = [
+pub const SUMMARY_COLUMNS: [&str; 9] = [
     "feature",
     "elites",
     "map_mean",
     "val_mean",
     "spearman",
     "stays_in_cell",
+    "val_true_sd",
+    "val_true_sd_cells",
+    "val_reliability",
 ];
 /// The `feature` of the summary row about win rates.
 pub const WIN_RATE_ROW: &str = "win_rate";
@@ -100,6 +103,7 @@ pub fn summary_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
             stay,
         ]
     };
+    let blanks = || vec![String::new(); 3];
     let mut t = CsvTable::new(SUMMARY_COLUMNS.map(String::from).to_vec());
     for (k, axis) in run.config.features.iter().enumerate() {
         let map = validated.iter().map(|v| v.row.means[k]).collect();
@@ -108,24 +112,33 @@ pub fn summary_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
             .map(|v| v.evaluation.descriptor_means[k])
             .collect();
         let kept = validated.iter().filter(|v| stays(run, v, k)).count();
-        t.rows.push(row(&axis.name, map, val, share(kept)));
+        let spread = true_spread(validated.iter().map(|v| {
+            let e = &v.evaluation;
+            (e.descriptor_means[k], e.standard_error(k))
+        }));
+        let mut r = row(&axis.name, map, val, share(kept));
+        r.extend([
+            opt(spread.map(|s| s.true_sd)),
+            opt(spread.map(|s| s.true_sd / axis.cell_width())),
+            opt(spread.and_then(|s| s.reliability)),
+        ]);
+        t.rows.push(r);
     }
     let map = validated.iter().map(|v| v.row.win_rate).collect();
     let val = validated.iter().map(|v| v.evaluation.fitness).collect();
-    t.rows.push(row(WIN_RATE_ROW, map, val, String::new()));
+    let mut r = row(WIN_RATE_ROW, map, val, String::new());
+    r.extend(blanks());
+    t.rows.push(r);
     let axes = run.config.features.len();
     let kept = validated
         .iter()
         .filter(|v| (0..axes).all(|k| stays(run, v, k)))
         .count();
-    t.rows.push(vec![
-        ALL_AXES_ROW.to_string(),
-        n.to_string(),
-        String::new(),
-        String::new(),
-        String::new(),
-        share(kept),
-    ]);
+    let mut r = vec![ALL_AXES_ROW.to_string(), n.to_string()];
+    r.extend(blanks());
+    r.push(share(kept));
+    r.extend(blanks());
+    t.rows.push(r);
     t
 }
 
@@ -164,6 +177,8 @@ pub(super) fn printed_summary(summary: &CsvTable) -> String {
         "val mean",
         "spearman",
         "in cell %",
+        "true sd (cells)",
+        "reliability",
     ]
     .map(String::from)
     .to_vec();
@@ -182,6 +197,8 @@ pub(super) fn printed_summary(summary: &CsvTable) -> String {
                 fmt(&r[3], 1.0, 3),
                 fmt(&r[4], 1.0, 3),
                 fmt(&r[5], 100.0, 1),
+                fmt(&r[7], 1.0, 2),
+                fmt(&r[8], 1.0, 2),
             ]
         })
         .collect();
