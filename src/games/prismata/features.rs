@@ -103,8 +103,18 @@ fn turns(g: &GameView<'_>) -> f64 {
     g.record.turns.len() as f64
 }
 
+/// The share of the player's bought units that are econ (0 if it bought none).
+fn economy_share(g: &GameView<'_>) -> f64 {
+    let bought = g.actions_of("buy");
+    if bought > 0.0 {
+        g.final_stat("econ_bought") / bought
+    } else {
+        0.0
+    }
+}
+
 /// The Prismata features.
-pub static FEATURES: [Composite; 7] = [
+pub static FEATURES: [Composite; 8] = [
     Composite::every(
         "economy",
         "econ units bought (Drones, Engineers, tech buildings, …)",
@@ -139,6 +149,11 @@ pub static FEATURES: [Composite; 7] = [
         |g| share(g, "red_spent"),
     ),
     Composite::every("length", "own turns played", turns),
+    Composite::every(
+        "economy_share",
+        "share of the units bought that are econ (economy apart from the game's length)",
+        economy_share,
+    ),
 ];
 
 #[cfg(test)]
@@ -184,5 +199,41 @@ mod tests {
             f64::from(lib().get(id("Tarsier")).cost.get(Resource::Red))
         );
         assert_eq!(stat("attack_made"), 7.0);
+    }
+
+    #[test]
+    fn economy_share_is_the_econ_share_of_the_units_bought() {
+        use crate::arena::PlayerRecord;
+        use crate::features::Feature;
+        use crate::game::Game;
+        let game = crate::games::prismata::PrismataGame::default();
+        let info = game.info();
+        let mut final_stats = vec![0.0; STATS.len()];
+        final_stats[STATS.iter().position(|n| *n == "econ_bought").unwrap()] = 3.0;
+        let buy = info.action_kinds.iter().position(|k| *k == "buy").unwrap();
+        let share = |bought: u32| {
+            let mut actions_by_kind = vec![0; info.action_kinds.len()];
+            actions_by_kind[buy] = bought;
+            let record = PlayerRecord {
+                actions_by_kind,
+                labels: Default::default(),
+                turns: Vec::new(),
+                final_stats: final_stats.clone(),
+                last_action_round: 0,
+            };
+            let g = GameView {
+                won: false,
+                rank: 2,
+                record: &record,
+                stat_names: info.stats,
+                action_kinds: info.action_kinds,
+            };
+            Feature::resolve("economy_share", "f", info, &FEATURES)
+                .unwrap()
+                .per_game(&g)
+                .unwrap()
+        };
+        assert_eq!(share(12), 0.25, "3 econ of 12 bought");
+        assert_eq!(share(0), 0.0, "nothing bought");
     }
 }
