@@ -12,27 +12,18 @@ pub fn update_network(s: &mut State) {
         let cap = s.tribes[tribe as usize].capital as usize;
         let owns_capital = cap < s.cities.len() && s.cities[cap].tribe == tribe;
         // With no city besides the capital there is nothing to connect: skip the flood.
-        let mut targets = TileSet::default();
-        let mut others = 0;
+        let mut others = TileSet::default();
         for (c, city) in s.cities.iter().enumerate() {
             if city.tribe == tribe && c != cap {
-                targets.insert(city.tile as usize);
-                others += 1;
+                others.insert(city.tile as usize);
             }
         }
-        if others == 0 {
+        if others.is_empty() {
             continue;
         }
         let mut reached = TileSet::default();
         if owns_capital {
-            flood(
-                s,
-                tribe,
-                s.cities[cap].tile as usize,
-                &targets,
-                others,
-                &mut reached,
-            );
+            flood(s, tribe, s.cities[cap].tile as usize, &others, &mut reached);
         }
         let mut connections = 0;
         for c in 0..s.cities.len() {
@@ -70,19 +61,12 @@ fn is_node(s: &State, tribe: u8, t: usize) -> bool {
 }
 
 /// Marks the nodes reachable from `start` (8-connected; own ports also link over at most 4
-/// steps of neutral or own water), stopping once the `count` tiles of `targets` (not `start`)
-/// are all marked: only the targets' marks are read, and they are the same either way.
-fn flood(
-    s: &State,
-    tribe: u8,
-    start: usize,
-    targets: &TileSet,
-    count: usize,
-    reached: &mut TileSet,
-) {
+/// steps of neutral or own water), stopping once every tile of `targets` (not `start`) is
+/// marked: only the targets' marks are read, and they are the same either way.
+fn flood(s: &State, tribe: u8, start: usize, targets: &TileSet, reached: &mut TileSet) {
     let mut stack = [0u16; MAX_TILES];
     let mut top = 1;
-    let mut missing = count;
+    let mut missing = targets.len();
     stack[0] = start as u16;
     reached.insert(start);
     while top > 0 && missing > 0 {

@@ -33,6 +33,18 @@ impl TileSet {
         debug_assert!(t < 1024, "tile {t}");
         self.0[(t >> 6) & 15] & (1 << (t & 63)) != 0
     }
+
+    /// The number of tiles in the set.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// True if the set holds no tile.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
 }
 
 /// One board tile.
@@ -365,5 +377,22 @@ impl State {
     /// A uniform draw in `0..n` (n > 0) from the game's own RNG.
     pub fn random_below(&mut self, n: usize) -> usize {
         (((self.next_random() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TileSet;
+
+    #[test]
+    fn a_tile_set_counts_its_tiles_once() {
+        let mut set = TileSet::default();
+        assert!(set.is_empty());
+        assert_eq!(set.len(), 0);
+        for t in [0, 63, 64, 1023, 64] {
+            set.insert(t);
+        }
+        assert_eq!(set.len(), 4, "tile 64 twice counts once");
+        assert!(!set.is_empty() && set.has(1023) && !set.has(1));
     }
 }
