@@ -270,8 +270,9 @@ fn validate_writes_both_tables_identically_with_one_and_two_threads() {
     );
     // The features' true spread on the validation levels, from the elites' validation means
     // and standard errors (each game counts every feature: se = population sd / √(games − 1)).
-    for (k, axis) in run.config.features.iter().enumerate() {
-        let pairs = rows[1..].iter().skip(k).step_by(2).map(|r| {
+    let features = &run.config.features;
+    for (k, axis) in features.iter().enumerate() {
+        let pairs = rows[1..].iter().skip(k).step_by(features.len()).map(|r| {
             let (m, sd, n): (f64, f64, f64) = (
                 r[4].parse().unwrap(),
                 r[5].parse().unwrap(),

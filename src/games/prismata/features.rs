@@ -87,15 +87,16 @@ pub fn player_stats(library: &Library, s: &State, player: usize, out: &mut Vec<f
     out.push(f64::from(side.attack_made));
 }
 
+/// `part / whole`, 0 where `whole` is not positive (nothing spent, bought or played).
+fn ratio(part: f64, whole: f64) -> f64 {
+    if whole > 0.0 { part / whole } else { 0.0 }
+}
+
 /// The share of `colour` in the green, blue and red spent (0 if none was).
 fn share(g: &GameView<'_>, colour: &str) -> f64 {
     let total =
         g.final_stat("green_spent") + g.final_stat("blue_spent") + g.final_stat("red_spent");
-    if total > 0.0 {
-        g.final_stat(colour) / total
-    } else {
-        0.0
-    }
+    ratio(g.final_stat(colour), total)
 }
 
 /// The player's turns in the game.
@@ -105,12 +106,7 @@ fn turns(g: &GameView<'_>) -> f64 {
 
 /// The share of the player's bought units that are econ (0 if it bought none).
 fn economy_share(g: &GameView<'_>) -> f64 {
-    let bought = g.actions_of("buy");
-    if bought > 0.0 {
-        g.final_stat("econ_bought") / bought
-    } else {
-        0.0
-    }
+    ratio(g.final_stat("econ_bought"), g.actions_of("buy"))
 }
 
 /// The Prismata features.
@@ -121,12 +117,7 @@ pub static FEATURES: [Composite; 8] = [
         |g| g.final_stat("econ_bought"),
     ),
     Composite::every("aggression", "attack produced per own turn", |g| {
-        let t = turns(g);
-        if t > 0.0 {
-            g.final_stat("attack_made") / t
-        } else {
-            0.0
-        }
+        ratio(g.final_stat("attack_made"), turns(g))
     }),
     Composite::every(
         "defence",
