@@ -23,6 +23,8 @@
 //!   tiers; [`report`](mod@report) draws it all as the run explorer page.
 //!
 //! What they share:
+//! - [`feature_spread`]: how much re-played elites truly differ per feature (`validate`,
+//!   `reevaluate`);
 //! - [`config_file`]: what every TOML config shares (errors naming the field, `levels`,
 //!   `[rules]`); [`agent_files`]: the files a run's or tournament's agents read, kept in its
 //!   folder; [`run_lock`]: one command at a time per output folder;
@@ -41,6 +43,7 @@ pub mod dataset;
 pub mod elite_games;
 pub mod evaluate;
 pub mod evolve;
+pub mod feature_spread;
 pub mod game_kind;
 pub mod games_csv;
 pub mod journal;

@@ -38,7 +38,7 @@
 //!   means exact ([`keep_chance`], the ceiling of the share kept), the corrected archive's elites, the grid's cells,
 //!   coverage and QD score archived and corrected, the mean win rate of the elites archived and
 //!   re-evaluated, the games per elite and the seed `S`; then per feature how much the elites
-//!   truly differ in it ([`FeatureSpread`]): `<f>_true_sd` (the variance of their new means less
+//!   truly differ in it ([`FeatureSpread`](crate::experiments::feature_spread::FeatureSpread)): `<f>_true_sd` (the variance of their new means less
 //!   the mean squared standard error, as a standard deviation), `<f>_true_sd_cells` (the same in
 //!   cell widths) and `<f>_reliability` (the share of the means' variance that is not the noise
 //!   of the games). A file of its own, because the run's
@@ -69,8 +69,8 @@ pub mod tables;
 
 pub use run::{REEVALUATION_JOURNAL, REEVALUATION_TAG, elite_seed, reevaluate};
 pub use tables::{
-    FeatureSpread, REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluated, Reevaluation,
-    SUMMARY_COLUMNS, keep_chance, reevaluated_columns, summary_columns,
+    REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluated, Reevaluation, SUMMARY_COLUMNS,
+    keep_chance, reevaluated_columns, summary_columns,
 };
 
 /// Default games per elite.

@@ -6,12 +6,13 @@ use std::path::Path;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
+use crate::experiments::feature_spread::FeatureSpread;
 use crate::experiments::run_dir::RunDir;
 use crate::qd::{ArchiveStats, Evaluation, FeatureAxis, Genome, GridArchive};
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
 use crate::report::table::aligned;
-use crate::stats::{Spread, Z_95, mean, true_spread, wilson_interval};
+use crate::stats::{Z_95, mean, wilson_interval};
 
 /// File name of the per-elite re-evaluation table in a run directory.
 pub const REEVALUATED_CSV: &str = "reevaluated.csv";
@@ -38,32 +39,13 @@ pub const SUMMARY_COLUMNS: [&str; 14] = [
 
 /// The columns of `reevaluated_summary.csv` for a run with these features: [`SUMMARY_COLUMNS`],
 /// then per feature (in axis order) `<f>_true_sd`, `<f>_true_sd_cells` and `<f>_reliability`
-/// (see [`FeatureSpread`]).
+/// (see [`FeatureSpread::columns`]).
 pub fn summary_columns(features: &[String]) -> Vec<String> {
     let mut h: Vec<String> = SUMMARY_COLUMNS.map(String::from).to_vec();
     for f in features {
         h.extend(["true_sd", "true_sd_cells", "reliability"].map(|c| format!("{f}_{c}")));
     }
     h
-}
-
-/// How much the re-played elites truly differ in one feature: the [`Spread`] of their new
-/// means and standard errors, and the run's cell width on its axis.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FeatureSpread {
-    /// The feature.
-    pub name: String,
-    /// The width of an inner cell of its axis.
-    pub cell_width: f64,
-    /// The spread of the elites' new means (`None` for fewer than two finite ones).
-    pub spread: Option<Spread>,
-}
-
-impl FeatureSpread {
-    /// The true spread in cell widths.
-    pub fn true_sd_cells(&self) -> Option<f64> {
-        self.spread.map(|s| s.true_sd / self.cell_width)
-    }
 }
 
 /// How many of the elites whose win rate fell most are printed.
@@ -226,14 +208,7 @@ impl Reevaluation {
             .axes()
             .iter()
             .enumerate()
-            .map(|(k, axis)| FeatureSpread {
-                name: axis.name.clone(),
-                cell_width: axis.cell_width(),
-                spread: true_spread(played.iter().filter_map(|(_, ev)| {
-                    let mean = *ev.descriptor_means.get(k)?;
-                    Some((mean, ev.standard_error(k)))
-                })),
-            })
+            .map(|(k, axis)| FeatureSpread::of(axis, k, played.iter().map(|(_, ev)| ev)))
             .collect();
         let elites = played
             .into_iter()
@@ -329,11 +304,7 @@ impl Reevaluation {
             self.seed.to_string(),
         ];
         for f in &self.spreads {
-            row.extend([
-                opt(f.spread.map(|s| s.true_sd)),
-                opt(f.true_sd_cells()),
-                opt(f.spread.and_then(|s| s.reliability)),
-            ]);
+            row.extend(f.columns());
         }
         t.rows.push(row);
         t

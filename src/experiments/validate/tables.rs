@@ -7,12 +7,13 @@ use std::path::Path;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
+use crate::experiments::feature_spread::FeatureSpread;
 use crate::experiments::run_dir::RunDir;
 use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
 use crate::report::table::aligned;
-use crate::stats::{mean, spearman, true_spread};
+use crate::stats::{mean, spearman};
 
 /// File name of the per-elite validation table in a run directory.
 pub const VALIDATION_CSV: &str = "validation.csv";
@@ -112,16 +113,9 @@ pub fn summary_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
             .map(|v| v.evaluation.descriptor_means[k])
             .collect();
         let kept = validated.iter().filter(|v| stays(run, v, k)).count();
-        let spread = true_spread(validated.iter().map(|v| {
-            let e = &v.evaluation;
-            (e.descriptor_means[k], e.standard_error(k))
-        }));
+        let spread = FeatureSpread::of(axis, k, validated.iter().map(|v| &v.evaluation));
         let mut r = row(&axis.name, map, val, share(kept));
-        r.extend([
-            opt(spread.map(|s| s.true_sd)),
-            opt(spread.map(|s| s.true_sd / axis.cell_width())),
-            opt(spread.and_then(|s| s.reliability)),
-        ]);
+        r.extend(spread.columns());
         t.rows.push(r);
     }
     let map = validated.iter().map(|v| v.row.win_rate).collect();
