@@ -406,6 +406,13 @@ pub trait Game: Sync {
     /// The kind of `action` (index into [`GameInfo::action_kinds`]).
     fn action_kind(&self, action: Self::Action) -> u8;
 
+    /// Which choice of play style `action` is: two actions with the same key do the same kind
+    /// of thing (a strength dial may swap one for the other without changing the player's
+    /// style, only how well it plays). Default: the action's kind.
+    fn style_key(&self, action: Self::Action) -> u32 {
+        u32::from(self.action_kind(action))
+    }
+
     /// True if `action` ends the current player's turn, or in a game whose turns have
     /// phases, one of its phases (the turn is over once another player is to move).
     fn ends_turn(&self, action: Self::Action) -> bool;

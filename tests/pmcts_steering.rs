@@ -2,8 +2,9 @@
 //! `expand=weighted`, `final=weighted` (`tie`) and `style` parse and name bad
 //! values; the weighted rollout sampler draws only scripts of weight; the weighted final
 //! move plays the highest-weighted proposal when every child is tied; the strength dial
-//! `epsilon` plays only proposals of weight at 1 and as the default at 0; every field is
-//! deterministic for a seed.
+//! `epsilon` plays only proposals of weight at 1 and as the default at 0; the dial `blunder`
+//! plays as the default at 0 and at 1 swaps the searched move for another of its style key;
+//! every field is deterministic for a seed.
 
 use std::sync::Arc;
 
@@ -45,6 +46,8 @@ fn steering_fields_parse_and_bad_values_name_the_field() {
     assert_eq!(field("pmcts(epsilon=1.01)"), "epsilon");
     assert_eq!(field("pmcts(epsilon=-0.1)"), "epsilon");
     assert_eq!(field("pmcts(epsilon=nan)"), "epsilon");
+    assert_eq!(field("pmcts(blunder=1.5)"), "blunder");
+    assert_eq!(field("pmcts(blunder=-1)"), "blunder");
 }
 
 #[test]
@@ -56,6 +59,7 @@ fn steered_searches_are_deterministic_for_a_seed() {
         "pmcts(budget=80,rollout=weighted)",
         "pmcts(budget=80,expand=weighted,pruning=true)",
         "pmcts(budget=80,expand=weighted,final=weighted,epsilon=0.5)",
+        "pmcts(budget=80,expand=weighted,final=weighted,blunder=0.5)",
     ] {
         let run = || {
             let mut agents: Vec<Box<dyn Agent<TribesGame>>> = vec![
@@ -266,4 +270,41 @@ fn epsilon_zero_plays_as_the_default_and_one_plays_only_proposals_of_weight() {
         checked += 1;
     }
     assert!(checked > 5, "{checked}");
+}
+
+#[test]
+fn blunder_zero_plays_as_the_default_and_one_swaps_within_the_style_key() {
+    let game = TribesGame::default();
+    let base = "pmcts(budget=80,expand=weighted,final=weighted";
+    assert_eq!(
+        actions_of(&game, &format!("{base})")),
+        actions_of(&game, &format!("{base},blunder=0)")),
+    );
+    // At 1 every searched move is swapped after the same search: for another legal action of
+    // its style key (a spawn of the same unit, any other move, …) whenever there is one.
+    let mut searched = build_agent(&game, &format!("{base})")).unwrap();
+    let mut blundered = build_agent(&game, &format!("{base},blunder=1)")).unwrap();
+    let (mut swapped, mut kept) = (0, 0);
+    let mut legal = Vec::new();
+    for (i, s) in some_states(&game, 3).iter().enumerate() {
+        let rng = derive_rng(11, &[i as u64]);
+        let best = searched.act(&game, s, &mut rng.clone()).unwrap();
+        let played = blundered.act(&game, s, &mut rng.clone()).unwrap();
+        assert_eq!(
+            game.style_key(played),
+            game.style_key(best),
+            "{best:?} -> {played:?}"
+        );
+        game.legal_actions(s, &mut legal);
+        let others = legal
+            .iter()
+            .any(|&a| a != best && game.style_key(a) == game.style_key(best));
+        if legal.len() > 1 && others {
+            assert_ne!(played, best);
+            swapped += 1;
+        } else {
+            kept += 1;
+        }
+    }
+    assert!(swapped > 5 && kept > 0, "{swapped} swapped, {kept} kept");
 }

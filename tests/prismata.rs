@@ -168,6 +168,7 @@ fn malformed_prismata_inputs_exit_with_code_2_naming_the_field() {
         ("UCT100(traversals=-1),Playout", "traversals"),
         ("PMCTS100(weights=[BuyNope=1]),Playout", "BuyNope"),
         ("PMCTS100(t_mult=0),Playout", "t_mult"),
+        ("PMCTS100(blunder=1.5),Playout", "blunder"),
     ] {
         let err = play("1", agents);
         assert!(err.starts_with("error: invalid `"), "{agents}: {err}");

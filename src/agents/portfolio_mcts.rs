@@ -10,7 +10,9 @@
 //! of `w·v` (`expand=weighted`), a final move that prefers the highest `w·v` among root
 //! children tied with the best (`final=weighted`, `tie`) and a style strength `style` in
 //! [0, 1] that scales them all. A strength dial `epsilon` plays, with that probability, the
-//! personality's instinct (a root proposal drawn ∝ `w·v`) instead of searching. (A persona
+//! personality's instinct (a root proposal drawn ∝ `w·v`) instead of searching; `blunder`
+//! swaps, with that probability, the searched move for another legal action of the same
+//! [`Game::style_key`]. (A persona
 //! term in the values, the mean weight of the searching player's actions on the path, was
 //! tried and removed: it did not steer, see the README's "Steering by the weights".)
 //!
@@ -78,6 +80,12 @@ pub struct PmctsParams {
     /// a root proposal drawn ∝ its `w·v` (the personality's instinct; uniformly when every
     /// `w·v` is 0). 0 (the default) never draws.
     pub epsilon: f64,
+    /// A strength dial in [0, 1] that keeps the style: with this probability the searched
+    /// move is swapped for a uniformly drawn other legal action of the same
+    /// [`Game::style_key`] (in Tribes: another move, attack or city for the same spawn), so
+    /// the personality still chooses what to do and loses how well it does it. 0 (the
+    /// default) never draws.
+    pub blunder: f64,
 }
 
 impl Default for PmctsParams {
@@ -113,6 +121,7 @@ impl PmctsParams {
             tie: 0.05,
             style: 1.0,
             epsilon: 0.0,
+            blunder: 0.0,
         }
     }
 
@@ -121,7 +130,7 @@ impl PmctsParams {
     /// [exact rollouts](SearchCompat::exact_rollouts)), `bias`, `pruning`, `k_init_mult`,
     /// `t_mult`, `a_mult`, `b`, and the opt-in steering fields `expand` (`random` or
     /// `weighted`), `final` (`best` or `weighted`), `tie` (≥ 0) and `style` (0 to 1), and the
-    /// strength dial `epsilon` (0 to 1); the defaults for the others
+    /// strength dials `epsilon` and `blunder` (0 to 1); the defaults for the others
     /// ([`PmctsParams::reference`]'s under `compat = "java"`).
     ///
     /// # Errors
@@ -173,6 +182,7 @@ impl PmctsParams {
             tie: take_in(spec, "tie", d.tie, f64::INFINITY)?,
             style: take_in(spec, "style", d.style, 1.0)?,
             epsilon: take_in(spec, "epsilon", d.epsilon, 1.0)?,
+            blunder: take_in(spec, "blunder", d.blunder, 1.0)?,
         })
     }
 }
@@ -458,6 +468,27 @@ impl<G: Game> PortfolioMcts<G> {
             self.tree.head(0).first
         } else {
             best.item
+        }
+    }
+
+    /// A uniformly drawn legal action other than `best` of `best`'s style key (`best` itself
+    /// when it has none): the `blunder` dial's swap.
+    fn blunder_for(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        best: G::Action,
+        rng: &mut Rng,
+    ) -> G::Action {
+        let key = game.style_key(best);
+        game.legal_actions(state, &mut self.proposer.legal);
+        self.proposer
+            .legal
+            .retain(|&a| a != best && game.style_key(a) == key);
+        if self.proposer.legal.is_empty() {
+            best
+        } else {
+            self.proposer.legal[rng.random_range(0..self.proposer.legal.len())]
         }
     }
 
@@ -773,6 +804,10 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         };
         self.last_fm_calls = run_search(self, game, &*knowledge, state, me, limits, rng);
         let slot = self.final_slot(rng);
-        Ok(self.props[slot as usize].action)
+        let best = self.props[slot as usize].action;
+        if self.params.blunder > 0.0 && rng.random::<f64>() < self.params.blunder {
+            return Ok(self.blunder_for(game, state, best, rng));
+        }
+        Ok(best)
     }
 }

@@ -250,6 +250,12 @@ impl Game for TribesGame {
         action.kind as u8
     }
 
+    /// The kind and its argument: a spawn keeps its unit type, a build its building, a
+    /// research its technology; a move, an attack or a capture may go elsewhere.
+    fn style_key(&self, action: Action) -> u32 {
+        (u32::from(action.kind as u8) << 8) | u32::from(action.arg)
+    }
+
     fn ends_turn(&self, action: Action) -> bool {
         action.kind == ActionKind::EndTurn
     }

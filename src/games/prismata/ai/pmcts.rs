@@ -15,8 +15,16 @@
 //! `⌊A·b^k⌋`, `A = ⌊T·a_mult⌋` ([`PmctsParams::unpruning`]). Leaves are scored by one playout
 //! (win 1, draw ½, loss 0); the most-visited root child is played (among equals the best win
 //! rate, then the best prior: at small budgets many root children have one visit). The budget
-//! is `traversals`.
+//! is `traversals`. The strength dial `blunder` (the generic P-MCTS's, [`PmctsParams::blunder`])
+//! replays, with that probability, the chosen move with its own ability and buy players but
+//! random defense and breach players: the personality still decides what to build and how
+//! much to attack, and defends and breaches worse.
 
+use std::sync::Arc;
+
+use rand::RngExt;
+
+use super::breach::BreachRandom;
 use super::eval::{Leaf, LearnedLeaf, PLAYOUT_TURN_LIMIT, playout};
 use super::partial::PpPhase;
 use super::portfolio::{Generated, PartialPortfolio};
@@ -40,8 +48,8 @@ pub struct TurnPmcts {
     pub traversals: u64,
     /// The playout player of both sides.
     pub playout: Sequence,
-    /// Exploration constant `c`, `bias`, `pruning` and the unpruning schedule (`k_init_mult`,
-    /// `t_mult`, `a_mult`, `b`); the other fields are not read.
+    /// Exploration constant `c`, `bias`, `pruning`, the unpruning schedule (`k_init_mult`,
+    /// `t_mult`, `a_mult`, `b`) and the strength dial `blunder`; the other fields are not read.
     pub params: PmctsParams,
     /// Weights of partial players by name.
     pub weights: Vec<(String, f64)>,
@@ -63,6 +71,9 @@ pub struct TurnPmcts {
 pub(super) struct Stats {
     /// The node's prior: the mean weight of the players making its move.
     prior: f64,
+    /// The indices of the players (one per phase) of the best-prior combination making its
+    /// move.
+    players: [usize; 4],
     /// Per child: pruned now.
     pruned: Vec<bool>,
     /// Un-prunings done (0 before the first pruning).
@@ -73,9 +84,10 @@ pub(super) struct Stats {
 type Node = TurnNode<Stats>;
 
 impl Stats {
-    fn new(prior: f64) -> Stats {
+    fn new(prior: f64, players: [usize; 4]) -> Stats {
         Stats {
             prior,
+            players,
             pruned: Vec::new(),
             unprunings: 0,
         }
@@ -133,12 +145,49 @@ impl TurnPmcts {
 
     /// The whole-turn move for the player to act in `state`.
     pub fn search(&self, library: &Library, state: &State, rng: &mut Rng) -> Vec<Action> {
-        let root = grow(self, library, state, self.traversals, Stats::new(0.0), rng);
-        if self.style > 0.0 {
-            return self.styled_choice(&root).actions.clone();
+        let root = grow(
+            self,
+            library,
+            state,
+            self.traversals,
+            Stats::new(0.0, [0; 4]),
+            rng,
+        );
+        let chosen = if self.style > 0.0 {
+            self.styled_choice(&root)
+        } else {
+            Self::most_visited(&root)
+        };
+        if self.params.blunder > 0.0 && rng.random::<f64>() < self.params.blunder {
+            return self.blunder(library, state, chosen.extra.players, rng);
         }
-        // The most-visited child; among equals the best win rate, then the best prior, then
-        // the first.
+        chosen.actions.clone()
+    }
+
+    /// The move of the root players `players` but random defense and breach players.
+    fn blunder(
+        &self,
+        library: &Library,
+        state: &State,
+        players: [usize; 4],
+        rng: &mut Rng,
+    ) -> Vec<Action> {
+        let pick =
+            |phase: PpPhase| self.root.phases[phase as usize][players[phase as usize]].clone();
+        Sequence {
+            players: [
+                pick(PpPhase::Defense),
+                pick(PpPhase::Ability),
+                pick(PpPhase::Buy),
+                Arc::new(BreachRandom),
+            ],
+        }
+        .actions(library, state, rng)
+    }
+
+    /// The most-visited root child; among equals the best win rate, then the best prior, then
+    /// the first.
+    fn most_visited(root: &Node) -> &Node {
         let key = |n: &Node| (n.visits, n.wins / f64::from(n.visits.max(1)), n.extra.prior);
         let mut best: Option<&Node> = None;
         for child in &root.children {
@@ -150,8 +199,6 @@ impl TurnPmcts {
             }
         }
         best.expect("the root has a child after a traversal")
-            .actions
-            .clone()
     }
 
     /// The visited root child of the best `Q + style·prior` ([`Self::style`]).
@@ -204,12 +251,15 @@ impl TurnPmcts {
                         turn.state,
                         mover,
                         turn.actions,
-                        Stats::new(prior(indices)),
+                        Stats::new(prior(indices), indices),
                     ));
                 }
                 Generated::Repeat(i, indices) => {
                     let child = &mut children[i].extra;
-                    child.prior = child.prior.max(prior(indices));
+                    if prior(indices) > child.prior {
+                        child.prior = prior(indices);
+                        child.players = indices;
+                    }
                 }
             }
         }
@@ -420,7 +470,7 @@ mod tests {
         let lib = Library::builtin();
         let s = State::new(lib, &Level::random(lib, 8, 2).unwrap());
         let search = pmcts(1, true, true);
-        let mut root = Node::new(s.clone(), 1, Vec::new(), Stats::new(0.0));
+        let mut root = Node::new(s.clone(), 1, Vec::new(), Stats::new(0.0, [0; 4]));
         let mut rng = rng_from_seed(1);
         search.open(lib, &mut root, true, &mut rng);
         let n = root.children.len();
@@ -442,6 +492,46 @@ mod tests {
         }
     }
 
+    /// At `blunder = 1` the chosen combination's defense, ability and buy players replay the
+    /// move and a random breach player breaches: the same actions outside the breach.
+    #[test]
+    fn a_blunder_changes_only_the_breach() {
+        let lib = Library::builtin();
+        let mut search = pmcts(1, true, false);
+        // First in defense, abilities and buying (deterministic), Wander in the breach: the
+        // one combination of prior 1, played at one traversal.
+        let heaviest: Vec<(String, f64)> = ["defense#0", "ability#0", "buy#0", "breach#1"]
+            .iter()
+            .map(|n| (n.to_string(), 1.0))
+            .collect();
+        search.set_weights(heaviest).unwrap();
+        let mut blundering = search.clone();
+        blundering.params.blunder = 1.0;
+        let outside_breach = |actions: &[Action]| -> Vec<Action> {
+            actions
+                .iter()
+                .copied()
+                .filter(|a| !matches!(a, Action::Breach(_)))
+                .collect()
+        };
+        let playout = Sequence { players: firsts() };
+        let mut rng = rng_from_seed(5);
+        let (mut turns, mut breaches) = (0, 0);
+        for seed in 0..3 {
+            let mut s = State::new(lib, &Level::random(lib, 8, seed).unwrap());
+            while !s.over && s.ply < 120 {
+                let played = search.search(lib, &s, &mut rng_from_seed(turns));
+                let blundered = blundering.search(lib, &s, &mut rng_from_seed(turns));
+                assert!(legal_turn(lib, &s, &blundered));
+                assert_eq!(outside_breach(&played), outside_breach(&blundered));
+                breaches += usize::from(blundered.iter().any(|a| matches!(a, Action::Breach(_))));
+                turns += 1;
+                s = playout.turn(lib, s, &mut rng).state;
+            }
+        }
+        assert!(breaches > 0, "no breach in {turns} turns");
+    }
+
     /// With a strong style the played move is the visited root child of the highest prior.
     #[test]
     fn a_strong_style_plays_the_best_prior_among_the_visited() {
@@ -458,7 +548,7 @@ mod tests {
                 lib,
                 &s,
                 12,
-                Stats::new(0.0),
+                Stats::new(0.0, [0; 4]),
                 &mut rng_from_seed(seed),
             );
             let top = root

@@ -185,8 +185,9 @@ impl SearchSupport for PrismataGame {
     /// field, a regular file of at most [`TEXT_LIMIT`] bytes), by name; `evaluations`
     /// (Alpha-Beta) and `traversals` (UCT, Portfolio MCTS) override their budgets (at most
     /// [`MAX_BUDGET`]), and a Portfolio MCTS player takes `weights=[name=w,...]` (by partial
-    /// player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult`, `b`, `style` and
-    /// `persona_playouts` (both off unless set, [`super::pmcts::TurnPmcts`]); Portfolio
+    /// player), `c`, `bias`, `pruning`, `k_init_mult`, `t_mult`, `a_mult`, `b`, `style`,
+    /// `persona_playouts` (both off unless set, [`super::pmcts::TurnPmcts`]) and the strength
+    /// dial `blunder` (0 to 1); Portfolio
     /// Greedy Search takes `iterations` and `responses` (at most [`MAX_PGS_ROUNDS`]).
     fn game_agent(&self, spec: &mut AgentSpec) -> Option<Result<Box<dyn Agent<Self>>>> {
         let name = spec.name().to_string();
@@ -310,6 +311,13 @@ fn bot(
             }
             search.persona_playouts =
                 spec.take_bool("persona_playouts", search.persona_playouts)?;
+            p.blunder = spec.take_f64("blunder", p.blunder)?;
+            if !(0.0..=1.0).contains(&p.blunder) {
+                return Err(Error::config(
+                    "blunder",
+                    format!("must be a number from 0 to 1, got {}", p.blunder),
+                ));
+            }
             let weights = spec.take_weights("weights")?;
             search
                 .set_weights(weights)
