@@ -82,9 +82,9 @@ pub struct PmctsParams {
     pub epsilon: f64,
     /// A strength dial in [0, 1] that keeps the style: with this probability the searched
     /// move is swapped for a uniformly drawn other legal action of the same
-    /// [`Game::style_key`] (in Tribes: another move, attack or city for the same spawn), so
-    /// the personality still chooses what to do and loses how well it does it. 0 (the
-    /// default) never draws.
+    /// [`Game::style_key`] (the game says which actions are alike in style), so the
+    /// personality still chooses what to do and loses how well it does it. 0 (the default)
+    /// never draws.
     pub blunder: f64,
 }
 

@@ -16,9 +16,9 @@
 //! (win 1, draw ½, loss 0); the most-visited root child is played (among equals the best win
 //! rate, then the best prior: at small budgets many root children have one visit). The budget
 //! is `traversals`. The strength dial `blunder` (the generic P-MCTS's, [`PmctsParams::blunder`])
-//! replays, with that probability, the chosen move with its own ability and buy players but
-//! random defense and breach players: the personality still decides what to build and how
-//! much to attack, and defends and breaches worse.
+//! replays, with that probability, the chosen move with its own defense, ability and buy
+//! players but a random breach player: the personality still decides what to build and how
+//! much to attack, and breaches worse.
 
 use std::sync::Arc;
 
@@ -164,7 +164,8 @@ impl TurnPmcts {
         chosen.actions.clone()
     }
 
-    /// The move of the root players `players` but random defense and breach players.
+    /// The move of the root players `players` in defense, abilities and buying, and of a
+    /// random breach player (the `blunder` dial's move).
     fn blunder(
         &self,
         library: &Library,
