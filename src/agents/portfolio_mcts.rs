@@ -188,7 +188,11 @@ impl PmctsParams {
 }
 
 /// Takes the number field `key` (or `default`), which must be finite and in `[0, max]`.
-fn take_in(spec: &mut AgentSpec, key: &str, default: f64, max: f64) -> Result<f64> {
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `key` for any other value.
+pub(crate) fn take_in(spec: &mut AgentSpec, key: &str, default: f64, max: f64) -> Result<f64> {
     let x = spec.take_f64(key, default)?;
     if !(x.is_finite() && (0.0..=max).contains(&x)) {
         let range = if max.is_finite() {

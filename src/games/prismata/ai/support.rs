@@ -13,6 +13,7 @@ use super::heuristics::will_score;
 use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use super::sequence::{acts_now, play_phase};
 use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
+use crate::agents::portfolio_mcts::take_in;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::{Game, Player};
@@ -311,13 +312,7 @@ fn bot(
             }
             search.persona_playouts =
                 spec.take_bool("persona_playouts", search.persona_playouts)?;
-            p.blunder = spec.take_f64("blunder", p.blunder)?;
-            if !(0.0..=1.0).contains(&p.blunder) {
-                return Err(Error::config(
-                    "blunder",
-                    format!("must be a number from 0 to 1, got {}", p.blunder),
-                ));
-            }
+            p.blunder = take_in(spec, "blunder", p.blunder, 1.0)?;
             let weights = spec.take_weights("weights")?;
             search
                 .set_weights(weights)
