@@ -314,6 +314,25 @@ impl AgentSpec {
         Ok(x)
     }
 
+    /// Takes a finite number field in `[0, max]` (`max` may be infinite: any finite number
+    /// ≥ 0), or `default` if it is absent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `key` for any other value.
+    pub fn take_in(&mut self, key: &str, default: f64, max: f64) -> Result<f64> {
+        let x = self.take_f64(key, default)?;
+        if !(x.is_finite() && (0.0..=max).contains(&x)) {
+            let range = if max.is_finite() {
+                format!("a number from 0 to {max}")
+            } else {
+                "a finite number ≥ 0".to_string()
+            };
+            return Err(Error::config(key, format!("must be {range}, got {x}")));
+        }
+        Ok(x)
+    }
+
     /// Takes a `true`/`false` field, or `default` if it is absent.
     ///
     /// # Errors

@@ -179,30 +179,12 @@ impl PmctsParams {
                 d.final_move,
                 &[("best", FinalMove::Best), ("weighted", FinalMove::Weighted)],
             )?,
-            tie: take_in(spec, "tie", d.tie, f64::INFINITY)?,
-            style: take_in(spec, "style", d.style, 1.0)?,
-            epsilon: take_in(spec, "epsilon", d.epsilon, 1.0)?,
-            blunder: take_in(spec, "blunder", d.blunder, 1.0)?,
+            tie: spec.take_in("tie", d.tie, f64::INFINITY)?,
+            style: spec.take_in("style", d.style, 1.0)?,
+            epsilon: spec.take_in("epsilon", d.epsilon, 1.0)?,
+            blunder: spec.take_in("blunder", d.blunder, 1.0)?,
         })
     }
-}
-
-/// Takes the number field `key` (or `default`), which must be finite and in `[0, max]`.
-///
-/// # Errors
-///
-/// [`Error::Config`] naming `key` for any other value.
-pub(crate) fn take_in(spec: &mut AgentSpec, key: &str, default: f64, max: f64) -> Result<f64> {
-    let x = spec.take_f64(key, default)?;
-    if !(x.is_finite() && (0.0..=max).contains(&x)) {
-        let range = if max.is_finite() {
-            format!("a number from 0 to {max}")
-        } else {
-            "a finite number ≥ 0".to_string()
-        };
-        return Err(Error::config(key, format!("must be {range}, got {x}")));
-    }
-    Ok(x)
 }
 
 /// The order in which Portfolio MCTS expands a node's children.

@@ -13,7 +13,6 @@ use super::heuristics::will_score;
 use super::partial::{PartialPlayer, PpPhase, TurnPlan};
 use super::sequence::{acts_now, play_phase};
 use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
-use crate::agents::portfolio_mcts::take_in;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::game::{Game, Player};
@@ -303,16 +302,10 @@ fn bot(
             p.t_mult = spec.take_positive("t_mult", p.t_mult)?;
             p.a_mult = spec.take_positive("a_mult", p.a_mult)?;
             p.b = spec.take_positive("b", p.b)?;
-            search.style = spec.take_f64("style", search.style)?;
-            if !search.style.is_finite() || search.style < 0.0 {
-                return Err(Error::config(
-                    "style",
-                    format!("must be a finite number ≥ 0, got {}", search.style),
-                ));
-            }
+            search.style = spec.take_in("style", search.style, f64::INFINITY)?;
             search.persona_playouts =
                 spec.take_bool("persona_playouts", search.persona_playouts)?;
-            p.blunder = take_in(spec, "blunder", p.blunder, 1.0)?;
+            p.blunder = spec.take_in("blunder", p.blunder, 1.0)?;
             let weights = spec.take_weights("weights")?;
             search
                 .set_weights(weights)

@@ -123,21 +123,9 @@ fn thinking(spec: &mut AgentSpec, persona: bool) -> Result<ThinkingParams> {
     if spec.take_bool("own_rollouts", persona)? {
         params.opponent_weights = Some(ScriptedWeights::default());
     }
-    let style = spec.take_f64("style", if persona { PERSONA_STYLE } else { 0.0 })?;
-    if !style.is_finite() || style < 0.0 {
-        return Err(Error::config(
-            "style",
-            format!("must be a finite number ≥ 0, got {style}"),
-        ));
-    }
-    params.style = style;
-    params.floor = spec.take_f64("floor", 0.0)?;
-    if !(0.0..=1.0).contains(&params.floor) {
-        return Err(Error::config(
-            "floor",
-            format!("must be a number from 0 to 1, got {}", params.floor),
-        ));
-    }
+    let default_style = if persona { PERSONA_STYLE } else { 0.0 };
+    params.style = spec.take_in("style", default_style, f64::INFINITY)?;
+    params.floor = spec.take_in("floor", 0.0, 1.0)?;
     Ok(params)
 }
 
