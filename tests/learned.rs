@@ -151,6 +151,7 @@ fn a_model_is_trained_reproducibly_and_played_by_the_searches() {
         format!("UCT_Learned(traversals=6,model={m})"),
         format!("AB_LearnedAhead(evaluations=6,model={m})"),
         format!("UCT_Learned(traversals=6,model={m},playout_turns=3)"),
+        format!("UCT_LearnedSharp(traversals=6,model={m})"),
     ] {
         let agents = format!("{spec},MediumAI");
         let o = playstyles(&[

@@ -56,7 +56,8 @@ fn every_builtin_bot_finishes_a_game_against_the_playout_bot() {
             "AB_Learned",
             "AB_LearnedAhead",
             "UCT_Learned",
-            "UCT_LearnedAhead"
+            "UCT_LearnedAhead",
+            "UCT_LearnedSharp"
         ]
     );
     for name in &need_a_model {
