@@ -217,6 +217,15 @@ impl<'t> Entry<'t> {
         }
     }
 
+    fn non_negative_float(&mut self, key: &'static str, default: f64) -> Result<f64> {
+        let x = self.float(key, default)?;
+        if x >= 0.0 {
+            Ok(x)
+        } else {
+            Err(Error::config(self.field(key), "must be a number ≥ 0"))
+        }
+    }
+
     fn positive_float(&mut self, key: &'static str, default: f64) -> Result<f64> {
         let x = self.float(key, default)?;
         if x > 0.0 {
@@ -620,7 +629,7 @@ impl<'t> Resolver<'t> {
                         root,
                         inner,
                         max_children: entry.integer("max_children", 0)? as usize,
-                        c: entry.float("uct_constant", 2.0)?,
+                        c: entry.non_negative_float("uct_constant", 2.0)?,
                         traversals: positive(&mut entry, "traversals")?,
                         playout: playout(),
                         leaf,
@@ -1104,6 +1113,12 @@ mod tests {
         assert!(
             matches!(config.player("UCT"), Some(Planner::Uct(u)) if u.c == 2.0 && u.root.combinations() == 2)
         );
+        let zero = parse(&SMALL.replace(
+            "\"Player_UCT\", traversals = 10,",
+            "\"Player_UCT\", traversals = 10, uct_constant = 0,",
+        ))
+        .unwrap();
+        assert!(matches!(zero.player("UCT"), Some(Planner::Uct(u)) if u.c == 0.0));
         let Some(Planner::Pmcts(pm)) = config.player("PM") else {
             panic!("PM is a Portfolio MCTS player");
         };
@@ -1169,6 +1184,13 @@ mod tests {
             (
                 SMALL.replace("t_mult = 0.5", "t_mult = -1"),
                 "players.PM.t_mult",
+            ),
+            (
+                SMALL.replace(
+                    "\"Player_UCT\", traversals = 10,",
+                    "\"Player_UCT\", traversals = 10, uct_constant = -0.1,",
+                ),
+                "players.UCT.uct_constant",
             ),
             (format!("{SMALL}\n[extra]\n"), "extra"),
         ];
