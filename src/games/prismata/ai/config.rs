@@ -217,22 +217,28 @@ impl<'t> Entry<'t> {
         }
     }
 
-    fn non_negative_float(&mut self, key: &'static str, default: f64) -> Result<f64> {
+    /// [`Entry::float`] that must pass `ok`, else an error saying `must`.
+    fn float_where(
+        &mut self,
+        key: &'static str,
+        default: f64,
+        ok: fn(f64) -> bool,
+        must: &str,
+    ) -> Result<f64> {
         let x = self.float(key, default)?;
-        if x >= 0.0 {
+        if ok(x) {
             Ok(x)
         } else {
-            Err(Error::config(self.field(key), "must be a number ≥ 0"))
+            Err(Error::config(self.field(key), must))
         }
     }
 
+    fn non_negative_float(&mut self, key: &'static str, default: f64) -> Result<f64> {
+        self.float_where(key, default, |x| x >= 0.0, "must be a number ≥ 0")
+    }
+
     fn positive_float(&mut self, key: &'static str, default: f64) -> Result<f64> {
-        let x = self.float(key, default)?;
-        if x > 0.0 {
-            Ok(x)
-        } else {
-            Err(Error::config(self.field(key), "must be a number > 0"))
-        }
+        self.float_where(key, default, |x| x > 0.0, "must be a number > 0")
     }
 
     fn names(&mut self, key: &'static str) -> Result<Vec<&'t str>> {
