@@ -10,10 +10,16 @@
 //!
 //! Where the C++ has a time limit checked at every node, ours is a budget of leaf
 //! evaluations checked at the same place, so a decision does not depend on the machine.
+//!
+//! Each iteration walks the tree of the one before, so a node's moves are kept from one
+//! iteration to the next ([`Expansion`]) instead of generated again: the portfolio's players
+//! are functions of the state unless they draw random numbers, and a node whose generation drew
+//! any is generated afresh on every visit, so the search plays exactly as one that keeps
+//! nothing.
 
 use super::eval::{LearnedLeaf, LearnedVerdict, PlayoutResult, WIN_SCORE, playout, playout_score};
 use super::heuristics::{will_score, will_score_inflation};
-use super::portfolio::PartialPortfolio;
+use super::portfolio::{Children, PartialPortfolio};
 use super::sequence::Sequence;
 use crate::games::prismata::{Action, Library, State};
 use crate::rng::Rng;
@@ -57,6 +63,58 @@ pub struct AlphaBeta {
 /// The search ran out of budget.
 struct OutOfBudget;
 
+/// A node's moves as generated so far, kept for the next iteration's visit.
+struct Expansion<'a> {
+    /// The generator of the moves not yet generated; `None` once they are exhausted.
+    rest: Option<Children<'a>>,
+    /// The moves generated so far, in order.
+    kids: Vec<Kid<'a>>,
+    /// Generating drew random numbers: the next visit generates afresh, as it would without
+    /// the cache, so that it draws the same numbers.
+    drew: bool,
+}
+
+/// One move of an [`Expansion`].
+struct Kid<'a> {
+    /// The move's actions.
+    actions: Vec<Action>,
+    /// The state after it.
+    state: State,
+    /// The child node's own moves, once it has been expanded.
+    below: Option<Box<Expansion<'a>>>,
+}
+
+impl<'a> Expansion<'a> {
+    fn new(children: Children<'a>) -> Expansion<'a> {
+        Expansion {
+            rest: Some(children),
+            kids: Vec::new(),
+            drew: false,
+        }
+    }
+
+    /// Makes sure the `i`-th move is generated if there is one; false if there is none.
+    fn reach(&mut self, i: usize, rng: &mut Rng) -> bool {
+        while self.kids.len() <= i {
+            let Some(rest) = self.rest.as_mut() else {
+                return false;
+            };
+            let before = rng.clone();
+            let next = rest.next_move(rng);
+            self.drew |= *rng != before;
+            match next {
+                Some(turn) => self.kids.push(Kid {
+                    actions: turn.actions,
+                    state: turn.state,
+                    below: None,
+                }),
+                None => self.rest = None,
+            }
+        }
+        true
+    }
+}
+
 /// One decision's search.
 struct Search<'a> {
     params: &'a AlphaBeta,
@@ -67,12 +125,26 @@ struct Search<'a> {
     depth_limit: u32,
     /// Best root move and its value in the current iteration.
     best: Option<(Vec<Action>, f64)>,
+    /// Keep each node's moves for the next iteration (false only in the test that shows
+    /// keeping them changes nothing).
+    keep_moves: bool,
 }
 
 impl AlphaBeta {
     /// The whole-turn move for the player to act in `state` (which must be at the start of
     /// its turn or later in it, not over).
     pub fn search(&self, library: &Library, state: &State, rng: &mut Rng) -> Vec<Action> {
+        self.search_keeping(library, state, rng, true)
+    }
+
+    /// [`AlphaBeta::search`], keeping each node's moves between iterations or not.
+    fn search_keeping(
+        &self,
+        library: &Library,
+        state: &State,
+        rng: &mut Rng,
+        keep_moves: bool,
+    ) -> Vec<Action> {
         let mut search = Search {
             params: self,
             library,
@@ -81,14 +153,16 @@ impl AlphaBeta {
             nodes: 0,
             depth_limit: 0,
             best: None,
+            keep_moves,
         };
         let mut completed: Option<Vec<Action>> = None;
         let mut last_nodes = None;
+        let mut root = None;
         for depth in 1..=self.max_depth.max(1) {
             search.depth_limit = depth;
             search.best = None;
             let before = search.nodes;
-            let result = search.node(state, 0, f64::NEG_INFINITY, f64::INFINITY, rng);
+            let result = search.node(state, 0, f64::NEG_INFINITY, f64::INFINITY, rng, &mut root);
             let Ok(_) = result else {
                 if completed.is_none() {
                     completed = search.best.take().map(|(m, _)| m);
@@ -106,8 +180,8 @@ impl AlphaBeta {
     }
 }
 
-impl Search<'_> {
-    /// The alpha-beta value of `state` at `depth`.
+impl<'a> Search<'a> {
+    /// The alpha-beta value of `state` at `depth`; `memo` keeps its moves between iterations.
     fn node(
         &mut self,
         state: &State,
@@ -115,6 +189,7 @@ impl Search<'_> {
         mut alpha: f64,
         mut beta: f64,
         rng: &mut Rng,
+        memo: &mut Option<Box<Expansion<'a>>>,
     ) -> Result<f64, OutOfBudget> {
         if self.evaluations >= self.params.evaluations && !(depth == 0 && self.best.is_none()) {
             return Err(OutOfBudget);
@@ -129,24 +204,30 @@ impl Search<'_> {
             &self.params.inner
         };
         let max_node = state.active == self.max_player;
-        let mut children = portfolio.children(self.library, state);
+        if !self.keep_moves || memo.as_ref().is_none_or(|m| m.drew) {
+            *memo = Some(Box::new(Expansion::new(
+                portfolio.children(self.library, state),
+            )));
+        }
+        let expansion = memo.as_mut().expect("just made");
         let mut count = 0;
         while self.params.max_children == 0 || count < self.params.max_children {
-            let Some(child) = children.next_move(rng) else {
+            if !expansion.reach(count, rng) {
                 break;
-            };
+            }
+            let kid = &mut expansion.kids[count];
             count += 1;
             if depth == 0 && self.best.is_none() {
-                self.best = Some((child.actions.clone(), f64::NEG_INFINITY));
+                self.best = Some((kid.actions.clone(), f64::NEG_INFINITY));
             }
-            let value = self.node(&child.state, depth + 1, alpha, beta, rng)?;
+            let value = self.node(&kid.state, depth + 1, alpha, beta, rng, &mut kid.below)?;
             if max_node && value > alpha {
                 alpha = value;
             } else if !max_node && value < beta {
                 beta = value;
             }
             if depth == 0 && self.best.as_ref().is_none_or(|(_, v)| value > *v) {
-                self.best = Some((child.actions, value));
+                self.best = Some((kid.actions.clone(), value));
             }
             if alpha >= beta {
                 break;
@@ -236,6 +317,50 @@ mod tests {
                 rules::apply(lib, &mut replay, a);
             }
             assert_eq!(replay.active, 1, "the move is player 0's whole turn");
+        }
+    }
+
+    #[test]
+    fn keeping_the_moves_between_iterations_changes_no_decision() {
+        use crate::games::prismata::ai::config::BotConfig;
+        let lib = Library::builtin();
+        let hard = BotConfig::builtin()
+            .portfolio("HardIterator")
+            .unwrap()
+            .clone();
+        let searches = [
+            // Random players: the nodes that drew are generated afresh.
+            ab(20, 60),
+            AlphaBeta {
+                root: hard.clone(),
+                inner: hard,
+                max_depth: 20,
+                max_children: 3,
+                eval: LeafEval::WillScore,
+                evaluations: 150,
+            },
+        ];
+        for (i, search) in searches.iter().enumerate() {
+            for seed in 0..6u64 {
+                let mut s = State::new(lib, &Level::random(lib, 8, seed).unwrap());
+                let mut play = rng_from_seed(seed);
+                // Mid-game states, with something to attack and defend.
+                while s.ply < 8 + 2 * seed as u32 && !s.over {
+                    let actions = Sequence { players: firsts() }.actions(lib, &s, &mut play);
+                    actions
+                        .into_iter()
+                        .for_each(|a| rules::apply(lib, &mut s, a));
+                }
+                let mut kept_rng = rng_from_seed(seed);
+                let mut fresh_rng = rng_from_seed(seed);
+                let kept = search.search_keeping(lib, &s, &mut kept_rng, true);
+                let fresh = search.search_keeping(lib, &s, &mut fresh_rng, false);
+                assert_eq!(kept, fresh, "search {i}, seed {seed}");
+                assert!(
+                    kept_rng == fresh_rng,
+                    "search {i}, seed {seed}: the same draws"
+                );
+            }
         }
     }
 
