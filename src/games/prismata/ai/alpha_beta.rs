@@ -12,7 +12,7 @@
 //! evaluations checked at the same place, so a decision does not depend on the machine.
 //!
 //! Each iteration walks the tree of the one before, so a node's moves are kept from one
-//! iteration to the next ([`Expansion`]) instead of generated again: the portfolio's players
+//! iteration to the next (`Expansion`) instead of generated again: the portfolio's players
 //! are functions of the state unless they draw random numbers, and a node whose generation drew
 //! any is generated afresh on every visit, so the search plays exactly as one that keeps
 //! nothing.
