@@ -54,6 +54,7 @@ fn every_builtin_bot_finishes_a_game_against_the_playout_bot() {
         need_a_model,
         [
             "AB_Learned",
+            "AB_Learned100",
             "AB_LearnedAhead",
             "UCT_Learned",
             "UCT_LearnedAhead",
