@@ -133,7 +133,8 @@ impl<'a> Children<'a> {
             play_phase(player.as_ref(), PpPhase::ALL[phase], &mut turn, rng);
             self.after[phase] = Some(turn);
         }
-        let turn = self.after[3].clone().expect("every phase is played");
+        // Taken, not copied: moving the odometer on forgets the last phase's turn anyway.
+        let turn = self.after[3].take().expect("every phase is played");
         let indices = self.indices;
         self.advance();
         Some(match self.seen.iter().position(|a| *a == turn.actions) {

@@ -118,6 +118,8 @@ struct Search<'a> {
     chill: ChillScenario,
     damage: AttackDamageScenario<'a>,
     tapped: u16,
+    /// The library's Drone-like types ([`drone_types`], looked up once).
+    drones: [Option<u16>; 2],
     drone: Option<u16>,
     drone_hp: u16,
     drone_loss: f64,
@@ -235,7 +237,7 @@ impl<'a> Search<'a> {
                 .buy
                 .iter()
                 .flat_map(|b| &b.sacrifice)
-                .filter(|(unit, _)| drone_types(self.lib).contains(&Some(*unit)))
+                .filter(|(unit, _)| self.drones.contains(&Some(*unit)))
                 .map(|&(_, n)| n)
                 .sum();
             let tapped = self.tapped;
@@ -370,6 +372,7 @@ impl AvoidBreachSolver {
             chill,
             damage: AttackDamageScenario::new(lib, predicted),
             tapped: tapped_drones(turn, drones).len() as u16,
+            drones,
             drone: drones[0],
             drone_hp: drones[0].map_or(1, |d| lib.get(d).hp),
             drone_loss: drones[0].map_or(0.0, |d| buy_total_cost(lib, d)),
