@@ -118,9 +118,9 @@ struct Search<'a> {
     chill: ChillScenario,
     damage: AttackDamageScenario<'a>,
     tapped: u16,
-    /// The library's Drone-like types ([`drone_types`], looked up once).
+    /// The library's Drone-like types ([`drone_types`], looked up once); the first is the
+    /// Drone, whose clicks may be taken back.
     drones: [Option<u16>; 2],
-    drone: Option<u16>,
     drone_hp: u16,
     drone_loss: f64,
     stack: Vec<u16>,
@@ -165,7 +165,7 @@ impl<'a> Search<'a> {
     ) {
         if index == 0 || num_bought > 0 {
             let gold = s.sides[self.player].resources.get(Resource::Gold);
-            let max_untap = if self.drone.is_some() {
+            let max_untap = if self.drones[0].is_some() {
                 self.params
                     .max_untap_drones
                     .min(self.tapped)
@@ -373,7 +373,6 @@ impl AvoidBreachSolver {
             damage: AttackDamageScenario::new(lib, predicted),
             tapped: tapped_drones(turn, drones).len() as u16,
             drones,
-            drone: drones[0],
             drone_hp: drones[0].map_or(1, |d| lib.get(d).hp),
             drone_loss: drones[0].map_or(0.0, |d| buy_total_cost(lib, d)),
             stack: Vec::new(),
