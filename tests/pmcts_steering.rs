@@ -1,33 +1,34 @@
 //! Portfolio MCTS's opt-in steering fields on Tribes (issue 29): `rollout=weighted`,
-//! `expand=weighted`, `final=weighted` (`tie`) and `style` parse and name bad
+//! `expand=weighted`, `final=weighted` (`tie`), `persona` and `style` parse and name bad
 //! values; the weighted rollout sampler draws only scripts of weight; the weighted final
 //! move plays the highest-weighted proposal when every child is tied; the strength dial
 //! `epsilon` plays only proposals of weight at 1 and as the default at 0; the dial `blunder`
 //! plays as the default at 0 and at 1 swaps the searched move for another of its style key;
-//! every field is deterministic for a seed.
+//! the persona term changes nothing when every weight is equal and makes a personality whose
+//! attack scripts weigh more attack more; every field is deterministic for a seed.
 
 use std::sync::Arc;
 
 use playstyles::agent::{Agent, Assignment, Portfolio, SearchSupport};
 use playstyles::agents::build_agent;
 use playstyles::arena::play_match;
-use playstyles::game::Game;
-use playstyles::games::tribes::{Action, State, TribesGame, builtin};
+use playstyles::game::{Game, Turn};
+use playstyles::games::tribes::{Action, ActionKind, State, TribesGame, builtin};
 use playstyles::rng::{Rng, derive_rng};
 
 use crate::support::errors::config_field;
 
 /// Every field together, at half strength.
 const ALL: &str = "pmcts(budget=80,rollout=weighted,expand=weighted,final=weighted,tie=0.1,\
-                   style=0.5,weights=[spawn.strongest=1,spawn.cheapest=0])";
+                   persona=0.5,style=0.5,weights=[spawn.strongest=1,spawn.cheapest=0])";
 
 #[test]
 fn steering_fields_parse_and_bad_values_name_the_field() {
     let game = TribesGame::default();
     for s in [
         "pmcts(rollout=weighted)",
-        "pmcts(expand=weighted,final=weighted,tie=0,style=0)",
-        "pmcts(expand=random,final=best,style=1)",
+        "pmcts(expand=weighted,final=weighted,tie=0,persona=0,style=0)",
+        "pmcts(expand=random,final=best,style=1,persona=2.5)",
         ALL,
     ] {
         assert!(build_agent(&game, s).is_ok(), "{s}");
@@ -39,8 +40,8 @@ fn steering_fields_parse_and_bad_values_name_the_field() {
     assert_eq!(field("pmcts(final=mean)"), "final");
     assert_eq!(field("pmcts(tie=-0.1)"), "tie");
     assert_eq!(field("pmcts(tie=inf)"), "tie");
-    // The persona term was tried and removed (issue 29): the field is unknown.
-    assert_eq!(field("pmcts(persona=1)"), "persona");
+    assert_eq!(field("pmcts(persona=-1)"), "persona");
+    assert_eq!(field("pmcts(persona=x)"), "persona");
     assert_eq!(field("pmcts(style=1.5)"), "style");
     assert_eq!(field("pmcts(style=-0.5)"), "style");
     assert_eq!(field("pmcts(epsilon=1.01)"), "epsilon");
@@ -56,7 +57,7 @@ fn steered_searches_are_deterministic_for_a_seed() {
     let level = builtin::level(builtin::SEEDS[3]).unwrap();
     for spec in [
         ALL,
-        "pmcts(budget=80,rollout=weighted)",
+        "pmcts(budget=80,rollout=weighted,persona=1)",
         "pmcts(budget=80,expand=weighted,pruning=true)",
         "pmcts(budget=80,expand=weighted,final=weighted,epsilon=0.5)",
         "pmcts(budget=80,expand=weighted,final=weighted,blunder=0.5)",
@@ -307,4 +308,55 @@ fn blunder_zero_plays_as_the_default_and_one_swaps_within_the_style_key() {
         }
     }
     assert!(swapped > 5 && kept > 0, "{swapped} swapped, {kept} kept");
+}
+
+/// ATTACK actions the first player plays in games of `spec` against MCTS on two built-in levels.
+fn attacks_of(game: &TribesGame, spec: &str) -> usize {
+    [builtin::SEEDS[0], builtin::SEEDS[3]]
+        .iter()
+        .map(|&seed| {
+            let level = builtin::level(seed).unwrap();
+            let mut agents: Vec<Box<dyn Agent<TribesGame>>> = vec![
+                build_agent(game, spec).unwrap(),
+                build_agent(game, "mcts(budget=80)").unwrap(),
+            ];
+            let mut n = 0;
+            play_match(game, &level, &mut agents, 5, |s, a| {
+                if game.turn(s) == Turn::Player(0) && a.kind == ActionKind::Attack {
+                    n += 1;
+                }
+            })
+            .unwrap();
+            n
+        })
+        .sum()
+}
+
+#[test]
+fn the_persona_term_is_silent_for_equal_weights_and_steers_attacks_by_their_weight() {
+    let game = TribesGame::default();
+    let base = "pmcts(budget=120,expand=weighted,final=weighted";
+    // Every weight 0.5: each path's mean weight is the centre, so the term adds 0 everywhere.
+    assert_eq!(
+        actions_of(&game, &format!("{base})")),
+        actions_of(&game, &format!("{base},persona=3)")),
+    );
+    let weights = |w: f64| {
+        let names = [
+            "attack.closest",
+            "attack.weakest",
+            "attack.max_damage",
+            "attack.strongest",
+        ];
+        let list: Vec<String> = names.iter().map(|n| format!("{n}={w}")).collect();
+        format!("{base},persona=3,weights=[{}])", list.join(","))
+    };
+    let (low, high) = (
+        attacks_of(&game, &weights(0.0)),
+        attacks_of(&game, &weights(1.0)),
+    );
+    assert!(
+        high > 2 * low + 5,
+        "attacks: {low} at weight 0, {high} at weight 1"
+    );
 }

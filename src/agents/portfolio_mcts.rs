@@ -8,13 +8,13 @@
 //! Opt-in steering by the script weights (issue 29; every default is the search above):
 //! weighted rollouts (`rollout=weighted`, [`Portfolio::sample_weighted`]), expansion in order
 //! of `w·v` (`expand=weighted`), a final move that prefers the highest `w·v` among root
-//! children tied with the best (`final=weighted`, `tie`) and a style strength `style` in
-//! [0, 1] that scales them all. A strength dial `epsilon` plays, with that probability, the
+//! children tied with the best (`final=weighted`, `tie`), a persona term in the values
+//! (`persona=λ`: the mean weight of the searching player's scripted actions on the path from
+//! the root to the end of the rollout, centred) and a style strength `style` in [0, 1] that
+//! scales them all. A strength dial `epsilon` plays, with that probability, the
 //! personality's instinct (a root proposal drawn ∝ `w·v`) instead of searching; `blunder`
 //! swaps, with that probability, the searched move for another legal action of the same
-//! [`Game::style_key`]. (A persona
-//! term in the values, the mean weight of the searching player's actions on the path, was
-//! tried and removed: it did not steer, see the README's "Steering by the weights".)
+//! [`Game::style_key`].
 //!
 //! A decision first checks its root's proposals against the legal actions: an illegal one
 //! fails it with [`Error::IllegalChoice`] naming the script. Proposals inside the tree and
@@ -34,7 +34,7 @@ use super::compat::SearchCompat;
 use super::from_spec::{FromSpec, take_knowledge};
 use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_search, take_budget};
 use super::tree::{
-    EPSILON, Headed, NodeHead, NodeView, Tree, UNEXPANDED, normalise, selection_score,
+    EPSILON, Headed, NO_PARENT, NodeHead, NodeView, Tree, UNEXPANDED, normalise, selection_score,
 };
 use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
 use crate::error::{Error, Result};
@@ -73,8 +73,13 @@ pub struct PmctsParams {
     /// [`FinalMove::Weighted`]'s tolerance: root children whose value is within `tie` of the
     /// best (values normalised to [0, 1] by the root's bounds) count as tied.
     pub tie: f64,
+    /// λ of the persona term (0: none): the mean script weight of the searching player's
+    /// actions from the root to the end of the rollout, centred on the mean script weight,
+    /// times λ, is added to a child's normalised value where the searching player chooses and
+    /// to the final choice's key.
+    pub persona: f64,
     /// Style strength `s` in [0, 1]: a weighted rollout step or expansion is weighted with
-    /// probability `s` (else uniform), and `tie` is scaled by `s`.
+    /// probability `s` (else uniform), and `persona` and `tie` are scaled by `s`.
     pub style: f64,
     /// A strength dial in [0, 1]: with this probability a decision plays, without searching,
     /// a root proposal drawn ∝ its `w·v` (the personality's instinct; uniformly when every
@@ -119,6 +124,7 @@ impl PmctsParams {
             expand: ExpandOrder::Random,
             final_move: FinalMove::Best,
             tie: 0.05,
+            persona: 0.0,
             style: 1.0,
             epsilon: 0.0,
             blunder: 0.0,
@@ -129,9 +135,9 @@ impl PmctsParams {
     /// (`exact` or `sampled`; no such field when `compat` forces
     /// [exact rollouts](SearchCompat::exact_rollouts)), `bias`, `pruning`, `k_init_mult`,
     /// `t_mult`, `a_mult`, `b`, and the opt-in steering fields `expand` (`random` or
-    /// `weighted`), `final` (`best` or `weighted`), `tie` (≥ 0) and `style` (0 to 1), and the
-    /// strength dials `epsilon` and `blunder` (0 to 1); the defaults for the others
-    /// ([`PmctsParams::reference`]'s under `compat = "java"`).
+    /// `weighted`), `final` (`best` or `weighted`), `tie` (≥ 0), `persona` (≥ 0) and `style`
+    /// (0 to 1), and the strength dials `epsilon` and `blunder` (0 to 1); the defaults for
+    /// the others ([`PmctsParams::reference`]'s under `compat = "java"`).
     ///
     /// # Errors
     ///
@@ -180,10 +186,16 @@ impl PmctsParams {
                 &[("best", FinalMove::Best), ("weighted", FinalMove::Weighted)],
             )?,
             tie: spec.take_in("tie", d.tie, f64::INFINITY)?,
+            persona: spec.take_in("persona", d.persona, f64::INFINITY)?,
             style: spec.take_in("style", d.style, 1.0)?,
             epsilon: spec.take_in("epsilon", d.epsilon, 1.0)?,
             blunder: spec.take_in("blunder", d.blunder, 1.0)?,
         })
+    }
+
+    /// The persona term's λ scaled by the style strength.
+    fn persona_lambda(&self) -> f64 {
+        self.persona * self.style
     }
 }
 
@@ -287,6 +299,41 @@ struct Node {
     pruned_started: bool,
 }
 
+/// A node's part of the persona term (kept beside the tree, and only while the term is on):
+/// the searching player's scripted actions from the root to the node, and the sum of the
+/// persona values backed up through it.
+#[derive(Clone, Copy, Debug, Default)]
+struct PersonaNode {
+    path: PersonaPath,
+    total: f64,
+}
+
+/// The searching player's scripted actions on a path and the sum of their script weights.
+#[derive(Clone, Copy, Debug, Default)]
+struct PersonaPath {
+    actions: u32,
+    weight: f64,
+}
+
+impl PersonaPath {
+    /// The path with one more action of the searching player's by a script of weight `w`.
+    fn with(self, w: f64) -> Self {
+        PersonaPath {
+            actions: self.actions + 1,
+            weight: self.weight + w,
+        }
+    }
+
+    /// The mean weight minus `centre` (0 for no action).
+    fn value(self, centre: f64) -> f64 {
+        if self.actions == 0 {
+            0.0
+        } else {
+            self.weight / self.actions as f64 - centre
+        }
+    }
+}
+
 impl Node {
     fn new(head: NodeHead) -> Self {
         Node {
@@ -322,6 +369,14 @@ pub struct PortfolioMcts<G: Game> {
     pruned: Vec<bool>,
     /// The state a rollout plays on, reused.
     sim: Option<G::State>,
+    /// The searching player of the current decision, and the mean script weight (the persona
+    /// term's centre).
+    me: Player,
+    centre: f64,
+    /// Per node, its part of the persona term (empty while the term is off).
+    persona: Vec<PersonaNode>,
+    /// The persona value of the last evaluated leaf.
+    leaf_persona: f64,
     /// FM calls of the last decision.
     pub last_fm_calls: u64,
 }
@@ -336,6 +391,11 @@ impl<G: Game> PortfolioMcts<G> {
         compat: SearchCompat,
     ) -> Self {
         weights.resize(portfolio.script_names().len(), 0.5);
+        let centre = if weights.is_empty() {
+            0.5
+        } else {
+            weights.iter().sum::<f64>() / weights.len() as f64
+        };
         PortfolioMcts {
             params,
             knowledge,
@@ -351,6 +411,10 @@ impl<G: Game> PortfolioMcts<G> {
             prune_value: Vec::new(),
             pruned: Vec::new(),
             sim: None,
+            me: 0,
+            centre,
+            persona: Vec::new(),
+            leaf_persona: 0.0,
             last_fm_calls: 0,
         }
     }
@@ -413,35 +477,65 @@ impl<G: Game> PortfolioMcts<G> {
         best.item
     }
 
-    /// Expands `slot` of node `n`.
-    fn expand_slot(&mut self, game: &G, n: u32, slot: u32) -> u32 {
+    /// Expands `slot` of node `n`, extending the persona path if `persona`.
+    fn expand_slot(&mut self, game: &G, n: u32, slot: u32, persona: bool) -> u32 {
         let a = self.props[slot as usize];
-        self.tree.expand(game, n, slot, a.action, Node::new)
+        let mine = self.tree.head(n).to_move == Some(self.me);
+        let child = self.tree.expand(game, n, slot, a.action, Node::new);
+        if persona {
+            let path = self.persona[n as usize].path;
+            let path = if mine && a.script != u16::MAX {
+                path.with(self.weight_of(a.script))
+            } else {
+                path
+            };
+            debug_assert_eq!(self.persona.len(), child as usize);
+            self.persona.push(PersonaNode { path, total: 0.0 });
+        }
+        child
     }
 
-    /// The root slot to play, by [`FinalMove`].
+    /// The root slot to play: by [`FinalMove`], on values plus the persona term.
     fn final_slot(&self, rng: &mut Rng) -> u32 {
-        if self.params.final_move == FinalMove::Best {
+        let lambda = self.params.persona_lambda();
+        let weighted = self.params.final_move == FinalMove::Weighted;
+        if lambda == 0.0 && !weighted {
             // The root child with the best mean value.
             return self.tree.best_root_slot(|c| c.mean, rng);
         }
         let b = self.tree.head(0).bounds;
-        let key = |c: &NodeHead| normalise(c.mean, b.lo, b.hi);
+        let key = |slot: u32, c: &NodeHead| {
+            let persona = if lambda == 0.0 {
+                0.0
+            } else {
+                let child = self.tree.slots[slot as usize] as usize;
+                lambda * self.persona[child].total / (c.visits as f64 + EPSILON)
+            };
+            normalise(c.mean, b.lo, b.hi) + persona
+        };
         let best_key = self
             .tree
             .root_children()
-            .map(|(_, c)| key(c))
+            .map(|(slot, c)| key(slot, c))
             .fold(f64::NEG_INFINITY, f64::max);
-        let tie = self.params.tie * self.params.style;
-        // Among the children within `tie` of the best, the highest w·v, then the best value.
+        let tie = if weighted {
+            self.params.tie * self.params.style
+        } else {
+            0.0
+        };
+        // Among the children within `tie` of the best, the highest w·v, then the best key.
         let mut best = ArgMax::default();
         let mut best_pv = f64::NEG_INFINITY;
         for (slot, c) in self.tree.root_children() {
-            let k = key(c);
-            if k < best_key - tie {
+            let k = key(slot, c);
+            if weighted && k < best_key - tie {
                 continue;
             }
-            let pv = self.prune_value[slot as usize];
+            let pv = if weighted {
+                self.prune_value[slot as usize]
+            } else {
+                0.0
+            };
             if pv > best_pv {
                 best_pv = pv;
                 best = ArgMax::default();
@@ -598,9 +692,10 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
 
     /// Expands an unexpanded child of `n`: a uniformly random one, or by [`ExpandOrder`].
     fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32 {
+        let persona = self.params.persona_lambda() > 0.0;
         if self.params.expand == ExpandOrder::Weighted && self.styled(rng) {
             let slot = self.weighted_slot(n, rng);
-            return self.expand_slot(game, n, slot);
+            return self.expand_slot(game, n, slot, persona);
         }
         let node = self.tree.head(n);
         let mut pick = rng.random_range(0..node.len - node.expanded);
@@ -614,7 +709,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             }
             slot += 1;
         }
-        self.expand_slot(game, n, slot)
+        self.expand_slot(game, n, slot, persona)
     }
 
     /// Selection among the children of `n` with progressive bias, skipping pruned ones.
@@ -634,6 +729,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         let mover = self.tree.maxn.selector(node.to_move, me);
         let my_move = mover.is_some() || node.to_move == Some(me);
         let model = self.compat.opponent_model();
+        let lambda = self.params.persona_lambda();
         let ln = ((node.visits + 1) as f64).ln();
         let mut best = ArgMax::default();
         for i in first..first + len {
@@ -659,6 +755,11 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             } else {
                 0.0
             };
+            let q = if lambda > 0.0 && node.to_move == Some(me) {
+                q + lambda * self.persona[child as usize].total / visits
+            } else {
+                q
+            };
             best.offer(
                 selection_score(q, explore, bias, my_move, model),
                 child,
@@ -677,6 +778,11 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         fm: &mut u64,
         rng: &mut Rng,
     ) -> f64 {
+        let persona = self.params.persona_lambda() > 0.0;
+        let mut path = self
+            .persona
+            .get(leaf as usize)
+            .map_or_else(PersonaPath::default, |p| p.path);
         let mut v = if self.params.rollouts {
             let from = &self.tree.states[leaf as usize];
             let mut sim = match self.sim.take() {
@@ -689,6 +795,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             let mut depth = self.tree.head(leaf).depth;
             let mut last = None;
             while depth < self.params.depth && !game.is_terminal(&sim) {
+                let mine = persona && game.turn(&sim) == Turn::Player(self.me);
                 let drawn = match self.params.rollout {
                     RolloutPolicy::Weighted if self.styled(rng) => {
                         self.proposer.portfolio.sample_weighted(
@@ -713,6 +820,9 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                         self.proposer.buf[rng.random_range(0..self.proposer.buf.len())]
                     }
                 };
+                if mine && drawn.script != u16::MAX {
+                    path = path.with(self.weight_of(drawn.script));
+                }
                 let a = drawn.action;
                 game.apply(&mut sim, a);
                 last = Some(a);
@@ -734,10 +844,21 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
                 *w = 0.0;
             }
         }
+        if persona {
+            self.leaf_persona = path.value(self.centre);
+        }
         v
     }
 
     fn backup(&mut self, n: u32, v: f64) {
+        if self.params.persona_lambda() > 0.0 {
+            let p = self.leaf_persona;
+            let mut at = n;
+            while at != NO_PARENT {
+                self.persona[at as usize].total += p;
+                at = self.tree.head(at).parent;
+            }
+        }
         self.tree.backup(n, v);
     }
 }
@@ -766,9 +887,14 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         self.props.clear();
         self.prune_value.clear();
         self.pruned.clear();
+        self.me = me;
         self.tree.set_root_state(game, state, me, rng);
         let root = Node::new(NodeHead::root(me));
         self.tree.start(root, game.num_players(state));
+        self.persona.clear();
+        if self.params.persona_lambda() > 0.0 {
+            self.persona.push(PersonaNode::default());
+        }
         self.proposer.proposals(game, state, rng);
         if let Some(bad) = self.proposer.illegal_proposal() {
             return Err(self.illegal_proposal(game, state, me, bad));
