@@ -54,7 +54,6 @@ fn steering_fields_parse_and_bad_values_name_the_field() {
 #[test]
 fn steered_searches_are_deterministic_for_a_seed() {
     let game = TribesGame::default();
-    let level = builtin::level(builtin::SEEDS[3]).unwrap();
     for spec in [
         ALL,
         "pmcts(budget=80,rollout=weighted,persona=1)",
@@ -62,15 +61,7 @@ fn steered_searches_are_deterministic_for_a_seed() {
         "pmcts(budget=80,expand=weighted,final=weighted,epsilon=0.5)",
         "pmcts(budget=80,expand=weighted,final=weighted,blunder=0.5)",
     ] {
-        let run = || {
-            let mut agents: Vec<Box<dyn Agent<TribesGame>>> = vec![
-                build_agent(&game, spec).unwrap(),
-                build_agent(&game, "mcts(budget=80)").unwrap(),
-            ];
-            play_match(&game, &level, &mut agents, 3, |_, _| {})
-                .unwrap()
-                .actions
-        };
+        let run = || against_mcts(&game, builtin::SEEDS[3], spec, 3, |_, _| {});
         assert_eq!(run(), run(), "{spec}");
     }
 }
@@ -207,16 +198,28 @@ fn with_every_child_tied_the_weighted_final_move_plays_the_highest_weighted_prop
     assert!(checked > 5, "{checked}");
 }
 
-/// The actions of a game of `spec` against MCTS on the fourth built-in level.
-fn actions_of(game: &TribesGame, spec: &str) -> Vec<Action> {
-    let level = builtin::level(builtin::SEEDS[3]).unwrap();
+/// The actions of a game (match seed `seed`) of `spec` as player 0 against
+/// `mcts(budget=80)` on the built-in level of `level`, showing `observer` every step.
+fn against_mcts(
+    game: &TribesGame,
+    level: u64,
+    spec: &str,
+    seed: u64,
+    observer: impl FnMut(&State, Action),
+) -> Vec<Action> {
+    let level = builtin::level(level).unwrap();
     let mut agents: Vec<Box<dyn Agent<TribesGame>>> = vec![
         build_agent(game, spec).unwrap(),
         build_agent(game, "mcts(budget=80)").unwrap(),
     ];
-    play_match(game, &level, &mut agents, 3, |_, _| {})
+    play_match(game, &level, &mut agents, seed, observer)
         .unwrap()
         .actions
+}
+
+/// The actions of a game of `spec` against MCTS on the fourth built-in level.
+fn actions_of(game: &TribesGame, spec: &str) -> Vec<Action> {
+    against_mcts(game, builtin::SEEDS[3], spec, 3, |_, _| {})
 }
 
 #[test]
@@ -314,19 +317,13 @@ fn blunder_zero_plays_as_the_default_and_one_swaps_within_the_style_key() {
 fn attacks_of(game: &TribesGame, spec: &str) -> usize {
     [builtin::SEEDS[0], builtin::SEEDS[3]]
         .iter()
-        .map(|&seed| {
-            let level = builtin::level(seed).unwrap();
-            let mut agents: Vec<Box<dyn Agent<TribesGame>>> = vec![
-                build_agent(game, spec).unwrap(),
-                build_agent(game, "mcts(budget=80)").unwrap(),
-            ];
+        .map(|&level| {
             let mut n = 0;
-            play_match(game, &level, &mut agents, 5, |s, a| {
+            against_mcts(game, level, spec, 5, |s, a| {
                 if game.turn(s) == Turn::Player(0) && a.kind == ActionKind::Attack {
                     n += 1;
                 }
-            })
-            .unwrap();
+            });
             n
         })
         .sum()

@@ -477,12 +477,12 @@ impl<G: Game> PortfolioMcts<G> {
         best.item
     }
 
-    /// Expands `slot` of node `n`, extending the persona path if `persona`.
-    fn expand_slot(&mut self, game: &G, n: u32, slot: u32, persona: bool) -> u32 {
+    /// Expands `slot` of node `n`, extending the persona path while the term is on.
+    fn expand_slot(&mut self, game: &G, n: u32, slot: u32) -> u32 {
         let a = self.props[slot as usize];
         let mine = self.tree.head(n).to_move == Some(self.me);
         let child = self.tree.expand(game, n, slot, a.action, Node::new);
-        if persona {
+        if !self.persona.is_empty() {
             let path = self.persona[n as usize].path;
             let path = if mine && a.script != u16::MAX {
                 path.with(self.weight_of(a.script))
@@ -692,10 +692,9 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
 
     /// Expands an unexpanded child of `n`: a uniformly random one, or by [`ExpandOrder`].
     fn expand(&mut self, game: &G, n: u32, rng: &mut Rng) -> u32 {
-        let persona = self.params.persona_lambda() > 0.0;
         if self.params.expand == ExpandOrder::Weighted && self.styled(rng) {
             let slot = self.weighted_slot(n, rng);
-            return self.expand_slot(game, n, slot, persona);
+            return self.expand_slot(game, n, slot);
         }
         let node = self.tree.head(n);
         let mut pick = rng.random_range(0..node.len - node.expanded);
@@ -709,7 +708,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
             }
             slot += 1;
         }
-        self.expand_slot(game, n, slot, persona)
+        self.expand_slot(game, n, slot)
     }
 
     /// Selection among the children of `n` with progressive bias, skipping pruned ones.
