@@ -140,18 +140,9 @@ pub struct DatasetArgs {
     /// without the extension].
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Worker threads [default: one per core].
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Replace an earlier dataset, or start an interrupted one over.
-    #[arg(long)]
-    pub force: bool,
-    /// Continue an interrupted dataset: play only the chunks not yet written.
-    #[arg(long, conflicts_with = "force")]
-    pub resume: bool,
+    /// Threads, progress bar, --force, --resume.
+    #[command(flatten)]
+    pub run: RunFlags,
     /// Stop after K chunks, as if killed (for tests of --resume).
     #[arg(long, value_name = "K", hide = true)]
     pub stop_after_chunks: Option<u64>,
@@ -211,18 +202,9 @@ pub struct EvolveArgs {
     /// name without the extension].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Worker threads [default: one per core].
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Continue the run in the run directory from its checkpoint.
-    #[arg(long, conflicts_with = "force")]
-    pub resume: bool,
-    /// Overwrite an existing run in the run directory.
-    #[arg(long)]
-    pub force: bool,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    /// Threads, progress bar, --force, --resume.
+    #[command(flatten)]
+    pub run: RunFlags,
     /// Stop after K batches, as if killed (for tests of --resume).
     #[arg(long, value_name = "K", hide = true)]
     pub stop_after_batches: Option<u64>,
@@ -347,18 +329,9 @@ pub struct SensitivityArgs {
     /// The seed the games derive from [default: the config's seed].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Worker threads [default: one per core].
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Replace earlier results in the output folder, or start an interrupted measurement over.
-    #[arg(long)]
-    pub force: bool,
-    /// Continue an interrupted measurement: play only the genomes missing from its journal.
-    #[arg(long, conflicts_with = "force")]
-    pub resume: bool,
+    /// Threads, progress bar, --force, --resume.
+    #[command(flatten)]
+    pub run: RunFlags,
     /// Stop after K genomes, as if killed (for tests of --resume).
     #[arg(long, value_name = "K", hide = true)]
     pub stop_after_genomes: Option<u64>,
@@ -367,21 +340,31 @@ pub struct SensitivityArgs {
 /// Flags shared by the commands that re-play a run's elites (`validate`, `reevaluate`).
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
+    /// Threads, progress bar, --force, --resume.
+    #[command(flatten)]
+    pub run: RunFlags,
+    /// Stop after K elites, as if killed (for tests of --resume).
+    #[arg(long, value_name = "K", hide = true)]
+    pub stop_after_elites: Option<u64>,
+}
+
+/// The flags of every command that plays games into files it can stop and continue
+/// (`tournament`, `ladder`, `evolve`, `validate`, `reevaluate`, `sensitivity`, `dataset`).
+#[derive(Clone, Copy, Debug, Args)]
+pub struct RunFlags {
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Replace the tables of an earlier run of the command, or start an interrupted one over.
+    /// Start over: replace what an earlier or interrupted run of the command wrote.
     #[arg(long)]
     pub force: bool,
-    /// Continue an interrupted run: play only the elites missing from its journal.
+    /// Continue an interrupted run from what it wrote, playing only what is missing (with the
+    /// settings that started it).
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
-    /// Stop after K elites, as if killed (for tests of --resume).
-    #[arg(long, value_name = "K", hide = true)]
-    pub stop_after_elites: Option<u64>,
 }
 
 /// Flags of `playstyles tiers`.
@@ -467,19 +450,9 @@ pub struct GamesFlags {
     /// its extension].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Worker threads [default: one per core].
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Continue in the output folder: play only the games missing from it (the config must
-    /// be the one that started it).
-    #[arg(long, conflicts_with = "force")]
-    pub resume: bool,
-    /// Overwrite existing result files in the output folder.
-    #[arg(long)]
-    pub force: bool,
+    /// Threads, progress bar, --force, --resume.
+    #[command(flatten)]
+    pub run: RunFlags,
     /// Stop after N games, as if killed (for tests of --resume).
     #[arg(long, value_name = "N", hide = true)]
     pub stop_after_games: Option<u64>,
@@ -653,24 +626,25 @@ impl Cli {
             }
             CliCommand::Tournament(a) => {
                 let g = a.games;
-                let mut cfg = TournamentConfig::load(&a.config, g.out)?.with_threads(g.threads)?;
-                (cfg.quiet, cfg.force, cfg.resume) = (g.quiet, g.force, g.resume);
+                let r = g.run;
+                let mut cfg = TournamentConfig::load(&a.config, g.out)?.with_threads(r.threads)?;
+                (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
                 cfg.stop_after_games = g.stop_after_games;
                 Command::Tournament(cfg)
             }
             CliCommand::Ladder(a) => {
                 let g = a.games;
-                let mut cfg = LadderConfig::load(&a.config, g.out)?.with_threads(g.threads)?;
-                (cfg.quiet, cfg.force, cfg.resume) = (g.quiet, g.force, g.resume);
+                let r = g.run;
+                let mut cfg = LadderConfig::load(&a.config, g.out)?.with_threads(r.threads)?;
+                (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
                 cfg.stop_after_games = g.stop_after_games.map(|n| n as usize);
                 Command::Ladder(Box::new(cfg))
             }
             CliCommand::Evolve(a) => {
+                let r = a.run;
                 let mut cfg =
-                    EvolveConfig::load(a.config.as_deref(), a.out)?.with_threads(a.threads)?;
-                cfg.resume = a.resume;
-                cfg.force = a.force;
-                cfg.quiet = a.quiet;
+                    EvolveConfig::load(a.config.as_deref(), a.out)?.with_threads(r.threads)?;
+                (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
                 cfg.stop_after_batches = a.stop_after_batches;
                 Command::Evolve(Box::new(cfg))
             }
@@ -688,22 +662,22 @@ impl Cli {
                 // Flag syntax first, so a bad flag is reported even for a bad run directory.
                 let levels: LevelChoice = a.levels.parse()?;
                 let cells: CellChoice = a.cells.parse()?;
-                let r = a.replay;
+                let (r, stop) = (a.replay.run, a.replay.stop_after_elites);
                 let mut cfg = ValidateConfig::new(a.run_dir)?
                     .with_repetitions(a.repetitions)?
                     .with_threads(r.threads)?;
                 cfg.levels = levels;
                 cfg.cells = cells;
                 (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
-                cfg.stop_after_elites = r.stop_after_elites;
+                cfg.stop_after_elites = stop;
                 Command::Validate(cfg)
             }
             CliCommand::Reevaluate(a) => {
-                let r = a.replay;
+                let (r, stop) = (a.replay.run, a.replay.stop_after_elites);
                 let mut cfg = ReevaluateConfig::new(a.run_dir, a.games, r.threads)?;
                 cfg.seed = a.seed;
                 (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
-                cfg.stop_after_elites = r.stop_after_elites;
+                cfg.stop_after_elites = stop;
                 Command::Reevaluate(cfg)
             }
             CliCommand::Sensitivity(a) => {
@@ -712,11 +686,12 @@ impl Cli {
                 let repetitions = check_repetitions(a.repetitions)?;
                 let player = parse_player(a.player.as_deref())?;
                 let groups = parse_groups(&a.group)?;
-                let threads = crate::limits::threads(a.threads, "--threads")?;
+                let r = a.run;
+                let threads = crate::limits::threads(r.threads, "--threads")?;
                 let mut cfg = SensitivityConfig::load(&a.config, a.out)?;
                 (cfg.repetitions, cfg.player, cfg.groups) = (repetitions, player, groups);
                 (cfg.threads, cfg.seed) = (threads, a.seed);
-                (cfg.quiet, cfg.force, cfg.resume) = (a.quiet, a.force, a.resume);
+                (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
                 cfg.stop_after_genomes = a.stop_after_genomes;
                 Command::Sensitivity(Box::new(cfg))
             }
@@ -739,10 +714,11 @@ impl Cli {
                 Command::Report(cfg)
             }
             CliCommand::Dataset(a) => {
-                let threads = crate::limits::threads(a.threads, "--threads")?;
+                let r = a.run;
+                let threads = crate::limits::threads(r.threads, "--threads")?;
                 let mut cfg = DatasetConfig::load(&a.config, a.out)?;
                 cfg.threads = threads;
-                (cfg.quiet, cfg.force, cfg.resume) = (a.quiet, a.force, a.resume);
+                (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
                 cfg.stop_after_chunks = a.stop_after_chunks;
                 Command::Dataset(Box::new(cfg))
             }

@@ -197,6 +197,12 @@ impl PmctsParams {
     fn persona_lambda(&self) -> f64 {
         self.persona * self.style
     }
+
+    /// True when the persona term is on (λ > 0): the search then keeps a [`PersonaNode`] per
+    /// node.
+    fn persona_on(&self) -> bool {
+        self.persona_lambda() > 0.0
+    }
 }
 
 /// The order in which Portfolio MCTS expands a node's children.
@@ -482,7 +488,7 @@ impl<G: Game> PortfolioMcts<G> {
         let a = self.props[slot as usize];
         let mine = self.tree.head(n).to_move == Some(self.me);
         let child = self.tree.expand(game, n, slot, a.action, Node::new);
-        if !self.persona.is_empty() {
+        if self.params.persona_on() {
             let path = self.persona[n as usize].path;
             let path = if mine && a.script != u16::MAX {
                 path.with(self.weight_of(a.script))
@@ -777,7 +783,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
         fm: &mut u64,
         rng: &mut Rng,
     ) -> f64 {
-        let persona = self.params.persona_lambda() > 0.0;
+        let persona = self.params.persona_on();
         let mut path = self
             .persona
             .get(leaf as usize)
@@ -850,7 +856,7 @@ impl<G: Game> TreeSearch<G> for PortfolioMcts<G> {
     }
 
     fn backup(&mut self, n: u32, v: f64) {
-        if self.params.persona_lambda() > 0.0 {
+        if self.params.persona_on() {
             let p = self.leaf_persona;
             let mut at = n;
             while at != NO_PARENT {
@@ -891,7 +897,7 @@ impl<G: Game> Agent<G> for PortfolioMcts<G> {
         let root = Node::new(NodeHead::root(me));
         self.tree.start(root, game.num_players(state));
         self.persona.clear();
-        if self.params.persona_lambda() > 0.0 {
+        if self.params.persona_on() {
             self.persona.push(PersonaNode::default());
         }
         self.proposer.proposals(game, state, rng);
