@@ -57,23 +57,19 @@ class Axis:
         return max(0, min(last, math.floor((v - self.lo) / self.width + 1e-9)))
 
     def bounds(self, i):
-        """Cell i's values as [lower, upper) of the unrounded value (edge cells unbounded): a
-        bucket holds the integers v with lower ≤ v < upper once rounded."""
-        if i == 0:
-            lower = -math.inf
-        elif self.kind == "bucket" and i == self.cells - 1:
-            lower = math.ceil(self.hi) - 0.5
-        elif self.kind == "bucket":
-            lower = math.ceil(self.lo + 1 + (i - 1) * self.step) - 0.5
+        """Cell i's values as [lower, upper) of the unrounded value, edge cells unbounded
+        (`value_bounds` in `src/qd/axis.rs`): a bucket holds the integers lo ≤ v < hi of its
+        rounded bounds, so the value bounds are those rounded up, less a half."""
+        last = self.cells - 1
+        if self.kind == "bins":
+            lower, upper = self.lo + i * self.width, self.lo + (i + 1) * self.width
+        elif i == last:
+            lower, upper = math.ceil(self.hi) - 0.5, math.inf
         else:
-            lower = self.lo + i * self.width
-        if i == self.cells - 1:
-            upper = math.inf
-        elif self.kind == "bucket":
-            upper = math.ceil(min(self.lo + 1 + i * self.step, self.hi)) - 0.5
-        else:
-            upper = self.lo + (i + 1) * self.width
-        return lower, upper
+            a = self.lo + 1 + (i - 1) * self.step
+            lower = math.ceil(a) - 0.5
+            upper = math.ceil(min(a + self.step, self.hi)) - 0.5
+        return (-math.inf if i == 0 else lower, math.inf if i == last else upper)
 
     def stays(self, mean, se):
         lower, upper = self.bounds(self.index(mean))
