@@ -7,7 +7,9 @@
 elites (archive.csv), corrected elites and cells kept on re-play (reevaluated.csv) with the
 share a second re-play would keep were the re-played means exact, where
 reevaluated_summary.csv has it (`kept_cell_ceiling`, written since commit 23fe356), Spearman
-of map and held-out means per feature over all validated elites (validation_summary.csv), and
+of held-out means per feature over all validated elites against the map's means and, where
+validation_summary.csv has it (`replayed_spearman`, written when the run was re-evaluated before
+it was validated), against the re-played means ("map / re-played"), and
 the re-played win rates of the corrected archive's elites: mean, lowest, and how many reach
 THRESHOLD (0.5 against one baseline; 0.25 in four-player Puerto Rico)."""
 import csv
@@ -31,8 +33,12 @@ def run_row(threshold, run):
     spearman = "-"
     if os.path.exists(val_path):
         summary = rows(val_path)
+        def replayed(r):
+            value = r.get("replayed_spearman", "")
+            return f" / {float(value):.2f}" if value else ""
+
         spearman = f"({summary[0]['elites']} elites) " + ", ".join(
-            f"{r['feature']} {float(r['spearman']):.2f}"
+            f"{r['feature']} {float(r['spearman']):.2f}{replayed(r)}"
             for r in summary
             if r["feature"] not in ("win_rate", "all_axes")
         )
@@ -60,7 +66,7 @@ def main():
     threshold = float(sys.argv[1])
     print(
         "| run | elites | corrected elites | kept their cell | games per elite re-played | "
-        f"held-out Spearman | corrected elites' win rate: mean / lowest / ≥ {threshold:.0%} |"
+        f"held-out Spearman (map / re-played) | corrected elites' win rate: mean / lowest / ≥ {threshold:.0%} |"
     )
     print("|---|---|---|---|---|---|---|")
     for run in sys.argv[2:]:

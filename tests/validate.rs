@@ -294,7 +294,7 @@ fn validate_writes_both_tables_identically_with_one_and_two_threads() {
         }
     }
     for r in &summary[3..] {
-        assert_eq!(r[6..], ["", "", ""], "{} has no spread", r[0]);
+        assert_eq!(r[6..9], ["", "", ""], "{} has no spread", r[0]);
     }
 }
 
@@ -991,6 +991,7 @@ fn damaged_numbers_in_the_tables_a_command_reads_are_errors_naming_file_and_line
         "{err}"
     );
     std::fs::remove_file(&validation).unwrap();
+    std::fs::remove_file(run.join(VALIDATION_SUMMARY_CSV)).unwrap();
 
     // reevaluated.csv: a doubled row, a rate above 1.
     ok(&["reevaluate", dir, "--games", "1", "--quiet"]);
@@ -1005,10 +1006,125 @@ fn damaged_numbers_in_the_tables_a_command_reads_are_errors_naming_file_and_line
     );
     std::fs::write(&reevaluated, &table).unwrap();
     set_field(&reevaluated, 0, "new_win_rate_hi", "1.5");
-    let err = fails(&["report", dir]);
+    for args in [
+        &["report", dir][..],
+        &["validate", dir, "--levels", VALIDATION_LEVEL, "--quiet"],
+    ] {
+        let err = fails(args);
+        assert!(
+            err.contains("reevaluated.csv: line 2: `new_win_rate_hi` is 1.5"),
+            "{args:?}: {err}"
+        );
+    }
+    // validate read it before playing: nothing was written.
+    for file in [VALIDATION_CSV, VALIDATION_SUMMARY_CSV, VALIDATION_JOURNAL] {
+        assert!(!run.join(file).exists(), "{file}");
+    }
+}
+
+/// The Spearman correlation of `xs` and `ys` as the summary writes it, by ranks with ties
+/// averaged (written out here apart from the library's).
+fn rank_correlation(xs: &[f64], ys: &[f64]) -> f64 {
+    let ranks = |v: &[f64]| -> Vec<f64> {
+        v.iter()
+            .map(|x| {
+                let below = v.iter().filter(|y| *y < x).count() as f64;
+                let equal = v.iter().filter(|y| *y == x).count() as f64;
+                below + (equal + 1.0) / 2.0
+            })
+            .collect()
+    };
+    let (rx, ry) = (ranks(xs), ranks(ys));
+    let n = rx.len() as f64;
+    let (mx, my) = (rx.iter().sum::<f64>() / n, ry.iter().sum::<f64>() / n);
+    let cov: f64 = rx.iter().zip(&ry).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let var = |r: &[f64], m: f64| r.iter().map(|a| (a - m) * (a - m)).sum::<f64>();
+    cov / (var(&rx, mx) * var(&ry, my)).sqrt()
+}
+
+#[test]
+fn validation_ranks_the_held_out_means_against_the_re_played_ones_when_the_run_has_them() {
+    let run = synthetic_run("replayed-spearman");
+    let dir = path_arg(&run);
+    let validate = [
+        "validate",
+        dir,
+        "--levels",
+        VALIDATION_LEVEL,
+        "--repetitions",
+        "2",
+        "--cells",
+        "all",
+        "--quiet",
+        "--force",
+    ];
+    let column = SUMMARY_COLUMNS
+        .iter()
+        .position(|c| *c == "replayed_spearman")
+        .unwrap();
+    // No re-evaluation yet: the column is empty.
+    ok(&validate);
+    let summary = csv_rows(&run.join(VALIDATION_SUMMARY_CSV));
     assert!(
-        err.contains("reevaluated.csv: line 2: `new_win_rate_hi` is 1.5"),
-        "{err}"
+        summary[1..].iter().all(|r| r[column].is_empty()),
+        "{summary:?}"
+    );
+
+    ok(&["reevaluate", dir, "--games", "4", "--quiet"]);
+    let out = ok(&validate);
+    assert!(out.contains("vs re-played"), "{out}");
+    let (re, _) = reevaluated(&run);
+    let re_col = |name: &str| re[0].iter().position(|c| c == name).unwrap();
+    let rows = csv_rows(&run.join(VALIDATION_CSV));
+    let summary = csv_rows(&run.join(VALIDATION_SUMMARY_CSV));
+    let features = ["attacks", "support_balance"];
+    let num = |s: &str| s.parse::<f64>().unwrap();
+    // Per feature: validation means (validation.csv, cell order) against the re-played ones
+    // (reevaluated.csv, the same cells in the same order).
+    let mut compared = 0;
+    for (k, f) in features.iter().enumerate() {
+        let val: Vec<f64> = rows[1..]
+            .iter()
+            .skip(k)
+            .step_by(2)
+            .map(|r| num(&r[4]))
+            .collect();
+        let new: Vec<f64> = re[1..]
+            .iter()
+            .map(|r| num(&r[re_col(&format!("new_{f}_mean"))]))
+            .collect();
+        let written = &summary[1 + k][column];
+        let spread = |v: &[f64]| v.iter().any(|x| *x != v[0]);
+        if spread(&val) && spread(&new) {
+            assert!(
+                (num(written) - rank_correlation(&new, &val)).abs() < 1e-12,
+                "{f}"
+            );
+            compared += 1;
+        } else {
+            assert_eq!(written, "", "{f}: no spread, no correlation");
+        }
+    }
+    let val: Vec<f64> = rows[1..].iter().step_by(2).map(|r| num(&r[7])).collect();
+    let new: Vec<f64> = re[1..]
+        .iter()
+        .map(|r| num(&r[re_col("new_win_rate")]))
+        .collect();
+    if let Ok(written) = summary[3][column].parse::<f64>() {
+        assert!((written - rank_correlation(&new, &val)).abs() < 1e-12);
+        compared += 1;
+    }
+    assert!(compared > 0, "no correlation to compare: {summary:?}");
+    assert_eq!(summary[4][column], "", "all_axes has no correlation");
+
+    // A re-play of another archive (one elite's archived win rate changed since) is not used.
+    let reevaluated_csv = run.join(REEVALUATED_CSV);
+    set_field(&reevaluated_csv, 2, "map_win_rate", "0.25");
+    ok(&validate);
+    let summary = csv_rows(&run.join(VALIDATION_SUMMARY_CSV));
+    assert!(
+        summary[1..].iter().all(|r| r[column].is_empty()),
+        "{summary:?}"
     );
 }
 

@@ -402,8 +402,12 @@ impl Reevaluation {
 pub struct ReevaluatedRow {
     /// The elite's cell.
     pub cell: usize,
+    /// Its feature means in the archive, in axis order.
+    pub map_means: Vec<f64>,
     /// Its win rate in the archive.
     pub map_win_rate: f64,
+    /// Its games in the archive.
+    pub map_games: u32,
     /// Its win rate in the fresh games.
     pub new_win_rate: f64,
     /// The 95 % Wilson interval of `new_win_rate`.
@@ -488,11 +492,14 @@ fn reevaluated_row(
             "{new_wins} wins and {new_draws} draws in {new_games} games"
         ));
     }
-    count("map_games")?;
+    let map_games = count("map_games")?;
+    let mut map_means = Vec::with_capacity(features.len());
     for f in features {
-        for name in [format!("map_{f}_mean"), format!("map_{f}_sd")] {
-            check_finite(&name, num(&name)?)?;
-        }
+        let (m, sd) = (format!("map_{f}_mean"), format!("map_{f}_sd"));
+        let mean = num(&m)?;
+        check_finite(&m, mean)?;
+        map_means.push(mean);
+        check_finite(&sd, num(&sd)?)?;
     }
     let new_cell = match get("new_cell") {
         "" => None,
@@ -519,7 +526,9 @@ fn reevaluated_row(
     }
     Ok(ReevaluatedRow {
         cell,
+        map_means,
         map_win_rate: num("map_win_rate")?,
+        map_games,
         new_win_rate: num("new_win_rate")?,
         new_win_rate_interval: (num("new_win_rate_lo")?, num("new_win_rate_hi")?),
         new_games,

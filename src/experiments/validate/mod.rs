@@ -33,17 +33,24 @@
 //!   maps it to the elite's `cell_<feature>` coordinate).
 //! - `validation_summary.csv`: columns `feature`, `elites`, `map_mean`, `val_mean` (means over
 //!   the validated elites), `spearman`, `stays_in_cell`, `val_true_sd`, `val_true_sd_cells`,
-//!   `val_reliability`. One row per feature, where `spearman` is Spearman's rank correlation
-//!   between the elites' map and validation means (ranks of ties averaged; empty with fewer
-//!   than 3 elites or when either side has no spread, [`spearman`](crate::stats::spearman)),
-//!   `stays_in_cell` the share of elites whose validation value stays in its bucket on that
-//!   axis, and the last three how much the elites truly differ on the validation levels
-//!   ([`true_spread`](crate::stats::true_spread) of their validation means and standard
-//!   errors: the spread, in cell widths, and the share of the means' variance that is not the
-//!   noise of their games — a low reliability bounds the Spearman any re-play can reach);
-//!   then a `win_rate` row (the win rates' means and rank correlation; the other columns
-//!   empty); then an `all_axes` row whose `stays_in_cell` is the share of elites whose
-//!   validation descriptors fall in the elite's own cell on every axis at once.
+//!   `val_reliability`, `replayed_spearman`. One row per feature, where `spearman` is
+//!   Spearman's rank correlation between the elites' map and validation means (ranks of ties
+//!   averaged; empty with fewer than 3 elites or when either side has no spread,
+//!   [`spearman`](crate::stats::spearman)), `stays_in_cell` the share of elites whose
+//!   validation value stays in its bucket on that axis, the next three how much the elites
+//!   truly differ on the validation levels ([`true_spread`](crate::stats::true_spread) of their
+//!   validation means and standard errors: the spread, in cell widths, and the share of the
+//!   means' variance that is not the noise of their games — a low reliability bounds the
+//!   Spearman any re-play can reach), and `replayed_spearman` the rank correlation of the
+//!   validation means with the elites' means as `reevaluate` re-played them on the training
+//!   levels (`reevaluated.csv`, read before any game is played; the map's means rest on the
+//!   few games that placed each elite, the re-played ones on as many as `reevaluate` was
+//!   given — so this says whether the styles carry over, free of the map's noise). It is empty
+//!   when the run has no `reevaluated.csv` or that re-played another archive
+//!   ([`replayed_of`]). Then a `win_rate` row (the win rates' means and rank correlations,
+//!   `replayed_spearman` with the re-played win rates; the spread columns empty); then an
+//!   `all_axes` row whose `stays_in_cell` is the share of elites whose validation descriptors
+//!   fall in the elite's own cell on every axis at once.
 //!
 //! **Interruptions.** Each elite's games are saved to `validation.journal.json` as soon as they
 //! are played ([`crate::experiments::journal`]); `--resume` continues a killed validation from
@@ -71,8 +78,9 @@ pub use cells::{CellChoice, choose_cells, corner_cells};
 pub use levels::{GENERATED_LEVELS_TAG, LevelChoice, LevelRef, level_refs};
 pub use run::{VALIDATION_JOURNAL, VALIDATION_TAG, validate};
 pub use tables::{
-    ALL_AXES_ROW, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV, VALIDATION_SUMMARY_CSV,
-    Validated, ValidationRow, WIN_RATE_ROW, read_validation_csv, summary_table, validation_table,
+    ALL_AXES_ROW, Replayed, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV,
+    VALIDATION_SUMMARY_CSV, Validated, ValidationRow, WIN_RATE_ROW, read_validation_csv,
+    replayed_of, summary_table, validation_table,
 };
 
 /// Default games per level and elite (as the paper).

@@ -7,7 +7,7 @@ use super::ValidateConfig;
 use super::cells::choose_cells;
 use super::tables::{
     VALIDATION_CSV, VALIDATION_SUMMARY_CSV, Validated, printed_elites, printed_summary,
-    summary_table, validation_table,
+    replayed_of, summary_table, validation_table,
 };
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
@@ -17,6 +17,7 @@ use crate::experiments::output_error;
 use crate::experiments::run_dir::RunDir;
 use crate::features::Feature;
 use crate::limits;
+use crate::report::archive::ArchiveRow;
 use crate::rng::derive_seed;
 
 /// The journal of a validation under way ([`crate::experiments::journal`]).
@@ -42,7 +43,8 @@ pub const VALIDATION_TAG: u64 = 0x7661_6c69_6461_7465;
 /// As [`choose_cells`]; [`Error::Config`] naming `--levels` if `levels` is empty,
 /// `--repetitions` if the elites × levels × repetitions are more than [`limits::MAX_GAMES`],
 /// `--threads` if the pool cannot be built, or the agent field at fault if the run's player or baseline
-/// cannot be built; [`Error::Io`] if a file cannot be written.
+/// cannot be built; as [`replayed_of`] if the run's `reevaluated.csv` is unreadable or
+/// malformed (before any game); [`Error::Io`] if a file cannot be written.
 pub fn validate<G: SearchSupport>(
     game: &G,
     levels: Vec<(String, G::Level)>,
@@ -63,6 +65,8 @@ pub fn validate<G: SearchSupport>(
         ],
         "--repetitions",
     )?;
+    let rows: Vec<&ArchiveRow> = cells.iter().filter_map(|&c| run.row(c)).collect();
+    let replayed = replayed_of(run, &rows)?;
     let rc = &run.config;
     let baseline = rc.baseline.to_string();
     let journal = FILES.open(
@@ -76,7 +80,7 @@ pub fn validate<G: SearchSupport>(
         cfg.resume,
         cfg.force,
     )?;
-    let jobs = elite_jobs(run, cells.iter().filter_map(|&c| run.row(c)))?;
+    let jobs = elite_jobs(run, rows)?;
     let per_elite = levels.len() as u64 * u64::from(cfg.repetitions);
     writeln!(
         out,
@@ -114,7 +118,7 @@ pub fn validate<G: SearchSupport>(
         .zip(evaluations)
         .map(|((row, _), evaluation)| Validated { row, evaluation })
         .collect();
-    let summary = summary_table(run, &validated);
+    let summary = summary_table(run, &validated, replayed.as_deref());
     let printed = format!(
         "{}\n{}",
         printed_elites(run, &validated),

@@ -8,6 +8,7 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 use crate::experiments::feature_spread::FeatureSpread;
+use crate::experiments::reevaluate::tables::{REEVALUATED_CSV, read_reevaluated_csv};
 use crate::experiments::run_dir::RunDir;
 use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
@@ -34,7 +35,7 @@ pub const VALIDATION_COLUMNS: [&str; 11] = [
     "stays_in_cell",
 ];
 /// The columns of `validation_summary.csv`.
-pub const SUMMARY_COLUMNS: [&str; 9] = [
+pub const SUMMARY_COLUMNS: [&str; 10] = [
     "feature",
     "elites",
     "map_mean",
@@ -44,6 +45,7 @@ pub const SUMMARY_COLUMNS: [&str; 9] = [
     "val_true_sd",
     "val_true_sd_cells",
     "val_reliability",
+    "replayed_spearman",
 ];
 /// The `feature` of the summary row about win rates.
 pub const WIN_RATE_ROW: &str = "win_rate";
@@ -57,6 +59,47 @@ pub struct Validated {
     pub row: ArchiveRow,
     /// Its games on the validation levels.
     pub evaluation: Evaluation,
+}
+
+/// An elite's numbers as `reevaluate` re-played it on its training levels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replayed {
+    /// Its re-played feature means, in axis order.
+    pub means: Vec<f64>,
+    /// Its re-played win rate.
+    pub win_rate: f64,
+}
+
+/// The re-played numbers of the elites `rows` (in their order) from the run's
+/// `reevaluated.csv`: `None` if the run has none, or if it re-played another archive — some
+/// elite has no row there with its cell, archived games, win rate and feature means.
+///
+/// # Errors
+///
+/// As [`read_reevaluated_csv`] if the file is there but unreadable or malformed.
+pub fn replayed_of(run: &RunDir, rows: &[&ArchiveRow]) -> Result<Option<Vec<Replayed>>> {
+    let path = run.dir.join(REEVALUATED_CSV);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let features: Vec<String> = run.config.features.iter().map(|a| a.name.clone()).collect();
+    let by_cell: BTreeMap<usize, _> = read_reevaluated_csv(&path, &features)?
+        .into_iter()
+        .map(|r| (r.cell, r))
+        .collect();
+    Ok(rows
+        .iter()
+        .map(|elite| {
+            let r = by_cell.get(&elite.cell)?;
+            let same = r.map_games == elite.games
+                && r.map_win_rate == elite.win_rate
+                && r.map_means == elite.means;
+            same.then(|| Replayed {
+                means: r.new_features.iter().map(|&(mean, _)| mean).collect(),
+                win_rate: r.new_win_rate,
+            })
+        })
+        .collect())
 }
 
 /// Whether the validation descriptor `k` of `v` stays in the elite's bucket on axis `k`.
@@ -89,11 +132,20 @@ pub fn validation_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
     t
 }
 
-/// `validation_summary.csv` (see the [module docs](super)).
-pub fn summary_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
+/// `validation_summary.csv` (see the [module docs](super)), with `replayed` the validated
+/// elites' re-played numbers ([`replayed_of`]) where the run has them.
+pub fn summary_table(
+    run: &RunDir,
+    validated: &[Validated],
+    replayed: Option<&[Replayed]>,
+) -> CsvTable {
     let n = validated.len();
     let opt = |x: Option<f64>| x.map_or_else(String::new, |x| x.to_string());
     let share = |count: usize| opt((n > 0).then(|| count as f64 / n as f64));
+    let against_replayed = |of: &dyn Fn(&Replayed) -> f64, val: &[f64]| {
+        let re: Option<Vec<f64>> = replayed.map(|r| r.iter().map(of).collect());
+        opt(re.and_then(|re| spearman(&re, val)))
+    };
     let row = |name: &str, map: Vec<f64>, val: Vec<f64>, stay: String| {
         vec![
             name.to_string(),
@@ -108,20 +160,24 @@ pub fn summary_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
     let mut t = CsvTable::new(SUMMARY_COLUMNS.map(String::from).to_vec());
     for (k, axis) in run.config.features.iter().enumerate() {
         let map = validated.iter().map(|v| v.row.means[k]).collect();
-        let val = validated
+        let val: Vec<f64> = validated
             .iter()
             .map(|v| v.evaluation.descriptor_means[k])
             .collect();
         let kept = validated.iter().filter(|v| stays(run, v, k)).count();
         let spread = FeatureSpread::of(axis, k, validated.iter().map(|v| &v.evaluation));
+        let replayed_spearman = against_replayed(&|r| r.means[k], &val);
         let mut r = row(&axis.name, map, val, share(kept));
         r.extend(spread.columns());
+        r.push(replayed_spearman);
         t.rows.push(r);
     }
     let map = validated.iter().map(|v| v.row.win_rate).collect();
-    let val = validated.iter().map(|v| v.evaluation.fitness).collect();
+    let val: Vec<f64> = validated.iter().map(|v| v.evaluation.fitness).collect();
+    let replayed_spearman = against_replayed(&|r| r.win_rate, &val);
     let mut r = row(WIN_RATE_ROW, map, val, String::new());
     r.extend(blanks());
+    r.push(replayed_spearman);
     t.rows.push(r);
     let axes = run.config.features.len();
     let kept = validated
@@ -132,6 +188,7 @@ pub fn summary_table(run: &RunDir, validated: &[Validated]) -> CsvTable {
     r.extend(blanks());
     r.push(share(kept));
     r.extend(blanks());
+    r.push(String::new());
     t.rows.push(r);
     t
 }
@@ -170,6 +227,7 @@ pub(super) fn printed_summary(summary: &CsvTable) -> String {
         "map mean",
         "val mean",
         "spearman",
+        "vs re-played",
         "in cell %",
         "true sd (cells)",
         "reliability",
@@ -190,6 +248,7 @@ pub(super) fn printed_summary(summary: &CsvTable) -> String {
                 fmt(&r[2], 1.0, 3),
                 fmt(&r[3], 1.0, 3),
                 fmt(&r[4], 1.0, 3),
+                fmt(&r[9], 1.0, 3),
                 fmt(&r[5], 100.0, 1),
                 fmt(&r[7], 1.0, 2),
                 fmt(&r[8], 1.0, 2),
