@@ -12,27 +12,21 @@ validation_summary.csv has it (`replayed_spearman`, written when the run was re-
 it was validated), against the re-played means ("map / re-played"), and
 the re-played win rates of the corrected archive's elites: mean, lowest, and how many reach
 THRESHOLD (0.5 against one baseline; 0.25 in four-player Puerto Rico)."""
-import csv
 import os
 import sys
 
-
-def rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+from rundir import rows
 
 
 def run_row(threshold, run):
-    archive = rows(os.path.join(run, "archive.csv"))
-    re_path = os.path.join(run, "reevaluated.csv")
-    re = rows(re_path) if os.path.exists(re_path) else []
+    archive = rows(run, "archive.csv")
+    re = rows(run, "reevaluated.csv")
     corrected = [r for r in re if r["corrected_elite"] == "true"]
     kept = sum(r["kept_cell"] == "true" for r in re)
     games = re[0]["new_games"] if re else "-"
-    val_path = os.path.join(run, "validation_summary.csv")
+    summary = rows(run, "validation_summary.csv")
     spearman = "-"
-    if os.path.exists(val_path):
-        summary = rows(val_path)
+    if summary:
         def replayed(r):
             value = r.get("replayed_spearman", "")
             return f" / {float(value):.2f}" if value else ""
@@ -49,9 +43,8 @@ def run_row(threshold, run):
     else:
         win = "-"
     kept_text = f"{kept} of {len(re)} ({100 * kept / len(re):.0f} %)" if re else "-"
-    sum_path = os.path.join(run, "reevaluated_summary.csv")
-    if re and os.path.exists(sum_path):
-        ceiling = rows(sum_path)[0].get("kept_cell_ceiling", "")
+    if re and (totals := rows(run, "reevaluated_summary.csv")):
+        ceiling = totals[0].get("kept_cell_ceiling", "")
         if ceiling:
             kept_text += f"; ceiling {100 * float(ceiling):.0f} %"
     return (

@@ -16,17 +16,12 @@ An estimate, not a run: an archive bred on another grid holds other elites (one 
 chosen among more candidates). It says which goals a grid can meet together: a cell narrow
 against the spread of the elites gives many cells but a low ceiling; a cell wide against the
 standard error of a mean keeps its elites but holds few of them."""
-import csv
 import math
 import os
 import sys
-import tomllib
 from statistics import NormalDist
 
-
-def rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+from rundir import feature_specs, rows
 
 
 class Axis:
@@ -80,10 +75,9 @@ class Axis:
 
 
 def run_row(run, scales):
-    with open(os.path.join(run, "config.toml"), "rb") as f:
-        specs = tomllib.load(f)["features"]
+    specs = feature_specs(run)
     axes = [Axis(spec, scales[min(i, len(scales) - 1)]) for i, spec in enumerate(specs)]
-    elites = rows(os.path.join(run, "reevaluated.csv"))
+    elites = rows(run, "reevaluated.csv")
     kept, ceiling, cells = 0, 0.0, set()
     for r in elites:
         games = int(r["new_games"])

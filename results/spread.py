@@ -19,26 +19,19 @@ true spread is a small part of a cell width cannot keep its elites in their cell
 them alike on other levels, whatever the number of games. (`reevaluate` writes the re-played
 figures into `reevaluated_summary.csv` since commit 43bfbab; this script also reads runs re-played
 before, and adds the held-out reliability.)"""
-import csv
 import math
 import os
 import statistics
 import sys
-import tomllib
 
-
-def rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+from rundir import feature_specs, rows
 
 
 def cell_widths(run):
     """Each feature's inner cell width, from the run's `config.toml` (bucket `step`, or
     `(max - min) / bins`)."""
-    with open(os.path.join(run, "config.toml"), "rb") as f:
-        config = tomllib.load(f)
     widths = {}
-    for feature in config.get("features", []):
+    for feature in feature_specs(run):
         if "step" in feature:
             widths[feature["name"]] = float(feature["step"])
         else:
@@ -60,9 +53,8 @@ def decompose(means_and_ses):
 
 def run_rows(run):
     widths = cell_widths(run)
-    replayed = rows(os.path.join(run, "reevaluated.csv"))
-    val_path = os.path.join(run, "validation.csv")
-    validated = rows(val_path) if os.path.exists(val_path) else []
+    replayed = rows(run, "reevaluated.csv")
+    validated = rows(run, "validation.csv")
     out = []
     for feature, width in widths.items():
         re = decompose(
