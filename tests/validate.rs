@@ -134,6 +134,29 @@ fn copy_run(from: &Path, name: &str) -> PathBuf {
     dir
 }
 
+/// The arguments of `validate DIR` on [`VALIDATION_LEVEL`] with `repetitions` games per elite,
+/// the elites `cells`, no progress bar, then `extra`.
+fn validate_args<'a>(
+    dir: &'a Path,
+    repetitions: &'a str,
+    cells: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "validate",
+        path_arg(dir),
+        "--levels",
+        VALIDATION_LEVEL,
+        "--repetitions",
+        repetitions,
+        "--cells",
+        cells,
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 /// Runs the binary and asserts success.
 fn ok(args: &[&str]) -> String {
     let o = playstyles(args);
@@ -203,19 +226,7 @@ fn validate_writes_both_tables_identically_with_one_and_two_threads() {
     let one = synthetic_run("threads-1");
     let two = copy_run(&one, "threads-2");
     for (dir, threads) in [(&one, "1"), (&two, "2")] {
-        let out = ok(&[
-            "validate",
-            path_arg(dir),
-            "--levels",
-            VALIDATION_LEVEL,
-            "--repetitions",
-            "2",
-            "--cells",
-            "all",
-            "--threads",
-            threads,
-            "--quiet",
-        ]);
+        let out = ok(&validate_args(dir, "2", "all", &["--threads", threads]));
         assert!(out.contains("validating 5 elites"), "{out}");
         assert!(out.contains("all_axes"), "{out}");
     }
@@ -468,17 +479,7 @@ fn tiers_spread_from_weakest_to_strongest_and_their_agents_play() {
 #[test]
 fn tiers_prefer_validated_win_rates() {
     let dir = synthetic_run("tiers-validated");
-    ok(&[
-        "validate",
-        path_arg(&dir),
-        "--levels",
-        VALIDATION_LEVEL,
-        "--repetitions",
-        "1",
-        "--cells",
-        "corners",
-        "--quiet",
-    ]);
+    ok(&validate_args(&dir, "1", "corners", &[]));
     let out = ok(&["tiers", path_arg(&dir), "--count", "4"]);
     assert!(out.contains("validation.csv"), "{out}");
     let file: TiersFile = toml::from_str(&read(&dir.join(TIERS_TOML))).unwrap();
@@ -508,17 +509,7 @@ fn tiers_prefer_validated_win_rates() {
 #[test]
 fn validate_never_overwrites_an_earlier_validation_without_force() {
     let dir = synthetic_run("force");
-    let args = [
-        "validate",
-        path_arg(&dir),
-        "--levels",
-        VALIDATION_LEVEL,
-        "--repetitions",
-        "1",
-        "--cells",
-        "7",
-        "--quiet",
-    ];
+    let args = validate_args(&dir, "1", "7", &[]);
     ok(&args);
     let first = read(&dir.join(VALIDATION_CSV));
     let err = fails(&args);
@@ -714,21 +705,7 @@ fn reevaluate_names_a_missing_or_truncated_archive_csv_and_its_line() {
 fn validate_and_reevaluate_stopped_then_resumed_write_the_tables_of_an_uninterrupted_run() {
     let whole = synthetic_run("resume-whole");
     let parts = copy_run(&whole, "resume-parts");
-    let validate = |dir: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "validate",
-            path_arg(dir),
-            "--levels",
-            VALIDATION_LEVEL,
-            "--repetitions",
-            "1",
-            "--cells",
-            "all",
-            "--quiet",
-        ];
-        args.extend_from_slice(extra);
-        playstyles(&args)
-    };
+    let validate = |dir: &Path, extra: &[&str]| playstyles(&validate_args(dir, "1", "all", extra));
     let reevaluate = |dir: &Path, extra: &[&str]| {
         let mut args = vec!["reevaluate", path_arg(dir), "--games", "1", "--quiet"];
         args.extend_from_slice(extra);
@@ -783,18 +760,7 @@ fn validate_and_reevaluate_stopped_then_resumed_write_the_tables_of_an_uninterru
             .status
             .success()
     );
-    let o = playstyles(&[
-        "validate",
-        path_arg(&other),
-        "--levels",
-        VALIDATION_LEVEL,
-        "--repetitions",
-        "2",
-        "--cells",
-        "all",
-        "--quiet",
-        "--resume",
-    ]);
+    let o = playstyles(&validate_args(&other, "2", "all", &["--resume"]));
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(2));
     assert!(
@@ -1046,18 +1012,7 @@ fn rank_correlation(xs: &[f64], ys: &[f64]) -> f64 {
 fn validation_ranks_the_held_out_means_against_the_re_played_ones_when_the_run_has_them() {
     let run = synthetic_run("replayed-spearman");
     let dir = path_arg(&run);
-    let validate = [
-        "validate",
-        dir,
-        "--levels",
-        VALIDATION_LEVEL,
-        "--repetitions",
-        "2",
-        "--cells",
-        "all",
-        "--quiet",
-        "--force",
-    ];
+    let validate = validate_args(&run, "2", "all", &["--force"]);
     let column = SUMMARY_COLUMNS
         .iter()
         .position(|c| *c == "replayed_spearman")
