@@ -12,10 +12,15 @@ validation_summary.csv has it (`replayed_spearman`, written when the run was re-
 it was validated), against the re-played means ("map / re-played"), and
 the re-played win rates of the corrected archive's elites: mean, lowest, and how many reach
 THRESHOLD (0.5 against one baseline; 0.25 in four-player Puerto Rico)."""
-import os
 import sys
 
-from rundir import rows
+from rundir import print_table, rows, run_name
+
+
+def replayed_text(row):
+    """` / ` and a summary row's `replayed_spearman`, if it has one."""
+    value = row.get("replayed_spearman", "")
+    return f" / {float(value):.2f}" if value else ""
 
 
 def run_row(threshold, run):
@@ -27,12 +32,8 @@ def run_row(threshold, run):
     summary = rows(run, "validation_summary.csv")
     spearman = "-"
     if summary:
-        def replayed(r):
-            value = r.get("replayed_spearman", "")
-            return f" / {float(value):.2f}" if value else ""
-
         spearman = f"({summary[0]['elites']} elites) " + ", ".join(
-            f"{r['feature']} {float(r['spearman']):.2f}{replayed(r)}"
+            f"{r['feature']} {float(r['spearman']):.2f}{replayed_text(r)}"
             for r in summary
             if r["feature"] not in ("win_rate", "all_axes")
         )
@@ -47,23 +48,23 @@ def run_row(threshold, run):
         ceiling = totals[0].get("kept_cell_ceiling", "")
         if ceiling:
             kept_text += f"; ceiling {100 * float(ceiling):.0f} %"
-    return (
-        f"| `{os.path.normpath(run)}` | {len(archive)} | {len(corrected)} | {kept_text} | "
-        f"{games} | {spearman} | {win} |"
-    )
+    return [run_name(run), len(archive), len(corrected), kept_text, games, spearman, win]
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     threshold = float(sys.argv[1])
-    print(
-        "| run | elites | corrected elites | kept their cell | games per elite re-played | "
-        f"held-out Spearman (map / re-played) | corrected elites' win rate: mean / lowest / ≥ {threshold:.0%} |"
-    )
-    print("|---|---|---|---|---|---|---|")
-    for run in sys.argv[2:]:
-        print(run_row(threshold, run))
+    header = [
+        "run",
+        "elites",
+        "corrected elites",
+        "kept their cell",
+        "games per elite re-played",
+        "held-out Spearman (map / re-played)",
+        f"corrected elites' win rate: mean / lowest / ≥ {threshold:.0%}",
+    ]
+    print_table(header, [run_row(threshold, run) for run in sys.argv[2:]])
 
 
 if __name__ == "__main__":

@@ -17,11 +17,10 @@ chosen among more candidates). It says which goals a grid can meet together: a c
 against the spread of the elites gives many cells but a low ceiling; a cell wide against the
 standard error of a mean keeps its elites but holds few of them."""
 import math
-import os
 import sys
 from statistics import NormalDist
 
-from rundir import feature_specs, rows
+from rundir import feature_specs, print_table, rows, run_name
 
 
 class Axis:
@@ -29,14 +28,13 @@ class Axis:
 
     def __init__(self, spec, scale):
         self.name = spec["name"]
+        self.lo, self.hi = float(spec["min"]), float(spec["max"])
         if "step" in spec:
             self.kind = "bucket"
-            self.lo, self.hi = float(spec["min"]), float(spec["max"])
             self.step = float(spec["step"]) * scale
             self.cells = math.floor(((self.hi - 1) - (self.lo + 1)) / self.step) + 3
         else:
             self.kind = "bins"
-            self.lo, self.hi = float(spec["min"]), float(spec["max"])
             self.cells = max(1, round(int(spec["bins"]) / scale))
             self.width = (self.hi - self.lo) / self.cells
 
@@ -93,24 +91,31 @@ def run_row(run, scales):
     n = len(elites)
     grid = " × ".join(str(a.cells) for a in axes)
     scale = "×".join(f"{s:g}" for s in scales)
-    return (
-        f"| `{os.path.normpath(run)}` | {scale} | {grid} | {n} | {len(cells)} | "
-        f"{kept} ({100 * kept / n:.0f} %) | {100 * ceiling / n:.0f} % |"
-    )
+    return [
+        run_name(run),
+        scale,
+        grid,
+        n,
+        len(cells),
+        f"{kept} ({100 * kept / n:.0f} %)",
+        f"{100 * ceiling / n:.0f} %",
+    ]
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    print(
-        "| run | cell width × | grid | elites | distinct re-played cells | kept their cell | "
-        "ceiling |"
-    )
-    print("|---|---|---|---|---|---|---|")
-    for run in sys.argv[2:]:
-        for spec in sys.argv[1].split(","):
-            scales = [float(s) for s in spec.split("x")]
-            print(run_row(run, scales))
+    header = [
+        "run",
+        "cell width ×",
+        "grid",
+        "elites",
+        "distinct re-played cells",
+        "kept their cell",
+        "ceiling",
+    ]
+    scales = [[float(s) for s in spec.split("x")] for spec in sys.argv[1].split(",")]
+    print_table(header, [run_row(run, s) for run in sys.argv[2:] for s in scales])
 
 
 if __name__ == "__main__":

@@ -20,11 +20,10 @@ them alike on other levels, whatever the number of games. (`reevaluate` writes t
 figures into `reevaluated_summary.csv` since commit 43bfbab; this script also reads runs re-played
 before, and adds the held-out reliability.)"""
 import math
-import os
 import statistics
 import sys
 
-from rundir import feature_specs, rows
+from rundir import feature_specs, print_table, rows, run_name
 
 
 def cell_widths(run):
@@ -79,9 +78,18 @@ def run_rows(run):
         spread, noise, true_sd, reliability = re
         held_text = f"{held[3]:.2f}" if held else "-"
         out.append(
-            f"| `{os.path.normpath(run)}` | {feature} | {len(replayed)} | "
-            f"{replayed[0]['new_games']} | {spread:.2f} | {noise:.2f} | {true_sd:.2f} | "
-            f"{true_sd / width:.2f} of {width:g} | {reliability:.2f} | {held_text} |"
+            [
+                run_name(run),
+                feature,
+                len(replayed),
+                replayed[0]["new_games"],
+                f"{spread:.2f}",
+                f"{noise:.2f}",
+                f"{true_sd:.2f}",
+                f"{true_sd / width:.2f} of {width:g}",
+                f"{reliability:.2f}",
+                held_text,
+            ]
         )
     return out
 
@@ -89,14 +97,19 @@ def run_rows(run):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    print(
-        "| run | feature | elites | games each | sd of re-played means | noise (rms se) | "
-        "true spread (sd) | in cell widths | reliability | held-out reliability |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for run in sys.argv[1:]:
-        for row in run_rows(run):
-            print(row)
+    header = [
+        "run",
+        "feature",
+        "elites",
+        "games each",
+        "sd of re-played means",
+        "noise (rms se)",
+        "true spread (sd)",
+        "in cell widths",
+        "reliability",
+        "held-out reliability",
+    ]
+    print_table(header, [row for run in sys.argv[1:] for row in run_rows(run)])
 
 
 if __name__ == "__main__":
