@@ -33,7 +33,7 @@
 //!                        [--resume] [--force]
 //! playstyles tiers RUN_DIR|LADDER_DIR [--count N] [--gap ELO] [--cell C] [--prefer near|far]
 //! playstyles report RUN_DIR [--no-replays] [--threads N] [--ladder LADDER_DIR]
-//! playstyles replay --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] --out FILE.html
+//! playstyles replay --game GAME --level LEVEL --agents SPEC,SPEC [--seed N] --out FILE.html [--force]
 //! ```
 
 use std::io::{BufWriter, ErrorKind, Write};
@@ -521,6 +521,9 @@ pub struct ReplayGameArgs {
     /// The page to write.
     #[arg(long, value_name = "FILE.html")]
     pub out: PathBuf,
+    /// Replace an existing page that `replay` wrote (never another file).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Flags of `playstyles bench`.
@@ -593,9 +596,9 @@ impl Cli {
             }
             CliCommand::Replay(a) => {
                 let m = a.game_match;
-                Command::Replay(ReplayConfig::new(
-                    m.game, &m.level, &m.agents, m.seed, a.out,
-                )?)
+                let mut cfg = ReplayConfig::new(m.game, &m.level, &m.agents, m.seed, a.out)?;
+                cfg.force = a.force;
+                Command::Replay(cfg)
             }
             CliCommand::Bench(a) => {
                 let target = match a.target {

@@ -158,10 +158,11 @@ fn utf8(origin: &Path, bytes: Vec<u8>) -> Result<String> {
 /// [module docs](self)).
 pub const EXIT_AFTER_WRITES: &str = "PLAYSTYLES_TEST_EXIT_AFTER_WRITES";
 
-/// Writes `bytes` to `path` atomically: into a temporary file in the same directory, flushed
-/// to disk (fsync), then renamed over `path` (and, on Unix, the directory is synced so the
-/// rename itself survives a crash). On error the temporary file is removed and `path` is
-/// untouched.
+/// Writes `bytes` to `path` atomically: into a new temporary file in the same directory,
+/// flushed to disk (fsync), then renamed over `path` (and, on Unix, the directory is synced so
+/// the rename itself survives a crash). No link is followed: the temporary file is created
+/// anew, never through a link, and the rename replaces a link at `path` instead of writing through
+/// it. On error the temporary file is removed and `path` is untouched.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = temp_path(path)?;
     let result = write_synced(&tmp, bytes)
@@ -175,9 +176,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Counts a write (by [`write_atomic`] or another atomic writer) for the [`EXIT_AFTER_WRITES`]
+/// Counts a write (by [`write_atomic`]) for the [`EXIT_AFTER_WRITES`]
 /// test hook, exiting when the count is reached.
-pub(crate) fn count_write() {
+fn count_write() {
     static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let limit = LIMIT.get_or_init(|| {
@@ -206,8 +207,20 @@ fn temp_path(path: &Path) -> Result<PathBuf> {
     Ok(path.with_file_name(tmp_name))
 }
 
+/// Writes `bytes` into the new file `tmp` and syncs it. The file is created anew, never
+/// through a link: whatever is at `tmp` (a temporary file a killed process of the same id
+/// left, or a link someone put there) is removed first, and the file is then created with
+/// `O_CREAT | O_EXCL`, which fails rather than follow a link put there meanwhile.
 fn write_synced(tmp: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = File::create(tmp).map_err(|e| Error::io(tmp, e))?;
+    match fs::remove_file(tmp) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(tmp, e)),
+        _ => {}
+    }
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(tmp)
+        .map_err(|e| Error::io(tmp, e))?;
     f.write_all(bytes).map_err(|e| Error::io(tmp, e))?;
     f.sync_all().map_err(|e| Error::io(tmp, e))
 }
@@ -361,6 +374,26 @@ mod tests {
         let p = d.join("no/such/dir/a.txt");
         let e = write_atomic(&p, b"x").unwrap_err();
         assert!(e.to_string().contains("no/such/dir"), "{e}");
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_at_the_file_or_its_temporary_file_are_replaced_not_followed() {
+        let d = scratch_dir("links");
+        let victim = d.join("someone-elses.txt");
+        fs::write(&victim, "keep me").unwrap();
+        let p = d.join("a.csv");
+        std::os::unix::fs::symlink(&victim, &p).unwrap();
+        std::os::unix::fs::symlink(&victim, temp_path(&p).unwrap()).unwrap();
+        write_atomic(&p, b"mine").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
+        assert!(
+            !p.is_symlink(),
+            "the link at the file is replaced by the file"
+        );
+        assert_eq!(fs::read(&p).unwrap(), b"mine");
+        assert!(!temp_path(&p).unwrap().exists(), "no temporary file left");
         fs::remove_dir_all(&d).unwrap();
     }
 }

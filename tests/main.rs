@@ -63,7 +63,7 @@ mod prismata;
 mod qd;
 /// `replay`: a game as an HTML page of pictures, one frame per turn; errors naming the flag.
 mod replay;
-/// Issue 27, a run directory owns itself: its lock, resuming before the first checkpoint,
+/// Issues 27 and 60, a run directory owns itself: its lock (never through a link), resuming before the first checkpoint,
 /// `config.toml` checked against the checkpoint, bot files copied into the run.
 mod run_dir;
 /// Search agents on Tribes: legal play, a winning capture, one-script portfolios, specs.

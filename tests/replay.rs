@@ -1,3 +1,5 @@
+use std::path::Path;
+
 use playstyles::agents::build_agent;
 use playstyles::arena::play_match;
 use playstyles::experiments::replay::record;
@@ -105,6 +107,37 @@ fn replay_writes_a_self_contained_page_and_the_same_page_twice() {
         read_text(&again),
         "the same command gives the same page"
     );
+
+    // Issue 60: a page is replaced only with --force, and only a page this tool wrote.
+    let o = run(path_arg(&again));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("exists; give --force"),
+        "{}",
+        stderr(&o)
+    );
+    let forced = |out: &Path| {
+        let mut a = args(path_arg(out));
+        a.push("--force".into());
+        playstyles(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    assert!(forced(&again).status.success());
+    assert_eq!(html, read_text(&again));
+    let notes = dir.join("notes.html");
+    std::fs::write(&notes, "<html>my notes</html>").unwrap();
+    let folder = dir.join("folder.html");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("inside.txt"), "keep").unwrap();
+    for (out, why) in [
+        (&notes, "is not a replay page"),
+        (&folder, "is a directory"),
+    ] {
+        let o = forced(out);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    }
+    assert_eq!(read_text(&notes), "<html>my notes</html>");
+    assert_eq!(read_text(&folder.join("inside.txt")), "keep");
 }
 
 #[test]
@@ -127,7 +160,8 @@ fn replay_names_a_bad_agent_or_an_unwritable_page() {
     assert!(stderr(&o).contains("--out"), "{}", stderr(&o));
 
     let dir = scratch("replay", "unwritable");
-    let page = dir.join("missing-folder").join("game.html");
+    std::fs::write(dir.join("a-file"), "").unwrap();
+    let page = dir.join("a-file").join("game.html");
     let o = playstyles(&[
         "replay",
         "--level",
@@ -138,5 +172,5 @@ fn replay_names_a_bad_agent_or_an_unwritable_page() {
         path_arg(&page),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("game.html"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a-file"), "{}", stderr(&o));
 }

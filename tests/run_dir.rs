@@ -2,7 +2,9 @@
 //! its lock, so a second one is refused naming the holder and the first run's files stay
 //! whole; a run killed before its first checkpoint resumes; `config.toml` is checked against
 //! the checkpoint that its run wrote; the bot files a run's agents read are copied into it, so
-//! the run is continued and re-played from anywhere after the originals are gone.
+//! the run is continued and re-played from anywhere after the originals are gone. Issue 60: a
+//! link in place of the lock file is refused by every command and its target left whole;
+//! `dataset` and `train` hold the lock of the file they write.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -368,4 +370,85 @@ fn a_tournament_keeps_its_bot_files_and_resumes_from_anywhere_once_the_originals
             "{file}"
         );
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_in_place_of_the_lock_file_is_refused_by_every_command_and_its_target_kept() {
+    let dir = scratch("run_dir", "lock-link");
+    let config = dir.join("tiny.toml");
+    std::fs::write(&config, TINY).unwrap();
+    let out = dir.join("run");
+    succeeded(evolve(&config, &out, &[]), "evolve");
+    let victim = dir.join("someone-elses.csv");
+    std::fs::write(&victim, "keep,me\n").unwrap();
+    let lock = out.join(".lock");
+    std::os::unix::fs::symlink(&victim, &lock).unwrap();
+    let run = out.to_str().unwrap();
+    let tries: [&[&str]; 4] = [
+        &["plot", run],
+        &["report", run],
+        &["tiers", run, "--count", "2"],
+        &["reevaluate", run, "--games", "1", "--quiet"],
+    ];
+    for args in tries {
+        let o = playstyles(args);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(
+            e.contains(&lock.display().to_string()) && e.contains("a symbolic link"),
+            "{args:?} names the link: {e}"
+        );
+    }
+    let o = evolve(&config, &out, &["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        read_text(&victim),
+        "keep,me\n",
+        "the link's target is untouched"
+    );
+    assert!(lock.is_symlink(), "the link is left for its owner");
+}
+
+#[test]
+fn dataset_and_train_hold_the_lock_of_the_file_they_write() {
+    use playstyles::experiments::run_lock::DirLock;
+    let dir = scratch("run_dir", "file-lock");
+    let config = dir.join("pr.toml");
+    std::fs::write(
+        &config,
+        "game = \"puerto-rico\"\ngames = 4\nlevels = [\"3p\"]\nagents = [\"sa0\", \"sa0\", \"sa0\"]\n",
+    )
+    .unwrap();
+    let dataset = dir.join("data").join("pr.dataset");
+    let held = DirLock::acquire_file(&dataset, "playstyles dataset")
+        .unwrap()
+        .unwrap();
+    let (c, d) = (config.to_str().unwrap(), dataset.to_str().unwrap());
+    let o = playstyles(&["dataset", c, "--out", d, "--quiet"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains(d) && e.contains("in use by `playstyles dataset (pid"),
+        "{e}"
+    );
+    assert!(!dataset.exists() && !dir.join("data").join("pr.dataset.parts").exists());
+    drop(held);
+    succeeded(
+        playstyles(&["dataset", c, "--out", d, "--quiet"]),
+        "dataset",
+    );
+    assert!(!dir.join("data").join(".pr.dataset.lock").exists());
+
+    let model = dir.join("pr.safetensors");
+    let held = DirLock::acquire_file(&model, "playstyles train")
+        .unwrap()
+        .unwrap();
+    let m = model.to_str().unwrap();
+    let o = playstyles(&["train", d, "--out", m, "--epochs", "1", "--hidden", "4"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains(m) && e.contains("in use by"), "{e}");
+    assert!(!model.exists());
+    drop(held);
 }

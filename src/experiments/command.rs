@@ -102,35 +102,51 @@ impl Command {
         }
     }
 
-    /// The folder the command writes its results into, which it locks while it runs
-    /// ([`super::run_lock`]), and whether it may create that folder: a run directory (`evolve`,
-    /// `ask`, `tell`, `validate`, `reevaluate`, `report`, `tiers`, `plot`), a tournament's,
-    /// a ladder's or a sensitivity measurement's output folder. `None` for commands that write into no such folder, and for `work`,
-    /// whose workers, many at once, each add their own result file to a batch of a run that
-    /// `tell` may hold meanwhile.
-    pub fn output_dir(&self) -> Option<(&Path, bool)> {
+    /// What the command writes, which it locks while it runs ([`super::run_lock`]): a folder
+    /// (a run directory for `evolve`, `ask`, `tell`, `validate`, `reevaluate`, `report`,
+    /// `tiers`, `plot`; a tournament's, a ladder's or a sensitivity measurement's output
+    /// folder), or a file (`dataset`'s dataset, `train`'s model, `replay`'s page). `None` for
+    /// commands that write nothing, and for `work`, whose workers, many at once, each add
+    /// their own result file to a batch of a run that `tell` may hold meanwhile.
+    pub fn output(&self) -> Option<Output<'_>> {
+        let dir = |dir, create| Some(Output::Dir { dir, create });
         match self {
-            Command::Evolve(c) => Some((&c.out, !c.resume)),
-            Command::Ask(c) => Some((&c.evolve.out, true)),
-            Command::Tell(c) => Some((&c.evolve.out, false)),
-            Command::Tournament(c) => Some((&c.out, !c.resume)),
-            Command::Ladder(c) => Some((&c.out, !c.resume)),
-            Command::Plot(c) => Some((&c.dir, false)),
-            Command::Validate(c) => Some((&c.run_dir, false)),
-            Command::Reevaluate(c) => Some((&c.run_dir, false)),
-            Command::Report(c) => Some((&c.run_dir, false)),
-            Command::Tiers(c) => Some((&c.run_dir, false)),
-            Command::Sensitivity(c) => Some((&c.out, true)),
+            Command::Evolve(c) => dir(&c.out, true),
+            Command::Ask(c) => dir(&c.evolve.out, true),
+            Command::Tell(c) => dir(&c.evolve.out, false),
+            Command::Tournament(c) => dir(&c.out, true),
+            Command::Ladder(c) => dir(&c.out, true),
+            Command::Plot(c) => dir(&c.dir, false),
+            Command::Validate(c) => dir(&c.run_dir, false),
+            Command::Reevaluate(c) => dir(&c.run_dir, false),
+            Command::Report(c) => dir(&c.run_dir, false),
+            Command::Tiers(c) => dir(&c.run_dir, false),
+            Command::Sensitivity(c) => dir(&c.out, true),
+            Command::Dataset(c) => Some(Output::File(&c.out)),
+            Command::Train(c) => Some(Output::File(&c.out)),
+            Command::Replay(c) => Some(Output::File(&c.out)),
             Command::Games
             | Command::Levels(_)
             | Command::Play(_)
-            | Command::Replay(_)
             | Command::Bench(_)
-            | Command::Work(_)
-            | Command::Dataset(_)
-            | Command::Train(_) => None,
+            | Command::Work(_) => None,
         }
     }
+}
+
+/// What a command writes and locks ([`Command::output`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output<'a> {
+    /// A folder, locked by its [`super::run_lock::LOCK_FILE`]; `create`: the command may
+    /// create it.
+    Dir {
+        /// The folder.
+        dir: &'a Path,
+        /// Whether the command may create it.
+        create: bool,
+    },
+    /// A file, locked by a lock file beside it ([`super::run_lock::lock_file_of`]).
+    File(&'a Path),
 }
 
 /// How a command that ran ends, beyond success or error.

@@ -19,6 +19,7 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
+use super::command::Output;
 use super::game_kind::{BUILTIN_PROGRAM, Listed, already_installed, hand_down, unknown_game};
 use super::run_lock::DirLock;
 use super::{Command, Exit};
@@ -140,7 +141,7 @@ impl Registry {
     }
 
     /// Runs `cmd` with the game it names (`games`: lists every game), holding the lock on
-    /// the folder it writes into ([`Command::output_dir`], [`DirLock`]) from before it looks
+    /// what it writes ([`Command::output`], [`DirLock`]) from before it looks
     /// at that folder until it is done.
     ///
     /// # Errors
@@ -156,10 +157,10 @@ impl Registry {
             return Ok(Exit::Success);
         }
         let entry = self.get(cmd.game().name())?;
-        let _lock = match cmd.output_dir() {
-            Some((dir, create)) => {
-                DirLock::acquire(dir, &format!("{} {}", self.program, cmd.name()), create)?
-            }
+        let holder = format!("{} {}", self.program, cmd.name());
+        let _lock = match cmd.output() {
+            Some(Output::Dir { dir, create }) => DirLock::acquire(dir, &holder, create)?,
+            Some(Output::File(path)) => DirLock::acquire_file(path, &holder)?,
             None => None,
         };
         (entry.run)(cmd, out)

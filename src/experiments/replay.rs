@@ -1,11 +1,14 @@
 //! `playstyles replay`: plays one match and writes it as a self-contained HTML page of
 //! pictures, one frame per turn ([`crate::report::replay`]). The page names the level, seed
-//! and agents, so the same command plays the same game again.
+//! and agents, so the same command plays the same game again. An existing file at `--out` is
+//! replaced only with `--force`, and only if it is a page this tool wrote
+//! ([`crate::report::page::written_here`]).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use super::play::{match_settings, seat_names, seats, winner_words};
+use super::run_dir::check_replaceable;
 use super::{GameKind, output_error};
 use crate::agent::{Agent, AgentSpec};
 use crate::arena::{initial_state, play_match};
@@ -13,6 +16,7 @@ use crate::error::Result;
 use crate::files::write_atomic;
 use crate::game::Turn;
 use crate::kit::GameKit;
+use crate::report::page::written_here;
 use crate::report::replay::{Replay, ReplaySource, page};
 
 /// Validated settings of `playstyles replay`.
@@ -28,6 +32,8 @@ pub struct ReplayConfig {
     pub seed: u64,
     /// The page to write.
     pub out: PathBuf,
+    /// Replace an existing page that `replay` wrote (never another file).
+    pub force: bool,
 }
 
 impl ReplayConfig {
@@ -45,6 +51,7 @@ impl ReplayConfig {
             agents,
             seed,
             out,
+            force: false,
         })
     }
 }
@@ -126,6 +133,7 @@ pub fn replay<G: GameKit>(
     build: &dyn Fn(AgentSpec) -> Result<Box<dyn Agent<G>>>,
     out: &mut impl Write,
 ) -> Result<()> {
+    check_replaceable(&cfg.out, "--out", cfg.force, "a replay page", written_here)?;
     let mut agents = seats(game, level, &cfg.agents, cfg.seed, build)?;
     let source = ReplaySource {
         program: super::game_kind::program().to_string(),

@@ -1,5 +1,5 @@
-//! Output folders: creating one without overwriting results by accident
-//! ([`prepare_out_dir`]), and reading a run directory written by `playstyles evolve`, for
+//! Output folders and files: creating one without overwriting results by accident
+//! ([`prepare_out_dir`], [`check_replaceable`]), and reading a run directory written by `playstyles evolve`, for
 //! `plot`, `validate`, `reevaluate`, `tiers` and `report`: its resolved `config.toml` and its
 //! `archive.csv`, checked against each other and against the run's checkpoint.
 
@@ -75,6 +75,51 @@ pub fn prepare_out_dir(
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Checks that the output file `path` may be written: it does not exist, or it does and
+/// `force` is on and `is_own` recognises it as a file of the kind the command writes (`what`,
+/// e.g. "a replay page"), so `--force` replaces the command's own earlier output and never an
+/// arbitrary file, folder or link.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `field` if the file exists without `force`, or is a directory, a
+/// link or anything else than a regular file, or a file `is_own` does not recognise (nothing
+/// is removed); [`Error::Io`] if it cannot be looked at.
+pub fn check_replaceable(
+    path: &Path,
+    field: &str,
+    force: bool,
+    what: &str,
+    is_own: impl Fn(&Path) -> bool,
+) -> Result<()> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let shown = path.display();
+    let refuse = |why: String| Err(Error::config(field, why));
+    if meta.file_type().is_symlink() {
+        return refuse(format!(
+            "{shown} is a symbolic link; not replaced (remove it, or name another file)"
+        ));
+    }
+    if meta.is_dir() {
+        return refuse(format!(
+            "{shown} is a directory, not {what}; not replaced (name a file)"
+        ));
+    }
+    if !force {
+        return refuse(format!("{shown} exists; give --force to replace it"));
+    }
+    if !meta.is_file() || !is_own(path) {
+        return refuse(format!(
+            "{shown} is not {what}; --force replaces only {what}, so it is left as it is"
+        ));
+    }
+    Ok(())
 }
 
 /// Checks that `dir` is an existing directory.

@@ -1,4 +1,4 @@
-//! What every chart shares: the embedded font, a PNG written atomically, an SVG drawn into a
+//! What every chart shares: the embedded font, a PNG drawn in memory and written atomically, an SVG drawn into a
 //! string, and drawing errors as I/O errors naming the file.
 //!
 //! Text is drawn with DejaVu Sans, embedded in the binary (`assets/DejaVuSans.ttf`, Bitstream
@@ -11,42 +11,37 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::files::count_write;
+use crate::files::write_atomic;
 
 static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 
-/// Draws a `size` PNG with `draw` (after [`register_font`]) and writes it to `path`
-/// atomically: into a temporary file beside it (ending in `.png`, since the encoder picks the
-/// format from the extension), flushed to disk, then renamed over `path`. On error the
-/// temporary file is removed.
+/// Draws a `size` PNG with `draw` (after [`register_font`]) into memory, encodes it (as the
+/// bitmap backend would save it to a file) and writes it to `path` with
+/// [`crate::files::write_atomic`], so that a link at `path` or beside it is never followed.
 pub(crate) fn write_png<F>(path: &Path, size: (u32, u32), draw: F) -> Result<()>
 where
     F: for<'a> FnOnce(&DrawingArea<BitMapBackend<'a>, Shift>) -> DrawResult<BitMapBackend<'a>>,
 {
     register_font()?;
-    let stem = path
-        .file_stem()
-        .map_or_else(|| "picture".into(), |s| s.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{stem}.tmp{}.png", std::process::id()));
-    let drawn = {
-        let root = BitMapBackend::new(&tmp, size).into_drawing_area();
-        draw(&root).and_then(|()| root.present())
-    };
-    let result = drawn
-        .map_err(|e| draw_error(path, e))
-        .and_then(|()| {
-            std::fs::File::open(&tmp)
-                .and_then(|f| f.sync_all())
-                .map_err(|e| Error::io(&tmp, e))
-        })
-        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e)));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    } else {
-        count_write();
+    let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
+        draw(&root)
+            .and_then(|()| root.present())
+            .map_err(|e| draw_error(path, e))?;
     }
-    result
+    let mut png = std::io::Cursor::new(Vec::new());
+    image::write_buffer_with_format(
+        &mut png,
+        &pixels,
+        size.0,
+        size.1,
+        image::ColorType::Rgb8,
+        image::ImageOutputFormat::Png,
+    )
+    .map_err(|e| Error::io(path, std::io::Error::other(e.to_string())))?;
+    write_atomic(path, png.get_ref())
 }
 
 /// Draws a `size` SVG with `draw` (after [`register_font`]) and returns the document; a

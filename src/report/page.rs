@@ -36,6 +36,24 @@ button:hover { border-color: var(--accent); }
 .board svg { display: block; border: 1px solid var(--line); }
 "#;
 
+/// The `generator` of every page, by which a command recognises a page it wrote
+/// ([`written_here`]).
+pub const GENERATOR: &str = "playstyles";
+
+/// True if the file at `path` starts as a page of [`page`] does (its head names
+/// [`GENERATOR`]).
+pub fn written_here(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = crate::files::open(path).and_then(|f| {
+        f.take(4096)
+            .read_to_end(&mut head)
+            .map_err(|e| crate::error::Error::io(path, e))
+    });
+    let marker = format!("<meta name=\"generator\" content=\"{GENERATOR}\">");
+    read.is_ok() && String::from_utf8_lossy(&head).contains(&marker)
+}
+
 /// A whole page: `title` as heading and window title, `subtitle` under it, `body` in the main
 /// area and `script` run once the page is loaded. Control characters of user text (names read
 /// from files) are written visibly ([`printable_text`]).
@@ -46,6 +64,7 @@ pub fn page(title: &str, subtitle: &str, body: Markup, script: &str) -> String {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="generator" content=(GENERATOR);
                 title { (title) }
                 style { (PreEscaped(CSS)) }
             }
