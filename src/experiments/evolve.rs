@@ -281,23 +281,25 @@ pub fn evolve<G: SearchSupport>(
     let dir = &cfg.out;
     // A run continued plays with its own copies of its agents' files; a run started, with
     // the files the config names (copied once nothing else can fail).
-    let continued = cfg.resume.then_some(dir.as_path());
+    let checkpoint_path = dir.join(CHECKPOINT_JSON);
+    // A run killed before its first checkpoint has only its config.toml: it starts. One
+    // that never started (not even its config.toml) starts too, as a requeued job that
+    // always passes --resume expects.
+    let resuming = cfg.resume && (checkpoint_path.is_file() || dir.join(CONFIG_TOML).is_file());
+    if cfg.resume && !resuming {
+        writeln!(
+            out,
+            "nothing to resume in {}: starting the run",
+            dir.display()
+        )
+        .map_err(output_error)?;
+    }
+    let continued = resuming.then_some(dir.as_path());
     preflight(game, setup, run, continued).map_err(|e| cfg.located(e))?;
     let plan = setup.plan(game, run)?;
     let pool = super::thread_pool(cfg.threads, "threads")?;
 
-    let checkpoint_path = dir.join(CHECKPOINT_JSON);
-    let (mut me, mut reports) = if cfg.resume {
-        // A run killed before its first checkpoint has only its config.toml: it starts.
-        if !checkpoint_path.is_file() && !dir.join(CONFIG_TOML).is_file() {
-            return Err(Error::io(
-                &checkpoint_path,
-                std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
-                    "no checkpoint to resume from (run without --resume to start the run)",
-                ),
-            ));
-        }
+    let (mut me, mut reports) = if resuming {
         open_run(dir, &setup.config_toml, me_config)?
     } else {
         if !cfg.force

@@ -52,7 +52,9 @@
 //! `games.csv` doubles as the checkpoint: a killed tournament loses at most the games running
 //! and fewer than [`SAVE_EVERY`] finished ones. `--resume` continues the tournament in the
 //! output folder if its `config.toml` is the resolved config of this run: the rows of
-//! `games.csv` are checked against the series and only the missing games are played. Games
+//! `games.csv` are checked against the series and only the missing games are played (a
+//! folder without its `config.toml` holds nothing to resume, so the tournament starts:
+//! a requeued job may always pass `--resume`). Games
 //! are determined by their index, so the files are byte-identical for any thread count, and a
 //! tournament interrupted and resumed ends with the same files as an uninterrupted one.
 //!
@@ -101,7 +103,8 @@ pub struct KeptAgents {
 
 /// Plays the tournament `cfg` describes on `levels` (named for the reports) and writes its
 /// result files and printed summary; with `cfg.resume`, plays only the games missing from the
-/// output folder's `games.csv`.
+/// output folder's `games.csv` (a folder without the tournament's `config.toml` holds
+/// nothing to resume: the tournament starts).
 ///
 /// `build` makes an agent from a spec string, its relative file paths taken from a folder
 /// (for every game afresh); `kept` is the tournament as the output folder keeps it: a new
@@ -121,8 +124,8 @@ pub struct KeptAgents {
 /// - `pairing[i].agents` for an agent that cannot be built or a level with a different number
 ///   of players;
 /// - `out` if result files exist and neither `cfg.force` nor `cfg.resume` is set;
-/// - `resume` if the output folder holds no `config.toml` to resume, if its `config.toml`
-///   differs from `kept.config_toml`, or if `cfg.force` is set too;
+/// - `resume` if the output folder's `config.toml` differs from `kept.config_toml`, or if
+///   `cfg.force` is set too;
 /// - `threads` if the pool cannot be built.
 ///
 /// [`Error::Data`] naming `games.csv`, the line and the column for a row to resume from that
@@ -153,13 +156,24 @@ where
         }
         Ok(())
     };
-    let rows = if cfg.resume {
-        if cfg.force {
-            return Err(Error::config(
-                "resume",
-                "resume and force exclude each other",
-            ));
-        }
+    if cfg.resume && cfg.force {
+        return Err(Error::config(
+            "resume",
+            "resume and force exclude each other",
+        ));
+    }
+    // A tournament that never started (no config.toml) starts, as a requeued job that always
+    // passes --resume expects.
+    let resuming = cfg.resume && cfg.out.join(CONFIG_TOML).is_file();
+    if cfg.resume && !resuming {
+        writeln!(
+            out,
+            "nothing to resume in {}: starting the tournament",
+            cfg.out.display()
+        )
+        .map_err(output_error)?;
+    }
+    let rows = if resuming {
         let rows = resume_rows(
             &cfg.out,
             &kept.config_toml,
@@ -176,7 +190,7 @@ where
         TournamentRows::new(&spec.pairings, series.len(), columns)
     };
     let pool = super::thread_pool(cfg.threads, "threads")?;
-    if !cfg.resume {
+    if !resuming {
         write_atomic(&cfg.out.join(CONFIG_TOML), kept.config_toml.as_bytes())?;
     }
 
@@ -240,16 +254,6 @@ fn resume_rows<G: Game>(
     columns: TableColumns,
 ) -> Result<TournamentRows> {
     let config_path = dir.join(CONFIG_TOML);
-    if !config_path.is_file() {
-        return Err(Error::config(
-            "resume",
-            format!(
-                "nothing to resume: {} holds no {CONFIG_TOML} (run without --resume to start \
-                 the tournament)",
-                dir.display()
-            ),
-        ));
-    }
     let on_disk = read_text(&config_path, TEXT_LIMIT)?;
     if on_disk != config_toml {
         return Err(Error::config(

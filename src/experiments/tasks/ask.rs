@@ -98,7 +98,8 @@ pub fn ask<G: SearchSupport>(
 }
 
 /// Removes the folders of batches before `next_batch` (told already; `tell` removes its
-/// batch's folder, this catches one left by a `tell` killed after writing the checkpoint).
+/// batch's folder, this catches one left by a `tell` killed after writing the checkpoint),
+/// then `batches/` itself if that left it empty.
 ///
 /// # Errors
 ///
@@ -122,5 +123,8 @@ pub fn remove_told_batches(dir: &Path, next_batch: u64) -> Result<()> {
             std::fs::remove_dir_all(&path).map_err(|e| Error::io(&path, e))?;
         }
     }
+    // Left empty (the run is told to its end), the folder goes too, so that a run taken
+    // through ask/work/tell ends with the files of `evolve`; one with anything in it stays.
+    let _ = std::fs::remove_dir(&batches);
     Ok(())
 }
