@@ -645,8 +645,11 @@ struct Reference {
 
 /// A step of a row: a command, how it is run again, and how long it took uninterrupted.
 struct Step {
+    /// The command.
     args: Vec<String>,
+    /// How it is run again.
     again: Again,
+    /// How long it ran.
     took: Duration,
 }
 
@@ -693,10 +696,11 @@ struct Driver<'a> {
     stop: Option<Stop>,
     /// The steps run so far.
     steps: Vec<Step>,
-    /// The folder just before the interrupted step, right after its interruption, and whether
-    /// it was interrupted (false: it ended first).
+    /// The folder just before the step to interrupt.
     before: Option<Files>,
+    /// The folder right after its interruption.
     after: Option<Files>,
+    /// Whether it was interrupted (false: it ended first).
     stopped: bool,
 }
 
