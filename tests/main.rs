@@ -36,9 +36,11 @@ mod game_api;
 /// Every registered game and the Pig example: random games keep the invariants (clone, legal
 /// actions, outcomes, round cap, replay); every search agent finishes 2-, 3- and 4-player games.
 mod invariants;
-/// Crash-consistent endings: `evolve`, `tournament`, `validate`, `reevaluate` and
-/// `ask`/`work`/`tell` stopped after any write or killed at random, then run again (with
-/// `--resume`), end byte-identical to an uninterrupted run.
+/// The crash harness, one table of every writing command (`evolve`, `ask`/`work`/`tell`,
+/// `tournament`, `validate`, `reevaluate`, `sensitivity`, `ladder`, `dataset`, `train`,
+/// `tiers`, `report`, `plot`, `replay`): stopped after any write or killed at random, then run
+/// again as documented (`--resume` where it has it), each ends byte-identical to an
+/// uninterrupted run; run again once finished, nothing changes.
 mod kill_resume;
 /// Issue 31: ladders rate agents deterministically and resumably; tiers from ratings keep
 /// their gap, a held-out ladder checks their order; malformed ladders are named.
