@@ -277,7 +277,7 @@ const ROWS: &[Row] = &[
         name: "replay",
         inputs: &[],
         run: Once(
-            "replay --game puerto-rico --level 4p --agents sa0,sa0,sa0,sa0 --out game.html",
+            "replay --game puerto-rico --level 4p --agents sa0,sa0,sa0,sa0 --out game.html --force",
             Same,
         ),
     },
