@@ -104,7 +104,7 @@ iterations = "#,
 }
 
 /// A Puerto Rico run of three batches of four genomes, one four-player game each.
-const RUN: &str = run_toml!(1, 8, "");
+pub(crate) const RUN: &str = run_toml!(1, 8, "");
 
 /// [`RUN`] with adaptive sampling: rounds of one game up to four, so that candidates wait
 /// across batches and elites are re-played (the checkpoint holds them).
@@ -121,7 +121,7 @@ se_fraction = 0.5
 );
 
 /// A Puerto Rico tournament of 24 games: saved after every tenth and at the end.
-const TOURNAMENT: &str = r#"
+pub(crate) const TOURNAMENT: &str = r#"
 game = "puerto-rico"
 seed = 5
 levels = ["4p"]
@@ -138,7 +138,7 @@ agents = ["sa0(weights=[role.builder=0.0])", "sa0", "sa0", "sa0"]
 
 /// A Puerto Rico ladder of three elites of [`RUN`] (folder `run`) and two reference bots: 40
 /// games (saved every tenth) in two rounds, and a style check of each elite.
-const LADDER: &str = r#"
+pub(crate) const LADDER: &str = r#"
 game = "puerto-rico"
 seed = 3
 levels = ["4p"]
@@ -162,7 +162,7 @@ spec = "random"
 
 /// A Puerto Rico dataset of 450 three-player games: three chunks (parts), a quarter of the
 /// positions kept.
-const DATASET: &str = r#"
+pub(crate) const DATASET: &str = r#"
 game = "puerto-rico"
 seed = 9
 games = 450

@@ -50,6 +50,10 @@ mod ladder;
 mod learned;
 /// Tribes level files: malformed inputs, built-in levels, the generator.
 mod levels;
+/// Issue 60: no command deletes or changes what it did not create, whatever its flags: other
+/// people's files, folders and links in an output folder survive a fresh run, `--force` and
+/// `--resume`; a file output that is a folder, a foreign file or a link is refused.
+mod owned;
 /// A library user's game through its own binary (`examples/pig`, `cli::main_for`): every
 /// subcommand under Pig's name, `ask`/`work`/`tell` byte-identical to `evolve`, exit codes.
 mod pig;

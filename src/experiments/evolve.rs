@@ -45,7 +45,8 @@ use super::run_config::{RunConfig, older_form_of};
 use super::run_dir::{
     CHECKPOINT_JSON, CONFIG_TOML, edited_config, prepare_out_dir, written_beside,
 };
-use super::tasks::{BATCHES_DIR, Task, TaskPlan, TaskResult, config_hash, gather, play_task};
+use super::tasks::ask::remove_told_batches;
+use super::tasks::{Task, TaskPlan, TaskResult, config_hash, gather, play_task};
 use crate::agent::{AgentSpec, SearchSupport};
 use crate::agents::build_agent_at;
 use crate::arena::series::Series;
@@ -445,16 +446,17 @@ pub fn record_batch(
 }
 
 /// Creates the run directory `dir` for a new run; an old run's files in it are an error
-/// unless `force`, which removes them (and its unfinished batches' task files).
+/// unless `force`, which removes them (and its unfinished batches' folders, named by number,
+/// never anything else in `batches/`).
 ///
 /// # Errors
 ///
 /// As [`prepare_out_dir`] (naming `out`); [`Error::Io`] if the old batches cannot be removed.
 pub fn prepare_run_dir(dir: &Path, force: bool) -> Result<()> {
     prepare_out_dir(dir, "out", &RUN_FILES, force, true)?;
-    let batches = dir.join(BATCHES_DIR);
-    if force && batches.is_dir() {
-        std::fs::remove_dir_all(&batches).map_err(|e| Error::io(&batches, e))?;
+    if force {
+        // The batch folders only (named by number); anything else under batches/ stays.
+        remove_told_batches(dir, u64::MAX)?;
     }
     Ok(())
 }
