@@ -71,7 +71,7 @@ use crate::agent::Agent;
 use crate::arena::series::Series;
 use crate::arena::summary::SummaryColumn;
 use crate::error::{Error, Result};
-use crate::files::{TEXT_LIMIT, read_text, write_atomic};
+use crate::files::{TEXT_LIMIT, present, read_text, write_atomic};
 use crate::game::Game;
 use crate::report::progress::Progress;
 use crate::report::table::aligned;
@@ -230,8 +230,8 @@ where
     Ok(results)
 }
 
-/// The rows a resumed tournament starts from: those of `games.csv` in `dir` (none if it is
-/// missing), provided `dir` holds a `config.toml` equal to `config_toml`.
+/// The rows a resumed tournament starts from: those of `games.csv` in `dir` (none if nothing
+/// is at its path), provided `dir` holds a `config.toml` equal to `config_toml`.
 fn resume_rows<G: Game>(
     dir: &Path,
     config_toml: &str,
@@ -240,7 +240,7 @@ fn resume_rows<G: Game>(
     columns: TableColumns,
 ) -> Result<TournamentRows> {
     let config_path = dir.join(CONFIG_TOML);
-    if !config_path.is_file() {
+    if !present(&config_path)? {
         return Err(Error::config(
             "resume",
             format!(
@@ -262,7 +262,7 @@ fn resume_rows<G: Game>(
         ));
     }
     let games = dir.join(GAMES_CSV);
-    if games.exists() {
+    if present(&games)? {
         TournamentRows::read(&games, pairings, series, columns)
     } else {
         Ok(TournamentRows::new(pairings, series.len(), columns))
