@@ -48,6 +48,24 @@ pub fn open(path: &Path) -> Result<File> {
     Ok(file)
 }
 
+/// Whether anything is at `path`: false only when nothing is, not even a dangling link. A
+/// command asks this of a file it may find absent (a checkpoint, a journal, a table written
+/// earlier) instead of [`Path::exists`] or [`Path::is_file`], which take a dangling link, a
+/// directory or a FIFO for no file: whatever is there is then read, and refused by name by
+/// [`open`], rather than ignored and written over.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming `path` if it cannot be looked at (a folder on its way is unreadable,
+/// or is a file).
+pub fn present(path: &Path) -> Result<bool> {
+    match fs::symlink_metadata(path) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
 /// Ok if `meta` is a regular file's; else [`Error::Io`] naming `path` and what it is.
 fn regular(path: &Path, meta: &Metadata) -> Result<()> {
     if meta.is_file() {

@@ -33,6 +33,10 @@ mod evolve;
 mod experiments;
 /// Game API provided methods on the toy game.
 mod game_api;
+/// Issue 60, the hostile-file corpus: every file the tool reads, cut short, empty, a
+/// directory, a FIFO, a link, not UTF-8, a key twice, a value out of range or not finite, or
+/// another run's, exits 2 naming it (and its line or field), without a panic, a hang or a write.
+mod hostile;
 /// Every registered game and the Pig example: random games keep the invariants (clone, legal
 /// actions, outcomes, round cap, replay); every search agent finishes 2-, 3- and 4-player games.
 mod invariants;

@@ -52,7 +52,7 @@ use crate::agents::build_agent_at;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::features::Feature;
-use crate::files::{TEXT_LIMIT, read_text, write_atomic};
+use crate::files::{TEXT_LIMIT, present, read_text, write_atomic};
 use crate::game::Game;
 use crate::limits;
 use crate::qd::checkpoint::Checkpoint;
@@ -286,7 +286,8 @@ pub fn evolve<G: SearchSupport>(
     // A run killed before its first checkpoint has only its config.toml: it starts. One
     // that never started (not even its config.toml) starts too, as a requeued job that
     // always passes --resume expects.
-    let resuming = cfg.resume && (checkpoint_path.is_file() || dir.join(CONFIG_TOML).is_file());
+    let resuming =
+        cfg.resume && (present(&checkpoint_path)? || present(&dir.join(CONFIG_TOML))?);
     if cfg.resume && !resuming {
         writeln!(
             out,
@@ -532,8 +533,9 @@ pub fn kept_config(dir: &Path, resolved: String, force: bool) -> String {
 }
 
 /// Opens the run in `dir` to continue it: its `config.toml` must be `config_toml`; its
-/// checkpoint, if it has one, must fit `config` and have been written beside this
-/// `config.toml` ([`written_beside`]; without a checkpoint, the run starts at batch 0);
+/// checkpoint, if it has one, must have been written beside this `config.toml`
+/// ([`written_beside`]) and fit `config` (without a checkpoint, the run starts at batch 0;
+/// anything else at its path, a directory, a FIFO or a dangling link, is refused by name);
 /// `progress.csv` must hold a row for every batch the checkpoint holds
 /// ([`check_progress_against`]) and keeps those rows.
 ///
@@ -558,30 +560,26 @@ pub fn open_run(
         ));
     }
     let checkpoint_path = dir.join(CHECKPOINT_JSON);
-    let me = if checkpoint_path.is_file() {
-        let me = MapElites::resume_file(config, &checkpoint_path)?;
+    let me = if present(&checkpoint_path)? {
+        // A checkpoint beside another config.toml is refused naming config.toml, before its
+        // engine settings are compared with this config's.
         if !written_beside(&Checkpoint::load(&checkpoint_path)?, &on_disk) {
             return Err(edited_config(dir));
         }
-        me
+        MapElites::resume_file(config, &checkpoint_path)?
     } else {
         MapElites::new(config)?
     };
     let progress_path = dir.join(PROGRESS_CSV);
-    let mut reports = if me.next_batch() == 0 && !progress_path.exists() {
+    let mut reports = if me.next_batch() == 0 && !present(&progress_path)? {
         Vec::new()
     } else {
         read_progress_csv(&progress_path)?
     };
     // Every batch the checkpoint holds has its row (they cannot be rebuilt: they record the
     // archive after each batch); a row after them is a batch the checkpoint lacks.
-    check_progress_against(
-        &progress_path,
-        &reports,
-        me.next_batch(),
-        me.evaluations(),
-        me.games(),
-    )?;
+    let last = me.report(me.next_batch().saturating_sub(1), 0.0);
+    check_progress_against(&progress_path, &reports, me.next_batch(), &last)?;
     reports.truncate(me.next_batch() as usize);
     Ok((me, reports))
 }

@@ -182,7 +182,8 @@ impl GameRow {
     /// # Errors
     ///
     /// [`Error::Data`] naming `origin`, the line and the column at fault: a record of the wrong
-    /// length, a cell that is not a number of the right kind, no seats, a seat after an empty
+    /// length, a cell that is not a number of the right kind, a score or statistic that is
+    /// not finite, no seats, a seat after an empty
     /// one, a winner who is not a participant, a missing score, action count or rank, a
     /// rank of 0 or above the participants, a non-empty
     /// cell of a participant the game does not have.
@@ -241,14 +242,17 @@ impl GameRow {
         let participants = (0..n)
             .map(|j| {
                 let stats = (0..s)
-                    .map(|i| cells.optional(col(1 + i, j)))
+                    .map(|i| cells.finite(col(1 + i, j)))
                     .collect::<Result<_>>()?;
                 let rank: u8 = cells.required(col(s + 2, j))?;
                 if rank == 0 || usize::from(rank) > n {
                     return Err(cells.error(col(s + 2, j), format!("not a rank among {n}")));
                 }
+                let score = cells
+                    .finite(col(0, j))?
+                    .ok_or_else(|| cells.error(col(0, j), "empty, but a number is needed"))?;
                 Ok(ParticipantRow {
-                    score: cells.required(col(0, j))?,
+                    score,
                     stats,
                     actions: cells.required(col(s + 1, j))?,
                     rank,
@@ -372,6 +376,17 @@ impl Cells<'_> {
     fn required<T: std::str::FromStr>(&self, c: usize) -> Result<T> {
         self.optional(c)?
             .ok_or_else(|| self.error(c, "empty, but a number is needed"))
+    }
+
+    /// The decimal number in cell `c`, which must be finite (no game scores NaN or infinity);
+    /// `None` if the cell is empty.
+    fn finite(&self, c: usize) -> Result<Option<f64>> {
+        match self.optional::<f64>(c)? {
+            Some(x) if !x.is_finite() => {
+                Err(self.error(c, format!("`{}` is not a finite number", self.text(c))))
+            }
+            x => Ok(x),
+        }
     }
 }
 

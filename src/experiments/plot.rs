@@ -22,6 +22,7 @@ use super::run_dir::{CHECKPOINT_JSON, RunDir, check_dir, read_config};
 use super::tournament_rows::SUMMARY_CSV;
 use super::{GameKind, output_error};
 use crate::error::{Error, Result};
+use crate::files::present;
 use crate::report::archive::{ARCHIVE_CSV, PROGRESS_CSV, read_run_progress};
 use crate::report::heatmap::{HEATMAP_PNG, HEATMAP_SVG, write_heatmaps};
 use crate::report::progress_chart::{PROGRESS_PNG, write_progress_chart};
@@ -53,7 +54,8 @@ pub struct PlotConfig {
 impl PlotConfig {
     /// Settings for the folder `dir`: a run directory if it holds `archive.csv` (its
     /// `config.toml` is read for the game), else a tournament's folder if it holds
-    /// `summary.csv`.
+    /// `summary.csv` (anything at either path counts, to be read and refused by name if it
+    /// is not a regular file).
     ///
     /// # Errors
     ///
@@ -61,9 +63,9 @@ impl PlotConfig {
     /// [`read_config`] for a run directory whose `config.toml` is missing or invalid.
     pub fn new(dir: PathBuf) -> Result<Self> {
         check_dir(&dir)?;
-        let (source, game) = if dir.join(ARCHIVE_CSV).exists() {
+        let (source, game) = if present(&dir.join(ARCHIVE_CSV))? {
             (PlotSource::Run, read_config(&dir)?.game)
-        } else if dir.join(SUMMARY_CSV).exists() {
+        } else if present(&dir.join(SUMMARY_CSV))? {
             (PlotSource::Tournament, GameKind::default())
         } else {
             return Err(Error::data(

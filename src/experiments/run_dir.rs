@@ -1,7 +1,8 @@
 //! Output folders and files: creating one without overwriting results by accident
 //! ([`prepare_out_dir`], [`check_replaceable`]), and reading a run directory written by `playstyles evolve`, for
 //! `plot`, `validate`, `reevaluate`, `tiers` and `report`: its resolved `config.toml` and its
-//! `archive.csv`, checked against each other and against the run's checkpoint.
+//! `archive.csv`, checked against each other and against the run's checkpoint (the config it
+//! was written with, the elites it holds).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::run_config::RunConfig;
 use super::tasks::config_hash;
 use crate::error::{Error, Result};
-use crate::files::{TEXT_LIMIT, read_text};
+use crate::files::{TEXT_LIMIT, present, read_text};
 use crate::qd::GridArchive;
 use crate::qd::checkpoint::Checkpoint;
 use crate::report::archive::{ARCHIVE_CSV, ArchiveRow, ArchiveTable, read_archive_csv};
@@ -176,21 +177,23 @@ fn read_config_text(dir: &Path) -> Result<(RunConfig, String)> {
 /// must be that of `config` with the evolved scripts `scripts`, and its fingerprint of the
 /// whole `config.toml` ([`Checkpoint::run_config`], in checkpoints written since it exists)
 /// that of `text`. So a `config.toml` edited after the run (another grid, player, baseline,
-/// levels) is refused rather than read as the run's.
+/// levels) is refused rather than read as the run's. Returns the checkpoint (`None`: the run
+/// has none).
 ///
 /// # Errors
 ///
 /// [`Error::Data`] naming `config.toml` if it is not the config that wrote the checkpoint; as
-/// [`Checkpoint::load`] for a damaged checkpoint.
+/// [`Checkpoint::load`] for a damaged checkpoint (anything at its path is read: a directory,
+/// a FIFO or a dangling link there is refused by name, not taken for no checkpoint).
 pub fn check_against_checkpoint(
     dir: &Path,
     config: &RunConfig,
     text: &str,
     scripts: &[String],
-) -> Result<()> {
+) -> Result<Option<Checkpoint>> {
     let checkpoint = dir.join(CHECKPOINT_JSON);
-    if !checkpoint.is_file() {
-        return Ok(());
+    if !present(&checkpoint)? {
+        return Ok(None);
     }
     let cp = Checkpoint::load(&checkpoint)?;
     let settings = config
@@ -198,9 +201,60 @@ pub fn check_against_checkpoint(
         .map(|c| c.hash() == cp.config_hash)
         .unwrap_or(false);
     if settings && written_beside(&cp, text) {
-        return Ok(());
+        return Ok(Some(cp));
     }
     Err(edited_config(dir))
+}
+
+/// Checks the elites of `archive.csv` at `path`, read as `table`, against those of the run's
+/// checkpoint `cp`: the same cells, each with the checkpoint's evaluation index, games, wins,
+/// draws and weights. So the `archive.csv` of another run of the same config (or one edited)
+/// is refused rather than read as this run's.
+///
+/// # Errors
+///
+/// [`Error::Data`] naming `path` (and the line of the first row that differs).
+fn check_archive_against(path: &Path, table: &ArchiveTable, cp: &Checkpoint) -> Result<()> {
+    let not_this_run = |line: usize, what: String| {
+        Error::data(
+            path,
+            line,
+            format!(
+                "{what}: this is not the archive of the run's {CHECKPOINT_JSON} (another \
+                 run's {ARCHIVE_CSV}, an edited one, or a run stopped while writing its files: \
+                 resume it)"
+            ),
+        )
+    };
+    let elites: Vec<_> = cp.archive.elites().collect();
+    for (i, (row, (cell, e))) in table.rows.iter().zip(&elites).enumerate() {
+        let ev = &e.evaluation;
+        let same = row.cell == *cell
+            && row.evaluation == e.index
+            && (row.games, row.wins, row.draws) == (ev.games, ev.wins, ev.draws)
+            && row.weights == e.genome.values;
+        if !same {
+            return Err(not_this_run(
+                i + 2,
+                format!(
+                    "cell {} holds evaluation {} ({} games, {} wins), where the checkpoint's \
+                     elite {} of cell {cell} has {} games and {} wins",
+                    row.cell, row.evaluation, row.games, row.wins, e.index, ev.games, ev.wins
+                ),
+            ));
+        }
+    }
+    if table.rows.len() != elites.len() {
+        return Err(not_this_run(
+            0,
+            format!(
+                "{} elites, where the checkpoint holds {}",
+                table.rows.len(),
+                elites.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// True if the checkpoint `cp` was written beside a `config.toml` of text `text` (or
@@ -229,14 +283,15 @@ impl RunDir {
     /// Reads `config.toml` and `archive.csv` of the run directory `dir` and checks that they
     /// agree: the archive's features are the config's, in order; its weights are the config's
     /// `genome.scripts` (when listed); every row's cell index and coordinates lie on the grid
-    /// and match each other, and no cell appears twice; and that `config.toml` is the one
-    /// the run's checkpoint was written with ([`check_against_checkpoint`]).
+    /// and match each other, and no cell appears twice; and, when the run has a checkpoint,
+    /// that `config.toml` is the one it was written with ([`check_against_checkpoint`]) and
+    /// the archive's elites its elites.
     ///
     /// # Errors
     ///
     /// As [`read_config`] and [`check_against_checkpoint`]; [`Error::Io`] naming
     /// `archive.csv` if it is missing; [`Error::Data`] naming it (and the line, for a bad row)
-    /// if it is malformed or disagrees with the config.
+    /// if it is malformed or disagrees with the config or the checkpoint.
     pub fn load(dir: &Path) -> Result<RunDir> {
         let (config, text) = read_config_text(dir)?;
         let path = dir.join(ARCHIVE_CSV);
@@ -291,7 +346,9 @@ impl RunDir {
                 ));
             }
         }
-        check_against_checkpoint(dir, &config, &text, &archive.weights)?;
+        if let Some(cp) = check_against_checkpoint(dir, &config, &text, &archive.weights)? {
+            check_archive_against(&path, &archive, &cp)?;
+        }
         Ok(RunDir {
             dir: dir.to_path_buf(),
             config,

@@ -73,7 +73,7 @@ use crate::agent::Agent;
 use crate::arena::series::Series;
 use crate::arena::summary::SummaryColumn;
 use crate::error::{Error, Result};
-use crate::files::{TEXT_LIMIT, read_text, write_atomic};
+use crate::files::{TEXT_LIMIT, present, read_text, write_atomic};
 use crate::game::Game;
 use crate::report::progress::Progress;
 use crate::report::table::aligned;
@@ -164,7 +164,7 @@ where
     }
     // A tournament that never started (no config.toml) starts, as a requeued job that always
     // passes --resume expects.
-    let resuming = cfg.resume && cfg.out.join(CONFIG_TOML).is_file();
+    let resuming = cfg.resume && present(&cfg.out.join(CONFIG_TOML))?;
     if cfg.resume && !resuming {
         writeln!(
             out,
@@ -244,8 +244,8 @@ where
     Ok(results)
 }
 
-/// The rows a resumed tournament starts from: those of `games.csv` in `dir` (none if it is
-/// missing), provided `dir` holds a `config.toml` equal to `config_toml`.
+/// The rows a resumed tournament starts from: those of `games.csv` in `dir` (none if nothing
+/// is at its path), provided `dir` holds a `config.toml` equal to `config_toml`.
 fn resume_rows<G: Game>(
     dir: &Path,
     config_toml: &str,
@@ -266,7 +266,7 @@ fn resume_rows<G: Game>(
         ));
     }
     let games = dir.join(GAMES_CSV);
-    if games.exists() {
+    if present(&games)? {
         TournamentRows::read(&games, pairings, series, columns)
     } else {
         Ok(TournamentRows::new(pairings, series.len(), columns))

@@ -59,7 +59,9 @@ impl Checkpoint {
     }
 
     /// Parses a checkpoint read from `origin` (named in errors): the version is checked
-    /// first, so a checkpoint of another version is reported as such.
+    /// first, so a checkpoint of another version is reported as such; then the checkpoint is
+    /// read from the text itself, so that a key given twice is refused and an error says
+    /// where it is (line and column).
     pub fn from_json(bytes: &[u8], origin: &Path) -> Result<Self> {
         let value: serde_json::Value = serde_json::from_slice(bytes)
             .map_err(|e| Error::data(origin, 0, format!("not a checkpoint (bad JSON: {e})")))?;
@@ -82,7 +84,7 @@ impl Checkpoint {
                 ));
             }
         }
-        serde_json::from_value(value)
+        serde_json::from_slice(bytes)
             .map_err(|e| Error::data(origin, 0, format!("corrupt checkpoint: {e}")))
     }
 

@@ -27,10 +27,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
+use crate::files::{DATA_LIMIT, present, read_bytes, write_atomic};
 use crate::qd::checkpoint::Checkpoint;
 use crate::qd::{Adaptive, BatchReport, GenomeSpace, GridArchive};
-use crate::report::csv::{check_rate, read_with_header, record_error};
+use crate::report::csv::{check_rate, check_unique_columns, read_with_header, record_error};
 
 /// File name of the archive table in a run directory.
 pub const ARCHIVE_CSV: &str = "archive.csv";
@@ -292,6 +292,7 @@ impl ArchiveTable {
             .iter()
             .map(str::to_string)
             .collect();
+        check_unique_columns(origin, header.iter().map(String::as_str))?;
         let mut table = parse_header(&header).map_err(|e| Error::data(origin, 0, e))?;
         let mut lines = BTreeMap::new();
         for (i, rec) in r.records().enumerate() {
@@ -512,9 +513,11 @@ fn check_progress_row(
 }
 
 /// Checks `progress.csv` at `path`, read as `reports`, against a checkpoint of `batches`
-/// batches, `evaluations` evaluations and `games` games: every batch the checkpoint holds
-/// has its row, the last of them with the checkpoint's counts, and at most one row follows (a
-/// batch whose files were written by a run killed before its checkpoint).
+/// batches whose archive and counts give the row `last` (the row of its last batch, but for
+/// the seconds): every batch the checkpoint holds has its row, the last of them `last` (its
+/// evaluations, games, elites, coverage, QD score, best and mean win rates), and at most one
+/// row follows (a batch whose files were written by a run killed before its checkpoint). So
+/// the `progress.csv` of another run of the same config is refused.
 ///
 /// # Errors
 ///
@@ -523,8 +526,7 @@ pub fn check_progress_against(
     path: &Path,
     reports: &[BatchReport],
     batches: u64,
-    evaluations: u64,
-    games: u64,
+    last: &BatchReport,
 ) -> Result<()> {
     let rows = reports.len() as u64;
     if rows < batches || rows > batches + 1 {
@@ -537,33 +539,73 @@ pub fn check_progress_against(
             ),
         ));
     }
-    if let Some(last) = batches.checked_sub(1).map(|b| &reports[b as usize])
-        && (last.evaluations, last.games) != (evaluations, games)
-    {
+    let Some(row) = batches.checked_sub(1).map(|b| &reports[b as usize]) else {
+        return Ok(());
+    };
+    let counts = |r: &BatchReport| (r.evaluations, r.games);
+    let archive = |r: &BatchReport| {
+        (
+            r.elites,
+            r.coverage,
+            r.qd_score,
+            r.max_fitness,
+            r.mean_fitness,
+        )
+    };
+    let line = (batches + 1) as usize;
+    if counts(row) != counts(last) {
         return Err(Error::data(
             path,
-            (batches + 1) as usize,
+            line,
             format!(
-                "{} evaluations and {} games after batch {}, but the checkpoint holds \
-                 {evaluations} and {games}: the file is damaged or another run's",
-                last.evaluations, last.games, last.batch
+                "{} evaluations and {} games after batch {}, but the checkpoint holds {} and \
+                 {}: the file is damaged or another run's",
+                row.evaluations, row.games, row.batch, last.evaluations, last.games
+            ),
+        ));
+    }
+    if archive(row) != archive(last) {
+        return Err(Error::data(
+            path,
+            line,
+            format!(
+                "{} elites and a QD score of {} after batch {}, but the checkpoint's archive \
+                 has {} and {}: the file is damaged or another run's",
+                row.elites, row.qd_score, row.batch, last.elites, last.qd_score
             ),
         ));
     }
     Ok(())
 }
 
+/// The row of `progress.csv` for the last batch checkpoint `c` holds (seconds 0).
+fn checkpoint_row(c: &Checkpoint) -> BatchReport {
+    let s = c.archive.stats();
+    BatchReport {
+        batch: c.next_batch.saturating_sub(1),
+        evaluations: c.evaluations,
+        games: c.games,
+        elites: s.num_elites,
+        coverage: s.coverage,
+        qd_score: s.qd_score,
+        max_fitness: s.max_fitness,
+        mean_fitness: s.mean_fitness,
+        seconds: 0.0,
+    }
+}
+
 /// Reads `progress.csv` at `path` ([`read_progress_csv`]) and, if the run has a checkpoint at
-/// `checkpoint`, checks the rows against it ([`check_progress_against`]).
+/// `checkpoint` (anything at that path is read: a directory, a FIFO or a dangling link there
+/// is refused by name), checks the rows against it ([`check_progress_against`]).
 ///
 /// # Errors
 ///
 /// As [`read_progress_csv`], [`Checkpoint::load`] and [`check_progress_against`].
 pub fn read_run_progress(path: &Path, checkpoint: &Path) -> Result<Vec<BatchReport>> {
     let reports = read_progress_csv(path)?;
-    if checkpoint.is_file() {
+    if present(checkpoint)? {
         let c = Checkpoint::load(checkpoint)?;
-        check_progress_against(path, &reports, c.next_batch, c.evaluations, c.games)?;
+        check_progress_against(path, &reports, c.next_batch, &checkpoint_row(&c))?;
     }
     Ok(reports)
 }

@@ -84,6 +84,32 @@ pub fn read_with_header(path: &Path, columns: &[&str]) -> Result<::csv::Reader<C
     Ok(r)
 }
 
+/// Checks that no two columns of `header`, the header of the CSV file `path`, have one name
+/// (a reader that finds columns by name would read one of them and ignore the other).
+///
+/// # Errors
+///
+/// [`Error::Data`] naming the file, line 1 and the column.
+pub fn check_unique_columns<'a>(
+    path: &Path,
+    header: impl IntoIterator<Item = &'a str>,
+) -> Result<()> {
+    let mut seen = std::collections::HashMap::new();
+    for (i, name) in header.into_iter().enumerate() {
+        if let Some(first) = seen.insert(name, i + 1) {
+            return Err(Error::data(
+                path,
+                1,
+                format!(
+                    "column `{name}` appears twice (columns {first} and {})",
+                    i + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The error for a record of the CSV file `path` that cannot be read, naming the file and the
 /// line (the reader's, else `line`). A row with more or fewer fields than the header, as a row
 /// cut short by a crash or a truncated copy leaves, is said to be so plainly.
@@ -137,6 +163,19 @@ mod tests {
         t.rows.push(vec!["plain".into(), String::new()]);
         let text = String::from_utf8(t.to_bytes().unwrap()).unwrap();
         assert_eq!(text, "name,value\n\"a,b\",\"say \"\"hi\"\"\"\nplain,\n");
+    }
+
+    #[test]
+    fn a_column_named_twice_is_named_with_both_places() {
+        let path = Path::new("dir/t.csv");
+        check_unique_columns(path, ["a", "b", "c"]).unwrap();
+        let msg = check_unique_columns(path, ["a", "b", "a"])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            msg,
+            "dir/t.csv: line 1: column `a` appears twice (columns 1 and 3)"
+        );
     }
 
     #[test]

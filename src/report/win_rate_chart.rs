@@ -19,7 +19,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::chart::{DrawResult, font, svg_string, write_png};
-use super::csv::record_error;
+use super::csv::{check_unique_columns, record_error};
 use super::palette::{BLUE as SPANS, FRAME, GREEN as ABOVE, RED as BELOW, SHADE};
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
@@ -31,6 +31,8 @@ pub const SUMMARY_PNG: &str = "summary.png";
 pub const SUMMARY_SVG: &str = "summary.svg";
 /// The columns of `summary.csv` the chart needs (any others but [`SIDE_COLUMNS`] are ignored).
 pub const CHART_COLUMNS: [&str; 5] = ["pairing", "games", "win_rate", "win_rate_lo", "win_rate_hi"];
+/// The columns of `summary.csv` that hold names; every other one holds numbers.
+const TEXT_COLUMNS: [&str; 3] = ["pairing", "agent", "opponents"];
 /// The side columns the chart reads instead of the first agent's, where the file has them all.
 pub const SIDE_COLUMNS: [&str; 5] = [
     "side_win_rate",
@@ -89,13 +91,16 @@ impl WinRateRow {
 /// # Errors
 ///
 /// [`Error::Io`] naming the file if it cannot be read; [`Error::Data`] naming it, and the line
-/// for a bad row, if it lacks one of the columns, holds no pairing, has a row with too few or too many fields (a
-/// truncated file), an empty pairing name, a number that does not parse, rates outside
-/// [0, 1], an interval that does not hold its win rate, or a side larger than its table.
+/// for a bad row, if it lacks one of the columns or names one twice, holds no pairing, has a
+/// row with too few or too many fields (a truncated file), an empty pairing name, a number
+/// that does not parse or is not finite (in any column but the names), rates outside [0, 1]
+/// (the first agent's and the side's), an interval that does not hold its win rate, more
+/// wins and draws than games, or a side larger than its table.
 pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
     let bytes = read_bytes(path, DATA_LIMIT)?;
     let mut r = ::csv::Reader::from_reader(&bytes[..]);
     let header = r.headers().map_err(|e| record_error(path, 1, &e))?.clone();
+    check_unique_columns(path, header.iter())?;
     let at: HashMap<&str, usize> = header.iter().enumerate().map(|(i, c)| (c, i)).collect();
     let cols = CHART_COLUMNS
         .iter()
@@ -134,8 +139,38 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
         if pairing.is_empty() {
             return Err(bad("the `pairing` name is empty".into()));
         }
+        // Every number the writer wrote, read or not by the chart, is a finite one.
+        for (name, text) in header.iter().zip(rec.iter()) {
+            let text = text.trim();
+            if !TEXT_COLUMNS.contains(&name)
+                && !text.is_empty()
+                && !text.parse::<f64>().is_ok_and(f64::is_finite)
+            {
+                return Err(bad(format!("`{name}` is `{text}`, not a finite number")));
+            }
+        }
         let games = count(column(1))?;
-        let (win_rate, lo, hi, side_size, participants) = match &side {
+        let named = |name: &'static str| at.get(name).map(|&i| cell((name, i)));
+        let (wins, draws) = (named("wins"), named("draws"));
+        if let (Some(wins), Some(draws)) = (wins, draws)
+            && count(wins)? + count(draws)? > games
+        {
+            return Err(bad(format!(
+                "{} wins and {} draws of {games} games",
+                wins.1, draws.1
+            )));
+        }
+        // The Wilson interval holds its proportion; allow for rounding in the file.
+        let interval = |(win_rate, lo, hi): (f64, f64, f64)| {
+            if lo > win_rate + 1e-9 || win_rate > hi + 1e-9 {
+                return Err(bad(format!(
+                    "the interval [{lo}, {hi}] does not hold the win rate {win_rate}"
+                )));
+            }
+            Ok((win_rate, lo, hi))
+        };
+        let agent = interval((rate(column(2))?, rate(column(3))?, rate(column(4))?))?;
+        let ((win_rate, lo, hi), side_size, participants) = match &side {
             Some(side) => {
                 let column = |k: usize| cell((SIDE_COLUMNS[k], side[k]));
                 let (size, participants) = (count(column(3))?, count(column(4))?);
@@ -144,22 +179,11 @@ pub fn read_summary_csv(path: &Path) -> Result<Vec<WinRateRow>> {
                         "a side of {size} of {participants} participants"
                     )));
                 }
-                (
-                    rate(column(0))?,
-                    rate(column(1))?,
-                    rate(column(2))?,
-                    size,
-                    participants,
-                )
+                let rates = (rate(column(0))?, rate(column(1))?, rate(column(2))?);
+                (interval(rates)?, size, participants)
             }
-            None => (rate(column(2))?, rate(column(3))?, rate(column(4))?, 1, 2),
+            None => (agent, 1, 2),
         };
-        // The Wilson interval holds its proportion; allow for rounding in the file.
-        if lo > win_rate + 1e-9 || win_rate > hi + 1e-9 {
-            return Err(bad(format!(
-                "the interval [{lo}, {hi}] does not hold the win rate {win_rate}"
-            )));
-        }
         rows.push(WinRateRow {
             pairing,
             games,

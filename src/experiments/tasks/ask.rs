@@ -12,7 +12,7 @@ use crate::experiments::agent_files::copy_agent_files;
 use crate::experiments::evolve::{EvolveConfig, RunSetup, open_run, preflight, prepare_run_dir};
 use crate::experiments::output_error;
 use crate::experiments::run_dir::CONFIG_TOML;
-use crate::files::{DATA_LIMIT, read_text, write_atomic};
+use crate::files::{DATA_LIMIT, present, read_text, write_atomic};
 
 /// Validated settings of `playstyles ask`.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,7 +32,7 @@ impl AskConfig {
         let existing = run_dir.join(CONFIG_TOML);
         let config = match config {
             Some(c) => Some(c.to_path_buf()),
-            None if existing.is_file() => Some(existing),
+            None if present(&existing)? => Some(existing),
             None => None,
         };
         let evolve = EvolveConfig::load(config.as_deref(), Some(run_dir))?;
@@ -71,7 +71,7 @@ pub fn ask<G: SearchSupport>(
         .map_elites(&setup.scripts)
         .map_err(|e| ecfg.located(e))?;
     let dir = &ecfg.out;
-    let started = dir.join(CONFIG_TOML).is_file();
+    let started = present(&dir.join(CONFIG_TOML))?;
     preflight(game, setup, run, started.then_some(dir.as_path())).map_err(|e| ecfg.located(e))?;
     let plan = setup.plan(game, run)?;
     if !started {

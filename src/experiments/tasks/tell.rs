@@ -15,7 +15,7 @@ use crate::experiments::evolve::{EvolveConfig, RunSetup, open_run, record_batch}
 use crate::experiments::game_kind::program;
 use crate::experiments::output_error;
 use crate::experiments::run_dir::CONFIG_TOML;
-use crate::files::{DATA_LIMIT, read_text};
+use crate::files::{DATA_LIMIT, present, read_text};
 
 /// Validated settings of `playstyles tell`.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,7 +32,7 @@ impl TellConfig {
     /// As [`EvolveConfig::load`] on `run_dir/config.toml` (missing: no run there).
     pub fn load(run_dir: PathBuf) -> Result<Self> {
         let config = run_dir.join(CONFIG_TOML);
-        if !config.is_file() {
+        if !present(&config)? {
             return Err(no_run(&run_dir));
         }
         let evolve = EvolveConfig::load(Some(&config), Some(run_dir))?;
@@ -99,7 +99,7 @@ pub fn tell<G: SearchSupport>(
     };
     let folder = batch_dir(dir, batch.number());
     let tasks_path = folder.join(TASKS_JSONL);
-    if !tasks_path.is_file() {
+    if !present(&tasks_path)? {
         writeln!(
             out,
             "tell {}: nothing to tell, batch {} has not been asked (run `{} ask`)",

@@ -160,7 +160,8 @@ impl WorkConfig {
     /// # Errors
     ///
     /// [`Error::Io`] naming the file that cannot be read; [`Error::Data`] naming it and the line
-    /// of a bad task, or of tasks of different games, rules, features or configurations; [`Error::Config`] naming
+    /// of a bad task, or of tasks of different games, rules, features or configurations, or
+    /// naming a task file that holds no task; [`Error::Config`] naming
     /// `--shard`, `--threads` or the environment variable at fault.
     pub fn load(tasks: &str, shard: Option<&str>, threads: Option<usize>) -> Result<Self> {
         let var = |name: &str| std::env::var(name).ok();
@@ -192,6 +193,15 @@ impl WorkConfig {
             (Some(path.clone()), text, path)
         };
         let tasks: Vec<(TaskLine, usize)> = parse_lines(&origin, &text)?;
+        // `ask` writes no task file without a task: an empty one is damaged (standard input
+        // may bring none, for a worker with nothing to play).
+        if tasks.is_empty() && tasks_file.is_some() {
+            return Err(Error::data(
+                &origin,
+                0,
+                "holds no task: not a task file as `ask` writes them (empty or cut short)",
+            ));
+        }
         let game = match tasks.first() {
             Some((first, line)) => {
                 if let Some((_, l)) = tasks.iter().find(|(t, _)| {
