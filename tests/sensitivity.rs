@@ -350,3 +350,43 @@ fn bad_flags_exit_2_naming_the_flag() {
         assert!(!out.join(f).exists(), "{f}");
     }
 }
+
+/// Runs `sensitivity CONFIG --out OUT --quiet` with `extra` flags (no group unless given).
+fn sensitivity(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "sensitivity",
+        path_arg(config),
+        "--out",
+        path_arg(out),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    playstyles(&args)
+}
+
+#[test]
+fn a_genome_evolve_refuses_is_refused_with_evolves_error() {
+    let (dir, _) = setup("bad-genome");
+    for (i, (genome, field)) in [
+        ("values = [1.0, 0.5, 0.0]", "genome.values"),
+        ("values = [0.5]", "genome.values"),
+        ("values = [0.0, 0.5, 0.5]", "genome.values"),
+        ("range = [1.0, 0.0]", "genome.range"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let config = dir.join(format!("g{i}.toml"));
+        std::fs::write(&config, CONFIG.replace("values = [0.0, 0.5, 1.0]", genome)).unwrap();
+        let out = dir.join(format!("out{i}"));
+        let o = sensitivity(&config, &out, &[]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{genome}: {err}");
+        assert!(err.contains(&format!("`{field}`")), "{genome}: {err}");
+        assert!(!out.exists(), "{genome}: nothing is written");
+        let run = dir.join(format!("run{i}"));
+        let o = playstyles(&["evolve", path_arg(&config), "--out", path_arg(&run)]);
+        assert_eq!(o.status.code(), Some(2), "{genome}");
+        assert_eq!(stderr(&o), err, "{genome}: evolve's error is sensitivity's");
+    }
+}
