@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::cli::{
-    path_arg, playstyles, read_bytes, read_text, scratch, stderr, succeeded,
+    path_arg, playstyles, playstyles_within, read_bytes, read_text, scratch, stderr, succeeded,
 };
 
 /// Twelve factors from {0, 0.5, 1}, the player's shipping share × builder picks.
@@ -560,4 +560,48 @@ fn resuming_a_finished_measurement_is_nothing_to_do_bound_to_its_settings() {
         err.contains("--force") && !err.contains("--resume to continue"),
         "{err}"
     );
+}
+
+#[test]
+fn force_replaces_only_the_measurements_own_files() {
+    let (dir, config) = setup("force");
+    let out = dir.join("out");
+    measure(&config, &out, &[]);
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    std::fs::create_dir_all(out.join("drafts")).unwrap();
+    std::fs::write(out.join("drafts").join("a.csv"), "x").unwrap();
+    measure(&config, &out, &["--force", "--repetitions", "2"]);
+    assert_eq!(read_text(&out.join("notes.txt")), "mine");
+    assert_eq!(read_text(&out.join("drafts").join("a.csv")), "x");
+    let genomes = rows(&out.join("sensitivity_genomes.csv"));
+    assert!(genomes.iter().all(|r| r["games"] == "2"), "replaced");
+}
+
+#[test]
+fn the_games_of_every_genome_extremes_included_are_bounded_before_any_is_played() {
+    // 15 genomes before the extremes, 19 with them: 15 x 60,000 games fit MAX_GAMES
+    // (1,000,000), 19 x 60,000 do not.
+    let (dir, config) = setup("bounds");
+    let out = dir.join("out");
+    let o = playstyles_within(
+        &[
+            "sensitivity",
+            path_arg(&config),
+            "--out",
+            path_arg(&out),
+            "--quiet",
+            "--group",
+            ROLES,
+            "--repetitions",
+            "60000",
+        ],
+        std::time::Duration::from_secs(60),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`--repetitions`") && err.contains("1140000"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written");
 }

@@ -79,6 +79,10 @@
 //! record (an older version's) are finished, their settings unchecked. `--force` removes only
 //! the files listed here, the journal and the record: anything else in the folder stays.
 //!
+//! **Bounds.** Every genome's games, the extremes included (genomes × levels ×
+//! repetitions), are checked against [`limits::MAX_GAMES`] before any genome is built or
+//! played.
+//!
 //! **The genome.** The `[genome]` domain is checked as `evolve` checks it (the config is read
 //! by [`EvolveConfig::load`]; [`crate::qd::Domain::validate`]): at least two values, ascending,
 //! or a range with `lo < hi`, so `lo` and `hi` are the smallest and largest weights.

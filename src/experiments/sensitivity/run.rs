@@ -159,7 +159,8 @@ fn settings(
 /// # Errors
 ///
 /// [`Error::Config`] naming `--group` for a bad group, `evaluation.levels` if there is no
-/// level, `--repetitions` if the games exceed [`limits::MAX_GAMES`], `--player` (or `evaluation.player`) and `evaluation.baseline` if they
+/// level, `--repetitions` if the games of every genome, the extremes included, exceed
+/// [`limits::MAX_GAMES`], `--player` (or `evaluation.player`) and `evaluation.baseline` if they
 /// cannot be built, `--out` if earlier results are there without `--force`, the setting that
 /// differs from those of the journal or completion record `--resume` finds,
 /// `--stop-after-genomes` when it left genomes unplayed; [`Error::Data`] naming the journal if
@@ -178,14 +179,16 @@ pub fn sensitivity<G: SearchSupport>(
     if levels.is_empty() {
         return Err(Error::config("evaluation.levels", "no level to play"));
     }
-    let (lo, hi) = (cfg.run.domain.min(), cfg.run.domain.max());
-    let probes = probes(scripts.len(), &units, lo, hi);
     let repetitions = cfg.repetitions();
     let per_genome = u64::from(repetitions) * levels.len() as u64;
+    // Every genome: mid, all-low, all-high, low/high per unit, min/max per feature.
+    let total = 3 + 2 * units.len() + 2 * features.len();
     limits::games(
-        &[(probes.len() as u64, "genomes"), (per_genome, "games")],
+        &[(total as u64, "genomes"), (per_genome, "games")],
         "--repetitions",
     )?;
+    let (lo, hi) = (cfg.run.domain.min(), cfg.run.domain.max());
+    let probes = probes(scripts.len(), &units, lo, hi);
     let player_field = cfg.player_field();
     let spec_of = |p: &Probe| -> Result<String> {
         cfg.player()
@@ -201,7 +204,7 @@ pub fn sensitivity<G: SearchSupport>(
     build(&specs[0]).map_err(|e| named(player_field, e))?;
     build(&baseline).map_err(|e| named("evaluation.baseline", e))?;
     let seed = series_seed(cfg.seed.unwrap_or(cfg.run.seed));
-    let total = probes.len() + 2 * features.len();
+    debug_assert_eq!(total, probes.len() + 2 * features.len());
 
     let settings = settings(cfg, rules, level_names(&levels), seed, &scripts);
     let journal_path = cfg.out.join(JOURNAL_JSON);
