@@ -135,8 +135,8 @@ impl EliteFiles {
     }
 
     /// Opens the journal in `run`'s directory for `jobs` played with `settings`
-    /// ([`Journal::open`], with the run's fingerprints, [`EliteFiles::settings`]), then makes
-    /// way for the tables: existing ones are refused unless `force`, or unless the journal was
+    /// ([`Journal::open`]; the fingerprints of the run's `config.toml` and of the jobs' cells
+    /// and specs are added to them), then makes way for the tables: existing ones are refused unless `force`, or unless the journal was
     /// kept by `resume` (the tables are then those of the interrupted command, killed after
     /// writing them and before deleting its journal, and are written again). With `resume`, a
     /// command finished with these settings ([`finished`]) is nothing to do: it says so on
