@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::cli::{
-    path_arg, playstyles, read_bytes, read_text, scratch, stderr, succeeded,
+    path_arg, playstyles, playstyles_within, read_bytes, read_text, scratch, stderr, succeeded,
 };
 
 /// Twelve factors from {0, 0.5, 1}, the player's shipping share × builder picks.
@@ -349,4 +349,259 @@ fn bad_flags_exit_2_naming_the_flag() {
     for f in FILES {
         assert!(!out.join(f).exists(), "{f}");
     }
+}
+
+/// `CONFIG` measured on Puerto Rico's five-player level (the one `vp_chips_5p` changes) with
+/// that rule.
+fn five_players(chips: u32) -> String {
+    CONFIG
+        .replace("levels = [\"4p\"]", "levels = [\"5p\"]")
+        .replacen(
+            "seed = 3\n",
+            &format!("seed = 3\n[rules]\nvp_chips_5p = {chips}\n"),
+            1,
+        )
+}
+
+/// Runs `sensitivity CONFIG --out OUT --quiet` with `extra` flags (no group unless given).
+fn sensitivity(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "sensitivity",
+        path_arg(config),
+        "--out",
+        path_arg(out),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    playstyles(&args)
+}
+
+#[test]
+fn resuming_under_other_settings_is_refused_naming_the_setting() {
+    let (dir, _) = setup("other-settings");
+    let config = dir.join("a.toml");
+    std::fs::write(&config, five_players(122)).unwrap();
+    let out = dir.join("out");
+    let roles = ["--group", ROLES];
+    let stop = [&roles[..], &["--stop-after-genomes", "3"]].concat();
+    assert_eq!(sensitivity(&config, &out, &stop).status.code(), Some(2));
+    let journal = out.join("sensitivity.journal.json");
+    let held = || -> usize {
+        let j: serde_json::Value = serde_json::from_str(&read_text(&journal)).unwrap();
+        j["done"].as_array().unwrap().len()
+    };
+    assert_eq!(held(), 3);
+    // Whatever the games or the tables depend on, changed, is named; the journal is kept.
+    let resume = [&roles[..], &["--resume"]].concat();
+    let cases: [(&str, String, &[&str], &str); 5] = [
+        ("rules", five_players(126), &resume, "rules"),
+        (
+            "genome",
+            five_players(122).replace("values = [0.0, 0.5, 1.0]", "values = [0.0, 0.5, 2.0]"),
+            &resume,
+            "genome",
+        ),
+        (
+            "scripts",
+            five_players(122).replace(
+                "[genome]\n",
+                "[genome]\nscripts = [\"role.settler\", \"role.mayor\", \"role.builder\", \
+                 \"role.craftsman\", \"role.trader\", \"role.captain\", \"role.prospector\", \
+                 \"build.production\", \"build.shipping\"]\n",
+            ),
+            &resume,
+            "genome.scripts",
+        ),
+        (
+            "axes",
+            five_players(122).replacen("step = 5", "step = 10", 1),
+            &resume,
+            "features",
+        ),
+        ("group", five_players(122), &["--resume"], "--group"),
+    ];
+    for (name, text, flags, field) in cases {
+        let other = dir.join(format!("{name}.toml"));
+        std::fs::write(&other, text).unwrap();
+        let o = sensitivity(&other, &out, flags);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains(&format!("`{field}`")) && err.contains("--force"),
+            "{name}: {err}"
+        );
+        assert_eq!(held(), 3, "{name}: the journal is kept");
+    }
+    let text = succeeded(sensitivity(&config, &out, &resume), "the same settings");
+    assert!(text.contains("resuming: 3 of"), "{text}");
+}
+
+#[test]
+fn a_genome_evolve_refuses_is_refused_with_evolves_error() {
+    let (dir, _) = setup("bad-genome");
+    for (i, (genome, field)) in [
+        ("values = [1.0, 0.5, 0.0]", "genome.values"),
+        ("values = [0.5]", "genome.values"),
+        ("values = [0.0, 0.5, 0.5]", "genome.values"),
+        ("range = [1.0, 0.0]", "genome.range"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let config = dir.join(format!("g{i}.toml"));
+        std::fs::write(&config, CONFIG.replace("values = [0.0, 0.5, 1.0]", genome)).unwrap();
+        let out = dir.join(format!("out{i}"));
+        let o = sensitivity(&config, &out, &[]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{genome}: {err}");
+        assert!(err.contains(&format!("`{field}`")), "{genome}: {err}");
+        assert!(!out.exists(), "{genome}: nothing is written");
+        let run = dir.join(format!("run{i}"));
+        let o = playstyles(&["evolve", path_arg(&config), "--out", path_arg(&run)]);
+        assert_eq!(o.status.code(), Some(2), "{genome}");
+        assert_eq!(stderr(&o), err, "{genome}: evolve's error is sensitivity's");
+    }
+}
+
+#[test]
+fn a_journal_entry_without_the_games_it_must_hold_is_a_damaged_journal() {
+    let (dir, config) = setup("damaged-journal");
+    let journal_of = |out: &Path| out.join("sensitivity.journal.json");
+    type Damage = fn(&mut serde_json::Value);
+    let damages: [(&str, Damage); 3] = [
+        ("fewer games", |e| {
+            e["games"].as_array_mut().unwrap().truncate(1);
+        }),
+        ("more games", |e| {
+            let games = e["games"].as_array_mut().unwrap();
+            games.push(games[0].clone());
+        }),
+        ("a feature missing", |e| {
+            e["games"][0]["features"].as_array_mut().unwrap().pop();
+        }),
+    ];
+    for (i, (what, damage)) in damages.into_iter().enumerate() {
+        let out = dir.join(format!("out{i}"));
+        let o = sensitivity(&config, &out, &["--stop-after-genomes", "3"]);
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stderr(&o));
+        let path = journal_of(&out);
+        let mut j: serde_json::Value = serde_json::from_str(&read_text(&path)).unwrap();
+        damage(&mut j["done"][1]);
+        std::fs::write(&path, serde_json::to_string(&j).unwrap()).unwrap();
+        let o = sensitivity(&config, &out, &["--resume"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(
+            err.contains("sensitivity.journal.json") && err.contains("damaged"),
+            "{what}: {err}"
+        );
+        for f in FILES {
+            assert!(!out.join(f).exists(), "{what}: {f} written");
+        }
+    }
+}
+
+#[test]
+fn resuming_a_finished_measurement_is_nothing_to_do_bound_to_its_settings() {
+    let (dir, config) = setup("finished");
+    let out = dir.join("out");
+    let done = out.join("sensitivity.done.json");
+    measure(&config, &out, &[]);
+    assert!(done.is_file() && !out.join("sensitivity.journal.json").exists());
+    let snapshot = || -> Vec<(Vec<u8>, std::time::SystemTime)> {
+        FILES
+            .iter()
+            .chain(std::iter::once(&"sensitivity.done.json"))
+            .map(|f| {
+                let p = out.join(f);
+                (read_bytes(&p), p.metadata().unwrap().modified().unwrap())
+            })
+            .collect()
+    };
+    let before = snapshot();
+    let text = measure(&config, &out, &["--resume"]);
+    assert!(text.contains("nothing to do"), "{text}");
+    assert!(
+        before == snapshot(),
+        "a finished measurement is not written again"
+    );
+
+    // Other settings: refused, naming the setting and --force (not the --resume given).
+    let o = sensitivity(
+        &config,
+        &out,
+        &["--group", ROLES, "--resume", "--repetitions", "3"],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`--repetitions`")
+            && err.contains("--force")
+            && !err.contains("--resume to continue"),
+        "{err}"
+    );
+    assert!(before == snapshot());
+
+    // A measurement of an older version (no completion record): nothing to do, unchecked.
+    std::fs::remove_file(&done).unwrap();
+    let text = measure(&config, &out, &["--resume"]);
+    assert!(
+        text.contains("nothing to do") && text.contains("cannot be checked"),
+        "{text}"
+    );
+
+    // Part of the outputs without a journal: --resume has nothing to continue, and says
+    // --force, not the --resume it was given.
+    std::fs::remove_file(out.join("sensitivity.png")).unwrap();
+    let o = sensitivity(&config, &out, &["--group", ROLES, "--resume"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--force") && !err.contains("--resume to continue"),
+        "{err}"
+    );
+}
+
+#[test]
+fn force_replaces_only_the_measurements_own_files() {
+    let (dir, config) = setup("force");
+    let out = dir.join("out");
+    measure(&config, &out, &[]);
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    std::fs::create_dir_all(out.join("drafts")).unwrap();
+    std::fs::write(out.join("drafts").join("a.csv"), "x").unwrap();
+    measure(&config, &out, &["--force", "--repetitions", "2"]);
+    assert_eq!(read_text(&out.join("notes.txt")), "mine");
+    assert_eq!(read_text(&out.join("drafts").join("a.csv")), "x");
+    let genomes = rows(&out.join("sensitivity_genomes.csv"));
+    assert!(genomes.iter().all(|r| r["games"] == "2"), "replaced");
+}
+
+#[test]
+fn the_games_of_every_genome_extremes_included_are_bounded_before_any_is_played() {
+    // 15 genomes before the extremes, 19 with them: 15 x 60,000 games fit MAX_GAMES
+    // (1,000,000), 19 x 60,000 do not.
+    let (dir, config) = setup("bounds");
+    let out = dir.join("out");
+    let o = playstyles_within(
+        &[
+            "sensitivity",
+            path_arg(&config),
+            "--out",
+            path_arg(&out),
+            "--quiet",
+            "--group",
+            ROLES,
+            "--repetitions",
+            "60000",
+        ],
+        std::time::Duration::from_secs(60),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("`--repetitions`") && err.contains("1140000"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written");
 }

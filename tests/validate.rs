@@ -1153,3 +1153,164 @@ fn a_puerto_rico_run_validates_on_other_player_counts_and_reports_four_player_ga
         "the replays name the elite's agent"
     );
 }
+
+/// `validate` (one repetition, every elite) and `reevaluate` (two games per elite) of a run
+/// directory with `extra` flags, each with its journal and tables.
+type Replays = [(
+    &'static str,
+    fn(&Path, &[&str]) -> std::process::Output,
+    &'static str,
+    [&'static str; 2],
+); 2];
+
+const REPLAYS: Replays = [
+    (
+        "validate",
+        |dir, extra| playstyles(&validate_args(dir, "1", "all", extra)),
+        VALIDATION_JOURNAL,
+        [VALIDATION_CSV, VALIDATION_SUMMARY_CSV],
+    ),
+    (
+        "reevaluate",
+        |dir, extra| {
+            let mut args = vec!["reevaluate", path_arg(dir), "--games", "2", "--quiet"];
+            args.extend_from_slice(extra);
+            playstyles(&args)
+        },
+        REEVALUATION_JOURNAL,
+        [REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV],
+    ),
+];
+
+/// The journal of `command` in `dir`, parsed.
+fn journal(dir: &Path, name: &str) -> serde_json::Value {
+    serde_json::from_str(&read(&dir.join(name))).unwrap()
+}
+
+#[test]
+fn validate_and_reevaluate_resumed_under_an_edited_config_are_refused() {
+    let whole = synthetic_run("edited-whole");
+    for (command, play, journal_name, tables) in REPLAYS {
+        let dir = copy_run(&whole, &format!("edited-{command}"));
+        assert_eq!(
+            play(&dir, &["--stop-after-elites", "2"]).status.code(),
+            Some(2)
+        );
+        // The run's rules edited (this synthetic run has no checkpoint to catch it).
+        let config = dir.join("config.toml");
+        let text = read(&config);
+        let edited = if text.contains("[rules]\n") {
+            text.replacen("[rules]\n", "[rules]\nmode = \"score\"\n", 1)
+        } else {
+            format!("{text}\n[rules]\nmode = \"score\"\n")
+        };
+        std::fs::write(&config, edited).unwrap();
+        let o = play(&dir, &["--resume"]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{command}: {err}");
+        assert!(
+            err.contains("`config.toml`") && err.contains("--force"),
+            "{command}: {err}"
+        );
+        assert_eq!(
+            journal(&dir, journal_name)["done"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        assert!(tables.iter().all(|t| !dir.join(t).exists()), "{command}");
+    }
+}
+
+#[test]
+fn validate_and_reevaluate_refuse_a_journal_entry_without_the_games_it_must_hold() {
+    let whole = synthetic_run("damaged-whole");
+    for (command, play, journal_name, tables) in REPLAYS {
+        let dir = copy_run(&whole, &format!("damaged-{command}"));
+        assert_eq!(
+            play(&dir, &["--stop-after-elites", "2"]).status.code(),
+            Some(2)
+        );
+        let mut j = journal(&dir, journal_name);
+        let games = j["done"][0]["evaluation"]["games"].as_u64().unwrap();
+        j["done"][0]["evaluation"]["games"] = (games + 1).into();
+        std::fs::write(dir.join(journal_name), serde_json::to_string(&j).unwrap()).unwrap();
+        let o = play(&dir, &["--resume"]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{command}: {err}");
+        assert!(
+            err.contains(journal_name) && err.contains("damaged"),
+            "{command}: {err}"
+        );
+        assert!(tables.iter().all(|t| !dir.join(t).exists()), "{command}");
+    }
+}
+
+#[test]
+fn resuming_a_finished_validate_or_reevaluate_is_nothing_to_do_bound_to_its_settings() {
+    let whole = synthetic_run("finished-whole");
+    for (command, play, journal_name, tables) in REPLAYS {
+        let dir = copy_run(&whole, &format!("finished-{command}"));
+        assert!(play(&dir, &[]).status.success(), "{command}");
+        let done = dir.join(journal_name.replace(".journal.json", ".done.json"));
+        assert!(
+            done.is_file() && !dir.join(journal_name).exists(),
+            "{command}"
+        );
+        let snapshot = || -> Vec<(String, std::time::SystemTime)> {
+            tables
+                .iter()
+                .map(|t| {
+                    let p = dir.join(t);
+                    (read(&p), p.metadata().unwrap().modified().unwrap())
+                })
+                .collect()
+        };
+        let before = snapshot();
+        let o = play(&dir, &["--resume"]);
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(
+            o.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(text.contains("nothing to do"), "{command}: {text}");
+        assert!(
+            before == snapshot(),
+            "{command}: the tables are not written again"
+        );
+
+        // Other settings: refused, naming the setting and --force.
+        let (flag, other) = if command == "validate" {
+            (
+                "--repetitions",
+                playstyles(&validate_args(&dir, "2", "all", &["--resume"])),
+            )
+        } else {
+            let d = path_arg(&dir);
+            (
+                "--games",
+                playstyles(&["reevaluate", d, "--games", "4", "--quiet", "--resume"]),
+            )
+        };
+        let err = String::from_utf8_lossy(&other.stderr).into_owned();
+        assert_eq!(other.status.code(), Some(2), "{command}: {err}");
+        assert!(
+            err.contains(&format!("`{flag}`")) && err.contains("--force"),
+            "{command}: {err}"
+        );
+        assert!(before == snapshot(), "{command}");
+
+        // Tables of an older version (no completion record): nothing to do, unchecked.
+        std::fs::remove_file(&done).unwrap();
+        let o = play(&dir, &["--resume"]);
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{command}");
+        assert!(
+            text.contains("nothing to do") && text.contains("cannot be checked"),
+            "{command}: {text}"
+        );
+        assert!(before == snapshot(), "{command}");
+    }
+}

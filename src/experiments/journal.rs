@@ -1,9 +1,18 @@
 //! The journal of a command that plays many independent items (the elites of `validate` and
 //! `reevaluate`, the genomes of `sensitivity`): every item's games are saved, atomically, as
 //! soon as they are played, so that a killed command continued with `--resume` loses only the
-//! items that were being played. The journal also records the settings the games depend on;
-//! resuming with other settings is refused, naming the setting. It is deleted once the
-//! command's tables are written. What an item's entry holds is the command's ([`Entry`]).
+//! items that were being played. The journal also records the settings the games and the
+//! tables depend on (fingerprints, [`fingerprint`], for long ones such as the rules); resuming
+//! with other settings is refused, naming the setting. What an item's entry holds is the
+//! command's ([`Entry`]), which checks each entry against what the item must hold before
+//! taking it.
+//!
+//! **Finished.** Once the command's tables are written, [`Journal::finish`] writes its
+//! *completion record* (`<name>.done.json`: the journal's version and settings, no entries,
+//! `"finished": true`) — the last of its outputs — and deletes the journal. `--resume` of a
+//! finished command is then "nothing to do" if the record holds the settings asked for, and an
+//! error naming the setting otherwise ([`finished`]); outputs of versions before completion
+//! records are finished with settings that cannot be checked ([`Finished::Unchecked`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +22,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::experiments::tasks::config_hash;
 use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
 
 /// The journal format this build writes and reads.
@@ -39,6 +49,34 @@ struct JournalFile<E> {
     done: Vec<E>,
 }
 
+/// A completion record ([`Journal::finish`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct DoneFile {
+    version: u32,
+    /// The settings of the journal the command finished.
+    settings: BTreeMap<String, String>,
+    /// Always true: the record's only meaning.
+    finished: bool,
+}
+
+/// A setting's value for a journal when the value is long (a rules table, a config file, the
+/// list of elites): `fingerprint <16 hex digits>` of `text` ([`config_hash`]).
+pub fn fingerprint(text: &str) -> String {
+    format!("fingerprint {}", config_hash(text))
+}
+
+/// The first of `settings`, in their order, whose value `recorded` does not hold: its key, the
+/// recorded value (`(none)` if absent) and the value asked for.
+fn differing<'a>(
+    recorded: &'a BTreeMap<String, String>,
+    settings: &'a [(&'a str, String)],
+) -> Option<(&'a str, &'a str, &'a str)> {
+    settings.iter().find_map(|(key, value)| {
+        let was = recorded.get(*key).map_or("(none)", String::as_str);
+        (was != value).then_some((*key, was, value.as_str()))
+    })
+}
+
 /// An open journal (see the [module docs](self)). Shared by the threads playing the items.
 #[derive(Debug)]
 pub struct Journal<E> {
@@ -54,7 +92,8 @@ impl<E: Entry> Journal<E> {
     /// # Errors
     ///
     /// [`Error::Config`] naming [`Entry::FIELD`] if a journal exists and neither `resume` nor
-    /// `force` is set, or naming the first setting that differs from the journal's;
+    /// `force` is set, or naming the first setting (in the order of `settings`) that differs
+    /// from the journal's;
     /// [`Error::Io`] naming the file if it cannot be read, [`Error::Data`] if it is not a
     /// journal of this version.
     pub fn open(
@@ -63,31 +102,26 @@ impl<E: Entry> Journal<E> {
         resume: bool,
         force: bool,
     ) -> Result<Journal<E>> {
-        let settings: BTreeMap<String, String> = settings
-            .iter()
-            .map(|(k, v)| ((*k).to_string(), v.clone()))
-            .collect();
         let mut file = JournalFile {
             version: JOURNAL_VERSION,
-            settings,
+            settings: settings
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), v.clone()))
+                .collect(),
             done: Vec::new(),
         };
         if path.exists() {
             if resume {
                 let old: JournalFile<E> = read(path)?;
-                for (key, value) in &file.settings {
-                    let was = old.settings.get(key).map_or("(none)", String::as_str);
-                    if was != value {
-                        return Err(Error::config(
-                            key,
-                            format!(
-                                "{} was started with {key} = {was}, not {value}; run it with \
-                                 the same settings, or pass --force instead of --resume to \
-                                 start over",
-                                path.display()
-                            ),
-                        ));
-                    }
+                if let Some((key, was, value)) = differing(&old.settings, settings) {
+                    return Err(Error::config(
+                        key,
+                        format!(
+                            "{} was started with {key} = {was}, not {value}; run it with the \
+                             same settings, or pass --force instead of --resume to start over",
+                            path.display()
+                        ),
+                    ));
                 }
                 file.done = old.done;
             } else if force {
@@ -141,12 +175,24 @@ impl<E: Entry> Journal<E> {
         file.done.iter().filter(|e| keep(e)).count()
     }
 
-    /// Deletes the journal (the command's tables are written).
+    /// Ends the command once its tables are written: writes its completion record `done`
+    /// atomically (the journal's settings, see the [module docs](self)), then deletes the
+    /// journal.
     ///
     /// # Errors
     ///
-    /// [`Error::Io`] if it exists and cannot be removed.
-    pub fn finish(self) -> Result<()> {
+    /// [`Error::Io`] if the record cannot be written, or the journal exists and cannot be
+    /// removed.
+    pub fn finish(self, done: &Path) -> Result<()> {
+        let file = self.file.into_inner().expect("journal lock");
+        let record = DoneFile {
+            version: JOURNAL_VERSION,
+            settings: file.settings,
+            finished: true,
+        };
+        let bytes =
+            serde_json::to_vec(&record).map_err(|e| Error::config("journal", e.to_string()))?;
+        write_atomic(done, &bytes)?;
         match std::fs::remove_file(&self.path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(&self.path, e)),
             _ => Ok(()),
@@ -154,7 +200,78 @@ impl<E: Entry> Journal<E> {
     }
 }
 
-fn read<E: Entry>(path: &Path) -> Result<JournalFile<E>> {
+/// A command `--resume` finds finished ([`finished`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finished {
+    /// Its completion record holds the settings asked for.
+    Checked,
+    /// Its outputs have no completion record (a version before them wrote them): their
+    /// settings cannot be checked.
+    Unchecked,
+}
+
+impl Finished {
+    /// What the command prints instead of running again: `what` ("validate: run already holds
+    /// this validation"), then that there is nothing to do, and how to start over.
+    pub fn note(self, what: &str) -> String {
+        let unchecked = match self {
+            Finished::Checked => "",
+            Finished::Unchecked => {
+                "\n  its settings cannot be checked: it has no completion record (an older \
+                 version wrote it)"
+            }
+        };
+        format!(
+            "{what}, finished; nothing to do.{unchecked}\n  run it again from the start with --force\n"
+        )
+    }
+}
+
+/// Whether a command `--resume` continues has finished with `settings`: not if its `journal`
+/// exists (it was interrupted, perhaps after writing its outputs) or one of its `outputs` is
+/// missing; if so, [`Finished::Checked`] when its completion record `done` holds `settings`,
+/// [`Finished::Unchecked`] when there is no record.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming the first setting (in the order of `settings`) the record holds
+/// another value of; [`Error::Io`] or [`Error::Data`] naming `done` if it cannot be read or is
+/// not a completion record of this version.
+pub fn finished(
+    journal: &Path,
+    done: &Path,
+    outputs: &[PathBuf],
+    settings: &[(&str, String)],
+) -> Result<Option<Finished>> {
+    if journal.exists() || !outputs.iter().all(|p| p.is_file()) {
+        return Ok(None);
+    }
+    if !done.exists() {
+        return Ok(Some(Finished::Unchecked));
+    }
+    let record: DoneFile = read(done)?;
+    if !record.finished {
+        return Err(Error::data(
+            done,
+            0,
+            "not a completion record (`finished` is false)",
+        ));
+    }
+    if let Some((key, was, value)) = differing(&record.settings, settings) {
+        return Err(Error::config(
+            key,
+            format!(
+                "{} records a finished command with {key} = {was}, not {value}; pass --force \
+                 instead of --resume to replace its outputs",
+                done.display()
+            ),
+        ));
+    }
+    Ok(Some(Finished::Checked))
+}
+
+/// A journal or completion record of this version read from `path`.
+fn read<T: DeserializeOwned>(path: &Path) -> Result<T> {
     let bytes = read_bytes(path, DATA_LIMIT)?;
     let value: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|e| Error::data(path, 0, format!("not a journal (bad JSON: {e})")))?;
@@ -221,8 +338,63 @@ mod tests {
         assert_eq!(j.find(|e| e.item == 3), Some(played(3, "p(w=0)", 4)));
         assert_eq!(j.find(|e| e.item == 4), None);
         assert_eq!(j.count(|e| e.wins > 1), 1);
-        j.finish().unwrap();
+        let done = dir.join("j.done.json");
+        j.finish(&done).unwrap();
         assert!(!path.exists());
+        let record: serde_json::Value =
+            serde_json::from_slice(&read_bytes(&done, 1000).unwrap()).unwrap();
+        assert_eq!(record["settings"]["repetitions"], "2");
+        assert_eq!(record["finished"], true);
+        assert!(record.get("done").is_none(), "{record}");
+    }
+
+    #[test]
+    fn a_finished_command_is_found_with_its_settings_checked() {
+        let dir = tempfile_dir("journal-finished");
+        let (path, done) = (dir.join("j.json"), dir.join("j.done.json"));
+        let outputs = [dir.join("a.csv"), dir.join("b.csv")];
+        let found = |reps: &str| finished(&path, &done, &outputs, &settings(reps));
+        // Nothing written yet, or part of the outputs: not finished.
+        assert_eq!(found("2").unwrap(), None);
+        std::fs::write(&outputs[0], "a").unwrap();
+        assert_eq!(found("2").unwrap(), None);
+        // All outputs and no record (an older version): finished, unchecked.
+        std::fs::write(&outputs[1], "b").unwrap();
+        assert_eq!(found("2").unwrap(), Some(Finished::Unchecked));
+        // With its record: checked; other settings are refused naming the setting.
+        let j = open(&path, "2", false, false).unwrap();
+        j.record(played(0, "p", 1)).unwrap();
+        assert_eq!(
+            found("2").unwrap(),
+            None,
+            "a journal is an interrupted command"
+        );
+        j.finish(&done).unwrap();
+        assert_eq!(found("2").unwrap(), Some(Finished::Checked));
+        let e = found("3").unwrap_err();
+        assert!(
+            matches!(&e, Error::Config { field, .. } if field == "repetitions"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("2, not 3") && e.to_string().contains("--force"));
+        std::fs::write(&done, "{\"version\": 1").unwrap();
+        let e = found("2").unwrap_err().to_string();
+        assert!(e.contains("j.done.json"), "{e}");
+    }
+
+    #[test]
+    fn settings_are_compared_in_the_order_given() {
+        let dir = tempfile_dir("journal-order");
+        let path = dir.join("j.json");
+        let first = [("z", "1".to_string()), ("a", "1".to_string())];
+        let j: Journal<Played> = Journal::open(&path, &first, false, false).unwrap();
+        j.record(played(0, "p", 1)).unwrap();
+        let both = [("z", "2".to_string()), ("a", "2".to_string())];
+        let e = Journal::<Played>::open(&path, &both, true, false).unwrap_err();
+        assert!(
+            matches!(&e, Error::Config { field, .. } if field == "z"),
+            "{e}"
+        );
     }
 
     #[test]

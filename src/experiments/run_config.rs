@@ -408,8 +408,9 @@ fn evaluation(ev: &EvaluationFile) -> Result<EvaluationParts> {
     })
 }
 
-/// Validates `[genome]` and returns its weight domain; the script list, if given, must be
-/// non-empty without repeats (the names are checked later, by [`RunConfig::check_scripts`]).
+/// Validates `[genome]` and returns its weight domain, checked as every genome space checks
+/// it ([`Domain::validate`]); the script list, if given, must be non-empty without repeats
+/// (the names are checked later, by [`RunConfig::check_scripts`]).
 fn genome(g: &GenomeFile) -> Result<Domain> {
     let domain = match (&g.values, g.range.as_deref()) {
         (Some(_), Some(_)) => {
@@ -428,6 +429,7 @@ fn genome(g: &GenomeFile) -> Result<Domain> {
         }
         (None, None) => Domain::default(),
     };
+    domain.validate()?;
     if let Some(scripts) = &g.scripts {
         if scripts.is_empty() {
             return Err(Error::config("genome.scripts", "give at least one script"));

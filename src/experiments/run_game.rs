@@ -341,6 +341,9 @@ fn run_sensitivity<G: GameKit, W: Write>(cfg: &SensitivityConfig, out: &mut W) -
         e => e,
     };
     let rules: G::Rules = read_rules(&run.rules).map_err(located)?;
+    // The games depend on the resolved rules: the measurement's journal keeps them.
+    let rules_toml = toml::to_string(&rules_table(&rules)?)
+        .map_err(|e| Error::config("rules", e.to_string()))?;
     let game = G::with_rules(rules);
     let features = resolve_features(&game, run).map_err(located)?;
     run.check_scripts(&game.genome_names()).map_err(located)?;
@@ -349,7 +352,7 @@ fn run_sensitivity<G: GameKit, W: Write>(cfg: &SensitivityConfig, out: &mut W) -
         None => G::default_genome().iter().map(|s| s.to_string()).collect(),
     };
     let (_, levels) = load_levels::<G>(&run.levels, RUN_LEVELS).map_err(located)?;
-    sensitivity(&game, levels, &features, scripts, cfg, out).map(|_| ())
+    sensitivity(&game, &rules_toml, levels, &features, scripts, cfg, out).map(|_| ())
 }
 
 /// Writes a run's explorer page.

@@ -100,10 +100,18 @@ impl Domain {
         }
     }
 
-    fn validate(&self) -> Result<()> {
-        let field = "genome.domain";
+    /// Checks the domain, the one check of a config's `[genome]` (`evolve`, `sensitivity` and
+    /// every other reader of a run config) and of a genome space: at least two values, finite,
+    /// sorted ascending without duplicates; or a finite range with `lo < hi`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Config`] naming `genome.values` or `genome.range`, the config key that gives
+    /// the domain.
+    pub fn validate(&self) -> Result<()> {
         match self {
             Domain::Discrete(v) => {
+                let field = "genome.values";
                 if v.len() < 2 {
                     return Err(Error::config(field, "needs at least two values"));
                 }
@@ -120,7 +128,7 @@ impl Domain {
             Domain::Range { lo, hi } => {
                 if !(lo.is_finite() && hi.is_finite() && lo < hi) {
                     return Err(Error::config(
-                        field,
+                        "genome.range",
                         format!("range needs finite lo < hi, got [{lo}, {hi}]"),
                     ));
                 }

@@ -50,9 +50,14 @@
 //!
 //! **Interruptions.** Each elite's games are saved to `reevaluated.journal.json` as soon as they
 //! are played ([`crate::experiments::journal`]); `--resume` continues a killed re-evaluation from
-//! it (refusing other `--games`, `--seed`, levels or baseline, or a changed elite), and the
-//! journal is deleted once the tables are written (so a command killed between the two writes
-//! them again when resumed). The tables are the same as an uninterrupted run's.
+//! it (refusing other `--games`, `--seed`, levels or baseline, another `config.toml` or other
+//! elites, naming the setting; an entry without the games an elite plays is a damaged
+//! journal). Once the tables are written, the completion record `reevaluated.done.json` (the
+//! journal's settings) is written and the journal deleted (so a command killed before writes
+//! the tables again when resumed). The tables are the same as an uninterrupted run's.
+//! `--resume` of a finished re-evaluation is nothing to do (exit 0, nothing written) if the
+//! record holds the settings asked for, an error naming the setting otherwise; tables without
+//! a record (an older version's) are finished, their settings unchecked.
 //!
 //! `run.rs` plays the elites and writes the files; `tables.rs` builds the corrected archive
 //! and the tables.
@@ -67,7 +72,7 @@ use crate::limits;
 mod run;
 pub mod tables;
 
-pub use run::{REEVALUATION_JOURNAL, REEVALUATION_TAG, elite_seed, reevaluate};
+pub use run::{REEVALUATION_DONE, REEVALUATION_JOURNAL, REEVALUATION_TAG, elite_seed, reevaluate};
 pub use tables::{
     REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV, Reevaluated, Reevaluation, SUMMARY_COLUMNS,
     keep_chance, reevaluated_columns, summary_columns,

@@ -20,10 +20,17 @@ use crate::rng::derive_seed;
 /// The journal of a re-evaluation under way ([`crate::experiments::journal`]).
 pub const REEVALUATION_JOURNAL: &str = "reevaluated.journal.json";
 
+/// The completion record of a finished re-evaluation, written after its tables
+/// ([`crate::experiments::journal`]).
+pub const REEVALUATION_DONE: &str = "reevaluated.done.json";
+
 /// The files of a re-evaluation in the run directory.
 const FILES: EliteFiles = EliteFiles {
+    command: "reevaluate",
+    what: "re-evaluation",
     journal: REEVALUATION_JOURNAL,
     tables: [REEVALUATED_CSV, REEVALUATED_SUMMARY_CSV],
+    done: REEVALUATION_DONE,
 };
 
 /// Tag of the re-evaluation seeds ("reeval" in ASCII); see [`elite_seed`].
@@ -38,7 +45,8 @@ pub fn elite_seed(seed: u64, cell: usize) -> u64 {
 /// Re-plays every elite of `run` on `levels` (its training levels, named for the reports) with
 /// the run's `features` (resolved for the game, in axis order), builds the corrected archive,
 /// writes `reevaluated.csv` and `reevaluated_summary.csv` and prints the totals (see the
-/// [module docs](super)).
+/// [module docs](super)). With `cfg.resume`, a re-evaluation finished with these settings is
+/// nothing to do: `None`, nothing written.
 ///
 /// # Errors
 ///
@@ -57,7 +65,7 @@ pub fn reevaluate<G: SearchSupport>(
     run: &RunDir,
     cfg: &ReevaluateConfig,
     out: &mut impl Write,
-) -> Result<Reevaluation> {
+) -> Result<Option<Reevaluation>> {
     if run.archive.rows.is_empty() {
         return Err(Error::data(
             run.dir.join(ARCHIVE_CSV),
@@ -82,7 +90,8 @@ pub fn reevaluate<G: SearchSupport>(
     let rc = &run.config;
     let seed = cfg.seed.unwrap_or(rc.seed);
     let baseline = rc.baseline.to_string();
-    let journal = FILES.open(
+    let jobs = elite_jobs(run, &run.archive.rows)?;
+    let Some(journal) = FILES.open(
         run,
         &[
             ("levels", level_names(&levels)),
@@ -90,10 +99,14 @@ pub fn reevaluate<G: SearchSupport>(
             ("--seed", seed.to_string()),
             ("baseline", baseline.clone()),
         ],
+        &jobs,
         cfg.resume,
         cfg.force,
-    )?;
-    let jobs = elite_jobs(run, &run.archive.rows)?;
+        out,
+    )?
+    else {
+        return Ok(None);
+    };
     let rounded = if per_elite == cfg.games {
         String::new()
     } else {
@@ -117,6 +130,7 @@ pub fn reevaluate<G: SearchSupport>(
         quiet: cfg.quiet,
         stop_after: cfg.stop_after_elites,
         games_per_elite: u64::from(per_elite),
+        features: features.len(),
     };
     let evaluations = play_elites(&jobs, &journal, plays, out, |row, spec| {
         evaluate_player(
@@ -138,7 +152,7 @@ pub fn reevaluate<G: SearchSupport>(
     let result = Reevaluation::new(run, played, per_elite, seed)?;
     let tables = [result.table(run), result.summary_table()];
     FILES.write(run, tables, journal, &result.printed(), out)?;
-    Ok(result)
+    Ok(Some(result))
 }
 
 #[cfg(test)]

@@ -64,10 +64,28 @@
 //! The effects are printed too, in cell widths.
 //!
 //! **Interruptions.** Each genome's games are saved to `sensitivity.journal.json` as soon as
-//! they are played; `--resume` continues a killed run from it (refusing other settings), and the
-//! journal is deleted once the tables are written. The extremes follow from the other genomes'
-//! games, so a resumed run rebuilds the same ones (a journalled extreme is kept only if its
-//! spec, weights included, is the one rebuilt).
+//! they are played; `--resume` continues a killed run from it. The journal records what the
+//! games and tables depend on: the game, a fingerprint of its resolved `[rules]`, the levels,
+//! `--repetitions`, the series seed, the player, the baseline, the `[genome]` domain and
+//! scripts, the groups and the feature axes; resuming with any of them changed is refused,
+//! naming it. An entry is taken only if it holds the games every genome plays (levels ×
+//! repetitions, each with every feature); otherwise the journal is damaged, an error naming
+//! it. The extremes follow from the other genomes' games, so a resumed run rebuilds the same
+//! ones (a journalled extreme is kept only if its spec, weights included, is the one rebuilt).
+//! Once the tables and the chart are written, the completion record `sensitivity.done.json`
+//! ([`DONE_JSON`]: the journal's settings) is written last and the journal deleted. `--resume`
+//! of a finished measurement is then nothing to do (exit 0, nothing written) if the record
+//! holds the settings asked for, and an error naming the setting otherwise; outputs without a
+//! record (an older version's) are finished, their settings unchecked. `--force` removes only
+//! the files listed here, the journal and the record: anything else in the folder stays.
+//!
+//! **Bounds.** Every genome's games, the extremes included (genomes × levels ×
+//! repetitions), are checked against [`limits::MAX_GAMES`] before any genome is built or
+//! played.
+//!
+//! **The genome.** The `[genome]` domain is checked as `evolve` checks it (the config is read
+//! by [`EvolveConfig::load`]; [`crate::qd::Domain::validate`]): at least two values, ascending,
+//! or a range with `lo < hi`, so `lo` and `hi` are the smallest and largest weights.
 //!
 //! `run.rs` plays the genomes, journals them ([`crate::experiments::journal`]) and writes the
 //! files, `tables.rs` computes the intervals and the tables, `chart.rs` draws the chart.
@@ -94,6 +112,8 @@ pub const CHART_PNG: &str = "sensitivity.png";
 pub const CHART_SVG: &str = "sensitivity.svg";
 /// The journal of a measurement under way.
 pub const JOURNAL_JSON: &str = "sensitivity.journal.json";
+/// The completion record of a finished measurement, written after its tables and chart.
+pub const DONE_JSON: &str = "sensitivity.done.json";
 
 /// Validated settings of `playstyles sensitivity`.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,8 +1,9 @@
 //! The measurement: every genome played on the same games, in parallel, each saved to the
-//! journal as it finishes; then the tables and the chart written and the effects printed.
+//! journal as it finishes; then the tables and the chart written, the completion record last,
+//! and the effects printed.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -10,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use super::chart::write_charts;
 use super::tables::{EFFECTS_CSV, GENOMES_CSV, GenomeGames, PlayedGame, Sensitivity};
 use super::{
-    CHART_PNG, CHART_SVG, JOURNAL_JSON, Probe, SensitivityConfig, extreme_probes, probes, units,
+    CHART_PNG, CHART_SVG, DONE_JSON, JOURNAL_JSON, Probe, SensitivityConfig, extreme_probes,
+    probes, units,
 };
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::build_agent_at;
@@ -18,11 +20,12 @@ use crate::arena::series::Series;
 use crate::error::{Error, Result};
 use crate::experiments::elite_games::level_names;
 use crate::experiments::evaluate::{GameResult, count_runs, line_up, player_counts};
-use crate::experiments::journal::{Entry, Journal};
+use crate::experiments::journal::{Entry, Journal, fingerprint, finished};
 use crate::experiments::run_dir::prepare_out_dir;
 use crate::experiments::{output_error, thread_pool};
 use crate::features::Feature;
 use crate::limits;
+use crate::qd::Domain;
 use crate::report::progress::Progress;
 use crate::rng::derive_seed;
 
@@ -54,47 +57,138 @@ impl Entry for GenomeEntry {
 
 /// The games `journal` holds for `genome` played with `spec` (`None`: not played, or played
 /// with another spec, which is then played again).
-fn done(journal: &Journal<GenomeEntry>, genome: &str, spec: &str) -> Option<Vec<PlayedGame>> {
-    journal
-        .find(|e| e.genome == genome && e.spec == spec)
-        .map(|e| e.games)
+///
+/// # Errors
+///
+/// [`Error::Data`] naming the journal if the entry does not hold `games` games of `features`
+/// features each, what every genome plays (a damaged journal).
+fn done(
+    journal: &Journal<GenomeEntry>,
+    genome: &str,
+    spec: &str,
+    games: u64,
+    features: usize,
+) -> Result<Option<Vec<PlayedGame>>> {
+    let Some(e) = journal.find(|e| e.genome == genome && e.spec == spec) else {
+        return Ok(None);
+    };
+    let damaged = |why: String| {
+        Error::data(
+            journal.path(),
+            0,
+            format!(
+                "damaged journal: genome `{genome}` {why}; pass --force instead of --resume to \
+                 start over"
+            ),
+        )
+    };
+    if e.games.len() as u64 != games {
+        return Err(damaged(format!(
+            "holds {} games, not the {games} every genome plays",
+            e.games.len()
+        )));
+    }
+    if let Some((i, g)) = e
+        .games
+        .iter()
+        .enumerate()
+        .find(|(_, g)| g.features.len() != features)
+    {
+        return Err(damaged(format!(
+            "game {i} has {} features, not {features}",
+            g.features.len()
+        )));
+    }
+    Ok(Some(e.games))
 }
 
-/// The files a measurement writes, refused without `--force`.
+/// The files a measurement writes, refused without `--force`; the completion record,
+/// written last, is theirs too.
 const OUTPUTS: [&str; 4] = [GENOMES_CSV, EFFECTS_CSV, CHART_PNG, CHART_SVG];
 
-/// Measures the config of `cfg` with `game` on `levels` (its training levels), its `features`
-/// (resolved for the game, in axis order) and evolved `scripts`: plays every genome, writes
-/// the tables and the chart into `cfg.out` and prints the effects (see the
-/// [module docs](super)).
+/// What a measurement of `cfg` (with `rules`, the game's resolved `[rules]` as TOML) on
+/// `levels` with the series `seed` and the evolved `scripts` depends on, as its journal and
+/// completion record keep them, in the order a difference is named: the game and a fingerprint
+/// of its rules, the levels, repetitions, series seed, player, baseline, the genome's domain and
+/// scripts, the groups and the feature axes.
+fn settings(
+    cfg: &SensitivityConfig,
+    rules: &str,
+    levels: String,
+    seed: u64,
+    scripts: &[String],
+) -> Vec<(&'static str, String)> {
+    let domain = match &cfg.run.domain {
+        Domain::Discrete(v) => format!("values {v:?}"),
+        Domain::Range { lo, hi } => format!("range [{lo:?}, {hi:?}]"),
+    };
+    let groups: Vec<String> = cfg
+        .groups
+        .iter()
+        .map(|(name, members)| format!("{name}={}", members.join("+")))
+        .collect();
+    let groups = if groups.is_empty() {
+        "none".to_string()
+    } else {
+        groups.join(" ")
+    };
+    // Plain serialisable values: this cannot fail.
+    let axes = serde_json::to_string(&cfg.run.features).unwrap_or_default();
+    vec![
+        ("game", cfg.game().name().to_string()),
+        ("rules", fingerprint(rules)),
+        ("levels", levels),
+        ("--repetitions", cfg.repetitions().to_string()),
+        ("--seed", seed.to_string()),
+        ("player", cfg.player().to_string()),
+        ("evaluation.baseline", cfg.run.baseline.to_string()),
+        ("genome", domain),
+        ("genome.scripts", scripts.join(",")),
+        ("--group", groups),
+        ("features", axes),
+    ]
+}
+
+/// Measures the config of `cfg` with `game` (whose resolved `[rules]` are the TOML `rules`)
+/// on `levels` (its training levels), its `features` (resolved for the game, in axis order)
+/// and evolved `scripts`: plays every genome, writes the tables and the chart into `cfg.out`,
+/// then the completion record, and prints the effects (see the [module docs](super)). With
+/// `cfg.resume`, a measurement finished with these settings is nothing to do: it says so and
+/// returns `None`, writing nothing.
 ///
 /// # Errors
 ///
 /// [`Error::Config`] naming `--group` for a bad group, `evaluation.levels` if there is no
-/// level, `--repetitions` if the games exceed [`limits::MAX_GAMES`], `--player` (or
-/// `evaluation.player`) and `evaluation.baseline` if they cannot be built, `--out` if earlier
-/// results are there without `--force`, `--stop-after-genomes` when it left genomes unplayed;
-/// [`Error::Io`] naming a file that cannot be written.
+/// level, `--repetitions` if the games of every genome, the extremes included, exceed
+/// [`limits::MAX_GAMES`], `--player` (or `evaluation.player`) and `evaluation.baseline` if they
+/// cannot be built, `--out` if earlier results are there without `--force`, the setting that
+/// differs from those of the journal or completion record `--resume` finds,
+/// `--stop-after-genomes` when it left genomes unplayed; [`Error::Data`] naming the journal if
+/// an entry does not hold the games a genome plays; [`Error::Io`] naming a file that cannot be
+/// written.
 pub fn sensitivity<G: SearchSupport>(
     game: &G,
+    rules: &str,
     levels: Vec<(String, G::Level)>,
     features: &[Feature],
     scripts: Vec<String>,
     cfg: &SensitivityConfig,
     out: &mut impl Write,
-) -> Result<Sensitivity> {
+) -> Result<Option<Sensitivity>> {
     let units = units(&scripts, &cfg.groups)?;
     if levels.is_empty() {
         return Err(Error::config("evaluation.levels", "no level to play"));
     }
-    let (lo, hi) = (cfg.run.domain.min(), cfg.run.domain.max());
-    let probes = probes(scripts.len(), &units, lo, hi);
     let repetitions = cfg.repetitions();
     let per_genome = u64::from(repetitions) * levels.len() as u64;
+    // Every genome: mid, all-low, all-high, low/high per unit, min/max per feature.
+    let total = 3 + 2 * units.len() + 2 * features.len();
     limits::games(
-        &[(probes.len() as u64, "genomes"), (per_genome, "games")],
+        &[(total as u64, "genomes"), (per_genome, "games")],
         "--repetitions",
     )?;
+    let (lo, hi) = (cfg.run.domain.min(), cfg.run.domain.max());
+    let probes = probes(scripts.len(), &units, lo, hi);
     let player_field = cfg.player_field();
     let spec_of = |p: &Probe| -> Result<String> {
         cfg.player()
@@ -110,32 +204,31 @@ pub fn sensitivity<G: SearchSupport>(
     build(&specs[0]).map_err(|e| named(player_field, e))?;
     build(&baseline).map_err(|e| named("evaluation.baseline", e))?;
     let seed = series_seed(cfg.seed.unwrap_or(cfg.run.seed));
-    let total = probes.len() + 2 * features.len();
+    debug_assert_eq!(total, probes.len() + 2 * features.len());
 
+    let settings = settings(cfg, rules, level_names(&levels), seed, &scripts);
     let journal_path = cfg.out.join(JOURNAL_JSON);
+    let done_path = cfg.out.join(DONE_JSON);
+    if cfg.resume {
+        let outputs: Vec<PathBuf> = OUTPUTS.iter().map(|f| cfg.out.join(f)).collect();
+        if let Some(f) = finished(&journal_path, &done_path, &outputs, &settings)? {
+            let what = format!(
+                "sensitivity of {}: {} already holds this measurement",
+                cfg.source,
+                cfg.out.display()
+            );
+            write!(out, "{}", f.note(&what)).map_err(output_error)?;
+            return Ok(None);
+        }
+    }
     std::fs::create_dir_all(&cfg.out).map_err(|e| Error::io(&cfg.out, e))?;
     // Results beside a journal are those of the interrupted measurement: written again.
     let resumed = cfg.resume && journal_path.is_file();
-    let journal: Journal<GenomeEntry> = Journal::open(
-        &journal_path,
-        &[
-            ("levels", level_names(&levels)),
-            ("--repetitions", repetitions.to_string()),
-            ("--seed", seed.to_string()),
-            ("evaluation.baseline", baseline.clone()),
-            (
-                "features",
-                features
-                    .iter()
-                    .map(|f| f.name().to_string())
-                    .collect::<Vec<_>>()
-                    .join(","),
-            ),
-        ],
-        cfg.resume,
-        cfg.force,
-    )?;
-    prepare_out_dir(&cfg.out, "--out", &OUTPUTS, cfg.force || resumed, true)?;
+    let journal: Journal<GenomeEntry> =
+        Journal::open(&journal_path, &settings, cfg.resume, cfg.force)?;
+    let owned = [OUTPUTS[0], OUTPUTS[1], OUTPUTS[2], OUTPUTS[3], DONE_JSON];
+    // `--resume` with nothing to continue: the hint is --force, not the flag given.
+    prepare_out_dir(&cfg.out, "--out", &owned, cfg.force || resumed, !cfg.resume)?;
 
     writeln!(
         out,
@@ -149,11 +242,12 @@ pub fn sensitivity<G: SearchSupport>(
     )
     .map_err(output_error)?;
 
+    let n_features = features.len();
     let known: Vec<Option<Vec<PlayedGame>>> = probes
         .iter()
         .zip(&specs)
-        .map(|(p, s)| done(&journal, &p.label, s))
-        .collect();
+        .map(|(p, s)| done(&journal, &p.label, s, per_genome, n_features))
+        .collect::<Result<_>>()?;
     // The extremes' weights follow from the first genomes' games: those in the journal are
     // checked against their spec once they are rebuilt.
     let held = known.iter().filter(|k| k.is_some()).count()
@@ -233,12 +327,13 @@ pub fn sensitivity<G: SearchSupport>(
     let known = extremes
         .iter()
         .zip(&extreme_specs)
-        .map(|(p, s)| {
-            let same = genomes.iter().find(|g| g.probe.values == p.values);
-            same.map(|g| g.games.clone())
-                .or_else(|| done(&journal, &p.label, s))
-        })
-        .collect();
+        .map(
+            |(p, s)| match genomes.iter().find(|g| g.probe.values == p.values) {
+                Some(same) => Ok(Some(same.games.clone())),
+                None => done(&journal, &p.label, s, per_genome, n_features),
+            },
+        )
+        .collect::<Result<_>>()?;
     genomes.extend(play(&extremes, &extreme_specs, known)?.ok_or_else(stopped)?);
     progress.finish();
     let result = Sensitivity::new(scripts, axes, &units, genomes, seed);
@@ -247,7 +342,7 @@ pub fn sensitivity<G: SearchSupport>(
     result.genomes_table().write(&genomes_path)?;
     result.effects_table().write(&effects_path)?;
     write_charts(&result, &cfg.out)?;
-    journal.finish()?;
+    journal.finish(&done_path)?;
     write!(
         out,
         "\n{}\nwrote {}, {} and {}\n",
@@ -257,7 +352,7 @@ pub fn sensitivity<G: SearchSupport>(
         cfg.out.join(CHART_PNG).display()
     )
     .map_err(output_error)?;
-    Ok(result)
+    Ok(Some(result))
 }
 
 /// `e` re-named after `field`, the setting that gave the spec.

@@ -54,9 +54,14 @@
 //!
 //! **Interruptions.** Each elite's games are saved to `validation.journal.json` as soon as they
 //! are played ([`crate::experiments::journal`]); `--resume` continues a killed validation from
-//! it (refusing other levels, repetitions, baseline or run seed, or a changed elite), and the
-//! journal is deleted once the tables are written (so a command killed between the two writes
-//! them again when resumed). The tables are the same as an uninterrupted run's.
+//! it (refusing other levels, repetitions, baseline or run seed, another `config.toml` or other
+//! elites — cells or specs —, naming the setting; an entry without the games an elite plays is
+//! a damaged journal). Once the tables are written, the completion record
+//! `validation.done.json` (the journal's settings) is written and the journal deleted (so a
+//! command killed before writes the tables again when resumed). The tables are the same as an
+//! uninterrupted run's. `--resume` of a finished validation is nothing to do (exit 0, nothing
+//! written) if the record holds the settings asked for, an error naming the setting otherwise;
+//! tables without a record (an older version's) are finished, their settings unchecked.
 //!
 //! The code is split by job: `levels.rs` resolves `--levels`, `cells.rs` picks the elites,
 //! `run.rs` plays them, and `tables.rs` builds, prints and reads back the CSVs; everything
@@ -76,7 +81,7 @@ pub mod tables;
 
 pub use cells::{CellChoice, choose_cells, corner_cells};
 pub use levels::{GENERATED_LEVELS_TAG, LevelChoice, LevelRef, level_refs};
-pub use run::{VALIDATION_JOURNAL, VALIDATION_TAG, validate};
+pub use run::{VALIDATION_DONE, VALIDATION_JOURNAL, VALIDATION_TAG, validate};
 pub use tables::{
     ALL_AXES_ROW, Replayed, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV,
     VALIDATION_SUMMARY_CSV, Validated, ValidationRow, WIN_RATE_ROW, read_validation_csv,

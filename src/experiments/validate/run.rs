@@ -23,10 +23,17 @@ use crate::rng::derive_seed;
 /// The journal of a validation under way ([`crate::experiments::journal`]).
 pub const VALIDATION_JOURNAL: &str = "validation.journal.json";
 
+/// The completion record of a finished validation, written after its tables
+/// ([`crate::experiments::journal`]).
+pub const VALIDATION_DONE: &str = "validation.done.json";
+
 /// The files of a validation in the run directory.
 const FILES: EliteFiles = EliteFiles {
+    command: "validate",
+    what: "validation",
     journal: VALIDATION_JOURNAL,
     tables: [VALIDATION_CSV, VALIDATION_SUMMARY_CSV],
+    done: VALIDATION_DONE,
 };
 
 /// Tag of the validation seeds: an elite's games use `derive_seed(run seed, [VALIDATION_TAG,
@@ -36,7 +43,8 @@ pub const VALIDATION_TAG: u64 = 0x7661_6c69_6461_7465;
 /// Validates the elites `cfg.cells` picks on `levels` (named for the reports; loaded by
 /// [`crate::experiments::run_game()`] from [`level_refs`](super::level_refs)) with the run's
 /// `features` (resolved for the game, in axis order), writes `validation.csv` and
-/// `validation_summary.csv` and prints both.
+/// `validation_summary.csv` and prints both. With `cfg.resume`, a validation finished with
+/// these settings is nothing to do: `None`, nothing written.
 ///
 /// # Errors
 ///
@@ -52,7 +60,7 @@ pub fn validate<G: SearchSupport>(
     run: &RunDir,
     cfg: &ValidateConfig,
     out: &mut impl Write,
-) -> Result<Vec<Validated>> {
+) -> Result<Option<Vec<Validated>>> {
     if levels.is_empty() {
         return Err(Error::config("--levels", "no level to play"));
     }
@@ -69,7 +77,8 @@ pub fn validate<G: SearchSupport>(
     let replayed = replayed_of(run, &rows)?;
     let rc = &run.config;
     let baseline = rc.baseline.to_string();
-    let journal = FILES.open(
+    let jobs = elite_jobs(run, rows)?;
+    let Some(journal) = FILES.open(
         run,
         &[
             ("--levels", level_names(&levels)),
@@ -77,10 +86,14 @@ pub fn validate<G: SearchSupport>(
             ("baseline", baseline.clone()),
             ("seed", rc.seed.to_string()),
         ],
+        &jobs,
         cfg.resume,
         cfg.force,
-    )?;
-    let jobs = elite_jobs(run, rows)?;
+        out,
+    )?
+    else {
+        return Ok(None);
+    };
     let per_elite = levels.len() as u64 * u64::from(cfg.repetitions);
     writeln!(
         out,
@@ -99,6 +112,7 @@ pub fn validate<G: SearchSupport>(
         quiet: cfg.quiet,
         stop_after: cfg.stop_after_elites,
         games_per_elite: per_elite,
+        features: features.len(),
     };
     let evaluations = play_elites(&jobs, &journal, plays, out, |row, spec| {
         let seed = derive_seed(rc.seed, &[VALIDATION_TAG, row.cell as u64]);
@@ -126,7 +140,7 @@ pub fn validate<G: SearchSupport>(
     );
     let tables = [validation_table(run, &validated), summary];
     FILES.write(run, tables, journal, &printed, out)?;
-    Ok(validated)
+    Ok(Some(validated))
 }
 
 /// `n word` or `n words`.
