@@ -18,7 +18,7 @@ use super::journal::{Entry, Journal, fingerprint, finished};
 use super::run_dir::{CONFIG_TOML, RunDir, prepare_out_dir};
 use super::{output_error, thread_pool};
 use crate::error::{Error, Result};
-use crate::files::{TEXT_LIMIT, read_text};
+use crate::files::{TEXT_LIMIT, present, read_text};
 use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::CsvTable;
@@ -171,7 +171,7 @@ impl EliteFiles {
             }
         }
         let journal = Journal::open(&path, &settings, resume, force)?;
-        let resumed = path.is_file();
+        let resumed = present(&path)?;
         let owned = [self.tables[0], self.tables[1], self.done];
         prepare_out_dir(&run.dir, "run_dir", &owned, force || resumed, false)?;
         Ok(Some(journal))

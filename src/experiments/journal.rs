@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::experiments::tasks::config_hash;
-use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
+use crate::files::{DATA_LIMIT, present, read_bytes, write_atomic};
 
 /// The journal format this build writes and reads.
 pub const JOURNAL_VERSION: u32 = 1;
@@ -110,7 +110,7 @@ impl<E: Entry> Journal<E> {
                 .collect(),
             done: Vec::new(),
         };
-        if path.exists() {
+        if present(path)? {
             if resume {
                 let old: JournalFile<E> = read(path)?;
                 if let Some((key, was, value)) = differing(&old.settings, settings) {
@@ -243,10 +243,15 @@ pub fn finished(
     outputs: &[PathBuf],
     settings: &[(&str, String)],
 ) -> Result<Option<Finished>> {
-    if journal.exists() || !outputs.iter().all(|p| p.is_file()) {
+    if present(journal)? {
         return Ok(None);
     }
-    if !done.exists() {
+    for p in outputs {
+        if !present(p)? {
+            return Ok(None);
+        }
+    }
+    if !present(done)? {
         return Ok(Some(Finished::Unchecked));
     }
     let record: DoneFile = read(done)?;
@@ -272,10 +277,23 @@ pub fn finished(
 
 /// A journal or completion record of this version read from `path`.
 fn read<T: DeserializeOwned>(path: &Path) -> Result<T> {
+    /// The version alone, read first so that another version is named as such.
+    #[derive(Deserialize)]
+    struct Version {
+        version: Option<serde_json::Value>,
+    }
     let bytes = read_bytes(path, DATA_LIMIT)?;
-    let value: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| Error::data(path, 0, format!("not a journal (bad JSON: {e})")))?;
-    match value.get("version").and_then(serde_json::Value::as_u64) {
+    let bad = |e: serde_json::Error| {
+        Error::data(
+            path,
+            e.line(),
+            format!("not a journal (bad JSON at column {}: {e})", e.column()),
+        )
+    };
+    // Parsed straight into typed fields (not through a generic JSON value), so that a key
+    // given twice is refused instead of the last one taken.
+    let head: Version = serde_json::from_slice(&bytes).map_err(bad)?;
+    match head.version.as_ref().and_then(serde_json::Value::as_u64) {
         Some(v) if v == u64::from(JOURNAL_VERSION) => {}
         Some(v) => {
             return Err(Error::data(
@@ -286,7 +304,13 @@ fn read<T: DeserializeOwned>(path: &Path) -> Result<T> {
         }
         None => return Err(Error::data(path, 0, "not a journal (no `version` number)")),
     }
-    serde_json::from_value(value).map_err(|e| Error::data(path, 0, format!("corrupt journal: {e}")))
+    serde_json::from_slice(&bytes).map_err(|e| {
+        Error::data(
+            path,
+            e.line(),
+            format!("corrupt journal at column {}: {e}", e.column()),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use super::{
     CHART_PNG, CHART_SVG, DONE_JSON, JOURNAL_JSON, Probe, SensitivityConfig, extreme_probes,
     probes, units,
 };
+use crate::files::present;
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::build_agent_at;
 use crate::arena::series::Series;
@@ -223,7 +224,7 @@ pub fn sensitivity<G: SearchSupport>(
     }
     std::fs::create_dir_all(&cfg.out).map_err(|e| Error::io(&cfg.out, e))?;
     // Results beside a journal are those of the interrupted measurement: written again.
-    let resumed = cfg.resume && journal_path.is_file();
+    let resumed = cfg.resume && present(&journal_path)?;
     let journal: Journal<GenomeEntry> =
         Journal::open(&journal_path, &settings, cfg.resume, cfg.force)?;
     let owned = [OUTPUTS[0], OUTPUTS[1], OUTPUTS[2], OUTPUTS[3], DONE_JSON];

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::str::FromStr;
 
+use crate::files::present;
 use crate::error::{Error, Result};
 use crate::experiments::feature_spread::FeatureSpread;
 use crate::experiments::reevaluate::tables::{REEVALUATED_CSV, read_reevaluated_csv};
@@ -79,7 +80,7 @@ pub struct Replayed {
 /// As [`read_reevaluated_csv`] if the file is there but unreadable or malformed.
 pub fn replayed_of(run: &RunDir, rows: &[&ArchiveRow]) -> Result<Option<Vec<Replayed>>> {
     let path = run.dir.join(REEVALUATED_CSV);
-    if !path.exists() {
+    if !present(&path)? {
         return Ok(None);
     }
     let features: Vec<String> = run.config.features.iter().map(|a| a.name.clone()).collect();
