@@ -24,8 +24,8 @@
 //! searches' `eval = "Learned"` scores leaves with a trained model ([`crate::learn`]), named
 //! by `model = "FILE"` or by the agent spec's `model=FILE`. One type is
 //! ours: `Player_PortfolioMCTS` ([`super::pmcts`]). Everything is resolved when the file is loaded, so an unknown name,
-//! option or type, a wrong list length or a reference cycle is an error naming the entry and
-//! field.
+//! option or type, a wrong list length, a budget of 0 or a reference cycle is an error naming
+//! the entry and field, the file and the line.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -103,10 +103,28 @@ impl BotConfig {
     /// # Errors
     ///
     /// [`Error::Config`] naming `origin` and the line for TOML syntax, or the entry and field
-    /// (`partial_players.Clicks.combination[1]`) for anything that does not resolve.
+    /// (`partial_players.Clicks.combination[1]`) with `origin` and the line for anything that
+    /// does not resolve.
     pub fn parse(library: &Library, text: &str, origin: &str) -> Result<BotConfig> {
         let table: toml::Table = toml::from_str(text)
             .map_err(|e| Error::config(origin, format!("not valid TOML: {e}")))?;
+        Self::resolve(library, &table).map_err(|e| match e {
+            Error::Config { field, reason } => {
+                let at = match line_of(text, &field) {
+                    Some(line) => format!("{origin}, line {line}"),
+                    None => origin.to_string(),
+                };
+                Error::Config {
+                    field,
+                    reason: format!("{reason} (in {at})"),
+                }
+            }
+            e => e,
+        })
+    }
+
+    /// The configuration of the TOML `table`.
+    fn resolve(library: &Library, table: &toml::Table) -> Result<BotConfig> {
         for key in table.keys() {
             if !SECTIONS.contains(&key.as_str()) {
                 return Err(Error::config(
@@ -115,7 +133,7 @@ impl BotConfig {
                 ));
             }
         }
-        let mut resolver = Resolver::new(library, &table)?;
+        let mut resolver = Resolver::new(library, table)?;
         let mut players = BTreeMap::new();
         for name in resolver.names("players") {
             let planner = resolver.player(&name, "players")?;
@@ -728,6 +746,27 @@ fn pmcts(
             .map_err(|e| Error::config(&field, e))?;
     }
     Ok(search)
+}
+
+/// The line of `text` (TOML) holding the key path `field` (`players.AB.evaluations`; an index
+/// such as `[1]` is left out), or the deepest part of it that `text` holds; `None` if none.
+fn line_of(text: &str, field: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let parsed = DeTable::parse(text).ok()?;
+    let mut table = parsed.get_ref();
+    let mut at = None;
+    for part in field.split('.') {
+        let key = part.split('[').next().unwrap_or(part);
+        let Some((k, v)) = table.iter().find(|(k, _)| k.get_ref() == key) else {
+            break;
+        };
+        at = Some(k.span().start);
+        match v.get_ref() {
+            DeValue::Table(t) => table = t,
+            _ => break,
+        }
+    }
+    at.map(|start| text[..start].matches('\n').count() + 1)
 }
 
 /// A search budget (`traversals`, `evaluations`): 1 to [`crate::limits::MAX_BUDGET`].
