@@ -4,9 +4,15 @@
 //! (`AB_Learned`, `UCT_Learned`); a Puerto Rico dataset of every seat's view whose model the
 //! generic searches play (`mcts(model=…)` and the others) and another game's searches refuse;
 //! and every truncated, mismatched or foreign file, and every bad flag, exiting with code 2
-//! naming it.
+//! naming it. A dataset owns its outputs: `--force` replaces only a dataset and its parts, a
+//! part of another config or of other games is named rather than joined, a dataset keeping a
+//! share of its positions finishes and resumes, and `--resume` of a finished one has nothing
+//! to do.
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use playstyles::files::EXIT_AFTER_WRITES;
 
 use crate::support::cli::{
     path_arg, playstyles, read_bytes, read_text, scratch, stderr, succeeded,
@@ -356,4 +362,235 @@ sides = "all"
     let agents = format!("mcts(budget=40,model={m}),mcts(budget=40)");
     play("tribes", "1", &agents, "puerto-rico-counts");
     play("puerto-rico", "3p", "mcts(model=3),sa0,sa0", "model");
+}
+
+/// A Puerto Rico dataset config of `games` games (its `sa0` games take under a millisecond),
+/// with `extra` lines.
+fn pr_config(games: u64, extra: &str) -> String {
+    format!(
+        "game = \"puerto-rico\"\nseed = 9\ngames = {games}\nlevels = [\"3p\"]\n\
+         agents = [\"sa0\", \"sa0\", \"sa0\"]\n{extra}"
+    )
+}
+
+/// Runs the binary with `args`, stopping it right after its `n`-th atomic write (exit code
+/// 137, as a kill leaves it).
+fn stopped_after_writes(args: &[&str], n: u64) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_playstyles"))
+        .args(args)
+        .env(EXIT_AFTER_WRITES, n.to_string())
+        .output()
+        .expect("the binary runs")
+}
+
+/// A dataset file's header and where its records start.
+fn dataset_header(bytes: &[u8]) -> (serde_json::Value, usize) {
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    (
+        serde_json::from_slice(&bytes[16..16 + len]).unwrap(),
+        16 + len,
+    )
+}
+
+/// Where each record of a dataset file's bytes starts (a record: game `u32`, turn `u16`,
+/// label `u8`, `n` `u16`, one `f32` per predictor, `n` pairs of `u16`).
+fn record_starts(bytes: &[u8]) -> Vec<usize> {
+    let (header, mut at) = dataset_header(bytes);
+    let k = header["predictors"].as_array().unwrap().len();
+    let mut starts = Vec::new();
+    while at < bytes.len() {
+        starts.push(at);
+        let n = u16::from_le_bytes([bytes[at + 7], bytes[at + 8]]) as usize;
+        at += 9 + 4 * k + 4 * n;
+    }
+    starts
+}
+
+#[test]
+fn dataset_force_replaces_its_own_files_and_nothing_else() {
+    let (dir, config) = setup("force", &pr_config(8, ""));
+    fn run<'a>(config: &'a Path, out: &'a Path) -> Vec<&'a str> {
+        let (config, out) = (path_arg(config), path_arg(out));
+        vec!["dataset", config, "--out", out, "--quiet", "--force"]
+    }
+    // A folder at --out is refused, and nothing in it deleted.
+    let folder = dir.join("folder");
+    std::fs::create_dir_all(folder.join("sub")).unwrap();
+    std::fs::write(folder.join("sub/keep.txt"), "precious").unwrap();
+    fails_naming(&run(&config, &folder), "--out");
+    assert_eq!(read_text(&folder.join("sub/keep.txt")), "precious");
+    // So is a file that is not a dataset.
+    let notes = dir.join("notes.dataset");
+    std::fs::write(&notes, "my notes").unwrap();
+    fails_naming(&run(&config, &notes), "--out");
+    assert_eq!(read_text(&notes), "my notes");
+    // And a link, even to a dataset: the link and its target stay.
+    let data = dir.join("d.dataset");
+    make_dataset(&config, &data, &[]);
+    let made = read_bytes(&data);
+    #[cfg(unix)]
+    {
+        let link = dir.join("link.dataset");
+        std::os::unix::fs::symlink(&data, &link).unwrap();
+        fails_naming(&run(&config, &link), "--out");
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(read_bytes(&data), made);
+    }
+    // A parts folder holding a file that is not a part: named, and nothing deleted.
+    let parts = dir.join("d.dataset.parts");
+    std::fs::create_dir_all(&parts).unwrap();
+    std::fs::write(parts.join("part-000000.dataset"), "a part").unwrap();
+    std::fs::write(parts.join("mine.txt"), "precious").unwrap();
+    fails_naming(&run(&config, &data), "mine.txt");
+    assert_eq!(read_bytes(&data), made);
+    assert_eq!(read_text(&parts.join("part-000000.dataset")), "a part");
+    // Its own files only: replaced, the parts folder removed.
+    std::fs::remove_file(parts.join("mine.txt")).unwrap();
+    succeeded(playstyles(&run(&config, &data)), "dataset --force");
+    assert_eq!(read_bytes(&data), made);
+    assert!(!parts.exists(), "the parts folder is removed");
+}
+
+#[test]
+fn a_dataset_joins_only_the_parts_of_its_own_config_and_games() {
+    let (dir, config) = setup("parts", &pr_config(450, ""));
+    let whole = dir.join("whole.dataset");
+    make_dataset(&config, &whole, &[]);
+    let out = dir.join("d.dataset");
+    let parts = dir.join("d.dataset.parts");
+    let stop = |config: &Path, out: &Path, chunks: &str| {
+        let o = playstyles(&[
+            "dataset",
+            path_arg(config),
+            "--out",
+            path_arg(out),
+            "--quiet",
+            "--stop-after-chunks",
+            chunks,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    stop(&config, &out, "1");
+    let resume = [
+        "dataset",
+        path_arg(&config),
+        "--out",
+        path_arg(&out),
+        "--quiet",
+        "--resume",
+    ];
+    // The first chunk's part where the second's goes: this config's, other games.
+    let second = parts.join("part-000001.dataset");
+    std::fs::copy(parts.join("part-000000.dataset"), &second).unwrap();
+    fails_naming(&resume, "part-000001.dataset");
+    assert!(!out.exists());
+    // A part of another seed's dataset in its place.
+    let (other_dir, other) = setup(
+        "parts-other",
+        &pr_config(450, "").replace("seed = 9", "seed = 10"),
+    );
+    stop(&other, &other_dir.join("o.dataset"), "2");
+    std::fs::copy(
+        other_dir.join("o.dataset.parts/part-000001.dataset"),
+        &second,
+    )
+    .unwrap();
+    fails_naming(&resume, "part-000001.dataset");
+    assert!(!out.exists());
+    // Without the stray part, the resume ends as the whole.
+    std::fs::remove_file(&second).unwrap();
+    make_dataset(&config, &out, &["--resume"]);
+    assert_eq!(read_bytes(&out), read_bytes(&whole));
+    // A reader checks the records' games against the header's: the last game renumbered
+    // past the header's 450 is named with the file.
+    let bytes = read_bytes(&whole);
+    let mut past = bytes.clone();
+    let last = u32::from_le_bytes(
+        bytes[*record_starts(&bytes).last().unwrap()..][..4]
+            .try_into()
+            .unwrap(),
+    );
+    assert_eq!(last, 449);
+    for at in record_starts(&bytes) {
+        if bytes[at..at + 4] == last.to_le_bytes() {
+            past[at..at + 4].copy_from_slice(&999u32.to_le_bytes());
+        }
+    }
+    let renumbered = dir.join("renumbered.dataset");
+    std::fs::write(&renumbered, &past).unwrap();
+    fails_naming(
+        &[
+            "train",
+            path_arg(&renumbered),
+            "--out",
+            path_arg(&dir.join("m.safetensors")),
+        ],
+        "renumbered.dataset",
+    );
+}
+
+#[test]
+fn a_dataset_keeping_few_positions_finishes_and_resumes_to_the_same_file() {
+    // About one position in two games: many games keep none.
+    let (dir, config) = setup("keep", &pr_config(450, "keep = 0.005\n"));
+    let one = dir.join("one.dataset");
+    let printed = make_dataset(&config, &one, &[]);
+    assert!(printed.contains("of 450 games"), "{printed}");
+    let two = dir.join("two.dataset");
+    let o = playstyles(&[
+        "dataset",
+        path_arg(&config),
+        "--out",
+        path_arg(&two),
+        "--quiet",
+        "--stop-after-chunks",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    make_dataset(&config, &two, &["--resume"]);
+    assert_eq!(read_bytes(&one), read_bytes(&two));
+}
+
+#[test]
+fn resuming_a_finished_dataset_is_nothing_to_do() {
+    let (dir, config) = setup("finished", &pr_config(8, ""));
+    let whole = dir.join("whole.dataset");
+    make_dataset(&config, &whole, &[]);
+    let printed = make_dataset(&config, &whole, &["--resume"]);
+    assert!(printed.contains("nothing to do"), "{printed}");
+    // Stopped between writing the file (the second write: its one part, then the file) and
+    // removing the parts.
+    let out = dir.join("d.dataset");
+    let parts = dir.join("d.dataset.parts");
+    let args = [
+        "dataset",
+        path_arg(&config),
+        "--out",
+        path_arg(&out),
+        "--quiet",
+    ];
+    let o = stopped_after_writes(&args, 2);
+    assert_eq!(o.status.code(), Some(137), "{}", stderr(&o));
+    assert!(out.exists() && parts.exists());
+    let printed = make_dataset(&config, &out, &["--resume"]);
+    assert!(printed.contains("nothing to do"), "{printed}");
+    assert!(!parts.exists(), "the leftover parts are removed");
+    assert_eq!(read_bytes(&out), read_bytes(&whole));
+    // The file of another config is named, and kept.
+    let (_, other) = setup(
+        "finished-other",
+        &pr_config(8, "").replace("seed = 9", "seed = 10"),
+    );
+    fails_naming(
+        &[
+            "dataset",
+            path_arg(&other),
+            "--out",
+            path_arg(&out),
+            "--quiet",
+            "--resume",
+        ],
+        "--out",
+    );
+    assert_eq!(read_bytes(&out), read_bytes(&whole));
 }

@@ -332,6 +332,7 @@ mod tests {
             games: u64::from(games),
             positions,
             config: String::new(),
+            first_game: 0,
         };
         Dataset::parse(&file_bytes(&header, &body)).unwrap()
     }
