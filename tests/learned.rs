@@ -7,8 +7,11 @@
 //! naming it. A dataset owns its outputs: `--force` replaces only a dataset and its parts, a
 //! part of another config or of other games is named rather than joined, a dataset keeping a
 //! share of its positions finishes and resumes, and `--resume` of a finished one has nothing
-//! to do.
+//! to do. So does `train`: a held-out dataset of the training games, or without decided
+//! games, is named; a diverging `--rate` writes nothing; a `train` stopped after any write is
+//! finished by running it again, and replaces tables it did not write only with `--force`.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -124,8 +127,12 @@ fn a_model_is_trained_reproducibly_and_played_by_the_searches() {
         read_bytes(&model),
         "the same command writes the same bytes"
     );
+    // Held out: the games of another seed.
+    let (_, other_config) = setup("train-other", &CONFIG.replace("seed = 4", "seed = 5"));
+    let other = dir.join("other.dataset");
+    make_dataset(&other_config, &other, &[]);
     let again = dir.join("again").join("m.safetensors");
-    train(&data, &again, &["--test", path_arg(&data)]);
+    train(&data, &again, &["--test", path_arg(&other)]);
     // Two datasets train together, their games kept apart.
     let twice = dir.join("twice").join("m.safetensors");
     let printed = train(&data, &twice, &[path_arg(&data)]);
@@ -392,6 +399,16 @@ fn dataset_header(bytes: &[u8]) -> (serde_json::Value, usize) {
     )
 }
 
+/// A dataset file of `bytes`' magic and version, `header` and `records`.
+fn dataset_file(bytes: &[u8], header: &serde_json::Value, records: &[u8]) -> Vec<u8> {
+    let json = serde_json::to_vec(header).unwrap();
+    let mut out = bytes[..12].to_vec();
+    out.extend((json.len() as u32).to_le_bytes());
+    out.extend(json);
+    out.extend(records);
+    out
+}
+
 /// Where each record of a dataset file's bytes starts (a record: game `u32`, turn `u16`,
 /// label `u8`, `n` `u16`, one `f32` per predictor, `n` pairs of `u16`).
 fn record_starts(bytes: &[u8]) -> Vec<usize> {
@@ -404,6 +421,28 @@ fn record_starts(bytes: &[u8]) -> Vec<usize> {
         at += 9 + 4 * k + 4 * n;
     }
     starts
+}
+
+/// Every file under `dir` (hidden ones too), by path relative to it, with its bytes.
+fn files_in(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+                continue;
+            }
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            out.insert(rel, read_bytes(&path));
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
 }
 
 #[test]
@@ -593,4 +632,151 @@ fn resuming_a_finished_dataset_is_nothing_to_do() {
         "--out",
     );
     assert_eq!(read_bytes(&out), read_bytes(&whole));
+}
+
+/// `train` arguments for a tiny model of `data` at `model`, with `extra` flags.
+fn tiny_train<'a>(data: &'a Path, model: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "train",
+        path_arg(data),
+        "--out",
+        path_arg(model),
+        "--hidden",
+        "8",
+        "--second",
+        "4",
+        "--epochs",
+        "2",
+        "--test-fraction",
+        "0.3",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn a_held_out_dataset_must_hold_other_games_with_a_winner() {
+    let (dir, config) = setup("held-out", &pr_config(60, ""));
+    let data = dir.join("d.dataset");
+    make_dataset(&config, &data, &[]);
+    let model = dir.join("m.safetensors");
+    // The training dataset itself, a copy, the same games fewer of them: named as `--test`.
+    let copy = dir.join("copy.dataset");
+    std::fs::copy(&data, &copy).unwrap();
+    let (_, fewer_config) = setup("held-out-fewer", &pr_config(20, ""));
+    let fewer = dir.join("fewer.dataset");
+    make_dataset(&fewer_config, &fewer, &[]);
+    for test in [&data, &copy, &fewer] {
+        fails_naming(
+            &tiny_train(&data, &model, &["--test", path_arg(test)]),
+            "--test",
+        );
+    }
+    // A dataset without positions, and one without a game won or lost.
+    let bytes = read_bytes(&data);
+    let (mut header, start) = dataset_header(&bytes);
+    let mut draws = bytes.clone();
+    for at in record_starts(&bytes) {
+        draws[at + 6] = 1;
+    }
+    let drawn = dir.join("draws.dataset");
+    std::fs::write(&drawn, &draws).unwrap();
+    header["positions"] = 0.into();
+    let empty = dir.join("empty.dataset");
+    std::fs::write(&empty, dataset_file(&bytes, &header, &[])).unwrap();
+    assert!(start < bytes.len());
+    for test in [&empty, &drawn] {
+        fails_naming(
+            &tiny_train(&data, &model, &["--test", path_arg(test)]),
+            "--test",
+        );
+    }
+    // An empty training dataset is named.
+    fails_naming(&tiny_train(&empty, &model, &[]), "empty.dataset");
+    assert!(!model.exists());
+    // Another seed's games are held out.
+    let (_, other_config) = setup(
+        "held-out-other",
+        &pr_config(20, "").replace("seed = 9", "seed = 10"),
+    );
+    let other = dir.join("other.dataset");
+    make_dataset(&other_config, &other, &[]);
+    succeeded(
+        playstyles(&tiny_train(&data, &model, &["--test", path_arg(&other)])),
+        "train --test of other games",
+    );
+}
+
+#[test]
+fn a_diverging_training_stops_naming_the_rate_and_writes_nothing() {
+    let (dir, config) = setup("diverge", &pr_config(60, ""));
+    let data = dir.join("d.dataset");
+    make_dataset(&config, &data, &[]);
+    let before = files_in(&dir);
+    let model = dir.join("models").join("m.safetensors");
+    let o = playstyles(&tiny_train(&data, &model, &["--rate", "1e30"]));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--rate") && err.contains("epoch 1"), "{err}");
+    assert_eq!(files_in(&dir), before, "nothing written");
+    assert!(!dir.join("models").exists(), "no folder made");
+}
+
+#[test]
+fn an_interrupted_training_is_finished_by_running_it_again() {
+    let (dir, config) = setup("interrupted", &pr_config(60, ""));
+    let data = dir.join("d.dataset");
+    make_dataset(&config, &data, &[]);
+    let folder = dir.join("models");
+    let model = folder.join("m.safetensors");
+    let args = tiny_train(&data, &model, &[]);
+    succeeded(playstyles(&args), "train");
+    let whole = files_in(&folder);
+    assert_eq!(
+        whole.len(),
+        5,
+        "the model and its four tables: {:?}",
+        whole.keys()
+    );
+    // The model names the dataset it was trained on by its config's fingerprint.
+    let header = playstyles::learn::dataset::Dataset::read_header(&data).unwrap();
+    let fingerprint = playstyles::experiments::tasks::config_hash(&header.config);
+    assert!(
+        String::from_utf8_lossy(&whole["m.safetensors"]).contains(&fingerprint),
+        "the model's metadata holds {fingerprint}"
+    );
+    // Stopped after each of its writes, the same command again ends as the whole.
+    let mut n = 1;
+    loop {
+        std::fs::remove_dir_all(&folder).unwrap();
+        let o = stopped_after_writes(&args, n);
+        if o.status.success() {
+            break;
+        }
+        assert_eq!(o.status.code(), Some(137), "{}", stderr(&o));
+        succeeded(playstyles(&args), &format!("train again after {n} writes"));
+        assert_eq!(files_in(&folder), whole, "after {n} writes");
+        n += 1;
+    }
+    assert!(n > 5, "{n} writes");
+    // A finished model is not replaced without --force.
+    fails_naming(&args, "--force");
+    // Tables this command did not write are not replaced without --force, nor replaced by
+    // it when they are not train's tables.
+    std::fs::remove_dir_all(&folder).unwrap();
+    std::fs::create_dir_all(&folder).unwrap();
+    let accuracy = folder.join("m-accuracy.csv");
+    std::fs::write(&accuracy, "my table\n").unwrap();
+    fails_naming(&args, "m-accuracy.csv");
+    let mut forced = args.clone();
+    forced.push("--force");
+    fails_naming(&forced, "m-accuracy.csv");
+    assert_eq!(read_text(&accuracy), "my table\n");
+    assert!(!model.exists());
+    // An older table of train's is replaced with --force.
+    std::fs::write(&accuracy, &whole["m-accuracy.csv"][..200]).unwrap();
+    fails_naming(&args, "--force");
+    succeeded(playstyles(&forced), "train --force");
+    assert_eq!(files_in(&folder), whole);
 }
