@@ -10,6 +10,7 @@
 //! to do. So does `train`: a held-out dataset of the training games, or without decided
 //! games, is named; a diverging `--rate` writes nothing; a `train` stopped after any write is
 //! finished by running it again, and replaces tables it did not write only with `--force`.
+//! A model named in a Prismata bot file is kept with the tournament that plays it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,7 +19,7 @@ use std::process::{Command, Output};
 use playstyles::files::EXIT_AFTER_WRITES;
 
 use crate::support::cli::{
-    path_arg, playstyles, read_bytes, read_text, scratch, stderr, succeeded,
+    path_arg, playstyles, playstyles_in, read_bytes, read_text, scratch, stderr, succeeded,
 };
 
 const CONFIG: &str = r#"
@@ -779,4 +780,83 @@ fn an_interrupted_training_is_finished_by_running_it_again() {
     fails_naming(&args, "--force");
     succeeded(playstyles(&forced), "train --force");
     assert_eq!(files_in(&folder), whole);
+}
+
+#[test]
+fn a_model_named_in_a_bot_file_is_kept_with_the_tournament() {
+    let (dir, config) = setup("bot-model", CONFIG);
+    let (start, elsewhere) = (dir.join("start"), dir.join("elsewhere"));
+    std::fs::create_dir_all(start.join("bots")).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let data = dir.join("tiny.dataset");
+    make_dataset(&config, &data, &[]);
+    let model = start.join("models").join("m.safetensors");
+    train(&data, &model, &[]);
+    let model_bytes = read_bytes(&model);
+    // Two learned players: one names the model by its absolute path, one relative to the bot
+    // file's folder.
+    let bots = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games/prismata/ai/bots.toml");
+    let absolute = std::fs::canonicalize(&model).unwrap();
+    let player = |name: &str, path: &str| {
+        format!(
+            "{name} = {{ type = \"Player_UCT\", traversals = 2, max_children = 40, \
+             root_iterator = \"HardIterator_Root\", iterator = \"HardIterator\", \
+             eval = \"Learned\", playout_player = \"Playout\", model = \"{path}\" }}\n"
+        )
+    };
+    let text = format!(
+        "{}\n{}{}",
+        read_text(&bots),
+        player("Far", absolute.to_str().unwrap()),
+        player("Near", "../models/m.safetensors")
+    );
+    std::fs::write(start.join("bots/x.toml"), text).unwrap();
+    let tournament = "game = \"prismata\"\nseed = 4\nlevels = [\"1\"]\nrepetitions = 2\n\n\
+                      [[pairing]]\nname = \"learned\"\n\
+                      agents = [\"Far(config=bots/x.toml)\", \"Near(config=bots/x.toml)\"]\n";
+    let cfg = start.join("t.toml");
+    std::fs::write(&cfg, tournament).unwrap();
+    let (whole, stopped) = (start.join("whole"), start.join("stopped"));
+    let args = |out: &Path| {
+        vec![
+            "tournament".to_string(),
+            path_arg(&cfg).to_string(),
+            "--out".into(),
+            path_arg(out).to_string(),
+            "--quiet".into(),
+        ]
+    };
+    let at = |cwd: &Path, args: &[String]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        playstyles_in(&args, cwd)
+    };
+    succeeded(at(&start, &args(&whole)), "tournament");
+    let mut first = args(&stopped);
+    first.extend(["--stop-after-games".into(), "1".into()]);
+    succeeded(at(&start, &first), "tournament, stopped");
+    // The kept bot file names the kept models, relative to itself.
+    let kept = stopped.join("agent-files/bots/x.toml");
+    let table: toml::Table = toml::from_str(&read_text(&kept)).unwrap();
+    for name in ["Far", "Near"] {
+        let path = table["players"][name]["model"].as_str().unwrap();
+        assert!(Path::new(path).is_relative(), "{name}: {path}");
+        assert_eq!(
+            read_bytes(&kept.parent().unwrap().join(path)),
+            model_bytes,
+            "{name}"
+        );
+    }
+    // Elsewhere, without the originals: the stopped tournament resumes and ends as the whole.
+    std::fs::remove_dir_all(start.join("models")).unwrap();
+    std::fs::remove_dir_all(start.join("bots")).unwrap();
+    let mut again = args(&stopped);
+    again.push("--resume".into());
+    succeeded(at(&elsewhere, &again), "tournament --resume");
+    for file in ["config.toml", "games.csv", "summary.csv"] {
+        assert_eq!(
+            read_text(&stopped.join(file)),
+            read_text(&whole.join(file)),
+            "{file}"
+        );
+    }
 }

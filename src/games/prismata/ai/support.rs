@@ -215,6 +215,17 @@ impl SearchSupport for PrismataGame {
         })())
     }
 
+    /// The models a bot file's learned players name (`model = "FILE"`,
+    /// [`super::config::rename_models`]).
+    fn agent_file_paths(
+        &self,
+        origin: &str,
+        text: &str,
+        rename: &mut dyn FnMut(&str) -> Result<String>,
+    ) -> Result<Option<String>> {
+        super::config::rename_models(text, origin, rename)
+    }
+
     fn game_agent_names(&self) -> Vec<String> {
         BotConfig::builtin()
             .player_names()
