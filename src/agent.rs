@@ -209,6 +209,27 @@ pub trait SearchSupport: Game + Sized + 'static {
         Vec::new()
     }
 
+    /// The files that an agent file of the game (named by a spec's `config=FILE`) names in
+    /// turn, so that a run directory keeps them beside it
+    /// ([`crate::experiments::agent_files`]): `text`, the file read from `origin`, with each
+    /// path `p` it names replaced by `rename(p)` (`p` as written: relative to the file's
+    /// folder, or absolute); `None` if it names none or `rename` changes none. The default:
+    /// an agent file names no file.
+    ///
+    /// # Errors
+    ///
+    /// What `rename` reports; [`Error::Config`] naming `origin`
+    /// if `text` is not an agent file of the game.
+    fn agent_file_paths(
+        &self,
+        origin: &str,
+        text: &str,
+        rename: &mut dyn FnMut(&str) -> crate::error::Result<String>,
+    ) -> crate::error::Result<Option<String>> {
+        let _ = (origin, text, rename);
+        Ok(None)
+    }
+
     /// How the game writes positions as counts for learned evaluation ([`crate::learn`]);
     /// `None` (the default): it has none, and `dataset` and learned knowledge refuse it.
     fn encoding(&self) -> Option<Encoding> {

@@ -53,6 +53,26 @@ pub const MAX_EVALUATIONS: u64 = 1_000_000;
 /// run draws its heatmaps after each batch, so a larger axis is refused with the config.
 pub const MAX_AXIS_CELLS: usize = 200;
 
+/// Widest first hidden layer of a value network (`train --hidden`): 4,096, 64 times the
+/// default (64) and 16 times the widest committed model; the layer's weights are also bounded
+/// by [`MAX_FIRST_LAYER`].
+pub const MAX_HIDDEN: u64 = 4096;
+
+/// Widest second hidden layer (`train --second`): 1,024, 32 times the default (32); with
+/// [`MAX_HIDDEN`] its weights take at most 16 MiB.
+pub const MAX_SECOND: u64 = 1024;
+
+/// Most first-layer weights of a value network (`train --hidden` × the encoding's inputs):
+/// 2^28, 1 GiB of f32, which training keeps three times (the weights and Adam's two moments).
+pub const MAX_FIRST_LAYER: u64 = 1 << 28;
+
+/// Most passes over a dataset (`train --epochs`): 1,000, 250 times the default (4); a model
+/// that needs more is better served by a larger `--rate` or more games.
+pub const MAX_EPOCHS: u64 = 1000;
+
+/// Most positions per Adam step (`train --batch`): 65,536, 256 times the default (256).
+pub const MAX_BATCH: u64 = 65_536;
+
 /// Fewest worker threads [`max_threads`] allows, whatever the number of cores.
 pub const MIN_THREAD_CAP: usize = 256;
 

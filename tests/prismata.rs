@@ -303,3 +303,46 @@ fn a_match_record_has_one_entry_per_own_turn_not_per_phase() {
         assert_eq!(record.players[p].turns.len(), n, "seat {p}");
     }
 }
+
+#[test]
+fn a_budget_of_0_is_an_error_naming_the_field_and_the_bot_file() {
+    use crate::support::cli::{playstyles, scratch, stderr};
+    let play = |agents: &str| {
+        let o = playstyles(&[
+            "play", "--game", "prismata", "--level", "1", "--agents", agents,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{agents}: {}", stderr(&o));
+        stderr(&o)
+    };
+    for (agents, field) in [
+        ("UCT100(traversals=0),RandomAI", "`traversals`"),
+        ("PMCTS100(traversals=0),RandomAI", "`traversals`"),
+        ("AB100(evaluations=0),RandomAI", "`evaluations`"),
+    ] {
+        let err = play(agents);
+        assert!(err.contains(field), "{agents}: {err}");
+    }
+    // In a bot file: the entry's field, the file and the line.
+    let dir = scratch("prismata", "zero-budget");
+    let builtin = include_str!("../src/games/prismata/ai/bots.toml");
+    let line = 1 + builtin
+        .lines()
+        .position(|l| l.starts_with("UCT100 = "))
+        .unwrap();
+    let text = builtin.replacen(
+        "UCT100 = { type = \"Player_UCT\", traversals = 40,",
+        "UCT100 = { type = \"Player_UCT\", traversals = 0,",
+        1,
+    );
+    assert_ne!(text, builtin);
+    let path = dir.join("zero.toml");
+    std::fs::write(&path, text).unwrap();
+    let err = play(&format!("UCT100(config={}),RandomAI", path.display()));
+    for needle in [
+        "players.UCT100.traversals".to_string(),
+        "zero.toml".to_string(),
+        format!("line {line}"),
+    ] {
+        assert!(err.contains(&needle), "`{needle}` not in {err}");
+    }
+}

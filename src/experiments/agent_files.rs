@@ -3,17 +3,22 @@
 //! continued, validated, re-evaluated, reported and its tiers played from any working folder,
 //! whatever became of the originals.
 //!
-//! When a run starts (`evolve`, the first `ask`), each file is copied into the folder
-//! [`AGENT_FILES`] of the run directory, under the path the config names it by
+//! When a run starts (`evolve`, the first `ask`, `tournament`, `ladder`), each file is copied
+//! into the folder [`AGENT_FILES`] of the run directory, under the path the config names it by
 //! ([`kept_path`]: `bots/x.toml` → `agent-files/bots/x.toml`), and the resolved `config.toml`
-//! names the copies, relative to the run directory. Every command that plays a run's agents
+//! names the copies, relative to the run directory. The files an agent file names in turn (the
+//! models of a Prismata bot file's learned players, found by the game's
+//! [`SearchSupport::agent_file_paths`]) are kept too, under their own paths, and the kept
+//! agent file names those copies, relative to itself (an agent file naming none, or naming
+//! them where they are kept already, is copied byte for byte): the run directory holds
+//! everything its agents read. Every command that plays a run's agents
 //! builds them at the run directory ([`crate::agents::build_agent_at`]). A spec that already
 //! names kept files (the run's own `config.toml`, which `ask` and `tell` read) stays as it
 //! is, and a run whose agents read no file is written exactly as before.
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::agent::AgentSpec;
+use crate::agent::{AgentSpec, SearchSupport, Value};
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes, write_atomic};
 
@@ -29,6 +34,9 @@ pub struct AgentFile {
     /// Where the run keeps its copy: a `/`-separated path relative to the run directory, in
     /// [`AGENT_FILES`].
     pub kept: String,
+    /// Whether a spec names it as its agent file (`config=`), which may name files of its own
+    /// ([`SearchSupport::agent_file_paths`]).
+    pub config: bool,
 }
 
 /// The path, relative to a run directory, at which the run keeps the file its config names
@@ -63,6 +71,15 @@ pub fn kept_path(path: &str) -> String {
 /// [`Error::Config`] naming `field` if one of its files would be kept where another file of
 /// the run is (`../x.toml` and `__/x.toml`).
 pub fn keep_files(spec: &AgentSpec, field: &str, files: &mut Vec<AgentFile>) -> Result<AgentSpec> {
+    let configs: Vec<String> = spec
+        .fields()
+        .iter()
+        .filter(|(k, _)| k == "config")
+        .filter_map(|(_, v)| match v {
+            Value::Word(w) => Some(w.clone()),
+            _ => None,
+        })
+        .collect();
     let mut kept = spec.clone();
     let mut clash = None;
     kept.map_files(|path| {
@@ -79,6 +96,7 @@ pub fn keep_files(spec: &AgentSpec, field: &str, files: &mut Vec<AgentFile>) -> 
             None => files.push(AgentFile {
                 source: PathBuf::from(path),
                 kept: to.clone(),
+                config: configs.iter().any(|c| c == path),
             }),
         }
         to
@@ -89,22 +107,99 @@ pub fn keep_files(spec: &AgentSpec, field: &str, files: &mut Vec<AgentFile>) -> 
     }
 }
 
-/// Copies `files` into the run directory `dir`, each written atomically, its folders created.
+/// Copies `files` into the run directory `dir`, each written atomically, its folders created;
+/// with them the files that the agent files among them name for `game`
+/// ([`SearchSupport::agent_file_paths`]), each kept at its own [`kept_path`] (its path as the
+/// working folder reaches it, `..` resolved), the kept agent file naming them relative to
+/// itself.
 ///
 /// # Errors
 ///
 /// [`Error::Io`] naming a file that cannot be read (or is larger than [`DATA_LIMIT`]), or a
-/// copy or folder that cannot be written.
-pub fn copy_agent_files(dir: &Path, files: &[AgentFile]) -> Result<()> {
+/// copy or folder that cannot be written; [`Error::Config`] naming an agent file that the
+/// game cannot read, or one of whose files would be kept where another file of the run is.
+pub fn copy_agent_files<G: SearchSupport>(game: &G, dir: &Path, files: &[AgentFile]) -> Result<()> {
+    let mut named: Vec<AgentFile> = Vec::new();
     for f in files {
-        let bytes = read_bytes(&f.source, DATA_LIMIT)?;
-        let to = dir.join(&f.kept);
-        if let Some(folder) = to.parent() {
-            std::fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
+        let mut bytes = read_bytes(&f.source, DATA_LIMIT)?;
+        if f.config
+            && let Ok(text) = std::str::from_utf8(&bytes)
+        {
+            let origin = f.source.to_string_lossy().into_owned();
+            let folder = f.source.parent().unwrap_or(Path::new(""));
+            let kept_folder = f.kept.rsplit_once('/').map_or("", |(d, _)| d);
+            let renamed = game.agent_file_paths(&origin, text, &mut |path| {
+                let source = lexical(&folder.join(path));
+                let to = kept_path(&source.to_string_lossy());
+                match files.iter().chain(&named).find(|k| k.kept == to) {
+                    Some(k) if lexical(&k.source) != source => {
+                        return Err(Error::config(
+                            origin.as_str(),
+                            format!(
+                                "the files `{}` and `{}` would both be kept as {to} in the run \
+                                 directory; give them different names",
+                                k.source.display(),
+                                source.display()
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => named.push(AgentFile {
+                        source,
+                        kept: to.clone(),
+                        config: false,
+                    }),
+                }
+                Ok(relative(kept_folder, &to))
+            })?;
+            if let Some(text) = renamed {
+                bytes = text.into_bytes();
+            }
         }
-        write_atomic(&to, &bytes)?;
+        write_kept(dir, &f.kept, &bytes)?;
+    }
+    for f in &named {
+        write_kept(dir, &f.kept, &read_bytes(&f.source, DATA_LIMIT)?)?;
     }
     Ok(())
+}
+
+/// Writes `bytes` atomically at `kept` in the run directory `dir`, its folders created.
+fn write_kept(dir: &Path, kept: &str, bytes: &[u8]) -> Result<()> {
+    let to = dir.join(kept);
+    if let Some(folder) = to.parent() {
+        std::fs::create_dir_all(folder).map_err(|e| Error::io(folder, e))?;
+    }
+    write_atomic(&to, bytes)
+}
+
+/// `path` with its `.` left out and each `..` taking out the folder before it (as written,
+/// not as links would have it): the name under which a file named two ways is kept once.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The `/`-separated path of `to` from the folder `folder`, both relative to the same folder
+/// and without `..` (kept paths).
+fn relative(folder: &str, to: &str) -> String {
+    let from: Vec<&str> = folder.split('/').filter(|p| !p.is_empty()).collect();
+    let to: Vec<&str> = to.split('/').collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts = vec![".."; from.len() - common];
+    parts.extend(&to[common..]);
+    parts.join("/")
 }
 
 /// `spec`, an agent spec of the run in `dir` (its file paths relative to `dir`), naming its
@@ -149,6 +244,22 @@ mod tests {
     }
 
     #[test]
+    fn files_an_agent_file_names_are_named_from_its_copy() {
+        assert_eq!(
+            lexical(Path::new("bots/./../models/m.st")),
+            Path::new("models/m.st")
+        );
+        assert_eq!(lexical(Path::new("../a/../b")), Path::new("../b"));
+        let to = kept_path(&lexical(Path::new("bots/../models/m.st")).to_string_lossy());
+        assert_eq!(relative("agent-files/bots", &to), "../models/m.st");
+        assert_eq!(relative("agent-files", "agent-files/m.st"), "m.st");
+        assert_eq!(
+            relative("agent-files/a/b", "agent-files/tmp/m.st"),
+            "../../tmp/m.st"
+        );
+    }
+
+    #[test]
     fn specs_name_the_copies_and_each_file_is_kept_once() {
         let mut files = Vec::new();
         let player = AgentSpec::parse("X(config=bots/x.toml,c=2)").unwrap();
@@ -160,7 +271,8 @@ mod tests {
             files,
             [AgentFile {
                 source: "bots/x.toml".into(),
-                kept: "agent-files/bots/x.toml".into()
+                kept: "agent-files/bots/x.toml".into(),
+                config: true,
             }]
         );
         let again = keep_files(&kept, "evaluation.player", &mut Vec::new()).unwrap();
@@ -180,6 +292,7 @@ mod tests {
         let mut two = vec![AgentFile {
             source: "../x.toml".into(),
             kept: "agent-files/__/x.toml".into(),
+            config: true,
         }];
         match keep_files(&other, "evaluation.baseline", &mut two) {
             Err(Error::Config { field, .. }) => assert_eq!(field, "evaluation.baseline"),

@@ -36,14 +36,23 @@
 //! stopped by a cap a draw, anything else a loss).
 //!
 //! The file (default `datasets/<config file stem>.dataset`, format in
-//! [`crate::learn::dataset`]) is written atomically at the end. Meanwhile games are played in
-//! chunks of [`CHUNK`], each written atomically as a dataset of its own into `<file>.parts/`:
-//! `--resume` keeps the chunks of the same resolved config and plays the rest, so a killed
-//! run loses at most the chunk running and ends with the same file. Games run in parallel on
-//! `--threads` threads; the file is the same for any number.
+//! [`crate::learn::dataset`]) is written atomically at the end, its header holding the
+//! resolved config. Meanwhile games are played in chunks of [`CHUNK`], each written
+//! atomically as a dataset of its own into `<file>.parts/` (`part-NNNNNN.dataset`, its header
+//! holding the resolved config and its first game). Every part is checked before it is kept
+//! or joined (`check_part`): made by this resolved config, of its chunk's games and no
+//! other. `--resume` keeps the parts and plays the rest, so a killed run loses at most the
+//! chunk running and ends with the same file (a game that keeps no position is a game of its
+//! chunk all the same). The order of writes: the parts, the file (the dataset's completion
+//! marker), then the parts removed; `--resume` of a finished dataset (its file made by the
+//! same resolved config) has nothing to do, and removes the parts left if it was stopped
+//! before. `--force` replaces only what `dataset` writes (`remove_own`): a dataset file at
+//! `--out` and the parts in `<file>.parts/`, never a folder, a link or another file. Games run
+//! in parallel on `--threads` threads; the file is the same for any number.
 
 use std::fs;
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use rand::RngExt;
@@ -56,6 +65,7 @@ use super::resources::{output_error, thread_pool};
 use crate::agent::{Agent, AgentSpec};
 use crate::arena::play_match;
 use crate::error::{Error, Result};
+use crate::experiments::tasks::config_hash;
 use crate::files::{TEXT_LIMIT, read_text, write_atomic};
 use crate::game::{Outcome, Turn};
 use crate::kit::GameKit;
@@ -322,10 +332,12 @@ pub struct DatasetSummary {
 ///
 /// # Errors
 ///
-/// [`Error::Config`] naming `--out` for an existing file or chunks without `--force` (or
-/// chunks of another config without `--force`), `agents` for a spec count that is not the
-/// level's player count; what building an agent or playing a game reports; [`Error::Io`] for a
-/// file that cannot be written.
+/// [`Error::Config`] naming `--out` for an existing file or chunks without `--force` or
+/// `--resume` (or a file of another config with `--resume`, or anything at `--out` or in its
+/// parts folder that `dataset` did not write, with `--force`), `agents` for a spec count that
+/// is not the level's player count; [`Error::Data`] naming a part that is not of this config
+/// or its chunk's games; what building an agent or playing a game reports; [`Error::Io`] for
+/// a file that cannot be written.
 pub fn dataset<G: GameKit, W: Write>(
     game: &G,
     levels: Option<&[(String, G::Level)]>,
@@ -335,29 +347,34 @@ pub fn dataset<G: GameKit, W: Write>(
     out: &mut W,
 ) -> Result<DatasetSummary> {
     let parts = parts_dir(&cfg.out);
-    prepare(cfg, &parts)?;
+    let chunks = cfg.games.div_ceil(CHUNK);
+    if let Some(done) = prepare(cfg, &parts, &header.config, chunks)? {
+        writeln!(
+            out,
+            "{}: finished already ({} positions of {} games); nothing to do",
+            cfg.out.display(),
+            done.positions,
+            done.games
+        )
+        .map_err(output_error)?;
+        return Ok(DatasetSummary {
+            games: done.games,
+            positions: done.positions,
+            done: true,
+        });
+    }
     let specs: Vec<String> = cfg.agents.iter().map(ToString::to_string).collect();
     for s in &specs {
         build(s)?;
     }
-    let chunks = cfg.games.div_ceil(CHUNK);
     let pool = thread_pool(cfg.threads, "--threads")?;
     let progress = Progress::with_unit(cfg.games, "games", !cfg.quiet);
     let mut played = 0;
     for c in 0..chunks {
-        let path = parts.join(format!("part-{c:06}.dataset"));
-        let range = c * CHUNK..((c + 1) * CHUNK).min(cfg.games);
+        let path = part_path(&parts, c);
+        let range = chunk_range(c, cfg.games);
         if cfg.resume && path.exists() {
-            let part = Dataset::read(&path)?;
-            if part.header.config != header.config {
-                return Err(Error::config(
-                    "--resume",
-                    format!(
-                        "{} was made by another config; start over with --force",
-                        path.display()
-                    ),
-                ));
-            }
+            check_part(&path, &header.config, range.clone())?;
             progress.add(range.end - range.start);
             continue;
         }
@@ -387,30 +404,25 @@ pub fn dataset<G: GameKit, W: Write>(
             positions += recs.len() as u64;
         }
         let mut h = header.clone();
-        (h.games, h.positions) = (range.end - range.start, positions);
+        (h.first_game, h.games, h.positions) = (range.start, range.end - range.start, positions);
         write_atomic(&path, &file_bytes(&h, &body))?;
         played += 1;
     }
     progress.finish();
-    // Every chunk is on disk: the file is their records in order.
+    // Every chunk is on disk: the file is their records in order, each part checked again (a
+    // part written meanwhile by another command is named, not joined).
     let mut body = Vec::new();
     let (mut games, mut positions) = (0, 0);
     for c in 0..chunks {
-        let path = parts.join(format!("part-{c:06}.dataset"));
-        let bytes = crate::files::read_bytes(&path, crate::files::DATA_LIMIT)?;
-        let part = Dataset::parse(&bytes).map_err(|reason| Error::Data {
-            path: path.clone(),
-            line: 0,
-            reason,
-        })?;
-        games += part.header.games;
-        positions += part.header.positions;
-        let start = records_start(&bytes);
-        body.extend_from_slice(&bytes[start..]);
+        let path = part_path(&parts, c);
+        let (part, bytes) = check_part(&path, &header.config, chunk_range(c, cfg.games))?;
+        games += part.games;
+        positions += part.positions;
+        body.extend_from_slice(&bytes[records_start(&bytes)..]);
     }
-    (header.games, header.positions) = (games, positions);
+    (header.first_game, header.games, header.positions) = (0, games, positions);
     write_atomic(&cfg.out, &file_bytes(&header, &body))?;
-    fs::remove_dir_all(&parts).map_err(|e| Error::io(&parts, e))?;
+    remove_own(None, &parts)?;
     writeln!(
         out,
         "{}: {positions} positions of {games} games ({:.1} a game)",
@@ -425,7 +437,7 @@ pub fn dataset<G: GameKit, W: Write>(
     })
 }
 
-/// Where the records of a dataset file's bytes start.
+/// Where the records of a dataset file's bytes start (bytes [`Dataset::parse`] read).
 fn records_start(bytes: &[u8]) -> usize {
     let len = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes"));
     16 + len as usize
@@ -438,23 +450,202 @@ fn parts_dir(out: &Path) -> PathBuf {
     out.with_file_name(name)
 }
 
-/// Checks the output against `--force` and `--resume`, clearing it for `--force`.
-fn prepare(cfg: &DatasetConfig, parts: &Path) -> Result<()> {
-    let exists = cfg.out.exists() || parts.exists();
-    if exists && cfg.force {
-        for p in [&cfg.out, parts] {
-            if p.is_dir() {
-                fs::remove_dir_all(p).map_err(|e| Error::io(p, e))?;
-            } else if p.exists() {
-                fs::remove_file(p).map_err(|e| Error::io(p, e))?;
-            }
+/// The file of chunk `c` in the parts folder `parts`.
+fn part_path(parts: &Path, c: u64) -> PathBuf {
+    parts.join(format!("part-{c:06}.dataset"))
+}
+
+/// The games of chunk `c` of a dataset of `games` games.
+fn chunk_range(c: u64, games: u64) -> Range<u64> {
+    c * CHUNK..((c + 1) * CHUNK).min(games)
+}
+
+/// The chunk a file of a parts folder is the part of (`part-NNNNNN.dataset`), if it is one.
+fn part_index(name: &str) -> Option<u64> {
+    let digits = name.strip_prefix("part-")?.strip_suffix(".dataset")?;
+    (digits.len() == 6 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+/// Whether `name` is a file `dataset` writes in a parts folder: a part, or the temporary file
+/// of a part being written atomically (`.part-NNNNNN.dataset.tmpPID`, left by a kill).
+fn is_own_part(name: &str) -> bool {
+    let temporary = name
+        .strip_prefix('.')
+        .and_then(|n| n.rsplit_once(".tmp"))
+        .is_some_and(|(part, pid)| {
+            part_index(part).is_some() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+        });
+    part_index(name).is_some() || temporary
+}
+
+/// The parts in the folder `parts` (none if it does not exist), by chunk.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--out` if `parts` is a link or not a folder, or holds anything
+/// `dataset` does not write (a file of another name, a folder, a link).
+fn own_parts(parts: &Path) -> Result<Vec<PathBuf>> {
+    let not_ours = |what: String| {
+        Error::config(
+            "--out",
+            format!("{what}, not written by `dataset`; nothing was deleted (remove it yourself)"),
+        )
+    };
+    let meta = match fs::symlink_metadata(parts) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::io(parts, e)),
+    };
+    if !meta.is_dir() {
+        return Err(not_ours(format!(
+            "{} is not a parts folder",
+            parts.display()
+        )));
+    }
+    let mut own = Vec::new();
+    for entry in fs::read_dir(parts).map_err(|e| Error::io(parts, e))? {
+        let entry = entry.map_err(|e| Error::io(parts, e))?;
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let file = entry
+            .file_type()
+            .map_err(|e| Error::io(&path, e))?
+            .is_file();
+        if !file || !is_own_part(&name) {
+            return Err(not_ours(format!("{} holds {name}", parts.display())));
         }
-    } else if cfg.out.exists() {
+        own.push(path);
+    }
+    own.sort();
+    Ok(own)
+}
+
+/// Removes what `dataset` wrote at `out` (if given: a dataset file) and in the parts folder
+/// `parts` (its parts, then the folder), having checked first that everything there is its
+/// own, so that it deletes nothing else: the one place `dataset` deletes.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--out` (and nothing deleted) if `out` is a folder, a link or a
+/// file that is not a dataset, or `parts` holds anything else than parts ([`own_parts`]);
+/// [`Error::Io`] if a file cannot be removed.
+fn remove_own(out: Option<&Path>, parts: &Path) -> Result<()> {
+    let out = match out {
+        Some(out) if fs::symlink_metadata(out).is_ok() => {
+            dataset_at(out)?;
+            Some(out)
+        }
+        _ => None,
+    };
+    let own = own_parts(parts)?;
+    for path in out.into_iter().chain(own.iter().map(PathBuf::as_path)) {
+        fs::remove_file(path).map_err(|e| Error::io(path, e))?;
+    }
+    if fs::symlink_metadata(parts).is_ok() {
+        fs::remove_dir(parts).map_err(|e| Error::io(parts, e))?;
+    }
+    Ok(())
+}
+
+/// The header of the dataset file at `out`, which must be a regular file (not a link).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--out` if it is a folder, a link or not a dataset.
+fn dataset_at(out: &Path) -> Result<Header> {
+    let not_ours = |what: &str| {
+        Error::config(
+            "--out",
+            format!(
+                "{} is {what}, not a dataset file; `dataset` replaces only its own (remove it yourself)",
+                out.display()
+            ),
+        )
+    };
+    let meta = fs::symlink_metadata(out).map_err(|e| Error::io(out, e))?;
+    if meta.file_type().is_symlink() {
+        return Err(not_ours("a link"));
+    }
+    if !meta.is_file() {
+        return Err(not_ours("a folder or a special file"));
+    }
+    Dataset::read_header(out).map_err(|_| not_ours("a file of something else"))
+}
+
+/// Checks the part at `path` as `dataset` wrote it for the chunk of the games `range`: a
+/// dataset whose header holds `config`, the chunk's games (its first and its count) and the
+/// count of its records, each of a game of the chunk in order ([`Dataset::parse`]); a game
+/// without a record is one whose positions were all left out (`keep`). Returns its header
+/// and bytes.
+///
+/// # Errors
+///
+/// [`Error::Data`] naming the part for any other file; [`Error::Io`] if it cannot be read.
+fn check_part(path: &Path, config: &str, range: Range<u64>) -> Result<(Header, Vec<u8>)> {
+    let bad = |reason: String| {
+        Error::data(
+            path,
+            0,
+            format!("{reason}; not a part of this dataset (start over with --force)"),
+        )
+    };
+    let bytes = crate::files::read_bytes(path, crate::files::DATASET_LIMIT)?;
+    let part = Dataset::parse(&bytes).map_err(bad)?;
+    let h = &part.header;
+    if h.config != config {
+        return Err(bad(format!(
+            "made by another config (fingerprint {}, this one's {})",
+            config_hash(&h.config),
+            config_hash(config)
+        )));
+    }
+    if h.first_game != range.start || h.games != range.end - range.start {
+        return Err(bad(format!(
+            "the games {} to {}, not its chunk's {} to {}",
+            h.first_game,
+            (h.first_game + h.games).saturating_sub(1),
+            range.start,
+            range.end - 1
+        )));
+    }
+    Ok((part.header, bytes))
+}
+
+/// The header of a dataset at `cfg.out` finished by the same resolved config `config`, if
+/// `--resume` finds one (its leftover parts then removed); else checks the output against
+/// `--force` and `--resume` (a parts folder of `chunks` parts at most, each checked when it is
+/// reached), clearing it for `--force`, and makes the parts folder.
+fn prepare(cfg: &DatasetConfig, parts: &Path, config: &str, chunks: u64) -> Result<Option<Header>> {
+    let out_exists = fs::symlink_metadata(&cfg.out).is_ok();
+    let parts_exist = fs::symlink_metadata(parts).is_ok();
+    if cfg.force {
+        remove_own(Some(&cfg.out), parts)?;
+    } else if out_exists && cfg.resume {
+        let header = dataset_at(&cfg.out)?;
+        if header.config != config {
+            return Err(Error::config(
+                "--out",
+                format!(
+                    "{} holds a dataset of another config (fingerprint {}, this one's {}); give --force to replace it",
+                    cfg.out.display(),
+                    config_hash(&header.config),
+                    config_hash(config)
+                ),
+            ));
+        }
+        remove_own(None, parts)?;
+        return Ok(Some(header));
+    } else if out_exists {
         return Err(Error::config(
             "--out",
-            format!("{} exists; give --force to replace it", cfg.out.display()),
+            format!(
+                "{} exists; give --force to replace it (or --resume: nothing to do if this config made it)",
+                cfg.out.display()
+            ),
         ));
-    } else if parts.exists() && !cfg.resume {
+    } else if parts_exist && !cfg.resume {
         return Err(Error::config(
             "--out",
             format!(
@@ -462,8 +653,39 @@ fn prepare(cfg: &DatasetConfig, parts: &Path) -> Result<()> {
                 parts.display()
             ),
         ));
+    } else if parts_exist {
+        for path in own_parts(parts)? {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if part_index(&name).is_some_and(|c| c >= chunks) {
+                return Err(Error::data(
+                    &path,
+                    0,
+                    format!(
+                        "a part past this dataset's {chunks} chunks: made by another config (start over with --force)"
+                    ),
+                ));
+            }
+        }
     }
-    fs::create_dir_all(parts).map_err(|e| Error::io(parts, e))
+    fs::create_dir_all(parts).map_err(|e| Error::io(parts, e))?;
+    Ok(None)
+}
+
+/// The fields of a dataset config that make its game `i` (with `i`): whatever the others
+/// (`games`, `keep`, `sides`, `predictors`), two datasets of equal fields hold the same games.
+const GAME_FIELDS: [&str; 5] = ["game", "rules", "seed", "levels", "agents"];
+
+/// The fingerprint of the games the resolved dataset config `config` plays ([`config_hash`] of
+/// its `GAME_FIELDS`: game, rules, seed, levels, agents): datasets of equal fingerprints hold the same game at the same index. A
+/// text that is not a TOML table is its own fingerprint.
+pub fn games_fingerprint(config: &str) -> String {
+    match toml::from_str::<toml::Table>(config) {
+        Ok(mut table) => {
+            table.retain(|k, _| GAME_FIELDS.contains(&k));
+            config_hash(&toml::to_string(&table).expect("a TOML table serialises"))
+        }
+        Err(_) => config_hash(config),
+    }
 }
 
 /// The header of a dataset of `game` made by the resolved config `config`.
@@ -496,6 +718,7 @@ pub fn header_for<G: GameKit>(
         games: 0,
         positions: 0,
         config,
+        first_game: 0,
     })
 }
 

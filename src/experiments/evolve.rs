@@ -332,7 +332,7 @@ pub fn evolve<G: SearchSupport>(
             return Ok(summary);
         }
         prepare_run_dir(dir, cfg.force)?;
-        copy_agent_files(dir, &setup.files)?;
+        copy_agent_files(game, dir, &setup.files)?;
         write_atomic(&dir.join(CONFIG_TOML), setup.config_toml.as_bytes())?;
         (MapElites::new(me_config)?, Vec::new())
     };

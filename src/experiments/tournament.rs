@@ -69,7 +69,7 @@ use super::output_error;
 use super::run_dir::prepare_out_dir;
 use super::tournament_rows::{GAMES_CSV, PairingResult, SUMMARY_CSV, TournamentRows};
 use super::tournament_spec::{Pairing, TournamentConfig, TournamentSpec, within};
-use crate::agent::Agent;
+use crate::agent::{Agent, SearchSupport};
 use crate::arena::series::Series;
 use crate::arena::summary::SummaryColumn;
 use crate::error::{Error, Result};
@@ -142,7 +142,7 @@ pub fn tournament<G, B>(
     out: &mut impl Write,
 ) -> Result<Vec<PairingResult>>
 where
-    G: Game,
+    G: SearchSupport,
     B: Fn(&str, &Path) -> Result<Box<dyn Agent<G>>> + Sync,
 {
     let spec = &kept.spec;
@@ -186,7 +186,7 @@ where
     } else {
         check(&cfg.spec.pairings, Path::new(""))?;
         prepare_out_dir(&cfg.out, "out", &RESULT_FILES, cfg.force, true)?;
-        copy_agent_files(&cfg.out, &kept.files)?;
+        copy_agent_files(game, &cfg.out, &kept.files)?;
         TournamentRows::new(&spec.pairings, series.len(), columns)
     };
     let pool = super::thread_pool(cfg.threads, "threads")?;

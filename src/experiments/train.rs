@@ -17,24 +17,44 @@
 //!   given, else `test`), a line per predictor.
 //!
 //! The model is a function of the dataset and the flags: the same command writes the same
-//! bytes, whatever the machine's thread count.
+//! bytes, whatever the machine's thread count. Its metadata names the datasets it was trained
+//! on by the fingerprints of their configs. A held-out dataset must hold positions of games
+//! won or lost, and no game of a training dataset (the same config's games at the same
+//! indices, [`games_fingerprint`]). Training that diverges (a loss or weight no longer
+//! finite) is an error naming `--rate`, and writes nothing.
+//!
+//! Nothing is written until training has ended. Then, in order: a hidden manifest
+//! `DIR/.NAME.train.json` holding the fingerprint of the command (its flags and its datasets'
+//! configs), the tables and charts, the model (the completion marker), and the manifest is
+//! removed. A `train` stopped on the way is finished by running the same command again: it
+//! recognises the tables of its own interrupted run by the manifest and replaces them (and
+//! finding the model already written, it only removes the manifest). Tables it did not write
+//! are replaced only with `--force`, and a model only with `--force`; `--force` replaces only
+//! files of the kinds `train` writes (a model, its CSV tables, a PNG, an SVG), never a folder,
+//! a link or another file. `train` has no `--resume`: it keeps nothing to resume from, so
+//! running it again is how it is continued.
 
-use std::io::Write;
+use std::fs;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::GameKind;
+use super::dataset::games_fingerprint;
 use super::resources::output_error;
+use super::tasks::config_hash;
 use crate::error::{Error, Result};
-use crate::files::write_atomic;
+use crate::files::{DATA_LIMIT, read_bytes, read_text, write_atomic};
 use crate::kit::GameKit;
-use crate::learn::dataset::Dataset;
+use crate::learn::dataset::{Dataset, Header, Label};
 use crate::learn::model::{FORMAT, FORMAT_VERSION, Model, ModelInfo};
 use crate::learn::train::{
     BUCKETS, BucketScore, EpochRow, Prepared, TrainSettings, bucket_name, scores_by_turn, train,
 };
+use crate::limits;
 use crate::report::chart::{DrawResult, svg_string, write_png};
 use crate::report::palette::{BLUE, GREEN, RED};
 
@@ -68,17 +88,16 @@ pub struct TrainConfig {
     pub command_line: String,
 }
 
-/// Most first-layer weights a model may have (2^28, 1 GiB of f32): `--hidden` × inputs.
-const MAX_FIRST_LAYER: usize = 1 << 28;
-
 impl TrainConfig {
     /// Checks the flags and reads the dataset's header for its game.
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming the flag out of range (`--hidden` 1 to 4096 and a first layer
-    /// of at most 2^28 weights, `--second` 1 to 1024, `--epochs` 1 to 1000, `--batch` 1 to
-    /// 65536, `--rate` a finite number above 0, `--test-fraction` strictly between 0 and 1);
+    /// [`Error::Config`] naming the flag out of range (`--hidden` 1 to
+    /// [`limits::MAX_HIDDEN`] and a first layer of at most [`limits::MAX_FIRST_LAYER`]
+    /// weights, `--second` 1 to [`limits::MAX_SECOND`], `--epochs` 1 to
+    /// [`limits::MAX_EPOCHS`], `--batch` 1 to [`limits::MAX_BATCH`], `--rate` a finite number
+    /// above 0, `--test-fraction` strictly between 0 and 1);
     /// [`Error::Io`] or [`Error::Data`] naming the first dataset if its header cannot be read,
     /// or names a game this program does not have (the others are checked against it when
     /// read).
@@ -101,10 +120,10 @@ impl TrainConfig {
                 Ok(())
             }
         };
-        range("--hidden", f.hidden as u64, 4096)?;
-        range("--second", f.second as u64, 1024)?;
-        range("--epochs", u64::from(f.epochs), 1000)?;
-        range("--batch", f.batch as u64, 65536)?;
+        range("--hidden", f.hidden as u64, limits::MAX_HIDDEN)?;
+        range("--second", f.second as u64, limits::MAX_SECOND)?;
+        range("--epochs", u64::from(f.epochs), limits::MAX_EPOCHS)?;
+        range("--batch", f.batch as u64, limits::MAX_BATCH)?;
         if !f.rate.is_finite() || f.rate <= 0.0 {
             return Err(Error::config(
                 "--rate",
@@ -120,12 +139,14 @@ impl TrainConfig {
         let dataset = &datasets[0];
         let header = Dataset::read_header(dataset)?;
         let inputs = header.encoding.inputs();
-        if inputs.saturating_mul(f.hidden) > MAX_FIRST_LAYER {
+        if (inputs as u64).saturating_mul(f.hidden as u64) > limits::MAX_FIRST_LAYER {
             return Err(Error::config(
                 "--hidden",
                 format!(
-                    "{} inputs × {} is over the {MAX_FIRST_LAYER} first-layer weights allowed",
-                    inputs, f.hidden
+                    "{} inputs × {} is over the {} first-layer weights allowed",
+                    inputs,
+                    f.hidden,
+                    limits::MAX_FIRST_LAYER
                 ),
             ));
         }
@@ -175,21 +196,157 @@ pub fn beside(model: &Path, suffix: &str) -> PathBuf {
     model.with_file_name(format!("{stem}-{suffix}"))
 }
 
+/// The tables and charts written beside a model, in the order written (before the model).
+const TABLES: [&str; 4] = [
+    "training.csv",
+    "accuracy.csv",
+    "accuracy.png",
+    "accuracy.svg",
+];
+
+/// The first line of `NAME-training.csv`.
+const EPOCHS_HEADER: &str = "epoch,train_loss,test_loss,test_accuracy";
+
+/// The first line of `NAME-accuracy.csv`.
+const ACCURACY_HEADER: &str = "split,predictor,turns,positions,decided,accuracy,log_loss,brier";
+
+/// The in-progress manifest of a model `DIR/NAME.EXT`: `DIR/.NAME.train.json`.
+pub fn manifest_path(model: &Path) -> PathBuf {
+    let stem = model
+        .file_stem()
+        .map_or("model".into(), |s| s.to_string_lossy().into_owned());
+    model.with_file_name(format!(".{stem}.train.json"))
+}
+
+/// What a `train` writing its outputs leaves beside them until the model is written: the
+/// fingerprint of its command, by which the same command run again knows them for its own.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    /// [`config_hash`] of the command line and the fingerprints of its datasets.
+    fingerprint: String,
+    /// The command line, for a reader.
+    trained_by: String,
+}
+
+/// The manifest at `path`, if it is one.
+fn read_manifest(path: &Path) -> Option<Manifest> {
+    let text = read_text(path, 1 << 16).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Whether the file at `path` begins with `prefix`.
+fn starts_with(path: &Path, prefix: &[u8]) -> bool {
+    let mut start = Vec::new();
+    crate::files::open(path)
+        .and_then(|f| {
+            f.take(prefix.len() as u64)
+                .read_to_end(&mut start)
+                .map_err(|e| Error::io(path, e))
+        })
+        .is_ok_and(|_| start == prefix)
+}
+
+/// Whether the file at `path`, the output `suffix` of a model (`None`: the model itself), is
+/// of the kind `train` writes there: what `--force` may replace.
+fn of_train_kind(path: &Path, suffix: Option<&str>) -> bool {
+    match suffix {
+        None => read_bytes(path, DATA_LIMIT).is_ok_and(|b| ModelInfo::parse(&b).is_ok()),
+        Some("training.csv") => starts_with(path, format!("{EPOCHS_HEADER}\n").as_bytes()),
+        Some("accuracy.csv") => starts_with(path, format!("{ACCURACY_HEADER}\n").as_bytes()),
+        Some("accuracy.png") => starts_with(path, b"\x89PNG\r\n\x1a\n"),
+        Some(_) => starts_with(path, b"<svg "),
+    }
+}
+
+/// What the outputs of a `train` hold before it writes.
+enum Outputs {
+    /// Nothing of this command's yet, or what it may replace.
+    Clear,
+    /// The model of this very command, whose run stopped before removing its manifest.
+    Finished,
+}
+
+/// Checks the outputs of `cfg` (the model, its tables and its manifest) before anything is
+/// written, for the command of fingerprint `fingerprint`.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--out`: for an output that is a link, a folder or a special
+/// file; for a model without `--force`; for tables not written by an interrupted run of this
+/// command (its manifest) without `--force`; with `--force`, for a file that is not of the
+/// kind `train` writes there.
+fn check_outputs(cfg: &TrainConfig, fingerprint: &str) -> Result<Outputs> {
+    let manifest = manifest_path(&cfg.out);
+    let outputs: Vec<(PathBuf, Option<&str>)> = std::iter::once((cfg.out.clone(), None))
+        .chain(TABLES.iter().map(|t| (beside(&cfg.out, t), Some(*t))))
+        .chain([(manifest.clone(), Some("manifest"))])
+        .collect();
+    let mut present = Vec::new();
+    for (path, suffix) in &outputs {
+        let Ok(meta) = fs::symlink_metadata(path) else {
+            continue;
+        };
+        if !meta.is_file() {
+            return Err(Error::config(
+                "--out",
+                format!(
+                    "{} is a link, a folder or a special file, not a file `train` writes; nothing was replaced",
+                    path.display()
+                ),
+            ));
+        }
+        present.push((path, *suffix));
+    }
+    let ours = read_manifest(&manifest).is_some_and(|m| m.fingerprint == fingerprint);
+    let model = present.iter().any(|(_, s)| s.is_none());
+    if model && ours && !cfg.force {
+        return Ok(Outputs::Finished);
+    }
+    for (path, suffix) in present {
+        let replaceable = match suffix {
+            Some("manifest") => read_manifest(path).is_some(),
+            suffix => of_train_kind(path, suffix),
+        };
+        if suffix.is_none() && !cfg.force {
+            return Err(Error::config(
+                "--out",
+                format!("{} exists; give --force to replace it", path.display()),
+            ));
+        }
+        if !ours && !cfg.force {
+            return Err(Error::config(
+                "--out",
+                format!(
+                    "{} exists and is not of an interrupted run of this command; give --force to replace it",
+                    path.display()
+                ),
+            ));
+        }
+        if !ours && !replaceable {
+            return Err(Error::config(
+                "--out",
+                format!(
+                    "{} is not a file of the kind `train` writes there; --force replaces only those (remove it yourself)",
+                    path.display()
+                ),
+            ));
+        }
+    }
+    Ok(Outputs::Clear)
+}
+
 /// Trains the model `cfg` asks for, for `game`.
 ///
 /// # Errors
 ///
-/// [`Error::Config`] naming `--out` for an existing model without `--force`; [`Error::Data`]
-/// naming the dataset if it is malformed, of another game or of another encoding than the
-/// game's, or has no training or no test games; [`Error::Io`] for a file that cannot be
+/// [`Error::Config`] naming `--out` for outputs it may not replace (`check_outputs`),
+/// `--test` for a held-out dataset without positions of games won or lost or sharing games
+/// with a training dataset, `--rate` for training that diverges; [`Error::Data`] naming a
+/// dataset if it is malformed, of another game or of another encoding than the game's, holds
+/// no positions, or has no training or no test games; [`Error::Io`] for a file that cannot be
 /// written.
 pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W) -> Result<Model> {
-    if cfg.out.exists() && !cfg.force {
-        return Err(Error::config(
-            "--out",
-            format!("{} exists; give --force to replace it", cfg.out.display()),
-        ));
-    }
     let name = cfg.game.name();
     let first = &cfg.datasets[0];
     let encoding = game.encoding().ok_or_else(|| Error::Data {
@@ -197,32 +354,74 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
         line: 0,
         reason: format!("{name} has no encoding for learned evaluation"),
     })?;
-    let mut data = read_for(first, name, &encoding)?;
-    for path in &cfg.datasets[1..] {
-        data.append(read_for(path, name, &encoding)?)
-            .map_err(|reason| Error::Data {
-                path: path.clone(),
-                line: 0,
-                reason,
-            })?;
-    }
-    let shown = joined(&cfg.datasets, " + ");
-    let bad = |reason: String| Error::Data {
-        path: first.clone(),
-        line: 0,
-        reason,
+    // The command's fingerprint: its flags and what its datasets were made by.
+    let headers = cfg
+        .datasets
+        .iter()
+        .map(|p| Dataset::read_header(p))
+        .collect::<Result<Vec<Header>>>()?;
+    let trained_on: Vec<String> = headers.iter().map(|h| config_hash(&h.config)).collect();
+    let held_out_hash = match &cfg.held_out {
+        Some(path) => config_hash(&Dataset::read_header(path)?.config),
+        None => String::new(),
     };
+    let fingerprint = config_hash(&format!(
+        "{}\n{}\n{held_out_hash}\n",
+        cfg.command_line,
+        trained_on.join(",")
+    ));
+    let manifest = manifest_path(&cfg.out);
+    if let Outputs::Finished = check_outputs(cfg, &fingerprint)? {
+        let model = Model::load(&cfg.out, Some(name), &encoding)?;
+        fs::remove_file(&manifest).map_err(|e| Error::io(&manifest, e))?;
+        writeln!(
+            out,
+            "{}: finished already (stopped before removing {}); nothing to do",
+            cfg.out.display(),
+            manifest.display()
+        )
+        .map_err(output_error)?;
+        return Ok(model);
+    }
+    let sets = cfg
+        .datasets
+        .iter()
+        .map(|path| read_for(path, name, &encoding))
+        .collect::<Result<Vec<Dataset>>>()?;
+    for (path, d) in cfg.datasets.iter().zip(&sets) {
+        if d.is_empty() {
+            return Err(Error::data(
+                path,
+                0,
+                "holds no positions: nothing to train on",
+            ));
+        }
+    }
     let held_out = match &cfg.held_out {
-        Some(path) => Some(read_for(path, name, &encoding)?),
+        Some(path) => Some(held_out_for(path, name, &encoding, &cfg.datasets, &sets)?),
         None => None,
     };
+    let mut sets = sets.into_iter();
+    let mut data = sets.next().expect("at least one dataset");
+    for (path, d) in cfg.datasets[1..].iter().zip(sets) {
+        data.append(d).map_err(|reason| Error::Data {
+            path: path.clone(),
+            line: 0,
+            reason,
+        })?;
+    }
+    let shown = joined(&cfg.datasets, " + ");
     let prepared = Prepared::new(&data, cfg.settings.test_fraction);
     if prepared.train.is_empty() || prepared.test.is_empty() {
-        return Err(bad(format!(
-            "{} training and {} test positions: too few games to split (give more games or another --test-fraction)",
-            prepared.train.len(),
-            prepared.test.len()
-        )));
+        return Err(Error::data(
+            first,
+            0,
+            format!(
+                "{} training and {} test positions: too few games to split (give more games or another --test-fraction)",
+                prepared.train.len(),
+                prepared.test.len()
+            ),
+        ));
     }
     writeln!(
         out,
@@ -235,7 +434,7 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
     )
     .map_err(output_error)?;
     let mut failed = None;
-    let (net, epochs) = train(&data, &prepared, &cfg.settings, |row| {
+    let trained = train(&data, &prepared, &cfg.settings, |row| {
         if !cfg.quiet && failed.is_none() {
             failed = writeln!(
                 out,
@@ -248,6 +447,15 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
     if let Some(e) = failed {
         return Err(output_error(e));
     }
+    let (net, epochs) = trained.map_err(|d| {
+        Error::config(
+            "--rate",
+            format!(
+                "training diverged in epoch {}: {} is no longer a finite number; give a rate below {:e} (nothing was written)",
+                d.epoch, d.what, cfg.settings.rate
+            ),
+        )
+    })?;
     let model = Model {
         net,
         info: ModelInfo {
@@ -256,12 +464,9 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
             game: name.into(),
             encoding,
             trained_by: cfg.command_line.clone(),
+            datasets: trained_on,
         },
     };
-    if let Some(dir) = cfg.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    }
-    model.save(&cfg.out)?;
     let mut splits = vec![
         (
             "train",
@@ -276,16 +481,26 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
         let all = Prepared::new(h, 1.0);
         splits.push(("held-out", scores_by_turn(&model.net, h, &all, &all.test)));
     }
+    // Written in order: the manifest, the tables and charts, the model (the completion
+    // marker); the manifest removed last.
+    if let Some(dir) = cfg.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let record = Manifest {
+        fingerprint,
+        trained_by: cfg.command_line.clone(),
+    };
+    let json = serde_json::to_string(&record).expect("a manifest serialises");
+    write_atomic(&manifest, json.as_bytes())?;
+    write_atomic(&beside(&cfg.out, TABLES[0]), epochs_csv(&epochs).as_bytes())?;
     write_atomic(
-        &beside(&cfg.out, "training.csv"),
-        epochs_csv(&epochs).as_bytes(),
-    )?;
-    write_atomic(
-        &beside(&cfg.out, "accuracy.csv"),
+        &beside(&cfg.out, TABLES[1]),
         accuracy_csv(&splits).as_bytes(),
     )?;
     let (shown, rows) = splits.last().expect("at least two splits");
     write_chart(rows, shown, &cfg.out)?;
+    model.save(&cfg.out)?;
+    fs::remove_file(&manifest).map_err(|e| Error::io(&manifest, e))?;
     writeln!(out, "{shown} {}", accuracy_table(rows)).map_err(output_error)?;
     writeln!(
         out,
@@ -297,8 +512,53 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
     Ok(model)
 }
 
+/// The held-out dataset at `path`, checked to be of `game` with `encoding`, to hold positions
+/// of games won or lost, and no game of the training datasets `sets` (at `paths`).
+///
+/// # Errors
+///
+/// As [`read_for`]; [`Error::Config`] naming `--test` for a dataset without positions, or
+/// without a position of a game won or lost, or of the same games as a training dataset (the
+/// same [`games_fingerprint`] and overlapping game indices: the same file, a copy, or the
+/// same config with more or fewer games).
+fn held_out_for(
+    path: &Path,
+    game: &str,
+    encoding: &crate::learn::encoding::Encoding,
+    paths: &[PathBuf],
+    sets: &[Dataset],
+) -> Result<Dataset> {
+    let h = read_for(path, game, encoding)?;
+    let refuse = |reason: String| Error::config("--test", format!("{}: {reason}", path.display()));
+    if h.is_empty() {
+        return Err(refuse("holds no positions to test on".into()));
+    }
+    if h.labels.iter().all(|&l| l == Label::Draw) {
+        return Err(refuse(
+            "holds no position of a game won or lost: no accuracy to measure".into(),
+        ));
+    }
+    let games = games_fingerprint(&h.header.config);
+    let held = h.game_range();
+    for (p, d) in paths.iter().zip(sets) {
+        let trained = d.game_range();
+        if games_fingerprint(&d.header.config) == games
+            && held.start < trained.end
+            && trained.start < held.end
+        {
+            return Err(refuse(format!(
+                "holds games {} to {} of the config that made the training dataset {}; hold out other games (another seed)",
+                held.start.max(trained.start),
+                held.end.min(trained.end) - 1,
+                p.display()
+            )));
+        }
+    }
+    Ok(h)
+}
+
 fn epochs_csv(rows: &[EpochRow]) -> String {
-    let mut s = String::from("epoch,train_loss,test_loss,test_accuracy\n");
+    let mut s = format!("{EPOCHS_HEADER}\n");
     for r in rows {
         s.push_str(&format!(
             "{},{},{},{}\n",
@@ -333,7 +593,7 @@ fn read_for(
 }
 
 fn accuracy_csv(splits: &[(&str, Vec<BucketScore>)]) -> String {
-    let mut s = String::from("split,predictor,turns,positions,decided,accuracy,log_loss,brier\n");
+    let mut s = format!("{ACCURACY_HEADER}\n");
     for (split, rows) in splits {
         for r in rows {
             let loss = if r.score.log_loss.is_nan() {

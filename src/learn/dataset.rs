@@ -8,14 +8,17 @@
 //! | 8 | magic `PLSTYDS\0` |
 //! | 4 | format version ([`FORMAT_VERSION`]) |
 //! | 4 | header length `H` |
-//! | `H` | header, UTF-8 JSON ([`Header`]: game, rules, encoding with its fingerprint, predictor names, games, positions, the resolved config) |
+//! | `H` | header, UTF-8 JSON ([`Header`]: game, rules, encoding with its fingerprint, predictor names, games, positions, the resolved config, the first game) |
 //! | … | `positions` records |
 //!
 //! A record: game index `u32`, turn `u16` (turns played before this one), label `u8` (0 loss,
 //! 1 draw, 2 win for the side to move), count of counts `n` `u16`, then one `f32` per
 //! predictor (its value in [0, 1] for the side to move: above ½ predicts a win), then `n`
 //! pairs of slot `u16` and count `u16` ([`super::encoding`]). Records are in game order, a
-//! game's in turn order, so a split by game index keeps every game on one side.
+//! game's in turn order, so a split by game index keeps every game on one side. The games are
+//! `first_game..first_game + games` (`first_game` 0 but in a part of a dataset being made); a
+//! game may hold no record (when a share of positions is kept), and a reader checks every
+//! record's game against that range and the header's count of positions against the records.
 
 use std::path::Path;
 
@@ -52,6 +55,14 @@ pub struct Header {
     pub positions: u64,
     /// The resolved config that made the dataset.
     pub config: String,
+    /// The index of its first game: records hold games `first_game..first_game + games` (0
+    /// but in a part of a dataset being made, and then not written).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_game: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A game's result for the side to move, as a record stores it.
@@ -159,6 +170,11 @@ impl Dataset {
         &self.counts[self.offsets[i]..self.offsets[i + 1]]
     }
 
+    /// The games the records may hold: `first_game..first_game + games`.
+    pub fn game_range(&self) -> std::ops::Range<u64> {
+        self.header.first_game..self.header.first_game.saturating_add(self.header.games)
+    }
+
     /// Adds `other`'s positions after this dataset's, its games numbered on from this one's
     /// (so a split by game keeps them whole); the header counts both, and keeps this one's
     /// config. The error says why they cannot be joined: another game, rules, encoding or
@@ -190,14 +206,16 @@ impl Dataset {
                 &b.predictors.join(", "),
             );
         }
-        // Game numbers are u32: the joined games must fit, so this one's count does too.
-        a.games
-            .checked_add(b.games)
+        // Game numbers are u32: the joined games must fit, so this one's do too. Game `g` of
+        // `other` becomes the game as far past this one's games as it is past its first.
+        let end = self.game_range().end;
+        end.checked_add(b.games)
             .and_then(|total| u32::try_from(total).ok())
             .ok_or_else(|| format!("{} + {} games: too many to number", a.games, b.games))?;
-        let shift = a.games as u32;
+        let (end, first) = (end as u32, b.first_game as u32);
         let base = self.counts.len();
-        self.games.extend(other.games.iter().map(|g| g + shift));
+        self.games
+            .extend(other.games.iter().map(|g| g - first + end));
         self.turns.extend(other.turns);
         self.labels.extend(other.labels);
         self.predictions.extend(other.predictions);
@@ -221,8 +239,8 @@ impl Dataset {
     ///
     /// [`Error::Io`] naming `path` if it cannot be read or is over 8 GiB; [`Error::Data`]
     /// naming it for a file that is not a dataset (magic), of another format version, with a
-    /// malformed header, truncated, with a label, slot or game order out of range, or whose
-    /// header counts disagree with its records.
+    /// malformed header, truncated, with a label, slot, game order or game out of range (the
+    /// header's games), or whose header's count of positions disagrees with its records.
     pub fn read(path: &Path) -> Result<Dataset> {
         let bytes = read_bytes(path, DATASET_LIMIT)?;
         Dataset::parse(&bytes).map_err(|reason| Error::Data {
@@ -262,6 +280,10 @@ impl Dataset {
         let header = parse_header(&mut r)?;
         let slots = header.encoding.slots;
         let k = header.predictors.len();
+        let (first, end) = (
+            header.first_game,
+            header.first_game.saturating_add(header.games),
+        );
         let mut d = Dataset {
             header,
             games: Vec::new(),
@@ -271,7 +293,6 @@ impl Dataset {
             offsets: vec![0],
             counts: Vec::new(),
         };
-        let mut games = 0u64;
         while r.at < bytes.len() {
             let i = d.games.len();
             let at = r.at;
@@ -282,12 +303,16 @@ impl Dataset {
                 let label = Label::from_byte(label)
                     .ok_or_else(|| format!("label {label}, not 0, 1 or 2"))?;
                 let n = r.u16()?;
-                match d.games.last() {
-                    Some(&g) if game < g => {
-                        return Err(format!("game {game} after game {g}: records out of order"));
-                    }
-                    Some(&g) if game == g => {}
-                    _ => games += 1,
+                if !(first..end).contains(&u64::from(game)) {
+                    return Err(format!(
+                        "game {game}, outside the header's games {first} to {}",
+                        end.saturating_sub(1)
+                    ));
+                }
+                if let Some(&g) = d.games.last()
+                    && game < g
+                {
+                    return Err(format!("game {game} after game {g}: records out of order"));
                 }
                 for _ in 0..k {
                     let p = r.f32()?;
@@ -313,11 +338,10 @@ impl Dataset {
             })();
             rec.map_err(|e| format!("record {} (byte {at}): {e}", i + 1))?;
         }
-        if d.len() as u64 != d.header.positions || games != d.header.games {
+        if d.len() as u64 != d.header.positions {
             return Err(format!(
-                "the header says {} positions of {} games, the file holds {} of {games}",
+                "the header says {} positions, the file holds {}",
                 d.header.positions,
-                d.header.games,
                 d.len()
             ));
         }
@@ -412,6 +436,7 @@ mod tests {
             games,
             positions,
             config: "seed = 1\n".into(),
+            first_game: 0,
         }
     }
 
@@ -432,7 +457,7 @@ mod tests {
             &mut body,
         );
         encode_records(5, &[rec(0, Label::Draw, vec![(3, 41), (1, 1)])], &mut body);
-        file_bytes(&header(3, 2), &body)
+        file_bytes(&header(3, 6), &body)
     }
 
     #[test]
@@ -469,6 +494,29 @@ mod tests {
         other.header.predictors.push("extra".into());
         let err = d.append(other).unwrap_err();
         assert!(err.contains("predictors"), "{err}");
+    }
+
+    #[test]
+    fn records_hold_games_of_the_header_some_without_positions() {
+        let rec = Record {
+            turn: 0,
+            label: Label::Win,
+            predictions: vec![0.5],
+            counts: vec![(0, 1)],
+        };
+        let file = |games: u64, indices: &[u32]| {
+            let mut body = Vec::new();
+            for &g in indices {
+                encode_records(g, std::slice::from_ref(&rec), &mut body);
+            }
+            file_bytes(&header(indices.len() as u64, games), &body)
+        };
+        // Games 1 and 2 of 0..4 kept no position.
+        let d = Dataset::parse(&file(4, &[0, 3])).unwrap();
+        assert_eq!((d.len(), d.header.games), (2, 4));
+        // A game past the header's count is refused, even when the count of games agrees.
+        let err = Dataset::parse(&file(2, &[0, 5])).unwrap_err();
+        assert!(err.contains("game 5"), "{err}");
     }
 
     #[test]

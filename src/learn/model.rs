@@ -6,7 +6,8 @@
 //! `[second]`, `out.weight` `[1, second]`, `out.bias` `[1]`. The safetensors metadata holds one
 //! key, `playstyles`, whose value is the JSON of [`ModelInfo`] (one key, because the format
 //! writes its metadata map in hash order, and several keys would make the bytes of a rebuilt
-//! model differ).
+//! model differ): what the model is for, the command that trained it and the fingerprints of
+//! the datasets it was trained on.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -42,6 +43,33 @@ pub struct ModelInfo {
     pub encoding: Encoding,
     /// The command line that trained it.
     pub trained_by: String,
+    /// The fingerprints of the datasets it was trained on, in order: the
+    /// [`config_hash`](crate::experiments::tasks::config_hash) of each one's resolved config
+    /// (absent from models written before they were kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub datasets: Vec<String>,
+}
+
+impl ModelInfo {
+    /// The tags of a model file's bytes, whatever its game and encoding; the error says why
+    /// they are not a model of this tool's format.
+    pub fn parse(bytes: &[u8]) -> std::result::Result<ModelInfo, String> {
+        let (_, meta) = SafeTensors::read_metadata(bytes)
+            .map_err(|e| format!("not a safetensors model file ({e})"))?;
+        let text =
+            meta.metadata().as_ref().and_then(|m| m.get(KEY)).ok_or(
+                "a safetensors file without playstyles metadata (not a model of this tool)",
+            )?;
+        let info: ModelInfo = serde_json::from_str(text)
+            .map_err(|e| format!("malformed playstyles metadata: {e}"))?;
+        if info.format != FORMAT || info.format_version != FORMAT_VERSION {
+            return Err(format!(
+                "a model of format {} v{}, this program reads {FORMAT} v{FORMAT_VERSION}",
+                info.format, info.format_version
+            ));
+        }
+        Ok(info)
+    }
 }
 
 /// A trained network and what it is for.
@@ -120,22 +148,9 @@ impl Model {
         game: Option<&str>,
         encoding: &Encoding,
     ) -> std::result::Result<Model, String> {
-        let (_, meta) = SafeTensors::read_metadata(bytes)
-            .map_err(|e| format!("not a safetensors model file ({e})"))?;
+        let info = ModelInfo::parse(bytes)?;
         let tensors = SafeTensors::deserialize(bytes)
             .map_err(|e| format!("not a safetensors model file ({e})"))?;
-        let text =
-            meta.metadata().as_ref().and_then(|m| m.get(KEY)).ok_or(
-                "a safetensors file without playstyles metadata (not a model of this tool)",
-            )?;
-        let info: ModelInfo = serde_json::from_str(text)
-            .map_err(|e| format!("malformed playstyles metadata: {e}"))?;
-        if info.format != FORMAT || info.format_version != FORMAT_VERSION {
-            return Err(format!(
-                "a model of format {} v{}, this program reads {FORMAT} v{FORMAT_VERSION}",
-                info.format, info.format_version
-            ));
-        }
         if let Some(game) = game.filter(|&g| g != info.game) {
             return Err(format!("a model for {}, not {game}", info.game));
         }
@@ -219,6 +234,7 @@ mod tests {
                 game: "g".into(),
                 encoding: e,
                 trained_by: "train d --out m".into(),
+                datasets: vec!["0123456789abcdef".into()],
             },
         }
     }

@@ -138,6 +138,14 @@ impl Net {
         sigmoid(self.forward(active, act))
     }
 
+    /// Whether every weight is a finite number.
+    pub fn is_finite(&self) -> bool {
+        [&self.w1, &self.b1, &self.w2, &self.b2, &self.w3]
+            .iter()
+            .all(|v| v.iter().all(|x| x.is_finite()))
+            && self.b3.is_finite()
+    }
+
     /// Weights in all.
     pub fn parameters(&self) -> usize {
         self.w1.len() + self.b1.len() + self.w2.len() + self.b2.len() + self.w3.len() + 1

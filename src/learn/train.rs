@@ -6,7 +6,8 @@
 //! trained with different seeds or widths are tested on the same games. Training is
 //! mini-batch Adam on the mean log loss, batches drawn from a shuffle of the training
 //! positions made from the seed and the epoch, in one thread: the model is a function of the
-//! dataset and the settings alone.
+//! dataset and the settings alone. Training stops at the first batch whose loss, or the first
+//! epoch after which a weight or the test loss, is not finite ([`Diverged`]).
 
 use super::dataset::{Dataset, Label};
 use super::encoding::input;
@@ -89,13 +90,28 @@ pub struct EpochRow {
     pub test_accuracy: f64,
 }
 
+/// Why training stopped before its last epoch: a number no longer finite, the learning rate
+/// too large for the data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Diverged {
+    /// The 1-based epoch it stopped in.
+    pub epoch: u32,
+    /// What was no longer finite: `"the training loss"`, `"a weight"` or `"the test loss"`.
+    pub what: &'static str,
+}
+
 /// Trains a network on `data`'s training games; calls `epoch_done` after each epoch.
+///
+/// # Errors
+///
+/// [`Diverged`] at the first batch whose loss is not finite, or at the end of the first epoch
+/// after which a weight or the test loss is not.
 pub fn train(
     data: &Dataset,
     prepared: &Prepared,
     settings: &TrainSettings,
     mut epoch_done: impl FnMut(&EpochRow),
-) -> (Net, Vec<EpochRow>) {
+) -> Result<(Net, Vec<EpochRow>), Diverged> {
     let inputs = data.header.encoding.inputs();
     let shape = Shape {
         inputs,
@@ -119,6 +135,7 @@ pub fn train(
             let j = rng.random_range(0..=i);
             order.swap(i, j);
         }
+        let diverged = |what| Diverged { epoch, what };
         let mut loss = 0.0;
         for batch in order.chunks(settings.batch.max(1)) {
             grads.clear();
@@ -127,10 +144,19 @@ pub fn train(
                 net.forward(x, &mut act);
                 grads.add(&net, x, &act, data.labels[i].target());
             }
+            if !grads.loss.is_finite() {
+                return Err(diverged("the training loss"));
+            }
             loss += grads.loss;
             adam.step(&mut net, &grads);
         }
+        if !net.is_finite() {
+            return Err(diverged("a weight"));
+        }
         let test = score(&net, data, prepared, &prepared.test);
+        if !test.log_loss.is_finite() {
+            return Err(diverged("the test loss"));
+        }
         let row = EpochRow {
             epoch,
             train_loss: loss / order.len().max(1) as f64,
@@ -140,10 +166,11 @@ pub fn train(
         epoch_done(&row);
         rows.push(row);
     }
-    (net, rows)
+    Ok((net, rows))
 }
 
-/// Turn buckets of the accuracy tables: turns `[lo, hi)`.
+/// Turn buckets of the accuracy tables: turns `[lo, hi)`, the last one open (`hi` =
+/// `u16::MAX` standing for every later turn, `u16::MAX` included).
 pub const BUCKETS: [(u16, u16); 4] = [(0, 10), (10, 20), (20, 30), (30, u16::MAX)];
 
 /// A bucket's name (`10-19`, `30+`).
@@ -153,6 +180,14 @@ pub fn bucket_name(b: (u16, u16)) -> String {
     } else {
         format!("{}-{}", b.0, b.1 - 1)
     }
+}
+
+/// The index in [`BUCKETS`] of the bucket of `turn`: the last whose first turn it reaches.
+pub fn bucket_of(turn: u16) -> usize {
+    BUCKETS
+        .iter()
+        .rposition(|&(lo, _)| turn >= lo)
+        .expect("the first bucket starts at turn 0")
 }
 
 /// How well one predictor predicts the results of some positions.
@@ -258,11 +293,7 @@ pub fn scores_by_turn(
     let mut act = Activations::default();
     for &i in positions {
         let z = net.forward(prepared.inputs_of(i), &mut act);
-        let turn = data.turns[i];
-        let b = 1 + BUCKETS
-            .iter()
-            .position(|&(lo, hi)| turn >= lo && turn < hi)
-            .expect("the buckets cover every turn");
+        let b = 1 + bucket_of(data.turns[i]);
         let label = data.labels[i];
         for at in [0, b] {
             tallies[at][0].add(super::net::sigmoid(z), label, Some(z));
@@ -332,6 +363,7 @@ mod tests {
             games: u64::from(games),
             positions,
             config: String::new(),
+            first_game: 0,
         };
         Dataset::parse(&file_bytes(&header, &body)).unwrap()
     }
@@ -349,6 +381,46 @@ mod tests {
     }
 
     #[test]
+    fn a_diverging_training_stops_at_the_first_number_not_finite() {
+        let data = toy(100);
+        let prepared = Prepared::new(&data, 0.2);
+        let mut epochs = 0;
+        let wild = TrainSettings {
+            rate: 1e30,
+            ..settings()
+        };
+        let stopped = train(&data, &prepared, &wild, |_| epochs += 1).unwrap_err();
+        assert_eq!(stopped.epoch, 1, "{stopped:?}");
+        assert_eq!(epochs, 0, "no epoch finished");
+    }
+
+    #[test]
+    fn the_last_turn_bucket_holds_every_later_turn() {
+        let mut data = toy(40);
+        let n = data.len();
+        for (i, t) in data.turns.iter_mut().enumerate() {
+            *t = if i % 2 == 0 { u16::MAX } else { 31 };
+        }
+        let prepared = Prepared::new(&data, 0.5);
+        let net = Net::new(
+            Shape {
+                inputs: data.header.encoding.inputs(),
+                hidden: 4,
+                second: 2,
+            },
+            3,
+            1,
+        );
+        let all: Vec<usize> = (0..n).collect();
+        let table = scores_by_turn(&net, &data, &prepared, &all);
+        let late = table
+            .iter()
+            .find(|r| r.predictor == "model" && r.turns == "30+")
+            .unwrap();
+        assert_eq!(late.score.positions, n);
+    }
+
+    #[test]
     fn training_learns_the_rule_and_is_reproducible() {
         let data = toy(400);
         let prepared = Prepared::new(&data, 0.2);
@@ -356,11 +428,11 @@ mod tests {
         for &i in &prepared.test {
             assert!(is_test_game(data.games[i], 0.2));
         }
-        let (net, rows) = train(&data, &prepared, &settings(), |_| {});
+        let (net, rows) = train(&data, &prepared, &settings(), |_| {}).unwrap();
         let last = rows.last().unwrap();
         assert!(last.test_accuracy > 0.95, "{rows:?}");
         assert!(last.train_loss < rows[0].train_loss);
-        let (again, _) = train(&data, &prepared, &settings(), |_| {});
+        let (again, _) = train(&data, &prepared, &settings(), |_| {}).unwrap();
         assert_eq!(net, again);
         let table = scores_by_turn(&net, &data, &prepared, &prepared.test);
         let coin = table

@@ -13,7 +13,7 @@ use super::games::{self, GameKey, LADDER_GAMES_CSV, LadderGame};
 use super::spec::{LadderSpec, Schedule};
 use super::table::write_outputs;
 use super::{CONFIG_TOML, LadderConfig, RESULT_FILES};
-use crate::agent::Agent;
+use crate::agent::{Agent, SearchSupport};
 use crate::arena::initial_state;
 use crate::arena::series::{GameSlot, play_slot, seat_of};
 use crate::error::{Error, Result};
@@ -91,7 +91,7 @@ pub fn ladder<G, B>(
     out: &mut impl Write,
 ) -> Result<Option<Ladder>>
 where
-    G: Game,
+    G: SearchSupport,
     B: Fn(&str, &Path) -> Result<Box<dyn Agent<G>>> + Sync,
 {
     let spec = &kept.spec;
@@ -134,7 +134,7 @@ where
     } else {
         check(&cfg.spec.specs(), Path::new(""))?;
         prepare_out_dir(&cfg.out, "out", &RESULT_FILES, cfg.force, true)?;
-        copy_agent_files(&cfg.out, &kept.files)?;
+        copy_agent_files(game, &cfg.out, &kept.files)?;
         write_atomic(&cfg.out.join(CONFIG_TOML), kept.config_toml.as_bytes())?;
         BTreeMap::new()
     };

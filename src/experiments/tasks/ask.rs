@@ -76,7 +76,7 @@ pub fn ask<G: SearchSupport>(
     let plan = setup.plan(game, run)?;
     if !started {
         prepare_run_dir(dir, false)?;
-        copy_agent_files(dir, &setup.files)?;
+        copy_agent_files(game, dir, &setup.files)?;
         write_atomic(&dir.join(CONFIG_TOML), setup.config_toml.as_bytes())?;
     }
     let (me, _) = open_run(dir, &setup.config_toml, me_config)?;

@@ -22,12 +22,15 @@
 //! snake case, except that search time limits become budgets (`evaluations` for Alpha-Beta,
 //! `traversals` for UCT; Portfolio Greedy Search has a fixed number of playouts). The
 //! searches' `eval = "Learned"` scores leaves with a trained model ([`crate::learn`]), named
-//! by `model = "FILE"` or by the agent spec's `model=FILE`. One type is
+//! by `model = "FILE"` (a relative path is relative to the bot file's folder, so that a bot
+//! file and its models move together: a run keeps copies of both, [`rename_models`]) or by
+//! the agent spec's `model=FILE`. One type is
 //! ours: `Player_PortfolioMCTS` ([`super::pmcts`]). Everything is resolved when the file is loaded, so an unknown name,
-//! option or type, a wrong list length or a reference cycle is an error naming the entry and
-//! field.
+//! option or type, a wrong list length, a budget of 0 or a reference cycle is an error naming
+//! the entry and field, the file and the line.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::Arc;
 
 use super::ability::attack_waste::AvoidAttackWaste;
@@ -98,15 +101,34 @@ impl BotConfig {
         })
     }
 
-    /// Reads a configuration from `text` (`origin` names it in errors).
+    /// Reads a configuration from `text`, the file at `origin` (which names it in errors, and
+    /// whose folder relative model paths are relative to).
     ///
     /// # Errors
     ///
     /// [`Error::Config`] naming `origin` and the line for TOML syntax, or the entry and field
-    /// (`partial_players.Clicks.combination[1]`) for anything that does not resolve.
+    /// (`partial_players.Clicks.combination[1]`) with `origin` and the line for anything that
+    /// does not resolve.
     pub fn parse(library: &Library, text: &str, origin: &str) -> Result<BotConfig> {
         let table: toml::Table = toml::from_str(text)
             .map_err(|e| Error::config(origin, format!("not valid TOML: {e}")))?;
+        Self::resolve(library, &table, origin).map_err(|e| match e {
+            Error::Config { field, reason } => {
+                let at = match line_of(text, &field) {
+                    Some(line) => format!("{origin}, line {line}"),
+                    None => origin.to_string(),
+                };
+                Error::Config {
+                    field,
+                    reason: format!("{reason} (in {at})"),
+                }
+            }
+            e => e,
+        })
+    }
+
+    /// The configuration of the TOML `table` of the file at `origin`.
+    fn resolve(library: &Library, table: &toml::Table, origin: &str) -> Result<BotConfig> {
         for key in table.keys() {
             if !SECTIONS.contains(&key.as_str()) {
                 return Err(Error::config(
@@ -115,7 +137,8 @@ impl BotConfig {
                 ));
             }
         }
-        let mut resolver = Resolver::new(library, &table)?;
+        let folder = Path::new(origin).parent().unwrap_or(Path::new(""));
+        let mut resolver = Resolver::new(library, table, folder)?;
         let mut players = BTreeMap::new();
         for name in resolver.names("players") {
             let planner = resolver.player(&name, "players")?;
@@ -278,6 +301,8 @@ fn string_list<'t>(v: &'t toml::Value, field: &str) -> Result<Vec<&'t str>> {
 struct Resolver<'t> {
     library: &'t Library,
     table: &'t toml::Table,
+    /// The bot file's folder, which relative model paths are relative to.
+    folder: &'t Path,
     partials: BTreeMap<String, Arc<dyn PartialPlayer>>,
     portfolios: BTreeMap<String, PartialPortfolio>,
     limits: BTreeMap<String, BuyLimits>,
@@ -286,7 +311,7 @@ struct Resolver<'t> {
 }
 
 impl<'t> Resolver<'t> {
-    fn new(library: &'t Library, table: &'t toml::Table) -> Result<Resolver<'t>> {
+    fn new(library: &'t Library, table: &'t toml::Table, folder: &'t Path) -> Result<Resolver<'t>> {
         for section in SECTIONS {
             if let Some(v) = table.get(section)
                 && !v.is_table()
@@ -297,6 +322,7 @@ impl<'t> Resolver<'t> {
         Ok(Resolver {
             library,
             table,
+            folder,
             partials: BTreeMap::new(),
             portfolios: BTreeMap::new(),
             limits: BTreeMap::new(),
@@ -575,10 +601,13 @@ impl<'t> Resolver<'t> {
                 };
                 // A learned model: from the config's `model`, or later from the agent spec.
                 let model = match entry.string("model")? {
-                    Some(path) if eval == "Learned" => Some(
-                        load_model(self.library, path)
-                            .map_err(|e| Error::config(entry.field("model"), e.to_string()))?,
-                    ),
+                    Some(path) if eval == "Learned" => {
+                        let path = self.folder.join(path);
+                        Some(
+                            load_model(self.library, &path.to_string_lossy())
+                                .map_err(|e| Error::config(entry.field("model"), e.to_string()))?,
+                        )
+                    }
                     Some(_) => {
                         return Err(Error::config(
                             entry.field("model"),
@@ -728,6 +757,55 @@ fn pmcts(
             .map_err(|e| Error::config(&field, e))?;
     }
     Ok(search)
+}
+
+/// The line of `text` (TOML) holding the key path `field` (`players.AB.evaluations`; an index
+/// such as `[1]` is left out), or the deepest part of it that `text` holds; `None` if none.
+fn line_of(text: &str, field: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let parsed = DeTable::parse(text).ok()?;
+    let mut table = parsed.get_ref();
+    let mut at = None;
+    for part in field.split('.') {
+        let key = part.split('[').next().unwrap_or(part);
+        let Some((k, v)) = table.iter().find(|(k, _)| k.get_ref() == key) else {
+            break;
+        };
+        at = Some(k.span().start);
+        match v.get_ref() {
+            DeValue::Table(t) => table = t,
+            _ => break,
+        }
+    }
+    at.map(|start| text[..start].matches('\n').count() + 1)
+}
+
+/// The text of the bot file `text` with the path of each player's `model` replaced by
+/// `rename` of it (the path as written, relative to the bot file's folder or absolute), or
+/// `None` if it names no model or `rename` changes none (the file is then kept byte for byte).
+/// A changed file is written anew from its table (its comments left out).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `origin` if `text` is not TOML.
+pub fn rename_models(
+    text: &str,
+    origin: &str,
+    rename: &mut dyn FnMut(&str) -> Result<String>,
+) -> Result<Option<String>> {
+    let mut table: toml::Table =
+        toml::from_str(text).map_err(|e| Error::config(origin, format!("not valid TOML: {e}")))?;
+    let mut changed = false;
+    let players = table.get_mut("players").and_then(toml::Value::as_table_mut);
+    for (_, entry) in players.into_iter().flat_map(|p| p.iter_mut()) {
+        let model = entry.as_table_mut().and_then(|t| t.get_mut("model"));
+        if let Some(toml::Value::String(path)) = model {
+            let to = rename(path)?;
+            changed |= to != *path;
+            *path = to;
+        }
+    }
+    Ok(changed.then(|| toml::to_string(&table).expect("a TOML table serialises")))
 }
 
 /// A search budget (`traversals`, `evaluations`): 1 to [`crate::limits::MAX_BUDGET`].

@@ -215,6 +215,17 @@ impl SearchSupport for PrismataGame {
         })())
     }
 
+    /// The models a bot file's learned players name (`model = "FILE"`,
+    /// [`super::config::rename_models`]).
+    fn agent_file_paths(
+        &self,
+        origin: &str,
+        text: &str,
+        rename: &mut dyn FnMut(&str) -> Result<String>,
+    ) -> Result<Option<String>> {
+        super::config::rename_models(text, origin, rename)
+    }
+
     fn game_agent_names(&self) -> Vec<String> {
         BotConfig::builtin()
             .player_names()
@@ -272,6 +283,19 @@ fn set_model(name: &str, planner: &mut Planner, spec: &mut AgentSpec) -> Result<
     }
 }
 
+/// The spec's search budget `key` (`evaluations`, `traversals`): 1 to [`MAX_BUDGET`], or
+/// `default` if the spec does not give it.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `key` for 0 or a number above [`MAX_BUDGET`].
+fn budget(spec: &mut AgentSpec, key: &str, default: u64) -> Result<u64> {
+    match spec.take_at_most(key, default, MAX_BUDGET)? {
+        0 => Err(Error::config(key, "0: a search budget is at least 1")),
+        n => Ok(n),
+    }
+}
+
 /// A bot from its planner, with the spec's overrides.
 fn bot(
     name: &str,
@@ -280,20 +304,10 @@ fn bot(
 ) -> Result<Box<dyn Agent<PrismataGame>>> {
     set_model(name, &mut planner, spec)?;
     match &mut planner {
-        Planner::AlphaBeta(ab) => {
-            ab.evaluations = spec
-                .take_at_most("evaluations", ab.evaluations, MAX_BUDGET)?
-                .max(1)
-        }
-        Planner::Uct(uct) => {
-            uct.traversals = spec
-                .take_at_most("traversals", uct.traversals, MAX_BUDGET)?
-                .max(1)
-        }
+        Planner::AlphaBeta(ab) => ab.evaluations = budget(spec, "evaluations", ab.evaluations)?,
+        Planner::Uct(uct) => uct.traversals = budget(spec, "traversals", uct.traversals)?,
         Planner::Pmcts(search) => {
-            search.traversals = spec
-                .take_at_most("traversals", search.traversals, MAX_BUDGET)?
-                .max(1);
+            search.traversals = budget(spec, "traversals", search.traversals)?;
             let p = &mut search.params;
             p.c = spec.take_positive("c", p.c)?;
             p.bias = spec.take_bool("bias", p.bias)?;
