@@ -101,7 +101,13 @@ pub fn load_ladder(dir: &Path) -> Result<LoadedLadder> {
         anchor: spec.anchor,
     }
     .fit(&results)
-    .map_err(|e| Error::data(&path, 0, format!("the ratings cannot be fitted: {e}")))?;
+    .map_err(|e| {
+        Error::data(
+            &path,
+            0,
+            format!("the ratings cannot be fitted: {}", e.describe(&names)),
+        )
+    })?;
     Ok(LoadedLadder {
         spec,
         results,

@@ -245,9 +245,12 @@ where
                 results.add(key.0, key.1, guard.0[key].score_a);
             }
         }
-        let ratings = fitter
-            .fit(&results)
-            .map_err(|e| Error::config("agent", format!("the ratings cannot be fitted: {e}")))?;
+        let ratings = fitter.fit(&results).map_err(|e| {
+            Error::config(
+                "agent",
+                format!("the ratings cannot be fitted: {}", e.describe(&names)),
+            )
+        })?;
         if out_of_games {
             break (ratings, Stop::Budget);
         }
