@@ -53,6 +53,11 @@ pub const MAX_EVALUATIONS: u64 = 1_000_000;
 /// run draws its heatmaps after each batch, so a larger axis is refused with the config.
 pub const MAX_AXIS_CELLS: usize = 200;
 
+/// Most tiers `tiers --count` picks: 1,000, 200 times the default (5) and five times the most
+/// agents a ladder rates (200); tiers are steps a player feels, so more is a typo. The pick
+/// from a ladder keeps a table of agents × tiers.
+pub const MAX_TIERS: u64 = 1_000;
+
 /// Fewest worker threads [`max_threads`] allows, whatever the number of cores.
 pub const MIN_THREAD_CAP: usize = 256;
 

@@ -34,6 +34,29 @@ const FILES: [&str; 5] = [
     "ladder.png",
 ];
 
+/// Three Puerto Rico agents (a game takes milliseconds): 60 games in three rounds, stopped at
+/// the budget.
+const QUICK: &str = r#"
+game = "puerto-rico"
+seed = 3
+levels = ["4p"]
+anchor = "random"
+target = 100.0
+max_games = 60
+
+[[agent]]
+name = "random"
+spec = "random"
+
+[[agent]]
+name = "sa0"
+spec = "sa0"
+
+[[agent]]
+name = "osla"
+spec = "osla(budget=20)"
+"#;
+
 fn write_config(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
@@ -473,4 +496,46 @@ spec = "sa0"
         &["tiers", path_arg(&lad), "--count", "2", "--gap", "0"],
         "].run`",
     );
+}
+
+/// Runs the binary expecting exit code 2 with an error naming each of `words`.
+fn fails_with(args: &[&str], words: &[&str]) -> String {
+    let o = playstyles(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    for w in words {
+        assert!(err.contains(w), "{args:?} should name {w}: {err}");
+    }
+    err
+}
+
+#[test]
+fn a_tiers_count_is_checked_before_anything_is_allocated() {
+    let dir = scratch("ladder", "tiers-count");
+    let config = write_config(&dir, "quick.toml", QUICK);
+    let lad = dir.join("lad");
+    succeeded(
+        playstyles(&["ladder", &config, "--out", path_arg(&lad), "--quiet"]),
+        "ladder",
+    );
+    for count in ["18446744073709551615", "100000000000", "1001"] {
+        fails_with(
+            &["tiers", path_arg(&lad), "--count", count],
+            &["`--count`", "maximum of 1,000"],
+        );
+        fails_with(
+            &[
+                "tiers",
+                "results/usecase1-attacks-vs-support",
+                "--count",
+                count,
+            ],
+            &["`--count`", "maximum of 1,000"],
+        );
+    }
+    fails_with(
+        &["tiers", path_arg(&lad), "--count", "4"],
+        &["`--count`", "from 3 agents"],
+    );
+    assert!(!lad.join("tiers.toml").exists());
 }

@@ -40,6 +40,7 @@ use super::run_dir::RunDir;
 use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, read_text, write_atomic};
 use crate::ladder::bradley_terry::{BradleyTerry, Ratings, Results, expected_score};
+use crate::limits;
 use crate::report::table::aligned;
 
 /// File name of the tiers in a ladder's folder.
@@ -222,24 +223,6 @@ pub fn pick(
         0.0
     };
     let m = order.len();
-    // best[x][l]: the least cost of a chain of l + 1 tiers ending at order[x], and its previous.
-    let mut best: Vec<Vec<Link>> = vec![vec![None; count.max(1)]; m];
-    for x in 0..m {
-        best[x][0] = Some((empty, None));
-        for y in 0..x {
-            if !step_ok(order[y], order[x]) {
-                continue;
-            }
-            for l in 1..count.max(1) {
-                if let Some((c, _)) = best[y][l - 1] {
-                    let cost = grow(c, step_cost(order[y], order[x]));
-                    if best[x][l].is_none_or(|(b, _)| cost < b) {
-                        best[x][l] = Some((cost, Some(y)));
-                    }
-                }
-            }
-        }
-    }
     // The longest chain possible, for the error (beyond `count` too).
     let mut reach = vec![1usize; m];
     for x in 0..m {
@@ -250,8 +233,27 @@ pub fn pick(
         }
     }
     let most = reach.iter().copied().max().unwrap_or(0);
-    if count == 0 || count > m {
+    // Before the table below, which has a column per tier.
+    if count == 0 || count > most {
         return Err(most);
+    }
+    // best[x][l]: the least cost of a chain of l + 1 tiers ending at order[x], and its previous.
+    let mut best: Vec<Vec<Link>> = vec![vec![None; count]; m];
+    for x in 0..m {
+        best[x][0] = Some((empty, None));
+        for y in 0..x {
+            if !step_ok(order[y], order[x]) {
+                continue;
+            }
+            for l in 1..count {
+                if let Some((c, _)) = best[y][l - 1] {
+                    let cost = grow(c, step_cost(order[y], order[x]));
+                    if best[x][l].is_none_or(|(b, _)| cost < b) {
+                        best[x][l] = Some((cost, Some(y)));
+                    }
+                }
+            }
+        }
     }
     let end = (0..m)
         .filter_map(|x| best[x][count - 1].map(|(c, _)| (c, x)))
@@ -371,9 +373,11 @@ fn r1(x: f64) -> f64 {
 ///
 /// # Errors
 ///
-/// As [`load_ladder`] and [`consistent_styles`]; [`Error::Config`] naming `--cell` when fewer
-/// than two agents are of that cell (or keep its style), `--count` when the ladder cannot give
-/// that many tiers (saying how many it can); [`Error::Io`] for `tiers.toml`.
+/// As [`load_ladder`] and [`consistent_styles`]; [`Error::Config`] naming `--count` when it is
+/// above [`limits::MAX_TIERS`] (checked first), `--cell` when fewer than two agents are of that
+/// cell (or keep its style), `--count` when the ladder cannot give that many tiers (saying how
+/// many it can; [`pick`] checks it before its table of tiers is allocated); [`Error::Io`] for
+/// `tiers.toml`.
 pub fn rated_tiers(
     dir: &Path,
     count: usize,
@@ -382,6 +386,7 @@ pub fn rated_tiers(
     prefer: Prefer,
     out: &mut impl Write,
 ) -> Result<Vec<RatedTier>> {
+    limits::at_most(count as u64, limits::MAX_TIERS, "--count")?;
     let ladder = load_ladder(dir)?;
     let spec = &ladder.spec;
     let r = &ladder.ratings;
