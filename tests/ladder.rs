@@ -1,7 +1,10 @@
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use playstyles::experiments::LadderConfig;
 
 use crate::support::cli::{
-    path_arg, playstyles, read_bytes, read_text, scratch, stderr, succeeded,
+    path_arg, playstyles, playstyles_within, read_bytes, read_text, scratch, stderr, succeeded,
 };
 
 /// Three Tribes agents of clearly different strength on two levels.
@@ -56,6 +59,51 @@ spec = "sa0"
 name = "osla"
 spec = "osla(budget=20)"
 "#;
+
+/// A fourth agent for [`QUICK`].
+const FOURTH: &str = "\n[[agent]]\nname = \"osla5\"\nspec = \"osla(budget=5)\"\n";
+
+/// A copy of a committed Puerto Rico map (its tracked files) in `dir/run`, so that pages are
+/// written there, and a ladder config in `dir/dial.toml` rating its cell 111 at budgets 2 and 8
+/// against `sa0`, with `extra` fields; returns the run and the config.
+fn dial_ladder(dir: &Path, extra: &str) -> (PathBuf, String) {
+    let run = dir.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    for f in ["archive.csv", "config.toml", "progress.csv"] {
+        std::fs::copy(
+            Path::new("results/puerto-rico-personas-floor").join(f),
+            run.join(f),
+        )
+        .unwrap();
+    }
+    let config = write_config(
+        dir,
+        "dial.toml",
+        &format!(
+            r#"
+game = "puerto-rico"
+levels = ["4p"]
+anchor = "sa0"
+max_games = 12
+{extra}
+
+[rules]
+vp_chips_5p = 122
+
+[[elites]]
+run = "{}"
+cells = [111]
+dial = {{ field = "budget", values = [2, 8] }}
+
+[[agent]]
+name = "sa0"
+spec = "sa0"
+"#,
+            path_arg(&run)
+        ),
+    );
+    (run, config)
+}
 
 fn write_config(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
@@ -345,42 +393,7 @@ fn malformed_ladders_exit_2_naming_the_field() {
 #[test]
 fn an_elite_at_several_dial_settings_is_rated_style_checked_and_shown_on_its_runs_page() {
     let dir = scratch("ladder", "dial");
-    // A copy of a committed Puerto Rico map (its tracked files), so the page is written here.
-    let run = dir.join("run");
-    std::fs::create_dir_all(&run).unwrap();
-    for f in ["archive.csv", "config.toml", "progress.csv"] {
-        std::fs::copy(
-            Path::new("results/puerto-rico-personas-floor").join(f),
-            run.join(f),
-        )
-        .unwrap();
-    }
-    let config = write_config(
-        &dir,
-        "dial.toml",
-        &format!(
-            r#"
-game = "puerto-rico"
-levels = ["4p"]
-anchor = "sa0"
-max_games = 12
-style_repetitions = 2
-
-[rules]
-vp_chips_5p = 122
-
-[[elites]]
-run = "{}"
-cells = [111]
-dial = {{ field = "budget", values = [2, 8] }}
-
-[[agent]]
-name = "sa0"
-spec = "sa0"
-"#,
-            path_arg(&run)
-        ),
-    );
+    let (run, config) = dial_ladder(&dir, "style_repetitions = 2");
     let lad = dir.join("lad");
     let out = succeeded(
         playstyles(&["ladder", &config, "--out", path_arg(&lad), "--quiet"]),
@@ -538,4 +551,101 @@ fn a_tiers_count_is_checked_before_anything_is_allocated() {
         &["`--count`", "from 3 agents"],
     );
     assert!(!lad.join("tiers.toml").exists());
+}
+
+#[test]
+fn a_ladders_games_are_bounded_before_any_is_played() {
+    let dir = scratch("ladder", "bounded");
+    let out = dir.join("out");
+    let within = |config: &str, field: &str, words: &[&str]| {
+        let o = playstyles_within(
+            &["ladder", config, "--out", path_arg(&out), "--quiet"],
+            Duration::from_secs(20),
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("`{field}`")), "{err}");
+        for w in words {
+            assert!(err.contains(w), "{w}: {err}");
+        }
+        assert!(!out.exists(), "nothing written: {err}");
+    };
+    // The style check: 11 settings × 1 training level × 100,000 games.
+    let (_, config) = dial_ladder(&dir, "style_repetitions = 100000");
+    let text = read_text(Path::new(&config)).replace("max_games = 12", "max_games = 200");
+    let eleven = write_config(
+        &dir,
+        "eleven.toml",
+        &text.replace(
+            "values = [2, 8]",
+            "values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]",
+        ),
+    );
+    within(
+        &eleven,
+        "style_repetitions",
+        &["11 elite agents", "1100000 games"],
+    );
+    // The opening round robin: 46 agents, 1,035 pairs × 1,000 games.
+    let mut many = "game = \"puerto-rico\"\nlevels = [\"4p\"]\nstart = 1000\nmax_games = 1000000\n"
+        .to_string();
+    for i in 0..46 {
+        many += &format!("[[agent]]\nname = \"r{i}\"\nspec = \"random\"\n");
+    }
+    let many = write_config(&dir, "many.toml", &many);
+    within(&many, "start", &["1035 pairs", "1035000 games"]);
+}
+
+#[test]
+fn a_budget_that_leaves_an_agent_unplayed_is_refused_and_fit_errors_name_agents() {
+    let dir = scratch("ladder", "unplayed");
+    let out = dir.join("out");
+    // Four agents, two games a pair: `osla5` plays its first game after four.
+    let short = write_config(
+        &dir,
+        "short.toml",
+        &(QUICK.replace("max_games = 60", "max_games = 4") + FOURTH),
+    );
+    fails_with(
+        &["ladder", &short, "--out", path_arg(&out), "--quiet"],
+        &[
+            "`max_games`",
+            "`osla5`",
+            "6 pairs × 2 games = 12",
+            "at least 5",
+        ],
+    );
+    assert!(!out.exists());
+    // Without prior draws a sweep has no finite rating: the agent is named by its name.
+    let bare = write_config(
+        &dir,
+        "bare.toml",
+        &QUICK.replace("target = 100.0", "target = 100.0\nprior_draws = 0.0"),
+    );
+    let err = fails_with(
+        &["ladder", &bare, "--out", path_arg(&out), "--quiet"],
+        &["every game"],
+    );
+    assert!(
+        ["`random`", "`sa0`", "`osla`"]
+            .iter()
+            .any(|n| err.contains(n))
+            && !err.contains("agent 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_committed_ladder_config_loads_within_its_bounds() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir("experiments").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !(name.starts_with("ladder") && name.ends_with(".toml")) {
+            continue;
+        }
+        LadderConfig::load(&path, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        checked += 1;
+    }
+    assert!(checked >= 30, "{checked} ladder configs");
 }
