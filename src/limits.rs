@@ -73,6 +73,11 @@ pub const MAX_EPOCHS: u64 = 1000;
 /// Most positions per Adam step (`train --batch`): 65,536, 256 times the default (256).
 pub const MAX_BATCH: u64 = 65_536;
 
+/// Most tiers `tiers --count` picks: 1,000, 200 times the default (5) and five times the most
+/// agents a ladder rates (200); tiers are steps a player feels, so more is a typo. The pick
+/// from a ladder keeps a table of agents × tiers.
+pub const MAX_TIERS: u64 = 1_000;
+
 /// Fewest worker threads [`max_threads`] allows, whatever the number of cores.
 pub const MIN_THREAD_CAP: usize = 256;
 

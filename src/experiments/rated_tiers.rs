@@ -1,5 +1,9 @@
 //! `playstyles tiers LADDER_DIR [--count N] [--gap ELO] [--cell C] [--prefer near|far|surest]`:
-//! difficulty tiers picked from a ladder's ratings ([`super::ladder`]).
+//! difficulty tiers picked from a finished ladder's ratings ([`super::ladder`]), fitted again
+//! from its games; its tables are read as written and bound to its config
+//! ([`super::ladder::folder::LadderFolder`]), so another ladder's games, a damaged table or an
+//! edited `config.toml` is an error naming the file and line. `--count` is at most
+//! [`crate::limits::MAX_TIERS`], and checked before anything is allocated by it.
 //!
 //! **Steps a player feels.** Tiers are `N` agents, weakest first, each rated at least `gap` Elo
 //! (default 100: a 64 % expected score) above the one below it, with disjoint 95 % rating
@@ -32,14 +36,16 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::agent_files::usable_anywhere;
-use super::ladder::games::{LADDER_GAMES_CSV, read as read_games};
-use super::ladder::style::{LADDER_STYLE_CSV, consistent_styles};
-use super::ladder::{CONFIG_TOML, LadderFile, LadderSpec};
+use super::ladder::LadderSpec;
+use super::ladder::folder::LadderFolder;
+use super::ladder::games::LADDER_GAMES_CSV;
+use super::ladder::style::LADDER_STYLE_CSV;
 use super::output_error;
 use super::run_dir::RunDir;
 use crate::error::{Error, Result};
-use crate::files::{TEXT_LIMIT, read_text, write_atomic};
+use crate::files::write_atomic;
 use crate::ladder::bradley_terry::{BradleyTerry, Ratings, Results, expected_score};
+use crate::limits;
 use crate::report::table::aligned;
 
 /// File name of the tiers in a ladder's folder.
@@ -60,40 +66,33 @@ pub enum Prefer {
     Surest,
 }
 
-/// A ladder read back from its folder: its config, results and ratings.
+/// A finished ladder read back from its folder: its config, results and ratings.
 #[derive(Clone, Debug)]
 pub struct LoadedLadder {
-    /// The ladder.
-    pub spec: LadderSpec,
+    /// The folder.
+    pub folder: LadderFolder,
     /// Its results.
     pub results: Results,
     /// Its ratings.
     pub ratings: Ratings,
 }
 
-/// Reads the ladder in `dir` and fits its ratings again (as the ladder did).
+/// Reads the finished ladder in `dir` — its config, its games and its `ladder.csv`, each
+/// checked as written and bound to the config ([`LadderFolder`]) — and fits its ratings again
+/// (as the ladder did).
 ///
 /// # Errors
 ///
-/// As [`LadderFile::parse`] and [`LadderSpec::validate`] for its `config.toml`, and
-/// [`read_games`] for its games; [`Error::Data`] naming the games file if the ratings cannot
-/// be fitted.
+/// As [`LadderFolder::open`], [`LadderFolder::games`] and [`LadderFolder::ratings`] (a ladder
+/// that has not finished); [`Error::Data`] naming the games file if the ratings cannot be
+/// fitted.
 pub fn load_ladder(dir: &Path) -> Result<LoadedLadder> {
-    let text = read_text(&dir.join(CONFIG_TOML), TEXT_LIMIT)?;
-    let spec = LadderFile::parse(&text)
-        .and_then(LadderSpec::validate)
-        .map_err(|e| match e {
-            Error::Config { field, reason } => Error::Config {
-                field,
-                reason: format!("{reason} (in {})", dir.join(CONFIG_TOML).display()),
-            },
-            e => e,
-        })?;
-    let names: Vec<String> = spec.agents.iter().map(|a| a.name.clone()).collect();
-    let path = dir.join(LADDER_GAMES_CSV);
-    let games = read_games(&path, &names)?;
-    let mut results = Results::new(names.len());
-    for (&(a, b, _), g) in &games {
+    let folder = LadderFolder::open(dir)?;
+    let saved = folder.games()?;
+    folder.ratings(&saved)?;
+    let spec = &folder.spec;
+    let mut results = Results::new(spec.agents.len());
+    for (&(a, b, _), g) in &saved.games {
         results.add(a, b, g.score_a);
     }
     let ratings = BradleyTerry {
@@ -101,9 +100,18 @@ pub fn load_ladder(dir: &Path) -> Result<LoadedLadder> {
         anchor: spec.anchor,
     }
     .fit(&results)
-    .map_err(|e| Error::data(&path, 0, format!("the ratings cannot be fitted: {e}")))?;
+    .map_err(|e| {
+        Error::data(
+            dir.join(LADDER_GAMES_CSV),
+            0,
+            format!(
+                "the ratings cannot be fitted: {}",
+                e.describe(&folder.names())
+            ),
+        )
+    })?;
     Ok(LoadedLadder {
-        spec,
+        folder,
         results,
         ratings,
     })
@@ -216,24 +224,6 @@ pub fn pick(
         0.0
     };
     let m = order.len();
-    // best[x][l]: the least cost of a chain of l + 1 tiers ending at order[x], and its previous.
-    let mut best: Vec<Vec<Link>> = vec![vec![None; count.max(1)]; m];
-    for x in 0..m {
-        best[x][0] = Some((empty, None));
-        for y in 0..x {
-            if !step_ok(order[y], order[x]) {
-                continue;
-            }
-            for l in 1..count.max(1) {
-                if let Some((c, _)) = best[y][l - 1] {
-                    let cost = grow(c, step_cost(order[y], order[x]));
-                    if best[x][l].is_none_or(|(b, _)| cost < b) {
-                        best[x][l] = Some((cost, Some(y)));
-                    }
-                }
-            }
-        }
-    }
     // The longest chain possible, for the error (beyond `count` too).
     let mut reach = vec![1usize; m];
     for x in 0..m {
@@ -244,8 +234,27 @@ pub fn pick(
         }
     }
     let most = reach.iter().copied().max().unwrap_or(0);
-    if count == 0 || count > m {
+    // Before the table below, which has a column per tier.
+    if count == 0 || count > most {
         return Err(most);
+    }
+    // best[x][l]: the least cost of a chain of l + 1 tiers ending at order[x], and its previous.
+    let mut best: Vec<Vec<Link>> = vec![vec![None; count]; m];
+    for x in 0..m {
+        best[x][0] = Some((empty, None));
+        for y in 0..x {
+            if !step_ok(order[y], order[x]) {
+                continue;
+            }
+            for l in 1..count {
+                if let Some((c, _)) = best[y][l - 1] {
+                    let cost = grow(c, step_cost(order[y], order[x]));
+                    if best[x][l].is_none_or(|(b, _)| cost < b) {
+                        best[x][l] = Some((cost, Some(y)));
+                    }
+                }
+            }
+        }
     }
     let end = (0..m)
         .filter_map(|x| best[x][count - 1].map(|(c, _)| (c, x)))
@@ -312,16 +321,16 @@ struct RatedTiersFile {
 ///
 /// # Errors
 ///
-/// As [`consistent_styles`]; [`Error::Config`] naming `--cell` when fewer than two settings
-/// keep the style.
+/// As [`LadderFolder::styles`]; [`Error::Config`] naming `--cell` when fewer than two
+/// settings keep the style.
 fn keeping_style(
-    dir: &Path,
-    spec: &LadderSpec,
+    folder: &LadderFolder,
     candidates: Vec<usize>,
     cell: usize,
     out: &mut impl Write,
 ) -> Result<Vec<usize>> {
-    let Some(kept) = consistent_styles(dir)? else {
+    let spec = &folder.spec;
+    let Some(kept) = folder.styles()?.map(|t| t.consistent()) else {
         return Ok(candidates);
     };
     let (keep, left): (Vec<usize>, Vec<usize>) = candidates
@@ -365,9 +374,11 @@ fn r1(x: f64) -> f64 {
 ///
 /// # Errors
 ///
-/// As [`load_ladder`] and [`consistent_styles`]; [`Error::Config`] naming `--cell` when fewer
-/// than two agents are of that cell (or keep its style), `--count` when the ladder cannot give
-/// that many tiers (saying how many it can); [`Error::Io`] for `tiers.toml`.
+/// As [`load_ladder`] and [`LadderFolder::styles`]; [`Error::Config`] naming `--count` when it
+/// is above [`limits::MAX_TIERS`] (checked first), `--cell` when fewer than two agents are of
+/// that cell (or keep its style), `--count` when the ladder cannot give that many tiers
+/// (saying how many it can; [`pick`] checks it before its table of tiers is allocated);
+/// [`Error::Io`] for `tiers.toml`.
 pub fn rated_tiers(
     dir: &Path,
     count: usize,
@@ -376,8 +387,9 @@ pub fn rated_tiers(
     prefer: Prefer,
     out: &mut impl Write,
 ) -> Result<Vec<RatedTier>> {
+    limits::at_most(count as u64, limits::MAX_TIERS, "--count")?;
     let ladder = load_ladder(dir)?;
-    let spec = &ladder.spec;
+    let spec = &ladder.folder.spec;
     let r = &ladder.ratings;
     let mut candidates: Vec<usize> = (0..spec.agents.len())
         .filter(|&i| cell.is_none_or(|c| spec.agents[i].elite.as_ref().is_some_and(|e| e.1 == c)))
@@ -394,8 +406,9 @@ pub fn rated_tiers(
         ));
     }
     if let Some(c) = cell {
-        candidates = keeping_style(dir, spec, candidates, c, out)?;
+        candidates = keeping_style(&ladder.folder, candidates, c, out)?;
     }
+
     let dist = style_distances(spec, &candidates)?;
     let chain = pick(r, &candidates, &dist, count, gap, prefer).map_err(|most| {
         Error::config(

@@ -5,7 +5,8 @@
 //! the end of a run. With `--ladder LADDER_DIR` (a `playstyles ladder` folder that rated elites
 //! of this run), each rated elite's card shows its rating, rank and tier (the ladder's
 //! `tiers.toml`, where there is one) — one row per dial setting —, and the page the ladder's
-//! chart.
+//! chart; the ladder must have finished, its tables read as written and bound to its config
+//! ([`super::ladder::folder::LadderFolder`]).
 //!
 //! **Replays.** Each elite plays one game against the run's baseline on the run's first
 //! training level, the elite in seat 0, seeded `derive_seed(run seed, [REPLAY_TAG, cell])`;
@@ -19,8 +20,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::evaluate::line_up;
-use super::ladder::table::{LADDER_CSV, read_ladder_csv};
-use super::ladder::{CONFIG_TOML as LADDER_CONFIG, LadderFile};
+use super::ladder::folder::LadderFolder;
+use super::ladder::table::LADDER_CSV;
 use super::reevaluate::tables::{REEVALUATED_CSV, read_reevaluated_csv};
 use super::replay::record;
 use super::run_dir::{CHECKPOINT_JSON, RunDir, read_config};
@@ -390,14 +391,14 @@ type CellRows = BTreeMap<usize, Vec<(String, String)>>;
 ///
 /// # Errors
 ///
-/// As [`read_ladder_csv`] and [`LadderFile::parse`] for the ladder's files; [`Error::Data`]
-/// naming `ladder.csv` if no agent of it is an elite of this run, or its `tiers.toml` does
-/// not parse.
+/// As [`LadderFolder::open`], [`LadderFolder::games`] and [`LadderFolder::ratings`] for the
+/// ladder's files (each checked as written and bound to its config); [`Error::Data`] naming
+/// `ladder.csv` if no agent of it is an elite of this run, or its `tiers.toml` does not parse.
 fn read_ladder(ladder_dir: &Path, run_dir: &Path) -> Result<(CellRows, (String, String))> {
     let csv = ladder_dir.join(LADDER_CSV);
-    let rows = read_ladder_csv(&csv)?;
-    let config = LadderFile::parse(&read_text(&ladder_dir.join(LADDER_CONFIG), TEXT_LIMIT)?)?;
-    let anchor = config.anchor.unwrap_or_default();
+    let folder = LadderFolder::open(ladder_dir)?;
+    let rows = folder.ratings(&folder.games()?)?;
+    let anchor = folder.spec.agents[folder.spec.anchor].name.clone();
     let tiers_path = ladder_dir.join(TIERS_TOML);
     let tiers: BTreeMap<String, String> = if tiers_path.exists() {
         #[derive(serde::Deserialize)]

@@ -8,7 +8,8 @@ use super::config_file::{LevelSet, read_rules};
 use super::dataset::{DatasetConfig, DatasetLevels, dataset, header_for};
 use super::evolve::{EvolveConfig, RunSetup, evolve, kept_config};
 use super::games_csv::TableColumns;
-use super::ladder::style::{StyleRun, check_styles};
+use super::ladder::style::{StyleRun, check_style_games, check_styles};
+use super::ladder::table::write_ladder_csv;
 use super::ladder::{KeptLadder, LadderConfig, ladder};
 use super::reevaluate::{ReevaluateConfig, reevaluate};
 use super::report::ReportConfig;
@@ -51,8 +52,10 @@ const RUN_LEVELS: &str = "evaluation.levels";
 ///   [`super::tasks::tell::tell`]; the `tell` that finishes the schedule writes the explorer
 ///   page, and a later `ask` or `tell` writes it if it is missing); `work`: the game, rules and features its tasks name ([`super::tasks::work::work`]);
 /// - `validate`: the run's rules, features and the chosen levels ([`super::validate`]);
-/// - `ladder`: the config's rules and levels ([`super::ladder::ladder`]), then each elite's
-///   run's rules, levels and features for the style check ([`super::ladder::style`]);
+/// - `ladder`: the config's rules and levels ([`super::ladder::ladder`]; the style check's
+///   games bounded first, with each elite's run's training levels), then each elite's run's
+///   rules, levels and features for the style check ([`super::ladder::style`]), then
+///   `ladder.csv`, last;
 /// - `reevaluate`: the run's rules, features and training levels ([`super::reevaluate`]);
 /// - `sensitivity`: the config's rules, features, scripts (default:
 ///   [`GameKit::default_genome`]) and training levels ([`super::sensitivity`]);
@@ -233,9 +236,21 @@ fn run_ladder<G: GameKit, W: Write>(cfg: &LadderConfig, out: &mut W) -> Result<(
         files,
         config_toml,
     };
-    if ladder(&game, levels, build, cfg, &kept, out)?.is_none() {
+    let fingerprint = kept.fingerprint()?;
+    // The style check's games, bounded with each elite's training levels before any is played.
+    let style_bound = || {
+        check_style_games(&kept.spec, |run| {
+            let run = super::run_dir::read_config(Path::new(run))?;
+            Ok(match &run.levels {
+                LevelSet::Paper => G::builtin_levels().len(),
+                LevelSet::List(levels) => levels.len(),
+            } as u64)
+        })
+        .map(|_| ())
+    };
+    let Some(rated) = ladder(&game, levels, build, cfg, &kept, style_bound, out)? else {
         return Ok(());
-    }
+    };
     let load = |run: &str| -> Result<StyleRun<G>> {
         let run = super::run_dir::RunDir::load(Path::new(run))?;
         let rules: G::Rules = read_rules(&run.config.rules)?;
@@ -249,7 +264,18 @@ fn run_ladder<G: GameKit, W: Write>(cfg: &LadderConfig, out: &mut W) -> Result<(
             features,
         })
     };
-    check_styles(&kept.spec, &cfg.out, load, cfg.threads, cfg.resume, out)
+    let dir = &cfg.out;
+    check_styles(
+        &kept.spec,
+        dir,
+        &fingerprint,
+        load,
+        cfg.threads,
+        cfg.resume,
+        out,
+    )?;
+    // Last: the mark of a finished ladder.
+    write_ladder_csv(dir, &kept.spec, &rated, &fingerprint, out)
 }
 
 /// Records a dataset: its `[rules]`, levels and agents.

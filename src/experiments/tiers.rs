@@ -38,6 +38,7 @@ use super::validate::{VALIDATION_CSV, read_validation_csv};
 use super::{GameKind, output_error};
 use crate::error::{Error, Result};
 use crate::files::write_atomic;
+use crate::limits;
 use crate::report::archive::ARCHIVE_CSV;
 use crate::report::table::aligned;
 
@@ -81,9 +82,9 @@ impl TiersConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`] naming `--count` if it is below 2, `--gap` if it is negative or not
-    /// finite, `--cell`, `--gap` or `--prefer` if given for a run directory; as
-    /// [`read_config`].
+    /// [`Error::Config`] naming `--count` if it is below 2 or above [`limits::MAX_TIERS`],
+    /// `--gap` if it is negative or not finite, `--cell`, `--gap` or `--prefer` if given for a
+    /// run directory; as [`read_config`].
     pub fn new(run_dir: PathBuf, count: usize, rated: RatedFlags) -> Result<Self> {
         if count < 2 {
             return Err(Error::config(
@@ -91,6 +92,7 @@ impl TiersConfig {
                 format!("give at least 2 tiers (weakest and strongest), got {count}"),
             ));
         }
+        limits::at_most(count as u64, limits::MAX_TIERS, "--count")?;
         if let Some(g) = rated.gap
             && !(g.is_finite() && g >= 0.0)
         {

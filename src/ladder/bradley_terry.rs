@@ -127,6 +127,61 @@ impl Ratings {
     }
 }
 
+/// Why ratings cannot be fitted, agents given by index: [`FitError::describe`] names them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FitError {
+    /// The anchor is not one of the agents.
+    BadAnchor {
+        /// The anchor's index.
+        anchor: usize,
+        /// The number of agents.
+        agents: usize,
+    },
+    /// An agent met nobody connected to the anchor: its rating is undefined.
+    Unconnected {
+        /// The agent.
+        agent: usize,
+        /// The anchor.
+        anchor: usize,
+    },
+    /// An agent won (or lost) every game with no prior draws: its rating is unbounded.
+    Unbounded {
+        /// The agent.
+        agent: usize,
+        /// Whether it won every game (else it lost every game).
+        won: bool,
+    },
+    /// The information matrix is singular (no interval can be computed).
+    Singular,
+}
+
+impl FitError {
+    /// What went wrong, naming agent `i` by `names[i]` (by its index where `names` has none).
+    pub fn describe(&self, names: &[String]) -> String {
+        let name = |i: usize| {
+            names
+                .get(i)
+                .map_or_else(|| format!("agent {i}"), |n| format!("`{n}`"))
+        };
+        match *self {
+            FitError::BadAnchor { anchor, agents } => {
+                format!("the anchor (agent {anchor}) is not one of the {agents} agents")
+            }
+            FitError::Unconnected { agent, anchor } => format!(
+                "{} has played no one connected to the anchor {}: its rating is undefined",
+                name(agent),
+                name(anchor)
+            ),
+            FitError::Unbounded { agent, won } => format!(
+                "{} {} every game: its rating is unbounded without prior draws",
+                name(agent),
+                if won { "won" } else { "lost" }
+            ),
+            FitError::Singular => "the ratings' information matrix is singular".to_string(),
+        }
+    }
+}
+
 /// The expected score of a player `diff` Elo above its opponent.
 pub fn expected_score(diff: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-diff / 400.0))
@@ -137,22 +192,23 @@ impl BradleyTerry {
     ///
     /// # Errors
     ///
-    /// A message when an agent met nobody connected to the anchor (its rating is undefined),
-    /// won or lost every game with no prior draws (its rating is unbounded), or the anchor is
-    /// not an agent.
-    pub fn fit(&self, results: &Results) -> Result<Ratings, String> {
+    /// A [`FitError`] when an agent met nobody connected to the anchor (its rating is
+    /// undefined), won or lost every game with no prior draws (its rating is unbounded), or the
+    /// anchor is not an agent.
+    pub fn fit(&self, results: &Results) -> Result<Ratings, FitError> {
         let n = results.agents();
         if self.anchor >= n {
-            return Err(format!(
-                "the anchor {} is not one of {n} agents",
-                self.anchor
-            ));
+            return Err(FitError::BadAnchor {
+                anchor: self.anchor,
+                agents: n,
+            });
         }
         let reach = connected(results, self.anchor);
         if let Some(i) = (0..n).find(|&i| !reach[i]) {
-            return Err(format!(
-                "agent {i} has played no one connected to the anchor: its rating is undefined"
-            ));
+            return Err(FitError::Unconnected {
+                agent: i,
+                anchor: self.anchor,
+            });
         }
         // Results with the prior's virtual draws.
         let mut w = vec![0.0; n * n];
@@ -170,10 +226,10 @@ impl BradleyTerry {
         for i in 0..n {
             let played: f64 = (0..n).map(|j| g[i * n + j]).sum();
             if total[i] == 0.0 || total[i] == played {
-                return Err(format!(
-                    "agent {i} {} every game: its rating is unbounded without prior draws",
-                    if total[i] == 0.0 { "lost" } else { "won" }
-                ));
+                return Err(FitError::Unbounded {
+                    agent: i,
+                    won: total[i] != 0.0,
+                });
             }
         }
         let mut gamma = vec![1.0f64; n];
@@ -215,7 +271,7 @@ impl BradleyTerry {
                 }
             }
         }
-        let inv = invert(info).ok_or("the ratings' information matrix is singular")?;
+        let inv = invert(info).ok_or(FitError::Singular)?;
         let mut cov = vec![vec![0.0; n]; n];
         for (a, &i) in free.iter().enumerate() {
             for (b, &j) in free.iter().enumerate() {
@@ -388,11 +444,18 @@ mod tests {
             prior_draws: 0.0,
             anchor: 1,
         };
-        assert!(
-            no_prior
-                .fit(&r)
-                .unwrap_err()
-                .contains("agent 0 won every game")
+        let e = no_prior.fit(&r).unwrap_err();
+        assert_eq!(
+            e,
+            FitError::Unbounded {
+                agent: 0,
+                won: true
+            }
+        );
+        let names = ["first", "second", "third"].map(String::from);
+        assert_eq!(
+            e.describe(&names),
+            "`first` won every game: its rating is unbounded without prior draws"
         );
         let fit = BradleyTerry {
             prior_draws: 2.0,
@@ -416,8 +479,20 @@ mod tests {
             prior_draws: 1.0,
             anchor: 0,
         };
-        assert!(bt.fit(&r).unwrap_err().contains("agent 2"));
+        let e = bt.fit(&r).unwrap_err();
+        assert_eq!(
+            e,
+            FitError::Unconnected {
+                agent: 2,
+                anchor: 0
+            }
+        );
+        let names = ["mcts", "random", "osla"].map(String::from);
+        assert_eq!(
+            e.describe(&names),
+            "`osla` has played no one connected to the anchor `mcts`: its rating is undefined"
+        );
         let bad = BradleyTerry { anchor: 5, ..bt };
-        assert!(bad.fit(&r).unwrap_err().contains("anchor"));
+        assert!(bad.fit(&r).unwrap_err().describe(&names).contains("anchor"));
     }
 }

@@ -55,27 +55,47 @@
 //! count, and a ladder killed and resumed ends as an uninterrupted one: `--resume` replays the
 //! schedule from `ladder_games.csv` and plays only the games missing from it. `max_games` is
 //! the one setting a resume may change: a ladder stopped at its budget goes on with a larger
-//! one, ending as it would have with that budget from the start.
+//! one, ending as it would have with that budget from the start; a budget below the games the
+//! folder holds is refused, the folder untouched. A resume writes nothing before its checks
+//! have passed (the config, every saved game, the budget), and `--resume` of a finished ladder
+//! (its `ladder.csv` there, written with this very config) is "nothing to do".
+//!
+//! **Bounds.** At load, the opening round robin (pairs × `start`) and `max_games` are bounded
+//! by [`limits::games`], and `max_games` must let the opening round robin reach every agent
+//! (`(agents − 2) × start + 1` games: its first pairs are the first agent's), else the ratings
+//! could not be fitted; the style check's elite agents × `style_repetitions` are bounded at
+//! load, and with each elite's training levels before the first game ([`style`]).
 //!
 //! **Outputs** (written atomically into `--out`, default `results/<config stem>/`):
 //! - `config.toml`: the resolved config (every agent an `[[agent]]` table with its spec in
 //!   canonical form naming the folder's copies of the files it reads, `agent-files/`; elites
 //!   keep their `run` and `cell`, dial agents their `dial`, tiers their `tier`);
 //! - `ladder_games.csv` ([`games::COLUMNS`]): one row per game, saved every [`run::SAVE_EVERY`]
-//!   games and after every round;
-//! - `ladder.csv` ([`table::COLUMNS`]): one row per agent, strongest first: rating and 95 %
-//!   interval (the anchor's rating is 0; every interval, the anchor's too, is taken around
-//!   the agents' average, as BayesElo reports them, so none depends on the choice of anchor),
-//!   games, mean score, and the difference to the next agent
-//!   below with its interval and the expected score it implies;
+//!   games and after every round that played one;
 //! - `ladder.png`, `ladder.svg`: the ratings with their intervals;
 //! - `ladder_style.csv` ([`style`]), with `style_repetitions > 0`: each elite agent's features
-//!   against its run's baseline, and whether they stay in its cell.
+//!   against its run's baseline, and whether they stay in its cell;
+//! - `ladder.csv` ([`table::COLUMNS`]), written last, so that it marks a finished ladder: one
+//!   row per agent, strongest first: rating and 95 % interval (the anchor's rating is 0; every
+//!   interval, the anchor's too, is taken around the agents' average, as BayesElo reports
+//!   them, so none depends on the choice of anchor), games, mean score, and the difference to
+//!   the next agent below with its interval and the expected score it implies.
+//!
+//! **Owned outputs.** Every row of the three tables carries the ladder's [`fingerprint`]
+//! (column [`CONFIG_HASH`]): the hash of its resolved config but for `max_games`. `--resume`,
+//! `tiers LADDER_DIR` and `report --ladder` read a folder through [`folder::LadderFolder`],
+//! which checks each table as its writer wrote it and bound to the folder's `config.toml`,
+//! naming the file and line of the first row that is not (a table of another ladder, or a
+//! `config.toml` edited since). Folders written before the fingerprint existed (their tables
+//! without the column) are read as they are. `--force` replaces a ladder's own files only
+//! ([`RESULT_FILES`] and the `agent-files/` it copies), and only in a folder that is a
+//! ladder's: one whose `config.toml`, if any, is a ladder config.
 //!
 //! The printed table says how the ladder stopped; when agents carry a `tier`, it reports
 //! Kendall's τ between tiers and ratings and each adjacent tier's gap (the held-out check of
 //! tiers: a ladder of `tiers = "…/tiers.toml"` on other levels).
 
+pub mod folder;
 pub mod games;
 pub mod run;
 pub mod spec;
@@ -87,8 +107,9 @@ use std::path::{Path, PathBuf};
 pub use run::{KeptLadder, Ladder, ladder};
 pub use spec::{LadderFile, LadderSpec};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::experiments::config_file::{in_file, output_folder};
+use crate::experiments::tasks::config_hash;
 use crate::files::{TEXT_LIMIT, read_text};
 use crate::limits;
 
@@ -104,6 +125,24 @@ pub const RESULT_FILES: [&str; 6] = [
     crate::report::ladder_chart::LADDER_PNG,
     crate::report::ladder_chart::LADDER_SVG,
 ];
+
+/// The column of every ladder table that carries the ladder's [`fingerprint`].
+pub const CONFIG_HASH: &str = "config_hash";
+
+/// The fingerprint that binds a ladder's tables to the resolved config `config_toml` that made
+/// them: [`config_hash`] of the config with `max_games` set aside (the one setting a resume
+/// may change; the games do not depend on it), so that a table of another ladder, or a
+/// `config.toml` edited since, is told from the ladder's own.
+///
+/// # Errors
+///
+/// As [`LadderFile::parse`] for a text that is not a ladder config.
+pub fn fingerprint(config_toml: &str) -> Result<String> {
+    let mut file = LadderFile::parse(config_toml)?;
+    file.max_games = 0;
+    let text = toml::to_string(&file).map_err(|e| Error::config("rules", e.to_string()))?;
+    Ok(config_hash(&text))
+}
 
 /// Validated settings of `playstyles ladder`.
 #[derive(Clone, Debug, PartialEq)]

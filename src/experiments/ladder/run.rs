@@ -1,6 +1,7 @@
 //! Playing a ladder: the opening round robin, then rounds picked by the schedule from the
-//! ratings so far, every game saved as it ends; a resumed ladder replays the schedule from
-//! its saved games and plays only the missing ones.
+//! ratings so far, every game saved as it ends; a resumed ladder checks its folder, then
+//! replays the schedule from its saved games and plays only the missing ones, writing nothing
+//! until every check has passed.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -9,10 +10,11 @@ use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-use super::games::{self, GameKey, LADDER_GAMES_CSV, LadderGame};
+use super::folder::{LadderFolder, check_owned};
+use super::games::{self, GameKey, LADDER_GAMES_CSV, LadderGame, SavedGames, slot};
 use super::spec::{LadderSpec, Schedule};
-use super::table::write_outputs;
-use super::{CONFIG_TOML, LadderConfig, RESULT_FILES};
+use super::table::{LADDER_CSV, write_outputs};
+use super::{CONFIG_TOML, LadderConfig, RESULT_FILES, fingerprint};
 use crate::agent::{Agent, SearchSupport};
 use crate::arena::initial_state;
 use crate::arena::series::{GameSlot, play_slot, seat_of};
@@ -21,17 +23,16 @@ use crate::experiments::agent_files::{AgentFile, copy_agent_files};
 use crate::experiments::output_error;
 use crate::experiments::run_dir::prepare_out_dir;
 use crate::experiments::tournament_spec::within;
-use crate::files::{TEXT_LIMIT, read_text, write_atomic};
+use crate::files::write_atomic;
 use crate::game::Game;
 use crate::ladder::bradley_terry::{BradleyTerry, Ratings, Results};
 use crate::ladder::schedule::{games_for, next_games, round_robin};
 use crate::report::progress::Progress;
-use crate::rng::derive_seed;
 
 /// Builds an agent from its spec.
 type BuildFn<'a, G> = dyn Fn(&str) -> Result<Box<dyn Agent<G>>> + Sync + 'a;
 
-/// Games are saved after every this many finished (and after every round).
+/// Games are saved after every this many finished (and after every round that played one).
 pub const SAVE_EVERY: usize = 10;
 
 /// The ladder as its output folder keeps it: agents naming the folder's copies of their files.
@@ -43,6 +44,17 @@ pub struct KeptLadder {
     pub files: Vec<AgentFile>,
     /// The resolved config, written as `config.toml`.
     pub config_toml: String,
+}
+
+impl KeptLadder {
+    /// The [`fingerprint`] of its resolved config, which every row of its tables carries.
+    ///
+    /// # Errors
+    ///
+    /// As [`fingerprint`] (not for a config the ladder resolved).
+    pub fn fingerprint(&self) -> Result<String> {
+        fingerprint(&self.config_toml)
+    }
 }
 
 /// Why a ladder stopped.
@@ -69,25 +81,42 @@ pub struct Ladder {
     pub stop: Stop,
 }
 
-/// Plays the ladder `cfg` describes on `levels` (named for the files) and writes its result
-/// files and printed table; with `cfg.resume`, continues the one in the output folder. `build`
-/// makes an agent from a spec, its relative paths taken from a folder; `kept` is the ladder as
-/// the output folder keeps it (see [`crate::experiments::tournament::tournament`] for the
-/// same arrangement). Returns `None` if stopped early by the test hook.
+/// What a resumed ladder found in its folder.
+enum Found {
+    /// The ladder finished with this very config: nothing to do.
+    Finished,
+    /// Games to go on from, and whether the folder's `config.toml` takes another budget before
+    /// the first write (its old `ladder.csv` then removed: it no longer marks it finished).
+    GoOn(SavedGames, bool),
+}
+
+/// Plays the ladder `cfg` describes on `levels` (named for the files), writes its games and
+/// charts and prints its table; with `cfg.resume`, continues the one in the output folder.
+/// `build` makes an agent from a spec, its relative paths taken from a folder; `kept` is the
+/// ladder as the output folder keeps it (see [`crate::experiments::tournament::tournament`] for
+/// the same arrangement); `checks` are the caller's, to pass before anything is written (the
+/// style check's bound, [`super::style::check_style_games`]). The caller runs the style check,
+/// then writes `ladder.csv`, last ([`super::table::write_ladder_csv`]). Returns `None` if
+/// stopped early by the test hook, or if resumed finished (nothing to do, nothing written).
 ///
 /// # Errors
 ///
 /// [`Error::Config`] naming `agent[i].spec` for an agent that cannot be built, `levels` for a
 /// level of fewer than two players, `out` for a folder holding results (without `--force` or
-/// `--resume`), `resume` when there is nothing to resume or the config differs; [`Error::Data`]
-/// naming `ladder_games.csv` for a saved game that does not belong to the ladder;
-/// [`Error::Io`] for files that cannot be read or written.
+/// `--resume`) or, with `--force`, one that is not a ladder's, `resume` when there is nothing
+/// to resume or the config differs, `max_games` for a resume whose budget is below the games
+/// saved; [`Error::Data`] naming `ladder_games.csv` and the line for a saved game that does
+/// not belong to the ladder ([`games::read`]: another config's, another level or seed, or not
+/// in its schedule), `ladder.csv` for a damaged one of a finished ladder; [`Error::Io`] for
+/// files that cannot be read or written; what `checks` reports. A resume that fails has
+/// written nothing.
 pub fn ladder<G, B>(
     game: &G,
     levels: Vec<(String, G::Level)>,
     build: B,
     cfg: &LadderConfig,
     kept: &KeptLadder,
+    checks: impl FnOnce() -> Result<()>,
     out: &mut impl Write,
 ) -> Result<Option<Ladder>>
 where
@@ -96,6 +125,7 @@ where
 {
     let spec = &kept.spec;
     let names: Vec<String> = spec.agents.iter().map(|a| a.name.clone()).collect();
+    let level_names: Vec<String> = levels.iter().map(|(name, _)| name.clone()).collect();
     let players: Vec<usize> = levels
         .iter()
         .map(|(name, level)| {
@@ -116,27 +146,52 @@ where
         }
         Ok(())
     };
+    let fingerprint = kept.fingerprint()?;
     let games_path = cfg.out.join(LADDER_GAMES_CSV);
-    let mut saved = if cfg.resume {
+    let (mut saved, mut rebudget) = if cfg.resume {
         if cfg.force {
             return Err(Error::config(
                 "resume",
                 "resume and force exclude each other",
             ));
         }
-        check_resumable(&cfg.out, &kept.config_toml)?;
-        check(&spec.specs(), &cfg.out)?;
-        if games_path.exists() {
-            games::read(&games_path, &names)?
-        } else {
-            BTreeMap::new()
+        match resumed(cfg, kept, &fingerprint, |base| check(&spec.specs(), base))? {
+            Found::Finished => {
+                writeln!(
+                    out,
+                    "the ladder in {} has finished ({LADDER_CSV} is there): nothing to do",
+                    cfg.out.display()
+                )
+                .map_err(output_error)?;
+                return Ok(None);
+            }
+            Found::GoOn(saved, rebudget) => {
+                checks()?;
+                (saved, rebudget)
+            }
         }
     } else {
         check(&cfg.spec.specs(), Path::new(""))?;
+        checks()?;
+        if cfg.force {
+            check_owned(&cfg.out)?;
+        }
         prepare_out_dir(&cfg.out, "out", &RESULT_FILES, cfg.force, true)?;
         copy_agent_files(game, &cfg.out, &kept.files)?;
         write_atomic(&cfg.out.join(CONFIG_TOML), kept.config_toml.as_bytes())?;
-        BTreeMap::new()
+        (SavedGames::default(), false)
+    };
+    // A resume with another budget: the folder's config takes it before the first write, and
+    // its old ratings (the mark of a finished ladder) go.
+    let mut before_writing = || -> Result<()> {
+        if std::mem::take(&mut rebudget) {
+            let marker = cfg.out.join(LADDER_CSV);
+            if marker.exists() {
+                std::fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))?;
+            }
+            write_atomic(&cfg.out.join(CONFIG_TOML), kept.config_toml.as_bytes())?;
+        }
+        Ok(())
     };
     let pool = crate::experiments::thread_pool(cfg.threads, "threads")?;
     let specs = spec.specs();
@@ -144,6 +199,7 @@ where
         play_game(
             game,
             &levels,
+            &level_names,
             &players,
             &specs,
             spec.seed,
@@ -158,6 +214,7 @@ where
         anchor: spec.anchor,
     };
     let n = names.len();
+    let budget = usize::try_from(spec.max_games).unwrap_or(usize::MAX);
     let mut results = Results::new(n);
     let played: Mutex<(BTreeMap<GameKey, LadderGame>, usize)> = Mutex::new((BTreeMap::new(), 0));
     let mut per_pair: BTreeMap<(usize, usize), usize> = BTreeMap::new();
@@ -169,37 +226,69 @@ where
     let mut hook = cfg.stop_after_games;
     let progress = Progress::new(spec.max_games, !cfg.quiet);
     let mut round = 0;
-    let (ratings, stop) = loop {
-        let mut keys: Vec<GameKey> = Vec::new();
-        for &((a, b), per) in &pairs {
-            let c = per_pair.entry((a, b)).or_insert(0);
-            keys.extend((*c..*c + per).map(|k| (a, b, k)));
-            *c += per;
+    // A saved game the ladder does not reach: past the budget, or not in its schedule.
+    let unreached = |saved: &SavedGames, cut: bool| -> Error {
+        let Some((&key, g)) = saved.games.first_key_value() else {
+            return Error::data(&games_path, 0, "no game");
+        };
+        let line = saved.lines.get(&key).copied().unwrap_or(0);
+        let game = format!(
+            "game {} of {} against {}",
+            key.2, names[key.0], names[key.1]
+        );
+        if cut {
+            Error::config(
+                "max_games",
+                format!(
+                    "{} holds {game} (line {line}, round {}), which max_games = {} cuts off: a \
+                     resume may raise the budget, not drop games played; resume with the budget \
+                     the ladder was played with, or a larger one",
+                    games_path.display(),
+                    g.round,
+                    spec.max_games
+                ),
+            )
+        } else {
+            Error::data(
+                &games_path,
+                line,
+                format!(
+                    "{game} (round {}) is not in the ladder's schedule; start afresh with --force",
+                    g.round
+                ),
+            )
         }
+    };
+    let (ratings, stop) = loop {
         let so_far = lock(&played).0.len();
-        let room = usize::try_from(spec.max_games).unwrap_or(usize::MAX) - so_far;
-        let out_of_games = keys.len() >= room;
-        keys.truncate(room);
+        let room = budget.saturating_sub(so_far);
+        let (keys, wanted) = round_keys(&pairs, &mut per_pair, room);
+        let out_of_games = wanted >= room;
         let mut todo = Vec::new();
         for &key in &keys {
-            match saved.remove(&key) {
+            match saved.games.remove(&key) {
+                Some(g) if g.round != round => {
+                    let line = saved.lines.get(&key).copied().unwrap_or(0);
+                    return Err(Error::data(
+                        &games_path,
+                        line,
+                        format!(
+                            "game {} of {} against {} was played in round {}, but the ladder \
+                             plays it in round {round}; start afresh with --force",
+                            key.2, names[key.0], names[key.1], g.round
+                        ),
+                    ));
+                }
                 Some(g) => {
-                    let expected = slot_of(&levels, spec.seed, key);
-                    if g.round != round || (g.level.as_str(), g.seed) != (expected.0, expected.1) {
-                        return Err(Error::data(
-                            &games_path,
-                            0,
-                            format!(
-                                "game {} of {} against {} is not the one the ladder plays \
-                                 (round {round}, level {}, seed {}); start afresh with --force",
-                                key.2, names[key.0], names[key.1], expected.0, expected.1
-                            ),
-                        ));
-                    }
                     lock(&played).0.insert(key, g);
                 }
                 None => todo.push(key),
             }
+        }
+        // Saved games are a prefix of the schedule: none may be left once this round needs
+        // new games, or once the budget ends the ladder.
+        if !saved.games.is_empty() && (out_of_games || !todo.is_empty()) {
+            return Err(unreached(&saved, out_of_games));
         }
         progress.set_position(lock(&played).0.len() as u64);
         let mut interrupted = false;
@@ -210,31 +299,32 @@ where
             }
             *h -= todo.len();
         }
-        pool.install(|| {
-            todo.par_iter().try_for_each(|&key| {
-                let g = play(key, round)?;
-                let mut guard = lock(&played);
-                guard.0.insert(key, g);
-                guard.1 += 1;
-                progress.inc();
-                if guard.1 >= SAVE_EVERY {
-                    games::write(&games_path, &guard.0, &names)?;
-                    guard.1 = 0;
-                }
-                Ok::<(), Error>(())
-            })
-        })?;
-        {
+        if !todo.is_empty() {
+            before_writing()?;
+            pool.install(|| {
+                todo.par_iter().try_for_each(|&key| {
+                    let g = play(key, round)?;
+                    let mut guard = lock(&played);
+                    guard.0.insert(key, g);
+                    guard.1 += 1;
+                    progress.inc();
+                    if guard.1 >= SAVE_EVERY {
+                        games::write(&games_path, &guard.0, &names, &fingerprint)?;
+                        guard.1 = 0;
+                    }
+                    Ok::<(), Error>(())
+                })
+            })?;
             let mut guard = lock(&played);
-            games::write(&games_path, &guard.0, &names)?;
+            games::write(&games_path, &guard.0, &names, &fingerprint)?;
             guard.1 = 0;
         }
         if interrupted {
             progress.finish();
+            let total = lock(&played).0.len();
             writeln!(
                 out,
-                "stopped with {} games played; continue with --resume",
-                lock(&played).0.len()
+                "stopped with {total} games played; continue with --resume"
             )
             .map_err(output_error)?;
             return Ok(None);
@@ -245,9 +335,12 @@ where
                 results.add(key.0, key.1, guard.0[key].score_a);
             }
         }
-        let ratings = fitter
-            .fit(&results)
-            .map_err(|e| Error::config("agent", format!("the ratings cannot be fitted: {e}")))?;
+        let ratings = fitter.fit(&results).map_err(|e| {
+            Error::config(
+                "agent",
+                format!("the ratings cannot be fitted: {}", e.describe(&names)),
+            )
+        })?;
         if out_of_games {
             break (ratings, Stop::Budget);
         }
@@ -275,16 +368,10 @@ where
         round += 1;
     };
     progress.finish();
-    if let Some((key, _)) = saved.first_key_value() {
-        return Err(Error::data(
-            &games_path,
-            0,
-            format!(
-                "game {} of {} against {} is not in the ladder's schedule; start afresh with --force",
-                key.2, names[key.0], names[key.1]
-            ),
-        ));
+    if !saved.games.is_empty() {
+        return Err(unreached(&saved, stop == Stop::Budget));
     }
+    before_writing()?;
     let total = lock(&played).0.len();
     let ladder = Ladder {
         results,
@@ -297,14 +384,92 @@ where
     Ok(Some(ladder))
 }
 
-/// The level name and seed of game `key`: game `k` of a pair is on level `(k / 2) mod L`
-/// (two games a level, one in each seat order), seeded by `derive_seed(seed, [a, b, k])`.
-fn slot_of<L>(levels: &[(String, L)], seed: u64, (a, b, k): GameKey) -> (&str, u64) {
-    let li = (k / 2) % levels.len();
-    (
-        levels[li].0.as_str(),
-        derive_seed(seed, &[a as u64, b as u64, k as u64]),
-    )
+/// The games of a round that plays `pairs` (each with its number of games), no more than
+/// `room` of them, numbered on from `per_pair` (which each pair's count advances); and how
+/// many it wanted in all. Only the games that fit are listed, so that a round of a tiny
+/// target and a large batch asks no memory for the games the budget cuts.
+fn round_keys(
+    pairs: &[((usize, usize), usize)],
+    per_pair: &mut BTreeMap<(usize, usize), usize>,
+    room: usize,
+) -> (Vec<GameKey>, usize) {
+    let fit: usize = pairs
+        .iter()
+        .fold(0usize, |acc, &(_, per)| acc.saturating_add(per))
+        .min(room);
+    let mut keys = Vec::with_capacity(fit);
+    let mut wanted = 0usize;
+    for &((a, b), per) in pairs {
+        let c = per_pair.entry((a, b)).or_insert(0);
+        let take = per.min(fit - keys.len());
+        keys.extend((*c..*c + take).map(|k| (a, b, k)));
+        // The counts only matter while they fit the budget: saturating is exact then.
+        *c = c.saturating_add(per);
+        wanted = wanted.saturating_add(per);
+    }
+    (keys, wanted)
+}
+
+/// Checks the folder of the ladder `cfg` resumes: its `config.toml` must be that of `kept` but
+/// for `max_games` (`fingerprint`), its agents build (`check`, from the folder), every saved
+/// game read as written and bound to the config, no more of them than the budget; a finished
+/// ladder's `ladder.csv` must be of those games. Writes nothing.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `resume` if the folder holds no ladder or another config's,
+/// `max_games` if it holds more games than the budget; as `check`, [`LadderFolder::games`]
+/// and [`LadderFolder::ratings`].
+fn resumed(
+    cfg: &LadderConfig,
+    kept: &KeptLadder,
+    fingerprint: &str,
+    check: impl Fn(&Path) -> Result<()>,
+) -> Result<Found> {
+    if !cfg.out.join(CONFIG_TOML).is_file() {
+        return Err(Error::config(
+            "resume",
+            format!(
+                "nothing to resume: {} holds no {CONFIG_TOML} (run without --resume to start the ladder)",
+                cfg.out.display()
+            ),
+        ));
+    }
+    let folder = LadderFolder::open(&cfg.out)?;
+    if folder.fingerprint != fingerprint {
+        return Err(Error::config(
+            "resume",
+            format!(
+                "the config differs from the one that started the ladder in {} (see its \
+                 {CONFIG_TOML}); resume with that config (max_games may change), or start \
+                 afresh with --force",
+                cfg.out.display()
+            ),
+        ));
+    }
+    check(&cfg.out)?;
+    let saved = folder.games()?;
+    if saved.games.len() as u64 > kept.spec.max_games {
+        return Err(Error::config(
+            "max_games",
+            format!(
+                "{} holds {} games, more than max_games = {}: a resume may raise the budget, \
+                 not drop games played; resume with max_games of at least {} (the ladder was \
+                 played with {}), or start afresh with --force",
+                cfg.out.display(),
+                saved.games.len(),
+                kept.spec.max_games,
+                saved.games.len(),
+                folder.spec.max_games
+            ),
+        ));
+    }
+    let same = folder.config_toml == kept.config_toml;
+    if same && folder.finished() {
+        folder.ratings(&saved)?;
+        return Ok(Found::Finished);
+    }
+    Ok(Found::GoOn(saved, !same))
 }
 
 /// Plays game `key` of the ladder: agents `a` and `b` share the level's seats, participant
@@ -315,6 +480,7 @@ fn slot_of<L>(levels: &[(String, L)], seed: u64, (a, b, k): GameKey) -> (&str, u
 fn play_game<G: Game>(
     game: &G,
     levels: &[(String, G::Level)],
+    level_names: &[String],
     players: &[usize],
     specs: &[String],
     seed: u64,
@@ -325,7 +491,7 @@ fn play_game<G: Game>(
     let (a, b, k) = key;
     let li = (k / 2) % levels.len();
     let n = players[li];
-    let (level_name, game_seed) = slot_of(levels, seed, key);
+    let (level_name, game_seed) = slot(level_names, seed, key);
     let who: Vec<usize> = (0..n)
         .map(|p| if (p + k / n).is_multiple_of(2) { a } else { b })
         .collect();
@@ -363,45 +529,6 @@ fn play_game<G: Game>(
         score_a,
         rounds: g.record.rounds,
     })
-}
-
-/// Checks that `dir` holds a ladder started with `config_toml`, but for `max_games`: a ladder
-/// resumed with another budget replays the same schedule (the round the old budget cut short
-/// continues where it was cut), so one that stopped at its budget goes on with a larger one.
-/// The folder's `config.toml` then takes the new budget.
-fn check_resumable(dir: &Path, config_toml: &str) -> Result<()> {
-    let path = dir.join(CONFIG_TOML);
-    if !path.is_file() {
-        return Err(Error::config(
-            "resume",
-            format!(
-                "nothing to resume: {} holds no {CONFIG_TOML} (run without --resume to start the ladder)",
-                dir.display()
-            ),
-        ));
-    }
-    let but_budget = |text: &str| -> String {
-        text.lines()
-            .filter(|l| !l.starts_with("max_games = "))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let on_disk = read_text(&path, TEXT_LIMIT)?;
-    if but_budget(&on_disk) != but_budget(config_toml) {
-        return Err(Error::config(
-            "resume",
-            format!(
-                "the config differs from the one that started the ladder in {} (see its \
-                 {CONFIG_TOML}); resume with that config (max_games may change), or start \
-                 afresh with --force",
-                dir.display()
-            ),
-        ));
-    }
-    if on_disk != config_toml {
-        write_atomic(&path, config_toml.as_bytes())?;
-    }
-    Ok(())
 }
 
 /// Locks `m`, also after a worker panicked while holding it.

@@ -387,16 +387,66 @@ fn is_field_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The game counts of a ladder of `agents` bounded before anything is played: the opening
+/// round robin (pairs × `start`) by [`limits::games`], `max_games` enough for it to reach
+/// every agent (else their ratings cannot be fitted), and the style check's elite agents ×
+/// `style_repetitions` (each at one training level at least; [`super::style`] bounds the
+/// games with each run's levels before the ladder plays).
+fn check_games(
+    agents: &[LadderAgent],
+    start: u32,
+    max_games: u64,
+    style_repetitions: u32,
+) -> Result<()> {
+    let n = agents.len() as u64;
+    let pairs = n * (n - 1) / 2;
+    let start = u64::from(start);
+    let opening = limits::games(
+        &[(pairs, "pairs of agents"), (start, "games a pair (start)")],
+        "start",
+    )?;
+    // The opening round robin's first n − 1 pairs are the first agent's with each other one:
+    // its last agent plays its first game after (n − 2) × start games.
+    let reach = (n - 2) * start + 1;
+    if max_games < reach {
+        return Err(Error::config(
+            "max_games",
+            format!(
+                "{} games end the opening round robin ({pairs} pairs × {start} games = \
+                 {opening}) before `{}` has played: its rating could not be fitted; give at \
+                 least {reach} games ({opening} for the whole round robin)",
+                max_games,
+                agents[agents.len() - 1].name
+            ),
+        ));
+    }
+    let elites = agents.iter().filter(|a| a.elite.is_some()).count() as u64;
+    if style_repetitions > 0 && elites > 0 {
+        limits::games(
+            &[
+                (elites, "elite agents"),
+                (u64::from(style_repetitions), "style_repetitions"),
+            ],
+            "style_repetitions",
+        )?;
+    }
+    Ok(())
+}
+
 impl LadderSpec {
     /// Validates an expanded config ([`LadderFile::expand`]).
     ///
     /// # Errors
     ///
     /// [`Error::Config`] naming the field at fault: `game`, `levels`, `target` and `decisive` (not a
-    /// positive number), `max_games` (0 or above [`limits::MAX_GAMES`]), `start`/`batch` (0 or above
-    /// [`MAX_BATCH`]), `prior_draws` (negative or not finite), `agent` (fewer than two agents,
-    /// or more than [`MAX_AGENTS`]), `agent[i].name` (empty, repeated, a control character),
-    /// `agent[i].spec` (malformed), `anchor` (no such agent).
+    /// positive number), `max_games` (0 or above [`limits::MAX_GAMES`], or too few for the
+    /// opening round robin to reach every agent: `(agents − 2) × start + 1`, its first pairs
+    /// being the first agent's), `start` (the opening round robin's pairs × `start` above
+    /// [`limits::MAX_GAMES`]), `start`/`batch` (0 or above [`MAX_BATCH`]), `prior_draws`
+    /// (negative or not finite), `style_repetitions` (the elite agents × `style_repetitions`
+    /// above [`limits::MAX_GAMES`], each playing one training level at least), `agent` (fewer
+    /// than two agents, or more than [`MAX_AGENTS`]), `agent[i].name` (empty, repeated, a
+    /// control character), `agent[i].spec` (malformed), `anchor` (no such agent).
     pub fn validate(file: LadderFile) -> Result<Self> {
         let game: GameKind = file.game.parse()?;
         let levels = level_set(file.levels, "levels")?;
@@ -473,6 +523,7 @@ impl LadderSpec {
                 dial: a.dial,
             });
         }
+        check_games(&agents, file.start, file.max_games, file.style_repetitions)?;
         let anchor = match &file.anchor {
             None => 0,
             Some(name) => agents

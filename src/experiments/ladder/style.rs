@@ -11,13 +11,18 @@
 //!
 //! Every agent plays the same games (the series seed is `derive_seed(ladder seed,
 //! [STYLE_TAG])`), so the dial settings of one elite are compared on common random numbers.
-//! `ladder_style.csv` is rewritten after each agent; a resumed ladder keeps the rows of the
-//! agents it already checked with as many games.
+//! `ladder_style.csv` is rewritten after each agent, every row carrying the ladder's
+//! [`fingerprint`](super::fingerprint); a resumed ladder keeps the rows of the agents it
+//! already checked with as many games. The check's games — each elite agent's run's training
+//! levels × `style_repetitions` — are bounded by [`limits::games`] before the ladder plays
+//! ([`check_style_games`]).
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
+use super::CONFIG_HASH;
+use super::folder::check_hash;
 use super::spec::LadderSpec;
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
@@ -26,8 +31,9 @@ use crate::experiments::evaluate::evaluate_player;
 use crate::experiments::output_error;
 use crate::experiments::run_dir::RunDir;
 use crate::features::Feature;
+use crate::limits;
 use crate::qd::FeatureAxis;
-use crate::report::csv::{CsvTable, read_with_header, record_error};
+use crate::report::csv::{CsvTable, record_error};
 use crate::report::table::aligned;
 use crate::rng::derive_seed;
 
@@ -58,7 +64,11 @@ const STATS: [&str; 4] = ["mean", "sd", "lo", "hi"];
 const LO: usize = 2;
 const HI: usize = 3;
 
-/// The columns of `ladder_style.csv` for features named `features`.
+/// The columns of a style row after its features'.
+const TAIL: [&str; 3] = ["reached_cell", "in_cell", "consistent"];
+
+/// The columns of `ladder_style.csv` for features named `features` but the last,
+/// [`CONFIG_HASH`] (a table written before the fingerprint existed has these alone).
 pub fn columns(features: &[String]) -> Vec<String> {
     let mut c: Vec<String> = LEAD.map(String::from).to_vec();
     for f in features {
@@ -66,20 +76,238 @@ pub fn columns(features: &[String]) -> Vec<String> {
             c.push(format!("{f}_{s}"));
         }
     }
-    c.extend(["reached_cell", "in_cell", "consistent"].map(String::from));
+    c.extend(TAIL.map(String::from));
     c
 }
 
-/// Checks the style of every elite agent of `spec` (the ladder as its folder `dir` keeps it),
-/// `load` giving each run's [`StyleRun`]; writes `ladder_style.csv` and prints a table.
+/// The games of the style check of `spec`: each elite agent's run's training levels
+/// (`training_levels` of the run, as the config names it) × `style_repetitions`; 0 without
+/// the check.
 ///
 /// # Errors
 ///
-/// What `load` reports; the errors of [`evaluate_player`]; [`Error::Data`] naming the style
-/// file for a row that does not parse on resume; [`Error::Io`] for the file.
+/// What `training_levels` reports; [`Error::Config`] naming `style_repetitions` if the games
+/// are more than [`limits::MAX_GAMES`].
+pub fn check_style_games(
+    spec: &LadderSpec,
+    training_levels: impl Fn(&str) -> Result<u64>,
+) -> Result<u64> {
+    let reps = u64::from(spec.style_repetitions);
+    if reps == 0 {
+        return Ok(0);
+    }
+    let mut levels: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut elites = 0u64;
+    let mut total = 0u64;
+    for (run, _) in spec.agents.iter().filter_map(|a| a.elite.as_ref()) {
+        let l = match levels.get(run.as_str()) {
+            Some(&l) => l,
+            None => {
+                let l = training_levels(run)?;
+                levels.insert(run, l);
+                l
+            }
+        };
+        elites += 1;
+        total = total.saturating_add(l);
+    }
+    if elites == 0 {
+        return Ok(0);
+    }
+    limits::games(
+        &[
+            (total, "training levels of the elite agents (summed)"),
+            (reps, "style_repetitions"),
+        ],
+        "style_repetitions",
+    )
+}
+
+/// A style check's table as read back: its header and rows, each row's line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StyleTable {
+    /// The columns (without [`CONFIG_HASH`]).
+    pub header: Vec<String>,
+    /// The rows (without [`CONFIG_HASH`]), with their lines.
+    pub rows: Vec<(Vec<String>, usize)>,
+}
+
+impl StyleTable {
+    /// Whether each agent kept its elite's style — `consistent` — by agent name.
+    pub fn consistent(&self) -> BTreeMap<String, bool> {
+        let last = self.header.len() - 1;
+        self.rows
+            .iter()
+            .map(|(row, _)| (row[0].clone(), row[last] == "true"))
+            .collect()
+    }
+}
+
+/// Reads the style check `path` of the ladder `spec` as [`check_styles`] wrote it: its header
+/// [`LEAD`], four columns per feature (`{f}_mean`, `{f}_sd`, `{f}_lo`, `{f}_hi`) and `reached_cell`,
+/// `in_cell`, `consistent`, then [`CONFIG_HASH`] (or not, in a table written before it
+/// existed); one row per elite agent at most, in the config's order, with its run, cell and
+/// dial; whole games, at least one; a win rate in [0, 1]; per feature four empty cells (a
+/// feature of another run) or finite numbers with `sd ≥ 0` and `lo ≤ mean ≤ hi`; a whole
+/// `reached_cell`, `in_cell` true exactly when it is the agent's cell, `consistent` true or
+/// false; and `fingerprint` where the table has the column.
+///
+/// # Errors
+///
+/// [`Error::Data`] naming the file and line of the first row (or the header) that is not so;
+/// [`Error::Io`] if it cannot be read.
+pub fn read_styles(path: &Path, spec: &LadderSpec, fingerprint: &str) -> Result<StyleTable> {
+    let bytes = crate::files::read_bytes(path, crate::files::DATA_LIMIT)?;
+    let mut r = ::csv::Reader::from_reader(bytes.as_slice());
+    let mut header: Vec<String> = r
+        .headers()
+        .map_err(|e| Error::data(path, 1, e.to_string()))?
+        .iter()
+        .map(String::from)
+        .collect();
+    let bound = header.last().is_some_and(|h| h == CONFIG_HASH);
+    if bound {
+        header.pop();
+    }
+    let features = header
+        .len()
+        .checked_sub(LEAD.len() + TAIL.len())
+        .unwrap_or(1);
+    let names: Vec<String> = (0..features / STATS.len())
+        .map(|j| {
+            header[LEAD.len() + STATS.len() * j]
+                .strip_suffix("_mean")
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    if !features.is_multiple_of(STATS.len()) || header != columns(&names) {
+        return Err(Error::data(
+            path,
+            1,
+            format!(
+                "unexpected header: `{}`, four columns `{{f}}_mean`, `{{f}}_sd`, `{{f}}_lo`, \
+                 `{{f}}_hi` per feature, `{}`, then `{CONFIG_HASH}`",
+                LEAD.join(","),
+                TAIL.join(",")
+            ),
+        ));
+    }
+    let mut rows = Vec::new();
+    let mut last_agent: Option<usize> = None;
+    for (i, rec) in r.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.map_err(|e| record_error(path, line, &e))?;
+        let bad =
+            |col: &str, why: String| Error::data(path, line, format!("column `{col}`: {why}"));
+        let mut row: Vec<String> = rec.iter().map(String::from).collect();
+        if bound {
+            let hash = row.pop().unwrap_or_default();
+            check_hash(path, line, &hash, fingerprint)?;
+        }
+        let agent = spec
+            .agents
+            .iter()
+            .position(|a| a.name == row[0] && a.elite.is_some())
+            .ok_or_else(|| {
+                bad(
+                    "agent",
+                    format!("no elite agent `{}` in the ladder", row[0]),
+                )
+            })?;
+        if last_agent.is_some_and(|l| l >= agent) {
+            return Err(bad(
+                "agent",
+                format!(
+                    "`{}` out of order or given twice: the check goes through the elite \
+                     agents in the config's order",
+                    row[0]
+                ),
+            ));
+        }
+        last_agent = Some(agent);
+        let a = &spec.agents[agent];
+        let (run, cell) = a.elite.clone().unwrap_or_default();
+        if row[1] != run || row[2] != cell.to_string() {
+            return Err(bad("run", format!("not the run and cell of `{}`", a.name)));
+        }
+        if row[3] != a.dial.clone().unwrap_or_default() {
+            return Err(bad("dial", format!("not the dial of `{}`", a.name)));
+        }
+        if !row[4].parse::<u64>().is_ok_and(|g| g > 0) {
+            return Err(bad(
+                "games",
+                format!("`{}` is not a number of games", row[4]),
+            ));
+        }
+        if !row[5]
+            .parse::<f64>()
+            .is_ok_and(|w| (0.0..=1.0).contains(&w))
+        {
+            return Err(bad(
+                "win_rate",
+                format!("`{}` is not a rate in [0, 1]", row[5]),
+            ));
+        }
+        for (j, f) in names.iter().enumerate() {
+            let at = LEAD.len() + STATS.len() * j;
+            let cells = &row[at..at + STATS.len()];
+            if cells.iter().all(String::is_empty) {
+                continue;
+            }
+            let x: Vec<f64> = cells
+                .iter()
+                .map(|c| c.parse::<f64>().ok().filter(|x| x.is_finite()))
+                .collect::<Option<_>>()
+                .ok_or_else(|| bad(&format!("{f}_mean"), "give four finite numbers".into()))?;
+            if !(x[1] >= 0.0 && x[LO] <= x[0] && x[0] <= x[HI]) {
+                return Err(bad(
+                    &format!("{f}_lo"),
+                    format!(
+                        "the interval [{}, {}] does not hold the mean {} (or sd < 0)",
+                        x[LO], x[HI], x[0]
+                    ),
+                ));
+            }
+        }
+        let tail = row.len() - TAIL.len();
+        let reached = row[tail]
+            .parse::<usize>()
+            .map_err(|_| bad("reached_cell", format!("`{}` is not a cell", row[tail])))?;
+        if row[tail + 1] != (reached == cell).to_string() {
+            return Err(bad(
+                "in_cell",
+                format!(
+                    "`{}` where the reached cell {reached} is {}its cell {cell}",
+                    row[tail + 1],
+                    if reached == cell { "" } else { "not " }
+                ),
+            ));
+        }
+        if !["true", "false"].contains(&row[tail + 2].as_str()) {
+            return Err(bad(
+                "consistent",
+                format!("`{}`, not true or false", row[tail + 2]),
+            ));
+        }
+        rows.push((row, line));
+    }
+    Ok(StyleTable { header, rows })
+}
+
+/// Checks the style of every elite agent of `spec` (the ladder as its folder `dir` keeps it,
+/// its fingerprint `fingerprint`), `load` giving each run's [`StyleRun`]; writes
+/// `ladder_style.csv` and prints a table.
+///
+/// # Errors
+///
+/// What `load` reports; the errors of [`evaluate_player`]; as [`read_styles`] on resume, and
+/// [`Error::Data`] naming the style file if its features are not the runs'; [`Error::Io`] for
+/// the file.
 pub fn check_styles<G: SearchSupport>(
     spec: &LadderSpec,
     dir: &Path,
+    fingerprint: &str,
     load: impl Fn(&str) -> Result<StyleRun<G>>,
     threads: Option<usize>,
     resume: bool,
@@ -114,17 +342,26 @@ pub fn check_styles<G: SearchSupport>(
     let path = dir.join(LADDER_STYLE_CSV);
     let mut done: BTreeMap<String, Vec<String>> = BTreeMap::new();
     if resume && path.exists() {
-        let cols: Vec<&str> = header.iter().map(String::as_str).collect();
-        let mut r = read_with_header(&path, &cols)?;
-        for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| record_error(&path, i + 2, &e))?;
-            let row: Vec<String> = rec.iter().map(String::from).collect();
+        let kept = read_styles(&path, spec, fingerprint)?;
+        if kept.header != header {
+            return Err(Error::data(
+                &path,
+                1,
+                format!(
+                    "its features are not those of the elites' runs (expected `{}`)",
+                    header.join(",")
+                ),
+            ));
+        }
+        for (row, _) in kept.rows {
             done.insert(row[0].clone(), row);
         }
     }
     let pool = crate::experiments::thread_pool(threads, "threads")?;
     let seed = derive_seed(spec.seed, &[STYLE_TAG]);
-    let mut table = CsvTable::new(header.clone());
+    let mut file_header = header.clone();
+    file_header.push(CONFIG_HASH.to_string());
+    let mut table = CsvTable::new(file_header);
     let mut printed = Vec::new();
     for &(i, run_name, cell) in &elites {
         let a = &spec.agents[i];
@@ -188,6 +425,7 @@ pub fn check_styles<G: SearchSupport>(
             yes(&row[row.len() - 1]),
             format!("{:.1}", 100.0 * row[5].parse::<f64>().unwrap_or(0.0)),
         ]);
+        row.push(fingerprint.to_string());
         table.rows.push(row);
         table.write(&path)?;
     }
@@ -250,54 +488,6 @@ fn reaches(axis: &FeatureAxis, i: usize, lo: f64, hi: f64) -> bool {
     hi >= a && lo < b
 }
 
-/// Whether each agent of a ladder's style check kept its elite's style — `consistent`: every
-/// feature's 95 % interval reaches the elite's cell — by agent name, from `ladder_style.csv` in
-/// `dir`; `None` when the ladder has no style check (no such file).
-///
-/// # Errors
-///
-/// [`Error::Data`] naming the file when it lacks the `agent` or `consistent` column, or naming
-/// its line when a row is damaged or its `consistent` is not `true` or `false`; [`Error::Io`]
-/// when it cannot be read.
-pub fn consistent_styles(dir: &Path) -> Result<Option<BTreeMap<String, bool>>> {
-    let path = dir.join(LADDER_STYLE_CSV);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let bytes = crate::files::read_bytes(&path, crate::files::DATA_LIMIT)?;
-    let mut r = ::csv::Reader::from_reader(bytes.as_slice());
-    let header = r
-        .headers()
-        .map_err(|e| Error::data(&path, 1, e.to_string()))?;
-    let column = |name: &str| {
-        header.iter().position(|h| h == name).ok_or_else(|| {
-            Error::data(
-                &path,
-                1,
-                format!("no `{name}` column in the style check's header"),
-            )
-        })
-    };
-    let (agent, consistent) = (column("agent")?, column("consistent")?);
-    let mut kept = BTreeMap::new();
-    for (i, rec) in r.records().enumerate() {
-        let rec = rec.map_err(|e| record_error(&path, i + 2, &e))?;
-        let flag = match &rec[consistent] {
-            "true" => true,
-            "false" => false,
-            other => {
-                return Err(Error::data(
-                    &path,
-                    i + 2,
-                    format!("consistent is `{other}`, not true or false"),
-                ));
-            }
-        };
-        kept.insert(rec[agent].to_string(), flag);
-    }
-    Ok(Some(kept))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,37 +514,62 @@ mod tests {
     }
 
     #[test]
-    fn consistent_styles_are_read_by_column_name_and_a_bad_line_is_named() {
-        let dir = std::env::temp_dir().join(format!(
-            "playstyles-consistent-styles-{}",
-            std::process::id()
-        ));
+    fn a_style_table_reads_back_as_written_and_a_row_not_as_written_is_named() {
+        let text = "game = \"puerto-rico\"\nlevels = [\"4p\"]\n\
+                    [[agent]]\nname = \"c@t=1\"\nspec = \"random\"\nrun = \"r\"\ncell = 4\ndial = \"t=1\"\n\
+                    [[agent]]\nname = \"c@t=2\"\nspec = \"random\"\nrun = \"r\"\ncell = 4\ndial = \"t=2\"\n\
+                    [[agent]]\nname = \"plain\"\nspec = \"sa0\"\n";
+        let spec = super::super::LadderFile::parse(text)
+            .and_then(LadderSpec::validate)
+            .unwrap();
+        let dir =
+            std::env::temp_dir().join(format!("playstyles-style-table-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        assert_eq!(consistent_styles(&dir).unwrap(), None);
         let path = dir.join(LADDER_STYLE_CSV);
         let header = columns(&["economy".into()]).join(",");
-        std::fs::write(
-            &path,
-            format!(
-                "{header}\n\
-                 c@t=1,r,4,t=1,10,0.5,1,1,0,2,3,false,true\n\
-                 c@t=2,r,4,t=2,10,0.5,1,1,0,2,4,false,false\n"
-            ),
-        )
-        .unwrap();
-        let kept = consistent_styles(&dir).unwrap().unwrap();
+        let rows = [
+            "c@t=1,r,4,t=1,10,0.5000,1,1,0,2,3,false,true",
+            "c@t=2,r,4,t=2,10,0.5000,1,1,0,2,4,true,false",
+        ];
+        let file = |rows: &[&str], hash: &str| {
+            let mut t = format!("{header},{CONFIG_HASH}\n");
+            for r in rows {
+                t += &format!("{r},{hash}\n");
+            }
+            std::fs::write(&path, t).unwrap();
+        };
+        file(&rows, "ab");
+        let read = read_styles(&path, &spec, "ab").unwrap();
+        assert_eq!(read.header, columns(&["economy".into()]));
+        let kept = read.consistent();
         assert_eq!(kept.get("c@t=1"), Some(&true));
         assert_eq!(kept.get("c@t=2"), Some(&false));
-        std::fs::write(
-            &path,
-            format!("{header}\nc@t=1,r,4,t=1,10,0.5,1,1,0,2,3,true,maybe\n"),
-        )
-        .unwrap();
-        let e = consistent_styles(&dir).unwrap_err().to_string();
-        assert!(e.contains("line 2") && e.contains("consistent"), "{e}");
+        let e = read_styles(&path, &spec, "cd").unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains(CONFIG_HASH), "{e}");
+        for (damaged, col, line) in [
+            (rows[0].replace(",true", ",maybe"), "consistent", 2),
+            (rows[0].replace(",3,false", ",3,true"), "in_cell", 2),
+            (rows[0].replace("c@t=1,", "c@t=9,"), "agent", 2),
+            (rows[0].replace(",0.5000,", ",7,"), "win_rate", 2),
+            (rows[0].replace(",1,1,0,2,", ",1,1,1.5,2,"), "economy_lo", 2),
+            (rows[0].replace(",t=1,", ",t=2,"), "dial", 2),
+        ] {
+            file(&[&damaged, rows[1]], "ab");
+            let e = read_styles(&path, &spec, "ab").unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("line {line}")) && e.contains(col),
+                "{col}: {e}"
+            );
+        }
+        file(&[rows[1], rows[0]], "ab");
+        let e = read_styles(&path, &spec, "ab").unwrap_err().to_string();
+        assert!(e.contains("line 3") && e.contains("order"), "{e}");
+        // A table written before the fingerprint existed: read as it is.
+        std::fs::write(&path, format!("{header}\n{}\n", rows[0])).unwrap();
+        assert_eq!(read_styles(&path, &spec, "ab").unwrap().rows.len(), 1);
         std::fs::write(&path, "agent,games\nc,3\n").unwrap();
-        let e = consistent_styles(&dir).unwrap_err().to_string();
-        assert!(e.contains("consistent"), "{e}");
+        let e = read_styles(&path, &spec, "ab").unwrap_err().to_string();
+        assert!(e.contains("header"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
