@@ -189,6 +189,10 @@ pub struct TrainArgs {
     /// Replace an existing model file.
     #[arg(long)]
     pub force: bool,
+    /// Finish an interrupted run of this same command, or do nothing if its model is there
+    /// (for a job that is always requeued with --resume).
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
 }
 
 /// Flags of `playstyles evolve`.
@@ -725,22 +729,25 @@ impl Cli {
                 cfg.stop_after_chunks = a.stop_after_chunks;
                 Command::Dataset(Box::new(cfg))
             }
-            CliCommand::Train(a) => Command::Train(Box::new(TrainConfig::new(
-                a.datasets,
-                a.out,
-                a.test,
-                crate::learn::train::TrainSettings {
-                    hidden: a.hidden,
-                    second: a.second,
-                    epochs: a.epochs,
-                    batch: a.batch,
-                    rate: a.rate,
-                    seed: a.seed,
-                    test_fraction: a.test_fraction,
-                },
-                a.quiet,
-                a.force,
-            )?)),
+            CliCommand::Train(a) => Command::Train(Box::new(TrainConfig {
+                resume: a.resume,
+                ..TrainConfig::new(
+                    a.datasets,
+                    a.out,
+                    a.test,
+                    crate::learn::train::TrainSettings {
+                        hidden: a.hidden,
+                        second: a.second,
+                        epochs: a.epochs,
+                        batch: a.batch,
+                        rate: a.rate,
+                        seed: a.seed,
+                        test_fraction: a.test_fraction,
+                    },
+                    a.quiet,
+                    a.force,
+                )?
+            })),
             CliCommand::Games => Command::Games,
         })
     }

@@ -1186,7 +1186,11 @@ fn build_fixture(dir: &Path) {
             dir,
             run,
             &validating,
-            &["validation.csv", "validation_summary.csv"],
+            &[
+                "validation.csv",
+                "validation_summary.csv",
+                "validation.done.json",
+            ],
         );
         stopped(
             dir,
@@ -1205,7 +1209,11 @@ fn build_fixture(dir: &Path) {
             dir,
             run,
             &reevaluating,
-            &["reevaluated.csv", "reevaluated_summary.csv"],
+            &[
+                "reevaluated.csv",
+                "reevaluated_summary.csv",
+                "reevaluated.done.json",
+            ],
         );
         stopped(
             dir,

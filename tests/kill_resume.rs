@@ -9,7 +9,7 @@
 //! how it is run again after an interruption ([`Again`]): with `--resume` where the command
 //! has it — always, also after it had finished (then it has nothing to do and exits 0) or
 //! before it had written anything (a Slurm job requeued with `--resume` must end well);
-//! otherwise the same command, or the same command unless its completion marker exists.
+//! otherwise the same command.
 //! Every command runs in its row's folder with relative paths, so that two folders' files can
 //! be compared. A new command joins the harness with one row.
 //!
@@ -54,7 +54,7 @@ use playstyles::files::EXIT_AFTER_WRITES;
 use playstyles::rng::derive_seed;
 
 use crate::support::cli::scratch;
-use Again::{Resume, Same, Unless};
+use Again::{Resume, Same};
 use Input::{File, Made};
 use Run::{Once, Tasks};
 
@@ -240,7 +240,7 @@ const ROWS: &[Row] = &[
         run: Once(
             "train data.dataset --out m.safetensors --hidden 8 --second 4 --epochs 2 \
              --test-fraction 0.25 --quiet",
-            Unless("m.safetensors"),
+            Resume,
         ),
     },
     Row {
@@ -362,21 +362,16 @@ enum Again {
     Resume,
     /// The same command (it rewrites what it writes).
     Same,
-    /// The same command, unless this file, written last, exists (it had finished).
-    Unless(&'static str),
 }
 
 impl Again {
-    /// The command to run again after `args` was interrupted in `dir`, if any.
-    fn args(self, dir: &Path, args: &[String]) -> Option<Vec<String>> {
+    /// The command to run again after `args` was interrupted.
+    fn args(self, args: &[String]) -> Vec<String> {
         let mut a = args.to_vec();
-        match self {
-            Resume => a.push("--resume".into()),
-            Same => {}
-            Unless(marker) if dir.join(marker).exists() => return None,
-            Unless(_) => {}
+        if let Resume = self {
+            a.push("--resume".into());
         }
-        Some(a)
+        a
     }
 }
 
@@ -771,15 +766,11 @@ impl<'a> Driver<'a> {
         }
         self.stopped = true;
         self.after = Some(files(self.dir));
-        match again.args(self.dir, &args) {
-            Some(a) => {
-                let o = exec(self.dir, &a, None, None)?.expect("not killed");
-                succeeded(o, &a)
-                    .map(Some)
-                    .map_err(|e| format!("run again: {e}"))
-            }
-            None => Ok(None),
-        }
+        let a = again.args(&args);
+        let o = exec(self.dir, &a, None, None)?.expect("not killed");
+        succeeded(o, &a)
+            .map(Some)
+            .map_err(|e| format!("run again: {e}"))
     }
 }
 
@@ -812,17 +803,16 @@ fn check(row: &Row) -> Vec<String> {
     let last = reference.steps.last().expect("a step");
     let dir = scratch("kill_resume", &format!("{}/finished", row.name));
     copy(&reference.dir, &dir);
-    if let Some(again) = last.again.args(&dir, &last.args) {
-        let result = exec(&dir, &again, None, None)
-            .and_then(|o| succeeded(o.expect("not killed"), &again))
-            .map(|_| difference(&expected, &files(&dir)));
-        match result {
-            Ok(None) => {}
-            Ok(Some(d)) => fail(format!("{} after it finished: {d}", shown(&again))),
-            Err(e) => fail(format!("after it finished: {e}")),
-        }
-        tried += 1;
+    let again = last.again.args(&last.args);
+    let result = exec(&dir, &again, None, None)
+        .and_then(|o| succeeded(o.expect("not killed"), &again))
+        .map(|_| difference(&expected, &files(&dir)));
+    match result {
+        Ok(None) => {}
+        Ok(Some(d)) => fail(format!("{} after it finished: {d}", shown(&again))),
+        Err(e) => fail(format!("after it finished: {e}")),
     }
+    tried += 1;
 
     // Every write of the last steps (and the first step not started at all). The step's
     // time once it is no longer stopped (a warm run) bounds the kill delays below.

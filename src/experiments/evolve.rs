@@ -286,8 +286,7 @@ pub fn evolve<G: SearchSupport>(
     // A run killed before its first checkpoint has only its config.toml: it starts. One
     // that never started (not even its config.toml) starts too, as a requeued job that
     // always passes --resume expects.
-    let resuming =
-        cfg.resume && (present(&checkpoint_path)? || present(&dir.join(CONFIG_TOML))?);
+    let resuming = cfg.resume && (present(&checkpoint_path)? || present(&dir.join(CONFIG_TOML))?);
     if cfg.resume && !resuming {
         writeln!(
             out,

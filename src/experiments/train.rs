@@ -31,8 +31,10 @@
 //! finding the model already written, it only removes the manifest). Tables it did not write
 //! are replaced only with `--force`, and a model only with `--force`; `--force` replaces only
 //! files of the kinds `train` writes (a model, its CSV tables, a PNG, an SVG), never a folder,
-//! a link or another file. `train` has no `--resume`: it keeps nothing to resume from, so
-//! running it again is how it is continued.
+//! a link or another file. `--resume` does the same as running the command again, and finds
+//! nothing to do once its model is there (written by this very command: the model's
+//! metadata holds its command line and its datasets' fingerprints), so a job requeued with
+//! `--resume` ends well whether it had not started, was stopped or had finished.
 
 use std::fs;
 use std::io::{Read, Write};
@@ -84,6 +86,9 @@ pub struct TrainConfig {
     pub quiet: bool,
     /// Replace an existing model.
     pub force: bool,
+    /// Finish an interrupted run of this command, or nothing to do if this very command
+    /// wrote the model.
+    pub resume: bool,
     /// The command line, kept in the model's metadata.
     pub command_line: String,
 }
@@ -183,6 +188,7 @@ impl TrainConfig {
             settings: TrainSettings { test_fraction, ..f },
             quiet,
             force,
+            resume: false,
             command_line,
         })
     }
@@ -268,7 +274,8 @@ enum Outputs {
 }
 
 /// Checks the outputs of `cfg` (the model, its tables and its manifest) before anything is
-/// written, for the command of fingerprint `fingerprint`.
+/// written, for the command of fingerprint `fingerprint` training on datasets of the config
+/// fingerprints `trained_on`.
 ///
 /// # Errors
 ///
@@ -276,7 +283,7 @@ enum Outputs {
 /// file; for a model without `--force`; for tables not written by an interrupted run of this
 /// command (its manifest) without `--force`; with `--force`, for a file that is not of the
 /// kind `train` writes there.
-fn check_outputs(cfg: &TrainConfig, fingerprint: &str) -> Result<Outputs> {
+fn check_outputs(cfg: &TrainConfig, fingerprint: &str, trained_on: &[String]) -> Result<Outputs> {
     let manifest = manifest_path(&cfg.out);
     let outputs: Vec<(PathBuf, Option<&str>)> = std::iter::once((cfg.out.clone(), None))
         .chain(TABLES.iter().map(|t| (beside(&cfg.out, t), Some(*t))))
@@ -300,7 +307,15 @@ fn check_outputs(cfg: &TrainConfig, fingerprint: &str) -> Result<Outputs> {
     }
     let ours = read_manifest(&manifest).is_some_and(|m| m.fingerprint == fingerprint);
     let model = present.iter().any(|(_, s)| s.is_none());
-    if model && ours && !cfg.force {
+    // With --resume, a model this very command wrote (its command line and datasets) is a
+    // finished run too, whether or not its manifest was removed.
+    let made_here = || {
+        read_bytes(&cfg.out, DATA_LIMIT)
+            .ok()
+            .and_then(|b| ModelInfo::parse(&b).ok())
+            .is_some_and(|info| info.trained_by == cfg.command_line && info.datasets == trained_on)
+    };
+    if model && !cfg.force && (ours || (cfg.resume && made_here())) {
         return Ok(Outputs::Finished);
     }
     for (path, suffix) in present {
@@ -371,14 +386,15 @@ pub fn run_train<G: GameKit, W: Write>(game: &G, cfg: &TrainConfig, out: &mut W)
         trained_on.join(",")
     ));
     let manifest = manifest_path(&cfg.out);
-    if let Outputs::Finished = check_outputs(cfg, &fingerprint)? {
+    if let Outputs::Finished = check_outputs(cfg, &fingerprint, &trained_on)? {
         let model = Model::load(&cfg.out, Some(name), &encoding)?;
-        fs::remove_file(&manifest).map_err(|e| Error::io(&manifest, e))?;
+        if crate::files::present(&manifest)? {
+            fs::remove_file(&manifest).map_err(|e| Error::io(&manifest, e))?;
+        }
         writeln!(
             out,
-            "{}: finished already (stopped before removing {}); nothing to do",
-            cfg.out.display(),
-            manifest.display()
+            "{}: finished already; nothing to do",
+            cfg.out.display()
         )
         .map_err(output_error)?;
         return Ok(model);

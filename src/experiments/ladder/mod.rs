@@ -58,7 +58,8 @@
 //! one, ending as it would have with that budget from the start; a budget below the games the
 //! folder holds is refused, the folder untouched. A resume writes nothing before its checks
 //! have passed (the config, every saved game, the budget), and `--resume` of a finished ladder
-//! (its `ladder.csv` there, written with this very config) is "nothing to do".
+//! (its `ladder.csv` there, written with this very config) is "nothing to do"; one with
+//! nothing to resume (no `config.toml`) starts, so a requeued job may always pass `--resume`.
 //!
 //! **Bounds.** At load, the opening round robin (pairs × `start`) and `max_games` are bounded
 //! by [`limits::games`], and `max_games` must let the opening round robin reach every agent

@@ -23,7 +23,7 @@ use crate::experiments::agent_files::{AgentFile, copy_agent_files};
 use crate::experiments::output_error;
 use crate::experiments::run_dir::prepare_out_dir;
 use crate::experiments::tournament_spec::within;
-use crate::files::write_atomic;
+use crate::files::{present, write_atomic};
 use crate::game::Game;
 use crate::ladder::bradley_terry::{BradleyTerry, Ratings, Results};
 use crate::ladder::schedule::{games_for, next_games, round_robin};
@@ -103,8 +103,8 @@ enum Found {
 ///
 /// [`Error::Config`] naming `agent[i].spec` for an agent that cannot be built, `levels` for a
 /// level of fewer than two players, `out` for a folder holding results (without `--force` or
-/// `--resume`) or, with `--force`, one that is not a ladder's, `resume` when there is nothing
-/// to resume or the config differs, `max_games` for a resume whose budget is below the games
+/// `--resume`) or, with `--force`, one that is not a ladder's, `resume` when the config
+/// differs (a folder without a ladder's `config.toml` holds nothing to resume: it starts), `max_games` for a resume whose budget is below the games
 /// saved; [`Error::Data`] naming `ladder_games.csv` and the line for a saved game that does
 /// not belong to the ladder ([`games::read`]: another config's, another level or seed, or not
 /// in its schedule), `ladder.csv` for a damaged one of a finished ladder; [`Error::Io`] for
@@ -148,13 +148,24 @@ where
     };
     let fingerprint = kept.fingerprint()?;
     let games_path = cfg.out.join(LADDER_GAMES_CSV);
-    let (mut saved, mut rebudget) = if cfg.resume {
-        if cfg.force {
-            return Err(Error::config(
-                "resume",
-                "resume and force exclude each other",
-            ));
-        }
+    if cfg.resume && cfg.force {
+        return Err(Error::config(
+            "resume",
+            "resume and force exclude each other",
+        ));
+    }
+    // A ladder that never started (no config.toml) starts, as a requeued job that always
+    // passes --resume expects.
+    let resuming = cfg.resume && present(&cfg.out.join(CONFIG_TOML))?;
+    if cfg.resume && !resuming {
+        writeln!(
+            out,
+            "nothing to resume in {}: starting the ladder",
+            cfg.out.display()
+        )
+        .map_err(output_error)?;
+    }
+    let (mut saved, mut rebudget) = if resuming {
         match resumed(cfg, kept, &fingerprint, |base| check(&spec.specs(), base))? {
             Found::Finished => {
                 writeln!(
@@ -186,7 +197,7 @@ where
     let mut before_writing = || -> Result<()> {
         if std::mem::take(&mut rebudget) {
             let marker = cfg.out.join(LADDER_CSV);
-            if marker.exists() {
+            if present(&marker)? {
                 std::fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))?;
             }
             write_atomic(&cfg.out.join(CONFIG_TOML), kept.config_toml.as_bytes())?;
@@ -417,7 +428,7 @@ fn round_keys(
 ///
 /// # Errors
 ///
-/// [`Error::Config`] naming `resume` if the folder holds no ladder or another config's,
+/// [`Error::Config`] naming `resume` if the folder holds another config's ladder,
 /// `max_games` if it holds more games than the budget; as `check`, [`LadderFolder::games`]
 /// and [`LadderFolder::ratings`].
 fn resumed(
@@ -426,15 +437,6 @@ fn resumed(
     fingerprint: &str,
     check: impl Fn(&Path) -> Result<()>,
 ) -> Result<Found> {
-    if !cfg.out.join(CONFIG_TOML).is_file() {
-        return Err(Error::config(
-            "resume",
-            format!(
-                "nothing to resume: {} holds no {CONFIG_TOML} (run without --resume to start the ladder)",
-                cfg.out.display()
-            ),
-        ));
-    }
     let folder = LadderFolder::open(&cfg.out)?;
     if folder.fingerprint != fingerprint {
         return Err(Error::config(

@@ -14,7 +14,6 @@ use super::{
     CHART_PNG, CHART_SVG, DONE_JSON, JOURNAL_JSON, Probe, SensitivityConfig, extreme_probes,
     probes, units,
 };
-use crate::files::present;
 use crate::agent::{Agent, SearchSupport};
 use crate::agents::build_agent_at;
 use crate::arena::series::Series;
@@ -25,6 +24,7 @@ use crate::experiments::journal::{Entry, Journal, fingerprint, finished};
 use crate::experiments::run_dir::prepare_out_dir;
 use crate::experiments::{output_error, thread_pool};
 use crate::features::Feature;
+use crate::files::present;
 use crate::limits;
 use crate::qd::Domain;
 use crate::report::progress::Progress;

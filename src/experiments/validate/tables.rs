@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::files::present;
 use crate::error::{Error, Result};
 use crate::experiments::feature_spread::FeatureSpread;
 use crate::experiments::reevaluate::tables::{REEVALUATED_CSV, read_reevaluated_csv};
 use crate::experiments::run_dir::RunDir;
+use crate::files::present;
 use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
 use crate::report::csv::{CsvTable, check_finite, check_rate, read_with_header, record_error};
