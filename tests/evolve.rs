@@ -249,13 +249,26 @@ fn continuous_emitters_run_reproducibly_and_resume_exactly() {
 }
 
 #[test]
-fn resuming_a_finished_run_changes_no_result() {
+fn resuming_a_finished_run_writes_nothing() {
     let dir = scratch("evolve", "resume-done");
     let cfg = config(&dir, TINY);
     let out = dir.join("run");
     evolve_ok(&cfg, &out, &[]);
     let before = snapshot(&out);
-    evolve_ok(&cfg, &out, &["--resume"]);
+    let modified = |dir: &Path| -> Vec<(std::ffi::OsString, std::time::SystemTime)> {
+        let mut m: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (e.file_name(), e.metadata().unwrap().modified().unwrap())
+            })
+            .collect();
+        m.sort();
+        m
+    };
+    let times = modified(&out);
+    let printed = evolve_ok(&cfg, &out, &["--resume"]);
+    assert!(String::from_utf8_lossy(&printed.stdout).contains("nothing to do"));
     let after = snapshot(&out);
     for f in [
         "archive.csv",
@@ -265,6 +278,8 @@ fn resuming_a_finished_run_changes_no_result() {
     ] {
         assert_eq!(before[f], after[f], "{f} changed");
     }
+    // Issue 60: nothing to do, nothing written.
+    assert_eq!(modified(&out), times, "a file was written again");
 }
 
 #[test]
@@ -329,16 +344,21 @@ fn resuming_with_a_progress_row_of_the_checkpoint_missing_is_refused_naming_prog
 }
 
 #[test]
-fn resuming_without_a_checkpoint_names_the_file() {
+fn resuming_a_run_that_never_started_starts_it() {
+    // A requeued job always passes --resume: with nothing to resume, the run starts, says so,
+    // and ends as one started without --resume.
     let dir = scratch("evolve", "resume-none");
+    let cfg = config(&dir, TINY);
     let out = dir.join("run");
-    let o = evolve(&config(&dir, TINY), &out, &["--resume"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let e = stderr(&o);
+    let printed =
+        String::from_utf8_lossy(&evolve_ok(&cfg, &out, &["--resume"]).stdout).into_owned();
     assert!(
-        e.contains(&out.join(CHECKPOINT_JSON).display().to_string()),
-        "{e}"
+        printed.starts_with(&format!("nothing to resume in {}: starting", out.display())),
+        "{printed}"
     );
+    let plain = dir.join("plain");
+    evolve_ok(&cfg, &plain, &[]);
+    crate::tasks::assert_same_run(&plain, &out);
 }
 
 #[test]

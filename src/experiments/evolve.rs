@@ -18,7 +18,9 @@
 //! A run directory is never overwritten without `--force` (which first removes the old run's
 //! files); `--resume` continues the run from `checkpoint.json` if `config.toml` in the
 //! directory is the resolved config of this run (and starts it if the run was stopped before
-//! its first checkpoint, with `config.toml` alone).
+//! its first checkpoint, with `config.toml` alone, or never started: a requeued job may always
+//! pass `--resume`); a finished run resumed is "nothing to do" and writes nothing (but the
+//! explorer page, if a kill after the last checkpoint left it unwritten).
 //!
 //! Determinism: genome `i` (its global evaluation index) plays its games as
 //! `evaluate_player` seeded by `derive_seed(run seed, &[i])` would: game `j` on level
@@ -301,7 +303,15 @@ pub fn evolve<G: SearchSupport>(
     let pool = super::thread_pool(cfg.threads, "threads")?;
 
     let (mut me, mut reports) = if resuming {
-        open_run(dir, &setup.config_toml, me_config)?
+        let (me, reports) = open_run(dir, &setup.config_toml, me_config)?;
+        if me.is_done() {
+            // Finished (its checkpoint, written last, says so): nothing to do, nothing
+            // written.
+            let summary = finished_summary(&me, &reports, started);
+            write!(out, "{}", finished_text(&run.name, dir, &summary)).map_err(output_error)?;
+            return Ok(summary);
+        }
+        (me, reports)
     } else {
         if !cfg.force
             && let Some((me, reports)) = same_run(dir, &setup.config_toml, &me_config)
@@ -318,15 +328,7 @@ pub fn evolve<G: SearchSupport>(
                     ),
                 ));
             }
-            let summary = EvolveSummary {
-                last: reports.last().cloned(),
-                total_evaluations: me.total_evaluations(),
-                cells: me.archive().num_cells(),
-                batches_run: 0,
-                games_run: 0,
-                seconds: started.elapsed().as_secs_f64(),
-                done: true,
-            };
+            let summary = finished_summary(&me, &reports, started);
             write!(out, "{}", finished_text(&run.name, dir, &summary)).map_err(output_error)?;
             return Ok(summary);
         }
@@ -375,7 +377,7 @@ pub fn evolve<G: SearchSupport>(
     if let Some(e) = write_error {
         return Err(e);
     }
-    // Also covers a schedule without batches and a resumed run that was already done.
+    // Also covers a schedule without batches.
     write_outputs(dir, &me, &reports)?;
 
     let summary = EvolveSummary {
@@ -637,6 +639,20 @@ pub fn write_outputs(dir: &Path, me: &MapElites, reports: &[BatchReport]) -> Res
         .ok()
         .map(|text| config_hash(&text));
     checkpoint.save(&dir.join(CHECKPOINT_JSON))
+}
+
+/// The summary of the finished run `me` (its batch `reports`) found by a command started at
+/// `started` that had nothing to do.
+fn finished_summary(me: &MapElites, reports: &[BatchReport], started: Instant) -> EvolveSummary {
+    EvolveSummary {
+        last: reports.last().cloned(),
+        total_evaluations: me.total_evaluations(),
+        cells: me.archive().num_cells(),
+        batches_run: 0,
+        games_run: 0,
+        seconds: started.elapsed().as_secs_f64(),
+        done: true,
+    }
 }
 
 /// The progress bar's message: elites and best win rate.
