@@ -487,8 +487,21 @@ fn a_stopped_tournament_resumed_ends_with_the_files_of_an_uninterrupted_one() {
         std::fs::copy(full.join(file), dir.join(file)).unwrap();
     }
     cfg.out = dir.clone();
-    assert_eq!(play_toy(&cfg, RESOLVED).unwrap(), full_table);
+    let modified = |f: &str| std::fs::metadata(dir.join(f)).unwrap().modified().unwrap();
+    let times = ["games.csv", "summary.csv"].map(modified);
+    assert_eq!(
+        play_toy(&cfg, RESOLVED).unwrap(),
+        format!(
+            "the tournament in {} has finished: nothing to do\n{full_table}",
+            dir.display()
+        )
+    );
     assert_same_files(&full, &dir);
+    assert_eq!(
+        ["games.csv", "summary.csv"].map(modified),
+        times,
+        "nothing written again"
+    );
 }
 
 #[test]

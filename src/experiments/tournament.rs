@@ -190,6 +190,14 @@ where
         TournamentRows::new(&spec.pairings, series.len(), columns)
     };
     let pool = super::thread_pool(cfg.threads, "threads")?;
+    if resuming && rows.done() == rows.total() {
+        writeln!(
+            out,
+            "the tournament in {} has finished: nothing to do",
+            cfg.out.display()
+        )
+        .map_err(output_error)?;
+    }
     if !resuming {
         write_atomic(&cfg.out.join(CONFIG_TOML), kept.config_toml.as_bytes())?;
     }
@@ -225,7 +233,13 @@ where
             })?;
         }
         let mut guard = lock(&saving);
-        guard.0.write(&cfg.out)?;
+        if todo.is_empty() {
+            // Nothing played (a finished tournament resumed): its files are written only if
+            // a kill left them behind its games.
+            guard.0.write_if_changed(&cfg.out)?;
+        } else {
+            guard.0.write(&cfg.out)?;
+        }
         guard.1 = 0;
     }
     progress.finish();

@@ -248,6 +248,18 @@ impl TournamentRows {
         self.games_table().write(&dir.join(GAMES_CSV))?;
         self.summary_table().write(&dir.join(SUMMARY_CSV))
     }
+
+    /// As [`TournamentRows::write`], but a file that holds these very bytes already is not
+    /// written again.
+    ///
+    /// # Errors
+    ///
+    /// As [`TournamentRows::write`].
+    pub fn write_if_changed(&self, dir: &Path) -> Result<()> {
+        self.games_table().write_if_changed(&dir.join(GAMES_CSV))?;
+        self.summary_table()
+            .write_if_changed(&dir.join(SUMMARY_CSV))
+    }
 }
 
 /// The columns of `summary.csv`: the generic ones, the game's statistic `columns`,

@@ -58,6 +58,21 @@ impl CsvTable {
     pub fn write(&self, path: &Path) -> Result<()> {
         write_atomic(path, &self.to_bytes()?)
     }
+
+    /// Writes the table to `path` as [`CsvTable::write`] does, unless the file holds these
+    /// very bytes already (a command resumed with nothing to do writes nothing).
+    ///
+    /// # Errors
+    ///
+    /// As [`CsvTable::write`]; [`Error::Io`] naming the file if something that is not a
+    /// regular file is there.
+    pub fn write_if_changed(&self, path: &Path) -> Result<()> {
+        let bytes = self.to_bytes()?;
+        if crate::files::present(path)? && read_bytes(path, DATA_LIMIT)? == bytes {
+            return Ok(());
+        }
+        write_atomic(path, &bytes)
+    }
 }
 
 /// A CSV reader over the file at `path` (read whole, at most [`DATA_LIMIT`] bytes) whose
