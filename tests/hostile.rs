@@ -11,8 +11,7 @@
 //! or field, the line or the field (the file and its kind for a directory, FIFO or link); no
 //! panic; and the command writes nothing: its folder is the same, byte for byte, before and
 //! after. Each reader's command first reads its intact file and succeeds, so each failure
-//! comes from the damage. [`PENDING`] lists the cases whose readers other branches of issue 60
-//! fix: they run, and are printed, until those fixes are merged.
+//! comes from the damage.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -862,81 +861,6 @@ static READERS: &[Reader] = &[
     },
 ];
 
-/// Cases whose readers are in files other branches of issue 60 change (the branch and the
-/// place in the comments): they run and are printed, and do not fail the test until those
-/// branches are merged; a listed case that passes fails the test, to be taken off the list.
-/// A "dangling link" there is a reader that asks `Path::exists` or `Path::is_file` of an
-/// optional file (taking a link to nothing, a directory or a FIFO for no file) where
-/// `playstyles::files::present` says whether anything is there.
-const PENDING: &[&str] = &[
-    // i60-ladder: src/experiments/ladder/run.rs, `config.toml` (`is_file`) and
-    // `ladder_games.csv` (`exists`) on resume.
-    "config.toml of a ladder (ladder --resume): a FIFO",
-    "config.toml of a ladder (ladder --resume): a dangling link",
-    "config.toml of a ladder (ladder --resume): a directory",
-    "config.toml of a ladder (ladder --resume): a link to a FIFO",
-    "config.toml of a ladder (ladder --resume): a link to a directory",
-    "ladder_games.csv (ladder --resume): a dangling link",
-    // i60-ladder: src/experiments/tiers.rs, a ladder's config.toml parsed without naming the
-    // file, nor bound to its games (item 5); `is_ladder` asks `is_file` of ladder_games.csv.
-    "config.toml of a ladder (tiers): a key or column twice",
-    "config.toml of a ladder (tiers): a value out of range",
-    "config.toml of a ladder (tiers): another run's or game's",
-    "config.toml of a ladder (tiers): cut in the first line",
-    "config.toml of a ladder (tiers): cut in the last line",
-    "config.toml of a ladder (tiers): empty",
-    "ladder_games.csv (tiers): a FIFO",
-    "ladder_games.csv (tiers): a dangling link",
-    "ladder_games.csv (tiers): a directory",
-    "ladder_games.csv (tiers): a link to a FIFO",
-    "ladder_games.csv (tiers): a link to a directory",
-    // i60-ladder: src/experiments/tiers.rs, validation.csv (`exists`).
-    "validation.csv (tiers): a dangling link",
-    // i60-ladder: src/experiments/ladder/style.rs (`exists`; win rates and means unchecked,
-    // not bound to the ladder).
-    "ladder_style.csv (ladder --resume): a dangling link",
-    "ladder_style.csv (ladder --resume): a number not finite",
-    "ladder_style.csv (ladder --resume): a value out of range",
-    "ladder_style.csv (ladder --resume): another run's or game's",
-    // i60-ladder: src/experiments/ladder/table.rs, ladder.csv's scores unchecked (item 9),
-    // not bound to the ladder (item 5).
-    "ladder.csv (report --ladder): a value out of range",
-    "ladder.csv (report --ladder): another run's or game's",
-    // i60-ladder: src/experiments/report.rs, the ladder's tiers.toml (`exists`, values
-    // unchecked, not bound to the ladder).
-    "tiers.toml of a ladder (report --ladder): a dangling link",
-    "tiers.toml of a ladder (report --ladder): a number not finite",
-    "tiers.toml of a ladder (report --ladder): a value out of range",
-    "tiers.toml of a ladder (report --ladder): another run's or game's",
-    // i60-ladder: src/experiments/report.rs and tiers.rs, a run's tiers.toml (`exists`; a
-    // cell off the map, a NaN win rate, another run's tiers accepted).
-    "tiers.toml of a run (report): a dangling link",
-    "tiers.toml of a run (report): a number not finite",
-    "tiers.toml of a run (report): a value out of range",
-    "tiers.toml of a run (report): another run's or game's",
-    // i60-ladder (report.rs, shared): progress.csv, validation.csv, reevaluated.csv (`exists`).
-    "progress.csv (report): a dangling link",
-    "validation.csv (report): a dangling link",
-    "reevaluated.csv (report): a dangling link",
-    // i60-sens: src/experiments/validate/tables.rs, a NaN feature mean accepted; validation.csv
-    // and reevaluated.csv not bound to the run (another run's tables of the same cells read).
-    "validation.csv (report): a number not finite",
-    "validation.csv (report): another run's or game's",
-    "reevaluated.csv (report): another run's or game's",
-    // i60-sens: src/experiments/journal.rs (read through `serde_json::Value`: a key twice is
-    // taken; entries unchecked: a win rate of 7) and its callers (`exists`, `is_file`).
-    "reevaluated.journal.json (reevaluate --resume): a dangling link",
-    "reevaluated.journal.json (reevaluate --resume): a key or column twice",
-    "reevaluated.journal.json (reevaluate --resume): a value out of range",
-    "sensitivity.journal.json (sensitivity --resume): a dangling link",
-    "sensitivity.journal.json (sensitivity --resume): a key or column twice",
-    "validation.journal.json (validate --resume): a dangling link",
-    "validation.journal.json (validate --resume): a key or column twice",
-    "validation.journal.json (validate --resume): a value out of range",
-    // i60-learn: src/experiments/dataset.rs, a chunk's part (`exists`).
-    "dataset part (dataset --resume): a dangling link",
-];
-
 /// One way of damaging a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Damage {
@@ -991,7 +915,7 @@ impl Damage {
         Damage::Foreign,
     ];
 
-    /// Its name in case names and in [`PENDING`].
+    /// Its name in case names.
     fn name(self) -> &'static str {
         match self {
             Damage::Intact => "intact",
@@ -1038,7 +962,7 @@ impl Damage {
     }
 }
 
-/// The name of the case of reader `r` and damage `d`, as [`PENDING`] lists it.
+/// The name of the case of reader `r` and damage `d`.
 fn case_name(r: &Reader, d: Damage) -> String {
     format!("{}: {}", r.name, d.name())
 }
@@ -1630,12 +1554,6 @@ fn every_damaged_file_exits_2_naming_it_without_a_panic_a_hang_or_a_write() {
         .flat_map(|r| Damage::ALL.iter().map(move |&d| (r, d)))
         .filter(|(r, d)| d.applies(r))
         .collect();
-    for name in PENDING {
-        assert!(
-            cases.iter().any(|(r, d)| case_name(r, *d) == *name),
-            "PENDING names no case: {name}"
-        );
-    }
     let next = AtomicUsize::new(0);
     let results: Vec<Vec<(String, Vec<String>, String)>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..WORKERS)
@@ -1655,33 +1573,20 @@ fn every_damaged_file_exits_2_naming_it_without_a_panic_a_hang_or_a_write() {
             .collect();
         workers.into_iter().map(|w| w.join().unwrap()).collect()
     });
-    let mut failures = Vec::new();
-    let mut fixed = Vec::new();
-    let mut pending = 0;
-    for (name, wrong, err) in results.into_iter().flatten() {
-        let listed = PENDING.contains(&name.as_str());
-        let err = err.trim_end().replace('\n', " | ");
-        match (wrong.is_empty(), listed) {
-            (true, true) => fixed.push(name),
-            (true, false) => {}
-            (false, true) => {
-                pending += 1;
-                println!("pending: {name}: {} ({err})", wrong.join("; "));
-            }
-            (false, false) => failures.push(format!("{name}: {} ({err})", wrong.join("; "))),
-        }
-    }
-    println!(
-        "{} cases over {} readers, {pending} pending",
-        cases.len(),
-        READERS.len()
-    );
+    let failures: Vec<String> = results
+        .into_iter()
+        .flatten()
+        .filter(|(_, wrong, _)| !wrong.is_empty())
+        .map(|(name, wrong, err)| {
+            let err = err.trim_end().replace('\n', " | ");
+            format!("{name}: {} ({err})", wrong.join("; "))
+        })
+        .collect();
+    println!("{} cases over {} readers", cases.len(), READERS.len());
     assert!(
-        failures.is_empty() && fixed.is_empty(),
-        "{} case(s) failed:\n{}\n{} pending case(s) pass now, take them off PENDING:\n{}",
+        failures.is_empty(),
+        "{} case(s) failed:\n{}",
         failures.len(),
-        failures.join("\n"),
-        fixed.len(),
-        fixed.join("\n")
+        failures.join("\n")
     );
 }

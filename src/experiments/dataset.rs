@@ -373,7 +373,7 @@ pub fn dataset<G: GameKit, W: Write>(
     for c in 0..chunks {
         let path = part_path(&parts, c);
         let range = chunk_range(c, cfg.games);
-        if cfg.resume && path.exists() {
+        if cfg.resume && crate::files::present(&path)? {
             check_part(&path, &header.config, range.clone())?;
             progress.add(range.end - range.start);
             continue;
@@ -485,7 +485,9 @@ fn is_own_part(name: &str) -> bool {
 /// # Errors
 ///
 /// [`Error::Config`] naming `--out` if `parts` is a link or not a folder, or holds anything
-/// `dataset` does not write (a file of another name, a folder, a link).
+/// `dataset` does not write (a file of another name, a link to a file); [`Error::Io`] naming
+/// an entry of a part's name that is not a regular file, and saying what it is ("not a
+/// regular file (a FIFO)", a folder, a dangling link: [`crate::files::open`]'s errors).
 fn own_parts(parts: &Path) -> Result<Vec<PathBuf>> {
     let not_ours = |what: String| {
         Error::config(
@@ -509,12 +511,17 @@ fn own_parts(parts: &Path) -> Result<Vec<PathBuf>> {
         let entry = entry.map_err(|e| Error::io(parts, e))?;
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
-        let file = entry
-            .file_type()
-            .map_err(|e| Error::io(&path, e))?
-            .is_file();
-        if !file || !is_own_part(&name) {
+        let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
+        if !is_own_part(&name) {
             return Err(not_ours(format!("{} holds {name}", parts.display())));
+        }
+        if !kind.is_file() {
+            // What is there, named: a folder, a FIFO, a link to nothing or to one of them.
+            crate::files::open(&path)?;
+            return Err(not_ours(format!(
+                "{} holds {name}, a link",
+                parts.display()
+            )));
         }
         own.push(path);
     }

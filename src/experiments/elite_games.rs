@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::files::{TEXT_LIMIT, present, read_text};
 use crate::qd::Evaluation;
 use crate::report::archive::ArchiveRow;
-use crate::report::csv::CsvTable;
+use crate::report::csv::{CsvTable, check_rate};
 use crate::report::progress::Progress;
 
 /// One elite played: its cell, the agent spec it was played with and its evaluation.
@@ -37,6 +37,15 @@ impl Entry for EliteEntry {
     const HOLDS: &'static str = "an interrupted run's elites";
     fn same_item(&self, other: &Self) -> bool {
         self.cell == other.cell
+    }
+    /// The evaluation as [`evaluate_player`](super::evaluate::evaluate_player) makes it: a win
+    /// rate in [0, 1], and [`Evaluation::validate`] (finite numbers, a mean and a spread per
+    /// feature, wins and draws within the games).
+    fn check(&self) -> std::result::Result<(), String> {
+        let e = &self.evaluation;
+        check_rate("fitness", e.fitness)
+            .and_then(|()| e.validate(e.descriptor_means.len()))
+            .map_err(|why| format!("cell {}, {why}", self.cell))
     }
 }
 

@@ -4,8 +4,9 @@
 //! items that were being played. The journal also records the settings the games and the
 //! tables depend on (fingerprints, [`fingerprint`], for long ones such as the rules); resuming
 //! with other settings is refused, naming the setting. What an item's entry holds is the
-//! command's ([`Entry`]), which checks each entry against what the item must hold before
-//! taking it.
+//! command's ([`Entry`]): a resumed journal's every entry must hold values as the command
+//! writes them ([`Entry::check`]: a win rate of 7 is a damaged journal), and the command
+//! checks each entry against what the item must hold before taking it.
 //!
 //! **Finished.** Once the command's tables are written, [`Journal::finish`] writes its
 //! *completion record* (`<name>.done.json`: the journal's version and settings, no entries,
@@ -37,6 +38,13 @@ pub trait Entry: Clone + Serialize + DeserializeOwned {
     const HOLDS: &'static str;
     /// True if `other` is an entry for the same item (recording `self` replaces it).
     fn same_item(&self, other: &Self) -> bool;
+    /// Checks the entry's values as the command writes them (win rates in [0, 1], finite
+    /// numbers, counts that agree): what is wrong, in words. [`Journal::open`] checks every
+    /// entry of a journal it resumes; an entry whose every value its type bounds has nothing
+    /// to check.
+    fn check(&self) -> std::result::Result<(), String> {
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -95,7 +103,7 @@ impl<E: Entry> Journal<E> {
     /// `force` is set, or naming the first setting (in the order of `settings`) that differs
     /// from the journal's;
     /// [`Error::Io`] naming the file if it cannot be read, [`Error::Data`] if it is not a
-    /// journal of this version.
+    /// journal of this version or an entry's values are not as written ([`Entry::check`]).
     pub fn open(
         path: &Path,
         settings: &[(&str, String)],
@@ -113,6 +121,19 @@ impl<E: Entry> Journal<E> {
         if present(path)? {
             if resume {
                 let old: JournalFile<E> = read(path)?;
+                for (i, e) in old.done.iter().enumerate() {
+                    e.check().map_err(|why| {
+                        Error::data(
+                            path,
+                            0,
+                            format!(
+                                "damaged journal: entry {}: {why}; pass --force instead of \
+                                 --resume to start over",
+                                i + 1
+                            ),
+                        )
+                    })?;
+                }
                 if let Some((key, was, value)) = differing(&old.settings, settings) {
                     return Err(Error::config(
                         key,
@@ -330,6 +351,33 @@ mod tests {
         fn same_item(&self, other: &Self) -> bool {
             self.item == other.item
         }
+        fn check(&self) -> std::result::Result<(), String> {
+            if self.wins > 10 {
+                return Err(format!("`wins` is {}, more than the 10 games", self.wins));
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_resumed_journal_with_an_entry_not_as_written_is_damaged_naming_it() {
+        let dir = tempfile_dir("journal-damaged");
+        let path = dir.join("j.json");
+        let j = open(&path, "2", false, false).unwrap();
+        j.record(played(3, "p", 2)).unwrap();
+        j.record(played(5, "p", 11)).unwrap();
+        drop(j);
+        let e = open(&path, "2", true, false).unwrap_err();
+        assert!(matches!(e, Error::Data { .. }), "{e:?}");
+        let e = e.to_string();
+        assert!(
+            e.contains("j.json")
+                && e.contains("damaged journal: entry 2: `wins` is 11")
+                && e.contains("--force"),
+            "{e}"
+        );
+        // Started afresh, the damaged journal is discarded.
+        assert_eq!(open(&path, "2", false, true).unwrap().count(|_| true), 0);
     }
 
     fn played(item: usize, spec: &str, wins: u32) -> Played {

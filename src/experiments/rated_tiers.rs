@@ -27,23 +27,27 @@
 //! ladder's `ladder_agent` name, `elo`, `elo_lo`, `elo_hi`, and against the tier below
 //! `gap_below` with its interval `gap_below_lo`, `gap_below_hi` and the `expected_below` score
 //! it implies; elites add `run`, `cell` and their `dial` setting. Such a file is what a ladder's
-//! `tiers` field reads, to re-play the tiers on held-out levels.
+//! `tiers` field reads, to re-play the tiers on held-out levels. `report --ladder` reads it
+//! back checked as written and bound to the ladder ([`read_rated_tiers`]).
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::agent_files::usable_anywhere;
+use super::game_kind::program;
 use super::ladder::LadderSpec;
 use super::ladder::folder::LadderFolder;
 use super::ladder::games::LADDER_GAMES_CSV;
 use super::ladder::style::LADDER_STYLE_CSV;
+use super::ladder::table::{LADDER_CSV, LadderRow};
 use super::output_error;
 use super::run_dir::RunDir;
+use super::tiers::{read_tiers_file, same_agent, tier_line};
 use crate::error::{Error, Result};
-use crate::files::write_atomic;
+use crate::files::{present, write_atomic};
 use crate::ladder::bradley_terry::{BradleyTerry, Ratings, Results, expected_score};
 use crate::limits;
 use crate::report::table::aligned;
@@ -273,7 +277,8 @@ pub fn pick(
 }
 
 /// One `[[tier]]` table of a rated `tiers.toml`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RatedTier {
     /// `tier-1` (weakest) … `tier-N`.
     pub name: String,
@@ -310,9 +315,167 @@ pub struct RatedTier {
     pub dial: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RatedTiersFile {
     tier: Vec<RatedTier>,
+}
+
+/// Reads the `tiers.toml` of the ladder `folder` (`None` if it has none) as [`rated_tiers`]
+/// wrote it, bound to the ladder whose `ladder.csv` rows are `rows`: 2 to
+/// [`limits::MAX_TIERS`] tiers named `tier-1`, `tier-2`, … in order, weakest first; each an
+/// agent of the ladder (`ladder_agent`) with its spec, run, cell and dial; finite ratings with
+/// `elo_lo ≤ elo ≤ elo_hi`, each within the rounding (0.1 Elo) of the agent's in `ladder.csv`;
+/// from the second tier on, the gap to the tier below — the difference of their ratings, within
+/// its interval — and an expected score in [0, 1], the first tier without them.
+///
+/// # Errors
+///
+/// [`Error::Data`] naming the file and the line of the first field that is not so (another
+/// ladder's tiers, or a damaged file), or of a syntax error; [`Error::Io`] if it cannot be
+/// read.
+pub fn read_rated_tiers(
+    folder: &LadderFolder,
+    rows: &[LadderRow],
+) -> Result<Option<Vec<RatedTier>>> {
+    let path = folder.dir.join(TIERS_TOML);
+    if !present(&path)? {
+        return Ok(None);
+    }
+    let (file, text): (RatedTiersFile, String) = read_tiers_file(&path)?;
+    let n = file.tier.len();
+    if n < 2 || n as u64 > limits::MAX_TIERS {
+        return Err(Error::data(
+            &path,
+            0,
+            format!(
+                "{n} tiers: `tiers` writes 2 to {} of them",
+                limits::MAX_TIERS
+            ),
+        ));
+    }
+    let again = format!(
+        "; pick the ladder's tiers again with `{} tiers {}`",
+        program(),
+        folder.dir.display()
+    );
+    let spec = &folder.spec;
+    for (i, t) in file.tier.iter().enumerate() {
+        let bad = |key: &str, why: String| {
+            Error::data(
+                &path,
+                tier_line(&text, i, key),
+                format!("tier {}: `{key}`: {why}", i + 1),
+            )
+        };
+        if t.name != format!("tier-{}", i + 1) {
+            return Err(bad(
+                "name",
+                format!("`{}` where `tier-{}` comes", t.name, i + 1),
+            ));
+        }
+        let Some(a) = spec.agents.iter().find(|a| a.name == t.ladder_agent) else {
+            return Err(bad(
+                "ladder_agent",
+                format!("no agent `{}` in the ladder{again}", t.ladder_agent),
+            ));
+        };
+        if !same_agent(&t.agent, &format!("{:#}", a.spec)) {
+            return Err(bad(
+                "agent",
+                format!("not the spec of `{}` in the ladder{again}", a.name),
+            ));
+        }
+        if (t.run.clone(), t.cell) != (a.elite.clone().map(|e| e.0), a.elite.as_ref().map(|e| e.1))
+        {
+            return Err(bad(
+                "cell",
+                format!("not the run and cell of `{}` in the ladder{again}", a.name),
+            ));
+        }
+        if t.dial != a.dial {
+            return Err(bad(
+                "dial",
+                format!("not the dial of `{}` in the ladder{again}", a.name),
+            ));
+        }
+        for (key, x) in [("elo", t.elo), ("elo_lo", t.elo_lo), ("elo_hi", t.elo_hi)] {
+            if !x.is_finite() {
+                return Err(bad(key, format!("{x} is not a finite number")));
+            }
+        }
+        if !(t.elo_lo <= t.elo && t.elo <= t.elo_hi) {
+            return Err(bad(
+                "elo_lo",
+                format!(
+                    "the interval [{}, {}] does not hold the rating {}",
+                    t.elo_lo, t.elo_hi, t.elo
+                ),
+            ));
+        }
+        let rated = rows.iter().find(|r| r.agent == a.name).ok_or_else(|| {
+            bad(
+                "ladder_agent",
+                format!("`{}` has no row in {LADDER_CSV}", a.name),
+            )
+        })?;
+        for (key, x, y) in [
+            ("elo", t.elo, rated.elo),
+            ("elo_lo", t.elo_lo, rated.elo_lo),
+            ("elo_hi", t.elo_hi, rated.elo_hi),
+        ] {
+            if (x - y).abs() > 0.1 + 1e-9 {
+                return Err(bad(
+                    key,
+                    format!("{x} is not the ladder's ({y} in {LADDER_CSV}){again}"),
+                ));
+            }
+        }
+        let gap = [
+            ("gap_below", t.gap_below),
+            ("gap_below_lo", t.gap_below_lo),
+            ("gap_below_hi", t.gap_below_hi),
+            ("expected_below", t.expected_below),
+        ];
+        let Some(below) = i.checked_sub(1).map(|j| &file.tier[j]) else {
+            if let Some((key, _)) = gap.iter().find(|(_, x)| x.is_some()) {
+                return Err(bad(key, "the first tier has no tier below".into()));
+            }
+            continue;
+        };
+        let [d, lo, hi, e] = gap.map(|(key, x)| match x {
+            Some(x) if x.is_finite() => Ok(x),
+            Some(x) => Err(bad(key, format!("{x} is not a finite number"))),
+            None => Err(bad(key, "missing: a tier above the first has it".into())),
+        });
+        let (d, lo, hi, e) = (d?, lo?, hi?, e?);
+        if t.elo < below.elo {
+            return Err(bad(
+                "elo",
+                format!(
+                    "{} below the tier before ({}): tiers go weakest first",
+                    t.elo, below.elo
+                ),
+            ));
+        }
+        if !(lo <= d && d <= hi) || (d - (t.elo - below.elo)).abs() > 0.15 + 1e-9 {
+            return Err(bad(
+                "gap_below",
+                format!(
+                    "{d} (interval [{lo}, {hi}]) is not the difference of its rating and the \
+                     tier's below ({} - {})",
+                    t.elo, below.elo
+                ),
+            ));
+        }
+        if !(0.0..=1.0).contains(&e) {
+            return Err(bad(
+                "expected_below",
+                format!("{e} is not an expected score in [0, 1]"),
+            ));
+        }
+    }
+    Ok(Some(file.tier))
 }
 
 /// The settings among `candidates` (agents of cell `cell`) whose style the ladder's style check

@@ -1,12 +1,14 @@
 //! `playstyles report RUN_DIR`: the run explorer, `RUN_DIR/report.html`
 //! ([`crate::report::explorer`]): the map, one card per elite with what the run knows of it
-//! (`archive.csv`; `validation.csv`, `reevaluated.csv` and `tiers.toml` when present) and a
-//! replay of one of its games, the progress chart and the configuration. `evolve` writes it at
-//! the end of a run. With `--ladder LADDER_DIR` (a `playstyles ladder` folder that rated elites
-//! of this run), each rated elite's card shows its rating, rank and tier (the ladder's
-//! `tiers.toml`, where there is one) — one row per dial setting —, and the page the ladder's
-//! chart; the ladder must have finished, its tables read as written and bound to its config
-//! ([`super::ladder::folder::LadderFolder`]).
+//! (`archive.csv`; `validation.csv`, `reevaluated.csv` and `tiers.toml` when present, each
+//! read as its command wrote it and bound to the run's archive, so that another run's table or
+//! one the run went on after is an error naming it and the line) and a replay of one of its
+//! games, the progress chart and the configuration. `evolve` writes it at the end of a run.
+//! With `--ladder LADDER_DIR` (a `playstyles ladder` folder that rated elites of this run),
+//! each rated elite's card shows its rating, rank and tier (the ladder's `tiers.toml`, where
+//! there is one, [`super::rated_tiers::read_rated_tiers`]) — one row per dial setting —, and
+//! the page the ladder's chart; the ladder must have finished, its tables read as written and
+//! bound to its config ([`super::ladder::folder::LadderFolder`]).
 //!
 //! **Replays.** Each elite plays one game against the run's baseline on the run's first
 //! training level, the elite in seat 0, seeded `derive_seed(run seed, [REPLAY_TAG, cell])`;
@@ -22,15 +24,16 @@ use rayon::prelude::*;
 use super::evaluate::line_up;
 use super::ladder::folder::LadderFolder;
 use super::ladder::table::LADDER_CSV;
-use super::reevaluate::tables::{REEVALUATED_CSV, read_reevaluated_csv};
+use super::rated_tiers::read_rated_tiers;
+use super::reevaluate::tables::reevaluation_of;
 use super::replay::record;
 use super::run_dir::{CHECKPOINT_JSON, RunDir, read_config};
-use super::tiers::{TIERS_TOML, TiersFile};
-use super::validate::tables::{VALIDATION_CSV, read_validation_csv};
+use super::tiers::read_run_tiers;
+use super::validate::tables::{ValidationRow, validation_of};
 use super::{GameKind, output_error, thread_pool};
 use crate::agents::build_agent_at;
 use crate::error::{Error, Result};
-use crate::files::{TEXT_LIMIT, read_text, write_atomic};
+use crate::files::{present, write_atomic};
 use crate::kit::GameKit;
 use crate::limits;
 use crate::qd::{ArchiveStats, BatchReport};
@@ -128,14 +131,15 @@ fn explorer<G: GameKit>(
     let boxes = cell_boxes(rows, axes)?;
     let heatmap_svg = render_svg(rows, axes)?;
     let progress_path = dir.join(PROGRESS_CSV);
-    let progress: Vec<BatchReport> = if progress_path.exists() {
+    let progress: Vec<BatchReport> = if present(&progress_path)? {
         read_run_progress(&progress_path, &dir.join(CHECKPOINT_JSON))?
     } else {
         Vec::new()
     };
-    let validation = read_validation(dir)?;
-    let reevaluation = read_reevaluation(dir, run)?;
-    let tiers = read_tiers(dir)?;
+    let validated = validation_of(run)?;
+    let validation = validation_cards(validated.as_deref().unwrap_or_default());
+    let reevaluation = read_reevaluation(run)?;
+    let tiers = read_tiers(run, validated.as_deref())?;
     let (ratings, ladder) = match &cfg.ladder {
         Some(l) => {
             let (ratings, ladder) = read_ladder(l, dir)?;
@@ -302,14 +306,10 @@ fn replay_of<G: GameKit>(
     record(game, level, source, &mut agents)
 }
 
-/// Card rows per cell from `validation.csv`, if the run has one.
-fn read_validation(dir: &Path) -> Result<BTreeMap<usize, Vec<(String, String)>>> {
-    let path = dir.join(VALIDATION_CSV);
+/// Card rows per cell from the rows of the run's `validation.csv` ([`validation_of`]).
+fn validation_cards(rows: &[ValidationRow]) -> BTreeMap<usize, Vec<(String, String)>> {
     let mut out: BTreeMap<usize, Vec<(String, String)>> = BTreeMap::new();
-    if !path.exists() {
-        return Ok(out);
-    }
-    for r in read_validation_csv(&path)? {
+    for r in rows {
         let rows = out.entry(r.cell).or_default();
         if rows.is_empty() {
             rows.push((
@@ -324,7 +324,7 @@ fn read_validation(dir: &Path) -> Result<BTreeMap<usize, Vec<(String, String)>>>
             ));
         }
         rows.push((
-            r.feature,
+            r.feature.clone(),
             format!(
                 "{:.2} ± {:.2} (map {:.2} ± {:.2}){}",
                 r.val_mean,
@@ -339,18 +339,18 @@ fn read_validation(dir: &Path) -> Result<BTreeMap<usize, Vec<(String, String)>>>
             ),
         ));
     }
-    Ok(out)
+    out
 }
 
-/// Card rows per cell from `reevaluated.csv`, if the run has one.
-fn read_reevaluation(dir: &Path, run: &RunDir) -> Result<BTreeMap<usize, Vec<(String, String)>>> {
-    let path = dir.join(REEVALUATED_CSV);
+/// Card rows per cell from `reevaluated.csv`, if the run has one ([`reevaluation_of`]: read as
+/// written and bound to the run's archive).
+fn read_reevaluation(run: &RunDir) -> Result<BTreeMap<usize, Vec<(String, String)>>> {
     let mut out = BTreeMap::new();
-    if !path.exists() {
+    let Some(rows) = reevaluation_of(run)? else {
         return Ok(out);
-    }
+    };
     let features = &run.archive.features;
-    for r in read_reevaluated_csv(&path, features)? {
+    for r in rows {
         let (lo, hi) = r.new_win_rate_interval;
         let mut rows = vec![(
             "win rate".to_string(),
@@ -392,34 +392,19 @@ type CellRows = BTreeMap<usize, Vec<(String, String)>>;
 /// # Errors
 ///
 /// As [`LadderFolder::open`], [`LadderFolder::games`] and [`LadderFolder::ratings`] for the
-/// ladder's files (each checked as written and bound to its config); [`Error::Data`] naming
-/// `ladder.csv` if no agent of it is an elite of this run, or its `tiers.toml` does not parse.
+/// ladder's files (each checked as written and bound to its config), and
+/// [`read_rated_tiers`] for its `tiers.toml`; [`Error::Data`] naming `ladder.csv` if no agent
+/// of it is an elite of this run.
 fn read_ladder(ladder_dir: &Path, run_dir: &Path) -> Result<(CellRows, (String, String))> {
     let csv = ladder_dir.join(LADDER_CSV);
     let folder = LadderFolder::open(ladder_dir)?;
     let rows = folder.ratings(&folder.games()?)?;
     let anchor = folder.spec.agents[folder.spec.anchor].name.clone();
-    let tiers_path = ladder_dir.join(TIERS_TOML);
-    let tiers: BTreeMap<String, String> = if tiers_path.exists() {
-        #[derive(serde::Deserialize)]
-        struct Tiers {
-            tier: Vec<Tier>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Tier {
-            name: String,
-            ladder_agent: Option<String>,
-        }
-        let text = read_text(&tiers_path, TEXT_LIMIT)?;
-        let file: Tiers = toml::from_str(&text)
-            .map_err(|e| Error::data(&tiers_path, 0, e.message().to_string()))?;
-        file.tier
-            .into_iter()
-            .filter_map(|t| t.ladder_agent.map(|a| (a, t.name)))
-            .collect()
-    } else {
-        BTreeMap::new()
-    };
+    let tiers: BTreeMap<String, String> = read_rated_tiers(&folder, &rows)?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| (t.ladder_agent, t.name))
+        .collect();
     let same = |run: &str| {
         let a = std::fs::canonicalize(run).ok();
         a.is_some() && a == std::fs::canonicalize(run_dir).ok()
@@ -479,16 +464,17 @@ fn read_ladder(ladder_dir: &Path, run_dir: &Path) -> Result<(CellRows, (String, 
     Ok((out, (note, render_ladder_svg(&chart)?)))
 }
 
-/// Tier names per cell from `tiers.toml`, if the run has one.
-fn read_tiers(dir: &Path) -> Result<BTreeMap<usize, String>> {
-    let path = dir.join(TIERS_TOML);
-    if !path.exists() {
-        return Ok(BTreeMap::new());
-    }
-    let text = read_text(&path, TEXT_LIMIT)?;
-    let file: TiersFile = toml::from_str(&text)
-        .map_err(|e| Error::io(&path, std::io::Error::other(e.to_string())))?;
-    Ok(file.tier.into_iter().map(|t| (t.cell, t.name)).collect())
+/// Tier names per cell from `tiers.toml`, if the run has one ([`read_run_tiers`]: read as
+/// written and bound to the run, `validated` the rows of its `validation.csv`).
+fn read_tiers(
+    run: &RunDir,
+    validated: Option<&[ValidationRow]>,
+) -> Result<BTreeMap<usize, String>> {
+    Ok(read_run_tiers(run, validated)?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| (t.cell, t.name))
+        .collect())
 }
 
 /// The rows of an elite's confidence under the run's adaptive sampling, from the statistics

@@ -7,8 +7,9 @@
 //! **Win rates.** If the run directory holds a `validation.csv` (from `playstyles validate`),
 //! the candidates are the validated elites with their validation win rates (`validated`);
 //! otherwise every elite of `archive.csv` with its archived win rate (`archived`). The output
-//! says which. A `validation.csv` whose elites' archived win rate or games differ from
-//! `archive.csv` (the run went on after validation) is an error.
+//! says which. A `validation.csv` whose elites' archived numbers (win rate, games, feature
+//! means and deviations) differ from `archive.csv` (the run went on after validation, or
+//! another run's table) is an error ([`validation_of`]).
 //!
 //! **Picking.** The candidates are sorted from weakest to strongest by win rate, ties by cell
 //! index (the lower cell counts as weaker). Tier `i` of `N` (`i = 0..N`) takes the candidate at
@@ -22,22 +23,26 @@
 //! `archived`) and `agent`, the run's player spec with the elite's weights, usable as is in
 //! `playstyles play --agents` and in a tournament config's `agents` list, from any working
 //! folder (the files it reads are the run's copies, by absolute path,
-//! [`super::agent_files::usable_anywhere`]).
+//! [`super::agent_files::usable_anywhere`]). Read back (`report`), the file is checked as
+//! written and bound to the run ([`read_run_tiers`]).
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::agent_files::usable_anywhere;
 use super::game_kind::program;
+use super::ladder::folder::LadderFolder;
 use super::rated_tiers::Prefer;
 use super::run_dir::{RunDir, read_config};
-use super::validate::{VALIDATION_CSV, read_validation_csv};
+use super::validate::{VALIDATION_CSV, ValidationRow, validation_of};
 use super::{GameKind, output_error};
+use crate::agent::AgentSpec;
 use crate::error::{Error, Result};
-use crate::files::write_atomic;
+use crate::files::{TEXT_LIMIT, present, read_text, write_atomic};
 use crate::limits;
 use crate::report::archive::ARCHIVE_CSV;
 use crate::report::table::aligned;
@@ -71,9 +76,14 @@ pub struct RatedSettings {
     pub prefer: Prefer,
 }
 
-/// True if `dir` holds a ladder (its `ladder_games.csv`).
-pub fn is_ladder(dir: &std::path::Path) -> bool {
-    dir.join(super::ladder::games::LADDER_GAMES_CSV).is_file()
+/// True if `dir` holds a ladder: something is at its `ladder_games.csv` (a link, folder or FIFO
+/// there is then refused by name when the games are read, not taken for a run directory).
+///
+/// # Errors
+///
+/// As [`present`].
+pub fn is_ladder(dir: &Path) -> Result<bool> {
+    present(&dir.join(super::ladder::games::LADDER_GAMES_CSV))
 }
 
 impl TiersConfig {
@@ -84,7 +94,8 @@ impl TiersConfig {
     ///
     /// [`Error::Config`] naming `--count` if it is below 2 or above [`limits::MAX_TIERS`],
     /// `--gap` if it is negative or not finite, `--cell`, `--gap` or `--prefer` if given for a
-    /// run directory; as [`read_config`].
+    /// run directory; as [`read_config`], or for a ladder [`LadderFolder::open`] (its
+    /// `config.toml` named).
     pub fn new(run_dir: PathBuf, count: usize, rated: RatedFlags) -> Result<Self> {
         if count < 2 {
             return Err(Error::config(
@@ -101,12 +112,8 @@ impl TiersConfig {
                 format!("give a number of Elo of at least 0, got {g}"),
             ));
         }
-        if is_ladder(&run_dir) {
-            let text = crate::files::read_text(
-                &run_dir.join(super::ladder::CONFIG_TOML),
-                crate::files::TEXT_LIMIT,
-            )?;
-            let game = super::ladder::LadderFile::parse(&text)?.game.parse()?;
+        if is_ladder(&run_dir)? {
+            let game = LadderFolder::open(&run_dir)?.spec.game;
             return Ok(TiersConfig {
                 run_dir,
                 game,
@@ -230,44 +237,20 @@ pub fn pick_tiers(candidates: &[(usize, f64)], count: usize) -> Result<Vec<(usiz
 /// # Errors
 ///
 /// As [`RunDir::load`] and [`pick_tiers`] (the message says how many elites there are);
-/// [`Error::Data`] naming `validation.csv` if it is malformed or out of date (a cell the
-/// archive lacks, or whose elite's archived win rate or games differ from the validated
-/// one's); [`Error::Io`] naming `tiers.toml` if it cannot be written.
+/// as [`validation_of`] for a `validation.csv` that is malformed or not of the run's archive;
+/// [`Error::Io`] naming `tiers.toml` if it cannot be written.
 pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
     if let Some(r) = &cfg.rated {
         super::rated_tiers::rated_tiers(&cfg.run_dir, cfg.count, r.gap, r.cell, r.prefer, out)?;
         return Ok(Vec::new());
     }
     let run = RunDir::load(&cfg.run_dir)?;
-    let validation = run.dir.join(VALIDATION_CSV);
-    let (source, candidates): (Source, Vec<(usize, f64)>) = if validation.exists() {
-        let mut rates = BTreeMap::new();
-        for (i, r) in read_validation_csv(&validation)?.into_iter().enumerate() {
-            let stale = |why: String| {
-                Error::data(
-                    &validation,
-                    i + 2,
-                    format!("{why}; run `{} validate` again", program()),
-                )
-            };
-            match run.row(r.cell) {
-                None => {
-                    return Err(stale(format!(
-                        "cell {} has no elite in archive.csv",
-                        r.cell
-                    )));
-                }
-                Some(row) if (row.win_rate, row.games) != (r.map_win_rate, r.map_games) => {
-                    return Err(stale(format!(
-                        "the elite of cell {} changed since it was validated",
-                        r.cell
-                    )));
-                }
-                Some(_) => {}
-            }
-            rates.entry(r.cell).or_insert(r.val_win_rate);
-        }
-        (Source::Validated, rates.into_iter().collect())
+    let (source, candidates): (Source, Vec<(usize, f64)>) = if let Some(rows) = validation_of(&run)?
+    {
+        (
+            Source::Validated,
+            validated_rates(&rows).into_iter().collect(),
+        )
     } else {
         let rows = &run.archive.rows;
         (
@@ -349,9 +332,212 @@ pub fn tiers(cfg: &TiersConfig, out: &mut impl Write) -> Result<Vec<Tier>> {
     Ok(tiers)
 }
 
+/// Each validated elite's validation win rate, by cell.
+fn validated_rates(rows: &[ValidationRow]) -> BTreeMap<usize, f64> {
+    let mut rates = BTreeMap::new();
+    for r in rows {
+        rates.entry(r.cell).or_insert(r.val_win_rate);
+    }
+    rates
+}
+
+/// Reads the `[[tier]]` tables file `path` (TOML, at most [`TEXT_LIMIT`] bytes) into `T`; its
+/// text too, for [`tier_line`].
+///
+/// # Errors
+///
+/// [`Error::Io`] naming the file if it cannot be read; [`Error::Data`] naming it and the line
+/// if it is not TOML of `T`'s fields.
+pub(crate) fn read_tiers_file<T: DeserializeOwned>(path: &Path) -> Result<(T, String)> {
+    let text = read_text(path, TEXT_LIMIT)?;
+    let file = toml::from_str(&text).map_err(|e| {
+        let line = e.span().map_or(0, |s| {
+            text[..s.start.min(text.len())].matches('\n').count() + 1
+        });
+        Error::data(path, line, e.message().trim().to_string())
+    })?;
+    Ok((file, text))
+}
+
+/// The line of `key` in the `tier`-th (0-based) `[[tier]]` table of a tiers file's `text`
+/// (that table's header line if the key is not there; 0 if the table is not).
+pub(crate) fn tier_line(text: &str, tier: usize, key: &str) -> usize {
+    let mut tables = 0;
+    let mut header = 0;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line == "[[tier]]" {
+            tables += 1;
+            if tables == tier + 2 {
+                break;
+            }
+            header = i + 1;
+        } else if tables == tier + 1
+            && line
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        {
+            return i + 1;
+        }
+    }
+    if tables > tier { header } else { 0 }
+}
+
+/// Whether the agent specs `a` and `b` are the same agent: equal once the files they name are
+/// taken by file name alone (a tiers file names them from anywhere, by absolute path, and the
+/// folder they are in may have moved since).
+pub(crate) fn same_agent(a: &str, b: &str) -> bool {
+    let plain = |s: &str| {
+        AgentSpec::parse(s).ok().map(|mut spec| {
+            spec.map_files(|p| {
+                Path::new(p)
+                    .file_name()
+                    .map_or_else(|| p.to_string(), |n| n.to_string_lossy().into_owned())
+            });
+            spec
+        })
+    };
+    let a = plain(a);
+    a.is_some() && a == plain(b)
+}
+
+/// Reads `run`'s `tiers.toml` (`None` if it has none) as [`tiers`] wrote it, bound to the run:
+/// 2 to [`limits::MAX_TIERS`] tiers named `tier-1`, `tier-2`, … in order, weakest first (win
+/// rates in increasing order, ties by cell), of one source; each tier's cell an elite of the
+/// run's archive, its agent that elite's spec, its win rate the elite's — archived
+/// (`archive.csv`), or validated (`validation`, the run's [`validation_of`]).
+///
+/// # Errors
+///
+/// [`Error::Data`] naming the file and the line of the first field that is not so (another
+/// run's tiers, or tiers the run went on after), or of a syntax error; [`Error::Io`] if it
+/// cannot be read.
+pub fn read_run_tiers(
+    run: &RunDir,
+    validation: Option<&[ValidationRow]>,
+) -> Result<Option<Vec<Tier>>> {
+    let path = run.dir.join(TIERS_TOML);
+    if !present(&path)? {
+        return Ok(None);
+    }
+    let (file, text): (TiersFile, String) = read_tiers_file(&path)?;
+    let n = file.tier.len();
+    if n < 2 || n as u64 > limits::MAX_TIERS {
+        return Err(Error::data(
+            &path,
+            0,
+            format!(
+                "{n} tiers: `tiers` writes 2 to {} of them",
+                limits::MAX_TIERS
+            ),
+        ));
+    }
+    let validated = validation.map(validated_rates);
+    let again = format!("; pick the run's tiers again with `{} tiers`", program());
+    for (i, t) in file.tier.iter().enumerate() {
+        let bad = |key: &str, why: String| {
+            Error::data(
+                &path,
+                tier_line(&text, i, key),
+                format!("tier {}: `{key}`: {why}", i + 1),
+            )
+        };
+        if t.name != format!("tier-{}", i + 1) {
+            return Err(bad(
+                "name",
+                format!("`{}` where `tier-{}` comes", t.name, i + 1),
+            ));
+        }
+        if t.source != file.tier[0].source {
+            return Err(bad("source", "the tiers of a file have one source".into()));
+        }
+        if !(0.0..=1.0).contains(&t.win_rate) {
+            return Err(bad(
+                "win_rate",
+                format!("{} is not a rate in [0, 1]", t.win_rate),
+            ));
+        }
+        if t.cell >= run.grid.num_cells() {
+            return Err(bad(
+                "cell",
+                format!(
+                    "{} is not a cell of the run's map ({} cells)",
+                    t.cell,
+                    run.grid.num_cells()
+                ),
+            ));
+        }
+        let Some(row) = run.row(t.cell) else {
+            return Err(bad(
+                "cell",
+                format!("cell {} has no elite in {ARCHIVE_CSV}{again}", t.cell),
+            ));
+        };
+        if !same_agent(&t.agent, &run.agent_spec(row)?) {
+            return Err(bad(
+                "agent",
+                format!(
+                    "not the spec of the elite of cell {} in {ARCHIVE_CSV}{again}",
+                    t.cell
+                ),
+            ));
+        }
+        let (rate, of) = match t.source {
+            Source::Archived => (Some(row.win_rate), ARCHIVE_CSV),
+            Source::Validated => (
+                validated.as_ref().and_then(|v| v.get(&t.cell).copied()),
+                VALIDATION_CSV,
+            ),
+        };
+        if rate != Some(t.win_rate) {
+            return Err(bad(
+                "win_rate",
+                format!(
+                    "{} is not the win rate of cell {} in the run's {of}{again}",
+                    t.win_rate, t.cell
+                ),
+            ));
+        }
+        if let Some(below) = i.checked_sub(1).map(|j| &file.tier[j])
+            && below
+                .win_rate
+                .total_cmp(&t.win_rate)
+                .then(below.cell.cmp(&t.cell))
+                != std::cmp::Ordering::Less
+        {
+            return Err(bad(
+                "win_rate",
+                "below the tier before: tiers go weakest first (ties by cell)".into(),
+            ));
+        }
+    }
+    Ok(Some(file.tier))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tier_field_is_found_on_its_line_of_its_table() {
+        let text = "# head\n\n[[tier]]\nname = \"tier-1\"\ncell = 3\n\n[[tier]]\n\
+                    name = \"tier-2\"\nwin_rate = 0.5\ncell_x = 1\ncell = 7\n";
+        assert_eq!(tier_line(text, 0, "cell"), 5);
+        assert_eq!(tier_line(text, 1, "name"), 8);
+        assert_eq!(tier_line(text, 1, "cell"), 11);
+        assert_eq!(tier_line(text, 0, "win_rate"), 3, "the table's header");
+        assert_eq!(tier_line(text, 2, "cell"), 0, "no third table");
+    }
+
+    #[test]
+    fn agents_are_the_same_whatever_folder_names_their_files() {
+        assert!(same_agent(
+            "mcts(budget=5,config=/a/run/agent-files/bots.toml)",
+            "mcts(budget=5,config=agent-files/bots.toml)"
+        ));
+        assert!(!same_agent("sa0(weights=[a=1.0])", "sa0(weights=[a=0.5])"));
+        assert!(!same_agent("sa0(", "sa0("), "a spec that does not parse");
+    }
 
     #[test]
     fn positions_spread_from_weakest_to_strongest() {

@@ -14,7 +14,7 @@ use super::table::{self, LADDER_CSV, LadderRow};
 use super::{CONFIG_HASH, CONFIG_TOML, fingerprint};
 use crate::error::{Error, Result};
 use crate::experiments::config_file::{LevelSet, in_file};
-use crate::files::{DATA_LIMIT, TEXT_LIMIT, read_bytes, read_text};
+use crate::files::{DATA_LIMIT, TEXT_LIMIT, present, read_bytes, read_text};
 
 /// A ladder's folder and its resolved config.
 #[derive(Clone, Debug)]
@@ -77,15 +77,20 @@ impl LadderFolder {
     /// As [`games::read`].
     pub fn games(&self) -> Result<SavedGames> {
         let path = self.dir.join(LADDER_GAMES_CSV);
-        if !path.exists() {
+        if !present(&path)? {
             return Ok(SavedGames::default());
         }
         games::read(&path, &self.spec, &self.levels, &self.fingerprint)
     }
 
-    /// True if the ladder finished: its `ladder.csv`, written last, is there.
-    pub fn finished(&self) -> bool {
-        self.dir.join(LADDER_CSV).exists()
+    /// True if the ladder finished: something is at its `ladder.csv`, written last (a link or
+    /// a folder there is then refused by name when it is read, not taken for no file).
+    ///
+    /// # Errors
+    ///
+    /// As [`present`].
+    pub fn finished(&self) -> Result<bool> {
+        present(&self.dir.join(LADDER_CSV))
     }
 
     /// The ratings of the finished ladder whose games are `games` (its `ladder.csv`).
@@ -96,7 +101,7 @@ impl LadderFolder {
     /// missing); as [`table::read_ladder_csv`].
     pub fn ratings(&self, games: &SavedGames) -> Result<Vec<LadderRow>> {
         let path = self.dir.join(LADDER_CSV);
-        if !path.exists() {
+        if !present(&path)? {
             return Err(Error::data(
                 &path,
                 0,
@@ -118,10 +123,60 @@ impl LadderFolder {
     /// As [`style::read_styles`].
     pub fn styles(&self) -> Result<Option<StyleTable>> {
         let path = self.dir.join(LADDER_STYLE_CSV);
-        if !path.exists() {
+        if !present(&path)? {
             return Ok(None);
         }
         style::read_styles(&path, &self.spec, &self.fingerprint).map(Some)
+    }
+
+    /// Checks the tables of the finished ladder whose games are `games`, as `--resume` vouches
+    /// for them when it finds nothing to do: its `ladder.csv` ([`LadderFolder::ratings`]) and,
+    /// when the ladder checks its elites' style, its `ladder_style.csv` ([`style::read_styles`])
+    /// with a row for every elite agent (the check is written whole before `ladder.csv`).
+    ///
+    /// # Errors
+    ///
+    /// As [`LadderFolder::ratings`] and [`LadderFolder::styles`]; [`Error::Data`] naming
+    /// `ladder_style.csv` if it is missing or lacks an elite agent's row.
+    pub fn check_finished(&self, games: &SavedGames) -> Result<()> {
+        self.ratings(games)?;
+        let elites: Vec<&str> = self
+            .spec
+            .agents
+            .iter()
+            .filter(|a| a.elite.is_some())
+            .map(|a| a.name.as_str())
+            .collect();
+        let styles = self.styles()?;
+        if self.spec.style_repetitions == 0 || elites.is_empty() {
+            return Ok(());
+        }
+        let path = self.dir.join(LADDER_STYLE_CSV);
+        let Some(styles) = styles else {
+            return Err(Error::data(
+                &path,
+                0,
+                format!(
+                    "missing: the ladder checks its elites' style (style_repetitions = {}), and \
+                     its {LADDER_CSV} is written after the check; restore the file, or play the \
+                     ladder afresh with --force",
+                    self.spec.style_repetitions
+                ),
+            ));
+        };
+        let checked = styles.consistent();
+        if let Some(missing) = elites.iter().find(|a| !checked.contains_key(**a)) {
+            return Err(Error::data(
+                &path,
+                styles.rows.len() + 1,
+                format!(
+                    "no row for the elite agent `{missing}`: the ladder finished ({LADDER_CSV} \
+                     is there) after checking every elite's style; restore the file, or play \
+                     the ladder afresh with --force"
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -186,7 +241,7 @@ pub fn check_hash(path: &Path, line: usize, found: &str, fingerprint: &str) -> R
 /// if it cannot be read.
 pub fn check_owned(dir: &Path) -> Result<()> {
     let path = dir.join(CONFIG_TOML);
-    if !path.exists() {
+    if !present(&path)? {
         return Ok(());
     }
     let text = read_text(&path, TEXT_LIMIT)?;

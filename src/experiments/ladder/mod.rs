@@ -57,9 +57,11 @@
 //! the one setting a resume may change: a ladder stopped at its budget goes on with a larger
 //! one, ending as it would have with that budget from the start; a budget below the games the
 //! folder holds is refused, the folder untouched. A resume writes nothing before its checks
-//! have passed (the config, every saved game, the budget), and `--resume` of a finished ladder
-//! (its `ladder.csv` there, written with this very config) is "nothing to do"; one with
-//! nothing to resume (no `config.toml`) starts, so a requeued job may always pass `--resume`.
+//! have passed (the config, every saved game, the style check's rows, the budget), and
+//! `--resume` of a finished ladder (its `ladder.csv` there, written with this very config) is
+//! "nothing to do" once every table it vouches for reads as written (`ladder.csv`, and the
+//! style check whole where the ladder has one); one with nothing to resume (no `config.toml`)
+//! starts, so a requeued job may always pass `--resume`.
 //!
 //! **Bounds.** At load, the opening round robin (pairs × `start`) and `max_games` are bounded
 //! by [`limits::games`], and `max_games` must let the opening round robin reach every agent

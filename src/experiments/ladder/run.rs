@@ -107,7 +107,8 @@ enum Found {
 /// differs (a folder without a ladder's `config.toml` holds nothing to resume: it starts), `max_games` for a resume whose budget is below the games
 /// saved; [`Error::Data`] naming `ladder_games.csv` and the line for a saved game that does
 /// not belong to the ladder ([`games::read`]: another config's, another level or seed, or not
-/// in its schedule), `ladder.csv` for a damaged one of a finished ladder; [`Error::Io`] for
+/// in its schedule), `ladder.csv` or `ladder_style.csv` for a damaged one (of a finished
+/// ladder: every table it vouches for is read; [`LadderFolder::check_finished`]); [`Error::Io`] for
 /// files that cannot be read or written; what `checks` reports. A resume that fails has
 /// written nothing.
 pub fn ladder<G, B>(
@@ -423,14 +424,15 @@ fn round_keys(
 
 /// Checks the folder of the ladder `cfg` resumes: its `config.toml` must be that of `kept` but
 /// for `max_games` (`fingerprint`), its agents build (`check`, from the folder), every saved
-/// game read as written and bound to the config, no more of them than the budget; a finished
-/// ladder's `ladder.csv` must be of those games. Writes nothing.
+/// game read as written and bound to the config, no more of them than the budget, and the
+/// style check's rows as written; a finished ladder's `ladder.csv` must be of those games and
+/// its style check whole ([`LadderFolder::check_finished`]). Writes nothing.
 ///
 /// # Errors
 ///
 /// [`Error::Config`] naming `resume` if the folder holds another config's ladder,
-/// `max_games` if it holds more games than the budget; as `check`, [`LadderFolder::games`]
-/// and [`LadderFolder::ratings`].
+/// `max_games` if it holds more games than the budget; as `check`, [`LadderFolder::games`],
+/// [`LadderFolder::styles`] and [`LadderFolder::check_finished`].
 fn resumed(
     cfg: &LadderConfig,
     kept: &KeptLadder,
@@ -467,10 +469,12 @@ fn resumed(
         ));
     }
     let same = folder.config_toml == kept.config_toml;
-    if same && folder.finished() {
-        folder.ratings(&saved)?;
+    if same && folder.finished()? {
+        folder.check_finished(&saved)?;
         return Ok(Found::Finished);
     }
+    // The style check's rows the resume keeps, read before the first write.
+    folder.styles()?;
     Ok(Found::GoOn(saved, !same))
 }
 

@@ -341,7 +341,7 @@ pub fn check_styles<G: SearchSupport>(
     let header = columns(&names);
     let path = dir.join(LADDER_STYLE_CSV);
     let mut done: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    if resume && path.exists() {
+    if resume && crate::files::present(&path)? {
         let kept = read_styles(&path, spec, fingerprint)?;
         if kept.header != header {
             return Err(Error::data(

@@ -460,6 +460,51 @@ pub fn read_reevaluated_csv(path: &Path, features: &[String]) -> Result<Vec<Reev
     Ok(rows)
 }
 
+/// The rows of `run`'s `reevaluated.csv` (`None` if it has none), read as `reevaluate` wrote
+/// them ([`read_reevaluated_csv`], with the archive's features) and bound to the run: each
+/// row's elite is the archive's elite of its cell as it was re-played — the archived numbers
+/// the row repeats (`map_win_rate`, `map_games`, each `map_{f}_mean`) those of `archive.csv` —
+/// so that another run's table, or one the run went on after, is an error rather than shown as
+/// this run's.
+///
+/// # Errors
+///
+/// As [`read_reevaluated_csv`]; [`Error::Data`] naming the file and the line of the first row
+/// that is not of the run's archive, saying to re-evaluate again.
+pub fn reevaluation_of(run: &RunDir) -> Result<Option<Vec<ReevaluatedRow>>> {
+    let path = run.dir.join(REEVALUATED_CSV);
+    if !crate::files::present(&path)? {
+        return Ok(None);
+    }
+    let rows = read_reevaluated_csv(&path, &run.archive.features)?;
+    for (i, r) in rows.iter().enumerate() {
+        let stale = |why: String| {
+            Error::data(
+                &path,
+                i + 2,
+                format!(
+                    "{why}; run `{} reevaluate` again",
+                    crate::experiments::game_kind::program()
+                ),
+            )
+        };
+        let Some(row) = run.row(r.cell) else {
+            return Err(stale(format!(
+                "cell {} has no elite in archive.csv",
+                r.cell
+            )));
+        };
+        if (r.map_win_rate, r.map_games, &r.map_means) != (row.win_rate, row.games, &row.means) {
+            return Err(stale(format!(
+                "the elite of cell {} changed since it was re-evaluated (its archived numbers \
+                 are not the row's)",
+                r.cell
+            )));
+        }
+    }
+    Ok(Some(rows))
+}
+
 /// One record of `reevaluated.csv` (whose header is `columns`), parsed and checked.
 fn reevaluated_row(
     rec: &::csv::StringRecord,

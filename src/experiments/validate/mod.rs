@@ -85,7 +85,7 @@ pub use run::{VALIDATION_DONE, VALIDATION_JOURNAL, VALIDATION_TAG, validate};
 pub use tables::{
     ALL_AXES_ROW, Replayed, SUMMARY_COLUMNS, VALIDATION_COLUMNS, VALIDATION_CSV,
     VALIDATION_SUMMARY_CSV, Validated, ValidationRow, WIN_RATE_ROW, read_validation_csv,
-    replayed_of, summary_table, validation_table,
+    replayed_of, summary_table, validation_of, validation_table,
 };
 
 /// Default games per level and elite (as the paper).

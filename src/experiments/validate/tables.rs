@@ -270,7 +270,7 @@ pub struct ValidationRow {
     pub map_mean: f64,
     /// The feature's standard deviation over the elite's games in the archive.
     pub map_sd: f64,
-    /// The feature's mean over the validation games (NaN if the games gave no number).
+    /// The feature's mean over the validation games (0 if no game gave it a value).
     pub val_mean: f64,
     /// The feature's standard deviation over the validation games.
     pub val_sd: f64,
@@ -287,13 +287,16 @@ pub struct ValidationRow {
 }
 
 impl ValidationRow {
-    /// Checks the numbers `validate` writes: win rates in [0, 1], the archive's feature
-    /// numbers finite, no negative standard deviation.
+    /// Checks the numbers `validate` writes: win rates in [0, 1], every feature number finite
+    /// (a feature no game gave a value has mean and deviation 0), no negative standard
+    /// deviation.
     fn check(&self) -> std::result::Result<(), String> {
         check_rate("map_win_rate", self.map_win_rate)?;
         check_rate("val_win_rate", self.val_win_rate)?;
         check_finite("map_mean", self.map_mean)?;
         check_finite("map_sd", self.map_sd)?;
+        check_finite("val_mean", self.val_mean)?;
+        check_finite("val_sd", self.val_sd)?;
         for (name, sd) in [("map_sd", self.map_sd), ("val_sd", self.val_sd)] {
             if sd < 0.0 {
                 return Err(format!("`{name}` is negative ({sd})"));
@@ -314,7 +317,7 @@ impl ValidationRow {
 }
 
 /// Reads `validation.csv` and checks it as `validate` wrote it: every row's numbers
-/// ([`ValidationRow`]: win rates in [0, 1], finite archive numbers), one row per elite and
+/// ([`ValidationRow`]: win rates in [0, 1], finite feature numbers), one row per elite and
 /// feature, and the same win rates and games on every row of an elite.
 ///
 /// # Errors
@@ -376,4 +379,56 @@ pub fn read_validation_csv(path: &Path) -> Result<Vec<ValidationRow>> {
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// The rows of `run`'s `validation.csv` (`None` if it has none), read as `validate` wrote them
+/// ([`read_validation_csv`]) and bound to the run: each row's elite is the archive's elite of
+/// its cell as it was validated — its feature one of the run's, and the archived numbers the
+/// row repeats (`map_mean`, `map_sd`, `map_win_rate`, `map_games`) those of `archive.csv` —
+/// so that another run's table, or one the run went on after, is an error rather than shown
+/// or ranked as this run's.
+///
+/// # Errors
+///
+/// As [`read_validation_csv`]; [`Error::Data`] naming the file and the line of the first row
+/// that is not of the run's archive, saying to validate again.
+pub fn validation_of(run: &RunDir) -> Result<Option<Vec<ValidationRow>>> {
+    let path = run.dir.join(VALIDATION_CSV);
+    if !present(&path)? {
+        return Ok(None);
+    }
+    let rows = read_validation_csv(&path)?;
+    for (i, r) in rows.iter().enumerate() {
+        let stale = |why: String| {
+            Error::data(
+                &path,
+                i + 2,
+                format!(
+                    "{why}; run `{} validate` again",
+                    crate::experiments::game_kind::program()
+                ),
+            )
+        };
+        let Some(row) = run.row(r.cell) else {
+            return Err(stale(format!(
+                "cell {} has no elite in archive.csv",
+                r.cell
+            )));
+        };
+        let Some(k) = run.config.features.iter().position(|a| a.name == r.feature) else {
+            return Err(stale(format!(
+                "`{}` is not a feature of the run",
+                r.feature
+            )));
+        };
+        let archived = (row.means[k], row.sds[k], row.win_rate, row.games);
+        if (r.map_mean, r.map_sd, r.map_win_rate, r.map_games) != archived {
+            return Err(stale(format!(
+                "the elite of cell {} changed since it was validated (its archived numbers are \
+                 not the row's)",
+                r.cell
+            )));
+        }
+    }
+    Ok(Some(rows))
 }
