@@ -468,9 +468,13 @@ fn a_journal_entry_without_the_games_it_must_hold_is_a_damaged_journal() {
     let (dir, config) = setup("damaged-journal");
     let journal_of = |out: &Path| out.join("sensitivity.journal.json");
     type Damage = fn(&mut serde_json::Value);
-    let damages: [(&str, Damage); 3] = [
+    let damages: [(&str, Damage); 4] = [
         ("fewer games", |e| {
             e["games"].as_array_mut().unwrap().truncate(1);
+        }),
+        ("a game won and drawn", |e| {
+            e["games"][0]["won"] = true.into();
+            e["games"][0]["draw"] = true.into();
         }),
         ("more games", |e| {
             let games = e["games"].as_array_mut().unwrap();

@@ -54,6 +54,25 @@ impl Entry for GenomeEntry {
     fn same_item(&self, other: &Self) -> bool {
         self.genome == other.genome
     }
+    /// Each game as the measurement records it: not both won and drawn, and finite feature
+    /// values (the feature count is checked against the axes where the entry is used).
+    fn check(&self) -> std::result::Result<(), String> {
+        for (j, g) in self.games.iter().enumerate() {
+            if g.won && g.draw {
+                return Err(format!(
+                    "genome {}, game {j}: both won and drawn",
+                    self.genome
+                ));
+            }
+            if let Some(v) = g.features.iter().flatten().find(|v| !v.is_finite()) {
+                return Err(format!(
+                    "genome {}, game {j}: a feature value of {v}",
+                    self.genome
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The games `journal` holds for `genome` played with `spec` (`None`: not played, or played
