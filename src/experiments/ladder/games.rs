@@ -93,7 +93,7 @@ pub fn table(
 }
 
 /// Reads the games of `path`, played by the ladder `spec` on the levels named `levels`, as
-/// [`write`] wrote them: rows by round, then pair and game; agents of the ladder, `agent_a`
+/// [`write()`] wrote them: rows by round, then pair and game; agents of the ladder, `agent_a`
 /// before `agent_b` in its order; each game on its level with its seed ([`slot`]); seats
 /// given in increasing order; a score of 0, 0.5 or 1; and, where the file has the column, the
 /// ladder's `fingerprint`.

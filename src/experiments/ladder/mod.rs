@@ -172,9 +172,9 @@ impl LadderConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Io`](crate::error::Error::Io) if the file cannot be read; as
+    /// [`Error::Io`] if the file cannot be read; as
     /// [`LadderFile::parse`], [`LadderFile::expand`] and [`LadderSpec::validate`], the file
-    /// named in the reason; [`Error::Config`](crate::error::Error::Config) naming `out` if no
+    /// named in the reason; [`Error::Config`] naming `out` if no
     /// default folder can be made from the file name.
     pub fn load(path: &Path, out: Option<PathBuf>) -> Result<Self> {
         let text = read_text(path, TEXT_LIMIT)?;
@@ -198,7 +198,7 @@ impl LadderConfig {
     ///
     /// # Errors
     ///
-    /// [`Error::Config`](crate::error::Error::Config) naming `threads` if it is 0 or above
+    /// [`Error::Config`] naming `threads` if it is 0 or above
     /// [`limits::max_threads`].
     pub fn with_threads(mut self, threads: Option<usize>) -> Result<Self> {
         self.threads = limits::threads(threads, "threads")?;

@@ -144,7 +144,7 @@ impl StyleTable {
 }
 
 /// Reads the style check `path` of the ladder `spec` as [`check_styles`] wrote it: its header
-/// [`LEAD`], four columns per feature (`{f}_mean`, `{f}_sd`, `{f}_lo`, `{f}_hi`) and `reached_cell`,
+/// `agent, run, cell, dial, games, win_rate`, four columns per feature (`{f}_mean`, `{f}_sd`, `{f}_lo`, `{f}_hi`) and `reached_cell`,
 /// `in_cell`, `consistent`, then [`CONFIG_HASH`] (or not, in a table written before it
 /// existed); one row per elite agent at most, in the config's order, with its run, cell and
 /// dial; whole games, at least one; a win rate in [0, 1]; per feature four empty cells (a
