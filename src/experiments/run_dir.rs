@@ -52,7 +52,7 @@ pub fn prepare_out_dir(
     let existing: Vec<&str> = files
         .iter()
         .copied()
-        .filter(|f| dir.join(f).exists())
+        .filter(|f| present(&dir.join(f)).unwrap_or(true))
         .collect();
     if !existing.is_empty() {
         if !force {

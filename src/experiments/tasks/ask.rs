@@ -89,7 +89,8 @@ pub fn ask<G: SearchSupport>(
     let folder = batch_dir(dir, batch.number());
     std::fs::create_dir_all(&folder).map_err(|e| Error::io(&folder, e))?;
     let path = folder.join(TASKS_JSONL);
-    let same = path.is_file() && read_text(&path, DATA_LIMIT).is_ok_and(|t| t == text);
+    // Whatever is there is read (a link, a FIFO or a folder refused by name), not replaced.
+    let same = present(&path)? && read_text(&path, DATA_LIMIT)? == text;
     if !same {
         write_atomic(&path, text.as_bytes())?;
     }
