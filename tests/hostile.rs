@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use playstyles::files::EXIT_AFTER_WRITES;
 
+use crate::kill_resume::RUN;
 use crate::support::cli::scratch;
 
 /// How long a case may run: the commands refuse their damaged file at once; a command still
@@ -31,41 +32,6 @@ const LIMIT: Duration = Duration::from_secs(60);
 
 /// Cases run at once.
 const WORKERS: usize = 4;
-
-/// A tiny Puerto Rico run: one four-player game per genome, four random genomes then eight
-/// offspring in batches of four.
-const RUN: &str = r#"
-game = "puerto-rico"
-seed = 11
-batch_size = 4
-
-[evaluation]
-levels = ["4p"]
-repetitions = 1
-player = "sa0"
-baseline = "sa0"
-
-[genome]
-scripts = ["role.captain", "role.builder", "build.large"]
-values = [0.0, 0.5, 1.0]
-
-[[features]]
-name = "shipping_pct"
-min = 20
-max = 100
-step = 20
-
-[[features]]
-name = "builder_pct"
-min = 0
-max = 60
-step = 20
-
-[map_elites]
-one_hot = false
-random_init = 4
-iterations = 8
-"#;
 
 /// The other game: a Tribes run of two genomes, one game each.
 const TRIBES_RUN: &str = r#"

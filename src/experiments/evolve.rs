@@ -45,7 +45,7 @@ use super::evaluate::{count_runs, line_up, player_counts};
 use super::output_error;
 use super::run_config::{RunConfig, older_form_of};
 use super::run_dir::{
-    CHECKPOINT_JSON, CONFIG_TOML, edited_config, prepare_out_dir, written_beside,
+    CHECKPOINT_JSON, CONFIG_TOML, edited_config, prepare_out_dir, resuming, written_beside,
 };
 use super::tasks::ask::remove_told_batches;
 use super::tasks::{Task, TaskPlan, TaskResult, config_hash, gather, play_task};
@@ -285,18 +285,15 @@ pub fn evolve<G: SearchSupport>(
     // A run continued plays with its own copies of its agents' files; a run started, with
     // the files the config names (copied once nothing else can fail).
     let checkpoint_path = dir.join(CHECKPOINT_JSON);
-    // A run killed before its first checkpoint has only its config.toml: it starts. One
-    // that never started (not even its config.toml) starts too, as a requeued job that
-    // always passes --resume expects.
-    let resuming = cfg.resume && (present(&checkpoint_path)? || present(&dir.join(CONFIG_TOML))?);
-    if cfg.resume && !resuming {
-        writeln!(
-            out,
-            "nothing to resume in {}: starting the run",
-            dir.display()
-        )
-        .map_err(output_error)?;
-    }
+    // A run killed before its first checkpoint has only its config.toml: it starts, as one
+    // that never started does.
+    let resuming = resuming(
+        (cfg.resume, cfg.force),
+        dir,
+        &[checkpoint_path.clone(), dir.join(CONFIG_TOML)],
+        "run",
+        out,
+    )?;
     let continued = resuming.then_some(dir.as_path());
     preflight(game, setup, run, continued).map_err(|e| cfg.located(e))?;
     let plan = setup.plan(game, run)?;

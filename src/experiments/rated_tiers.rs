@@ -45,7 +45,7 @@ use super::ladder::style::LADDER_STYLE_CSV;
 use super::ladder::table::{LADDER_CSV, LadderRow};
 use super::output_error;
 use super::run_dir::RunDir;
-use super::tiers::{read_tiers_file, same_agent, tier_line};
+use super::tiers::{check_tier_count, check_tier_name, read_tiers_file, same_agent, tier_error};
 use crate::error::{Error, Result};
 use crate::files::{present, write_atomic};
 use crate::ladder::bradley_terry::{BradleyTerry, Ratings, Results, expected_score};
@@ -344,16 +344,7 @@ pub fn read_rated_tiers(
     }
     let (file, text): (RatedTiersFile, String) = read_tiers_file(&path)?;
     let n = file.tier.len();
-    if n < 2 || n as u64 > limits::MAX_TIERS {
-        return Err(Error::data(
-            &path,
-            0,
-            format!(
-                "{n} tiers: `tiers` writes 2 to {} of them",
-                limits::MAX_TIERS
-            ),
-        ));
-    }
+    check_tier_count(&path, n)?;
     let again = format!(
         "; pick the ladder's tiers again with `{} tiers {}`",
         program(),
@@ -361,19 +352,8 @@ pub fn read_rated_tiers(
     );
     let spec = &folder.spec;
     for (i, t) in file.tier.iter().enumerate() {
-        let bad = |key: &str, why: String| {
-            Error::data(
-                &path,
-                tier_line(&text, i, key),
-                format!("tier {}: `{key}`: {why}", i + 1),
-            )
-        };
-        if t.name != format!("tier-{}", i + 1) {
-            return Err(bad(
-                "name",
-                format!("`{}` where `tier-{}` comes", t.name, i + 1),
-            ));
-        }
+        let bad = |key: &str, why: String| tier_error(&path, &text, i, key, why);
+        check_tier_name(&path, &text, i, &t.name)?;
         let Some(a) = spec.agents.iter().find(|a| a.name == t.ladder_agent) else {
             return Err(bad(
                 "ladder_agent",

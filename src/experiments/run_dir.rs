@@ -5,6 +5,7 @@
 //! was written with, the elites it holds).
 
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::run_config::RunConfig;
@@ -76,6 +77,44 @@ pub fn prepare_out_dir(
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
+
+/// Whether a command given `--resume` and `--force` as `(resume, force)` has something to
+/// resume in `dir`: one of `markers`, the files it writes first, is there. When none is, it
+/// says on `out` that the `what` starts instead (a requeued job may always pass `--resume`).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `resume` if `force` is set too; [`Error::Io`] naming a marker
+/// that cannot be looked at, or if `out` cannot be written.
+pub fn resuming(
+    (resume, force): (bool, bool),
+    dir: &Path,
+    markers: &[PathBuf],
+    what: &str,
+    out: &mut impl Write,
+) -> Result<bool> {
+    if resume && force {
+        return Err(Error::config(
+            "resume",
+            "resume and force exclude each other",
+        ));
+    }
+    if !resume {
+        return Ok(false);
+    }
+    for m in markers {
+        if present(m)? {
+            return Ok(true);
+        }
+    }
+    writeln!(
+        out,
+        "nothing to resume in {}: starting the {what}",
+        dir.display()
+    )
+    .map_err(super::output_error)?;
+    Ok(false)
 }
 
 /// Checks that the output file `path` may be written: it does not exist, or it does and
@@ -360,6 +399,43 @@ impl RunDir {
     /// The elite of cell `cell`, if the archive has one.
     pub fn row(&self, cell: usize) -> Option<&ArchiveRow> {
         self.archive.rows.iter().find(|r| r.cell == cell)
+    }
+
+    /// The error for line `line` of the table `path` that `command` (`validate`,
+    /// `reevaluate`) wrote for another state of the run: `why`, and to run `command` again.
+    pub fn stale(&self, path: &Path, line: usize, why: String, command: &str) -> Error {
+        Error::data(
+            path,
+            line,
+            format!(
+                "{why}; run `{} {command}` again",
+                super::game_kind::program()
+            ),
+        )
+    }
+
+    /// The elite of cell `cell`, which line `line` of the table `path` that `command` wrote
+    /// is about.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Data`] naming the file and line ([`RunDir::stale`]) if the archive has no
+    /// elite there.
+    pub fn elite_of(
+        &self,
+        cell: usize,
+        path: &Path,
+        line: usize,
+        command: &str,
+    ) -> Result<&ArchiveRow> {
+        self.row(cell).ok_or_else(|| {
+            self.stale(
+                path,
+                line,
+                format!("cell {cell} has no elite in archive.csv"),
+                command,
+            )
+        })
     }
 
     /// The agent spec of an elite as text (its replay line, `{:#}`): the run's player with

@@ -341,6 +341,55 @@ fn validated_rates(rows: &[ValidationRow]) -> BTreeMap<usize, f64> {
     rates
 }
 
+/// The error for the field `key` of tier `i` (0-based) of `tiers.toml` at `path` (its
+/// text `text`): `why`, on the field's line.
+pub(crate) fn tier_error(path: &Path, text: &str, i: usize, key: &str, why: String) -> Error {
+    Error::data(
+        path,
+        tier_line(text, i, key),
+        format!("tier {}: `{key}`: {why}", i + 1),
+    )
+}
+
+/// Ok if tier `i` (0-based) of `tiers.toml` at `path` (its text `text`) is named `name` as
+/// `tiers` names it (`tier-1`, `tier-2`, …).
+///
+/// # Errors
+///
+/// [`Error::Data`] naming the file and the line ([`tier_error`]) otherwise.
+pub(crate) fn check_tier_name(path: &Path, text: &str, i: usize, name: &str) -> Result<()> {
+    if name != format!("tier-{}", i + 1) {
+        return Err(tier_error(
+            path,
+            text,
+            i,
+            "name",
+            format!("`{name}` where `tier-{}` comes", i + 1),
+        ));
+    }
+    Ok(())
+}
+
+/// Ok if `tiers.toml` at `path` holds `n` tiers, as many as `tiers` writes (2 to
+/// [`limits::MAX_TIERS`]).
+///
+/// # Errors
+///
+/// [`Error::Data`] naming the file otherwise.
+pub(crate) fn check_tier_count(path: &Path, n: usize) -> Result<()> {
+    if n < 2 || n as u64 > limits::MAX_TIERS {
+        return Err(Error::data(
+            path,
+            0,
+            format!(
+                "{n} tiers: `tiers` writes 2 to {} of them",
+                limits::MAX_TIERS
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads the `[[tier]]` tables file `path` (TOML, at most [`TEXT_LIMIT`] bytes) into `T`; its
 /// text too, for [`tier_line`].
 ///
@@ -422,32 +471,12 @@ pub fn read_run_tiers(
     }
     let (file, text): (TiersFile, String) = read_tiers_file(&path)?;
     let n = file.tier.len();
-    if n < 2 || n as u64 > limits::MAX_TIERS {
-        return Err(Error::data(
-            &path,
-            0,
-            format!(
-                "{n} tiers: `tiers` writes 2 to {} of them",
-                limits::MAX_TIERS
-            ),
-        ));
-    }
+    check_tier_count(&path, n)?;
     let validated = validation.map(validated_rates);
     let again = format!("; pick the run's tiers again with `{} tiers`", program());
     for (i, t) in file.tier.iter().enumerate() {
-        let bad = |key: &str, why: String| {
-            Error::data(
-                &path,
-                tier_line(&text, i, key),
-                format!("tier {}: `{key}`: {why}", i + 1),
-            )
-        };
-        if t.name != format!("tier-{}", i + 1) {
-            return Err(bad(
-                "name",
-                format!("`{}` where `tier-{}` comes", t.name, i + 1),
-            ));
-        }
+        let bad = |key: &str, why: String| tier_error(&path, &text, i, key, why);
+        check_tier_name(&path, &text, i, &t.name)?;
         if t.source != file.tier[0].source {
             return Err(bad("source", "the tiers of a file have one source".into()));
         }

@@ -66,7 +66,7 @@ use std::sync::{Mutex, PoisonError};
 use super::agent_files::{AgentFile, copy_agent_files};
 use super::games_csv::{GameRow, TableColumns};
 use super::output_error;
-use super::run_dir::prepare_out_dir;
+use super::run_dir::{prepare_out_dir, resuming};
 use super::tournament_rows::{GAMES_CSV, PairingResult, SUMMARY_CSV, TournamentRows};
 use super::tournament_spec::{Pairing, TournamentConfig, TournamentSpec, within};
 use crate::agent::{Agent, SearchSupport};
@@ -156,23 +156,13 @@ where
         }
         Ok(())
     };
-    if cfg.resume && cfg.force {
-        return Err(Error::config(
-            "resume",
-            "resume and force exclude each other",
-        ));
-    }
-    // A tournament that never started (no config.toml) starts, as a requeued job that always
-    // passes --resume expects.
-    let resuming = cfg.resume && present(&cfg.out.join(CONFIG_TOML))?;
-    if cfg.resume && !resuming {
-        writeln!(
-            out,
-            "nothing to resume in {}: starting the tournament",
-            cfg.out.display()
-        )
-        .map_err(output_error)?;
-    }
+    let resuming = resuming(
+        (cfg.resume, cfg.force),
+        &cfg.out,
+        &[cfg.out.join(CONFIG_TOML)],
+        "tournament",
+        out,
+    )?;
     let rows = if resuming {
         let rows = resume_rows(
             &cfg.out,

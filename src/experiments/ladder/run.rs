@@ -21,7 +21,7 @@ use crate::arena::series::{GameSlot, play_slot, seat_of};
 use crate::error::{Error, Result};
 use crate::experiments::agent_files::{AgentFile, copy_agent_files};
 use crate::experiments::output_error;
-use crate::experiments::run_dir::prepare_out_dir;
+use crate::experiments::run_dir::{prepare_out_dir, resuming};
 use crate::experiments::tournament_spec::within;
 use crate::files::{present, write_atomic};
 use crate::game::Game;
@@ -149,23 +149,13 @@ where
     };
     let fingerprint = kept.fingerprint()?;
     let games_path = cfg.out.join(LADDER_GAMES_CSV);
-    if cfg.resume && cfg.force {
-        return Err(Error::config(
-            "resume",
-            "resume and force exclude each other",
-        ));
-    }
-    // A ladder that never started (no config.toml) starts, as a requeued job that always
-    // passes --resume expects.
-    let resuming = cfg.resume && present(&cfg.out.join(CONFIG_TOML))?;
-    if cfg.resume && !resuming {
-        writeln!(
-            out,
-            "nothing to resume in {}: starting the ladder",
-            cfg.out.display()
-        )
-        .map_err(output_error)?;
-    }
+    let resuming = resuming(
+        (cfg.resume, cfg.force),
+        &cfg.out,
+        &[cfg.out.join(CONFIG_TOML)],
+        "ladder",
+        out,
+    )?;
     let (mut saved, mut rebudget) = if resuming {
         match resumed(cfg, kept, &fingerprint, |base| check(&spec.specs(), base))? {
             Found::Finished => {

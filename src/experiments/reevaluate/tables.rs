@@ -478,22 +478,8 @@ pub fn reevaluation_of(run: &RunDir) -> Result<Option<Vec<ReevaluatedRow>>> {
     }
     let rows = read_reevaluated_csv(&path, &run.archive.features)?;
     for (i, r) in rows.iter().enumerate() {
-        let stale = |why: String| {
-            Error::data(
-                &path,
-                i + 2,
-                format!(
-                    "{why}; run `{} reevaluate` again",
-                    crate::experiments::game_kind::program()
-                ),
-            )
-        };
-        let Some(row) = run.row(r.cell) else {
-            return Err(stale(format!(
-                "cell {} has no elite in archive.csv",
-                r.cell
-            )));
-        };
+        let stale = |why: String| run.stale(&path, i + 2, why, "reevaluate");
+        let row = run.elite_of(r.cell, &path, i + 2, "reevaluate")?;
         if (r.map_win_rate, r.map_games, &r.map_means) != (row.win_rate, row.games, &row.means) {
             return Err(stale(format!(
                 "the elite of cell {} changed since it was re-evaluated (its archived numbers \

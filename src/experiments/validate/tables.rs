@@ -399,22 +399,8 @@ pub fn validation_of(run: &RunDir) -> Result<Option<Vec<ValidationRow>>> {
     }
     let rows = read_validation_csv(&path)?;
     for (i, r) in rows.iter().enumerate() {
-        let stale = |why: String| {
-            Error::data(
-                &path,
-                i + 2,
-                format!(
-                    "{why}; run `{} validate` again",
-                    crate::experiments::game_kind::program()
-                ),
-            )
-        };
-        let Some(row) = run.row(r.cell) else {
-            return Err(stale(format!(
-                "cell {} has no elite in archive.csv",
-                r.cell
-            )));
-        };
+        let stale = |why: String| run.stale(&path, i + 2, why, "validate");
+        let row = run.elite_of(r.cell, &path, i + 2, "validate")?;
         let Some(k) = run.config.features.iter().position(|a| a.name == r.feature) else {
             return Err(stale(format!(
                 "`{}` is not a feature of the run",
