@@ -115,6 +115,21 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>> {
     read_limited(open(path)?, path, limit)
 }
 
+/// The first `n` bytes of the file at `path` (all of them if it is shorter): enough to tell
+/// what kind of file it is. A regular file only, see [`open`].
+///
+/// # Errors
+///
+/// As [`open`]; [`Error::Io`] naming `path` if it cannot be read.
+pub fn head(path: &Path, n: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    open(path)?
+        .take(n)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    Ok(bytes)
+}
+
 /// The bytes `reader` gives, at most `limit` of them; errors name `origin`.
 fn read_limited(reader: impl Read, origin: &Path, limit: u64) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();

@@ -62,11 +62,12 @@ use serde::{Deserialize, Serialize};
 use super::GameKind;
 use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
 use super::resources::{output_error, thread_pool};
+use super::run_dir::own_output;
 use crate::agent::{Agent, AgentSpec};
 use crate::arena::play_match;
 use crate::error::{Error, Result};
 use crate::experiments::tasks::config_hash;
-use crate::files::{TEXT_LIMIT, read_text, write_atomic};
+use crate::files::{TEXT_LIMIT, present, read_text, write_atomic};
 use crate::game::{Outcome, Turn};
 use crate::kit::GameKit;
 use crate::learn::dataset::{Dataset, Header, Label, Record, encode_records, file_bytes};
@@ -540,7 +541,7 @@ fn own_parts(parts: &Path) -> Result<Vec<PathBuf>> {
 /// [`Error::Io`] if a file cannot be removed.
 fn remove_own(out: Option<&Path>, parts: &Path) -> Result<()> {
     let out = match out {
-        Some(out) if fs::symlink_metadata(out).is_ok() => {
+        Some(out) if present(out)? => {
             dataset_at(out)?;
             Some(out)
         }
@@ -550,7 +551,7 @@ fn remove_own(out: Option<&Path>, parts: &Path) -> Result<()> {
     for path in out.into_iter().chain(own.iter().map(PathBuf::as_path)) {
         fs::remove_file(path).map_err(|e| Error::io(path, e))?;
     }
-    if fs::symlink_metadata(parts).is_ok() {
+    if present(parts)? {
         fs::remove_dir(parts).map_err(|e| Error::io(parts, e))?;
     }
     Ok(())
@@ -560,25 +561,13 @@ fn remove_own(out: Option<&Path>, parts: &Path) -> Result<()> {
 ///
 /// # Errors
 ///
-/// [`Error::Config`] naming `--out` if it is a folder, a link or not a dataset.
+/// [`Error::Config`] naming `--out` if it is a folder, a link or not a dataset
+/// ([`own_output`]).
 fn dataset_at(out: &Path) -> Result<Header> {
-    let not_ours = |what: &str| {
-        Error::config(
-            "--out",
-            format!(
-                "{} is {what}, not a dataset file; `dataset` replaces only its own (remove it yourself)",
-                out.display()
-            ),
-        )
-    };
-    let meta = fs::symlink_metadata(out).map_err(|e| Error::io(out, e))?;
-    if meta.file_type().is_symlink() {
-        return Err(not_ours("a link"));
-    }
-    if !meta.is_file() {
-        return Err(not_ours("a folder or a special file"));
-    }
-    Dataset::read_header(out).map_err(|_| not_ours("a file of something else"))
+    own_output(out, "--out", "a dataset file", |p| {
+        Dataset::read_header(p).is_ok()
+    })?;
+    Dataset::read_header(out)
 }
 
 /// Checks the part at `path` as `dataset` wrote it for the chunk of the games `range`: a
@@ -625,8 +614,8 @@ fn check_part(path: &Path, config: &str, range: Range<u64>) -> Result<(Header, V
 /// `--force` and `--resume` (a parts folder of `chunks` parts at most, each checked when it is
 /// reached), clearing it for `--force`, and makes the parts folder.
 fn prepare(cfg: &DatasetConfig, parts: &Path, config: &str, chunks: u64) -> Result<Option<Header>> {
-    let out_exists = fs::symlink_metadata(&cfg.out).is_ok();
-    let parts_exist = fs::symlink_metadata(parts).is_ok();
+    let out_exists = present(&cfg.out)?;
+    let parts_exist = present(parts)?;
     if cfg.force {
         remove_own(Some(&cfg.out), parts)?;
     } else if out_exists && cfg.resume {

@@ -1,5 +1,5 @@
 //! Output folders and files: creating one without overwriting results by accident
-//! ([`prepare_out_dir`], [`check_replaceable`]), and reading a run directory written by `playstyles evolve`, for
+//! ([`prepare_out_dir`], [`own_output`], [`check_replaceable`]), and reading a run directory written by `playstyles evolve`, for
 //! `plot`, `validate`, `reevaluate`, `tiers` and `report`: its resolved `config.toml` and its
 //! `archive.csv`, checked against each other and against the run's checkpoint (the config it
 //! was written with, the elites it holds).
@@ -117,16 +117,48 @@ pub fn resuming(
     Ok(false)
 }
 
-/// Checks that the output file `path` may be written: it does not exist, or it does and
-/// `force` is on and `is_own` recognises it as a file of the kind the command writes (`what`,
-/// e.g. "a replay page"), so `--force` replaces the command's own earlier output and never an
-/// arbitrary file, folder or link.
+/// Whether an output file of a command is at `path`: `false` if nothing is; `true` if a
+/// regular file (not a link) is, one that `is_own` recognises as of the kind the command writes
+/// there (`what`, e.g. "a replay page"). So a command replaces its own earlier output and
+/// never a folder, a link or someone else's file: the one place this is decided.
 ///
 /// # Errors
 ///
-/// [`Error::Config`] naming `field` if the file exists without `force`, or is a directory, a
-/// link or anything else than a regular file, or a file `is_own` does not recognise (nothing
-/// is removed); [`Error::Io`] if it cannot be looked at.
+/// [`Error::Config`] naming `field` (nothing is touched) if a link, a directory or anything
+/// but a regular file is there, or a file `is_own` does not recognise; [`Error::Io`] if the
+/// path cannot be looked at.
+pub fn own_output(
+    path: &Path,
+    field: &str,
+    what: &str,
+    is_own: impl Fn(&Path) -> bool,
+) -> Result<bool> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    let shown = path.display();
+    let why = if meta.file_type().is_symlink() {
+        format!("{shown} is a symbolic link; not replaced (remove it, or name another file)")
+    } else if meta.is_dir() {
+        format!("{shown} is a directory, not {what}; not replaced (name a file)")
+    } else if !meta.is_file() {
+        format!("{shown} is a special file, not {what}; not replaced")
+    } else if !is_own(path) {
+        format!("{shown} is not {what}; --force replaces only {what}, so it is left as it is")
+    } else {
+        return Ok(true);
+    };
+    Err(Error::config(field, why))
+}
+
+/// Checks that the output file `path` may be written: nothing is there, or `force` is on and
+/// it is the command's own ([`own_output`]).
+///
+/// # Errors
+///
+/// As [`own_output`]; [`Error::Config`] naming `field` if the file exists without `force`.
 pub fn check_replaceable(
     path: &Path,
     field: &str,
@@ -134,29 +166,11 @@ pub fn check_replaceable(
     what: &str,
     is_own: impl Fn(&Path) -> bool,
 ) -> Result<()> {
-    let meta = match std::fs::symlink_metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io(path, e)),
-    };
-    let shown = path.display();
-    let refuse = |why: String| Err(Error::config(field, why));
-    if meta.file_type().is_symlink() {
-        return refuse(format!(
-            "{shown} is a symbolic link; not replaced (remove it, or name another file)"
-        ));
-    }
-    if meta.is_dir() {
-        return refuse(format!(
-            "{shown} is a directory, not {what}; not replaced (name a file)"
-        ));
-    }
-    if !force {
-        return refuse(format!("{shown} exists; give --force to replace it"));
-    }
-    if !meta.is_file() || !is_own(path) {
-        return refuse(format!(
-            "{shown} is not {what}; --force replaces only {what}, so it is left as it is"
+    // Without --force a file of any kind is refused as existing, so its kind is not asked.
+    if own_output(path, field, what, |p| !force || is_own(p))? && !force {
+        return Err(Error::config(
+            field,
+            format!("{} exists; give --force to replace it", path.display()),
         ));
     }
     Ok(())

@@ -37,7 +37,7 @@
 //! `--resume` ends well whether it had not started, was stopped or had finished.
 
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
@@ -47,6 +47,7 @@ use serde::{Deserialize, Serialize};
 use super::GameKind;
 use super::dataset::games_fingerprint;
 use super::resources::output_error;
+use super::run_dir::own_output;
 use super::tasks::config_hash;
 use crate::error::{Error, Result};
 use crate::files::{DATA_LIMIT, read_bytes, read_text, write_atomic};
@@ -243,14 +244,7 @@ fn read_manifest(path: &Path) -> Option<Manifest> {
 
 /// Whether the file at `path` begins with `prefix`.
 fn starts_with(path: &Path, prefix: &[u8]) -> bool {
-    let mut start = Vec::new();
-    crate::files::open(path)
-        .and_then(|f| {
-            f.take(prefix.len() as u64)
-                .read_to_end(&mut start)
-                .map_err(|e| Error::io(path, e))
-        })
-        .is_ok_and(|_| start == prefix)
+    crate::files::head(path, prefix.len() as u64).is_ok_and(|start| start == prefix)
 }
 
 /// Whether the file at `path`, the output `suffix` of a model (`None`: the model itself), is
@@ -289,23 +283,23 @@ fn check_outputs(cfg: &TrainConfig, fingerprint: &str, trained_on: &[String]) ->
         .chain(TABLES.iter().map(|t| (beside(&cfg.out, t), Some(*t))))
         .chain([(manifest.clone(), Some("manifest"))])
         .collect();
+    let ours = read_manifest(&manifest).is_some_and(|m| m.fingerprint == fingerprint);
+    // What --force may replace: the files of an interrupted run of this command, and files of
+    // the kinds `train` writes there; without --force the kind is not asked (see below).
+    let replaceable = |path: &Path, suffix: Option<&str>| {
+        ours || !cfg.force
+            || match suffix {
+                Some("manifest") => read_manifest(path).is_some(),
+                suffix => of_train_kind(path, suffix),
+            }
+    };
     let mut present = Vec::new();
     for (path, suffix) in &outputs {
-        let Ok(meta) = fs::symlink_metadata(path) else {
-            continue;
-        };
-        if !meta.is_file() {
-            return Err(Error::config(
-                "--out",
-                format!(
-                    "{} is a link, a folder or a special file, not a file `train` writes; nothing was replaced",
-                    path.display()
-                ),
-            ));
+        let what = "a file of the kind `train` writes there";
+        if own_output(path, "--out", what, |p| replaceable(p, *suffix))? {
+            present.push((path, *suffix));
         }
-        present.push((path, *suffix));
     }
-    let ours = read_manifest(&manifest).is_some_and(|m| m.fingerprint == fingerprint);
     let model = present.iter().any(|(_, s)| s.is_none());
     // With --resume, a model this very command wrote (its command line and datasets) is a
     // finished run too, whether or not its manifest was removed.
@@ -319,10 +313,6 @@ fn check_outputs(cfg: &TrainConfig, fingerprint: &str, trained_on: &[String]) ->
         return Ok(Outputs::Finished);
     }
     for (path, suffix) in present {
-        let replaceable = match suffix {
-            Some("manifest") => read_manifest(path).is_some(),
-            suffix => of_train_kind(path, suffix),
-        };
         if suffix.is_none() && !cfg.force {
             return Err(Error::config(
                 "--out",
@@ -334,15 +324,6 @@ fn check_outputs(cfg: &TrainConfig, fingerprint: &str, trained_on: &[String]) ->
                 "--out",
                 format!(
                     "{} exists and is not of an interrupted run of this command; give --force to replace it",
-                    path.display()
-                ),
-            ));
-        }
-        if !ours && !replaceable {
-            return Err(Error::config(
-                "--out",
-                format!(
-                    "{} is not a file of the kind `train` writes there; --force replaces only those (remove it yourself)",
                     path.display()
                 ),
             ));

@@ -43,15 +43,9 @@ pub const GENERATOR: &str = "playstyles";
 /// True if the file at `path` starts as a page of [`page`] does (its head names
 /// [`GENERATOR`]).
 pub fn written_here(path: &std::path::Path) -> bool {
-    use std::io::Read;
-    let mut head = Vec::new();
-    let read = crate::files::open(path).and_then(|f| {
-        f.take(4096)
-            .read_to_end(&mut head)
-            .map_err(|e| crate::error::Error::io(path, e))
-    });
     let marker = format!("<meta name=\"generator\" content=\"{GENERATOR}\">");
-    read.is_ok() && String::from_utf8_lossy(&head).contains(&marker)
+    crate::files::head(path, 4096)
+        .is_ok_and(|head| String::from_utf8_lossy(&head).contains(&marker))
 }
 
 /// A whole page: `title` as heading and window title, `subtitle` under it, `body` in the main
