@@ -1,7 +1,8 @@
 //! Adaptive sampling (`[map_elites.adaptive]`) through the binary on a small Puerto Rico run:
 //! genomes play more rounds while their place is uncertain; the run is the same on 1 and 2
 //! threads, resumed after every batch, and taken through ask / work / tell; malformed
-//! settings exit 2 naming the field.
+//! settings exit 2 naming the field. A config without the table breeds with the default
+//! settings (placement and a fair-share strength floor); `adaptive = false` turns them off.
 
 use std::path::{Path, PathBuf};
 
@@ -242,4 +243,69 @@ fn malformed_adaptive_settings_exit_2_naming_the_field() {
         let named = format!("map_elites.adaptive.{field}");
         assert!(err.contains(&named), "{to}: {err}");
     }
+}
+
+/// [`ADAPTIVE`] without its `[map_elites.adaptive]` table (the defaults), the player against
+/// random baselines so that some genomes clear the default strength floor.
+fn defaults() -> String {
+    let text = ADAPTIVE.replace("baseline = \"sa0\"", "baseline = \"random\"");
+    text[..text.find("[map_elites.adaptive]").unwrap()].to_string()
+}
+
+#[test]
+fn a_config_without_adaptive_settings_breeds_noise_aware_and_adaptive_false_turns_it_off() {
+    let dir = scratch("adaptive", "defaults");
+    let cfg = config(&dir, &defaults());
+    let (one, two, run) = (dir.join("one"), dir.join("two"), dir.join("run"));
+    evolve(&cfg, &one, &["--threads", "1"]);
+    evolve(&cfg, &two, &["--threads", "2"]);
+    assert_same_run(&one, &two);
+    // The defaults written out: a first round of 2 of the 8 games, a fair share of a
+    // four-player level (0.25) at one sigma, placement at half a standard error.
+    let resolved = read_text(&one.join("config.toml"));
+    for line in [
+        "[map_elites.adaptive]",
+        "first_repetitions = 2",
+        "max_repetitions = 8",
+        "placement_z = 0.5",
+        "min_win_rate = 0.25",
+        "floor_z = 1.0",
+    ] {
+        assert!(resolved.lines().any(|l| l == line), "{line} in\n{resolved}");
+    }
+    let lo: Vec<f64> = column(&one, "extra_win_rate_lo")
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert!(!lo.is_empty(), "some genome cleared the floor");
+    // The archive's interval is the duels' (95 %); the floor's, at one sigma, is narrower.
+    let (wins, games) = (column(&one, "wins"), column(&one, "games"));
+    for (w, g) in wins.iter().zip(&games) {
+        let (w, g): (f64, f64) = (w.parse().unwrap(), g.parse().unwrap());
+        let p = w / g;
+        let lo1 = (p + 1.0 / (2.0 * g) - (p * (1.0 - p) / g + 1.0 / (4.0 * g * g)).sqrt())
+            / (1.0 + 1.0 / g);
+        assert!(lo1 >= 0.25 - 1e-12, "{w} of {g} won");
+    }
+    // Through ask / work / tell: the same run.
+    loop {
+        let o = playstyles(&["ask", path_arg(&run), "--config", path_arg(&cfg)]);
+        if o.status.code() == Some(3) {
+            break;
+        }
+        let tasks = PathBuf::from(succeeded(o, "ask").trim_end());
+        succeeded(playstyles(&["work", path_arg(&tasks)]), "work");
+        succeeded(playstyles(&["tell", path_arg(&run)]), "tell");
+    }
+    assert_same_run(&one, &run);
+
+    // `adaptive = false`: every genome plays its 8 games at once.
+    let off = config(
+        &dir,
+        &defaults().replace("[map_elites]", "[map_elites]\nadaptive = false"),
+    );
+    let plain = dir.join("plain");
+    evolve(&off, &plain, &[]);
+    assert!(read_text(&plain.join("config.toml")).contains("adaptive = false"));
+    assert!(column(&plain, "games").iter().all(|g| g == "8"));
 }

@@ -196,6 +196,7 @@ min = -5
 max = 5
 step = 1
 [map_elites]
+adaptive = false
 random_init = 4
 iterations = 4
 "#,

@@ -43,6 +43,7 @@ max = 5
 step = 1
 
 [map_elites]
+adaptive = false
 one_hot = false
 random_init = 4
 iterations = 4

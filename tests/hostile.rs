@@ -60,6 +60,7 @@ max = 5
 step = 1
 
 [map_elites]
+adaptive = false
 one_hot = false
 random_init = 2
 iterations = 0

@@ -104,7 +104,7 @@ iterations = "#,
 }
 
 /// A Puerto Rico run of three batches of four genomes, one four-player game each.
-pub(crate) const RUN: &str = run_toml!(1, 8, "");
+pub(crate) const RUN: &str = run_toml!(1, 8, "adaptive = false\n");
 
 /// [`RUN`] with adaptive sampling: rounds of one game up to four, so that candidates wait
 /// across batches and elites are re-played (the checkpoint holds them).

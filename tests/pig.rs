@@ -36,6 +36,7 @@ max = 4
 bins = 5
 
 [map_elites]
+adaptive = false
 random_init = 2
 iterations = 6
 "#;

@@ -212,6 +212,7 @@ max = 15
 step = 5
 
 [map_elites]
+adaptive = false
 one_hot = false
 random_init = 2
 iterations = 2

@@ -56,6 +56,7 @@ min = -2
 max = 2
 step = 1
 [map_elites]
+adaptive = false
 random_init = 0
 iterations = 0
 "#;
@@ -1107,6 +1108,7 @@ min = 0
 max = 60
 step = 20
 [map_elites]
+adaptive = false
 one_hot = true
 random_init = 4
 iterations = 4

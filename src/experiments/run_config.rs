@@ -41,22 +41,39 @@
 //!                                       # one per weight) or "iso_line_dd" (with
 //!                                       # iso_sigma = 0.01, line_sigma = 0.2)
 //!
-//! [map_elites.adaptive]                 # optional: adaptive sampling (src/qd/adaptive.rs)
-//! first_repetitions = 4                 # default 4: a genome's first games, per level
-//! step_repetitions = 4                  # default first_repetitions: each further round
-//! max_repetitions = 20                  # default [evaluation] repetitions: most per level
+//! [map_elites.adaptive]                 # optional: adaptive sampling (src/qd/adaptive.rs);
+//!                                       # without the table, the defaults below
+//!                                       # (`adaptive = false` under [map_elites]: off)
+//! first_repetitions = 2                 # default max(2, max_repetitions / 5): a genome's
+//!                                       # first games, per level
+//! step_repetitions = 2                  # default first_repetitions: each further round
+//! max_repetitions = 4                   # default [evaluation] repetitions: most per level
 //! se_fraction = 0.5                     # default 0.5: play on while a feature's standard
 //!                                       # error exceeds this × its cell width
 //! z = 1.96                              # default 1.96: the win rate's Wilson interval
-//! placement_z = 0.0                     # default 0: enter a cell only once every feature's
-//!                                       # mean ± placement_z × SE lies in it
-//! min_win_rate = 0.0                    # default 0: enter only once the win rate's interval
-//!                                       # (at z) lies at or above this
+//! placement_z = 0.5                     # enter a cell only once every feature's mean ±
+//!                                       # placement_z × SE lies in it (default 0.5; 0 in a
+//!                                       # table that leaves it out)
+//! min_win_rate = 0.5                    # enter only once the win rate's interval (at
+//!                                       # floor_z) lies at or above this (default: a fair
+//!                                       # share, 1 / players averaged over the training
+//!                                       # levels; 0 in a table that leaves it out)
+//! floor_z = 1.0                         # default 1 (z in a table that leaves it out)
 //! ```
 //!
-//! Without `[map_elites.adaptive]` every genome plays `repetitions` games per level at once;
-//! with it, a genome plays a first round, then more while its place on the map is uncertain
-//! (and the elites it challenges are re-played), up to `max_repetitions`.
+//! **Noise-aware by default.** A config without `[map_elites.adaptive]` breeds with adaptive
+//! sampling, a placement check and a strength floor, the settings that met every personality
+//! goal on Puerto Rico (`experiments/puerto-rico-personas-sure.toml`) scaled to the run:
+//! a first round of a fifth of the games (at least 2 per level: the Tribes and Prismata maps
+//! started with 2, Puerto Rico and Pig with 20 of 100), more rounds while a feature's standard
+//! error exceeds half a cell, a genome entering a cell only once its features' half-SE
+//! interval lies inside it (Prismata's `placement_z = 0.5`; Puerto Rico's 1 needs about 100
+//! games an elite) and its win rate surely reaches a fair share: the lower end of its
+//! one-sigma interval. At 20 games (Tribes) that is 13 wins, what Tribes' and Prismata's floor
+//! of 0.4 at 95 % asked; at 100 games of four players, 30 wins (Puerto Rico asked 0.25 at 95 %,
+//! 34). `[map_elites] adaptive = false` turns it off: every genome plays `repetitions` games
+//! per level at once. A table (`[map_elites.adaptive]`) sets the fields it names and leaves
+//! placement and floor off unless it names them, as before these defaults.
 //!
 //! So a run needs about ten lines: `game`, `[evaluation] levels` (with the `player` and
 //! `baseline` it is about) and one `[[features]]` table; `experiments/minimal-*.toml` are one
@@ -233,9 +250,48 @@ pub struct MapElitesFile {
     /// σ_line of `iso_line_dd` (default 0.2, as pyribs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line_sigma: Option<f64>,
-    /// `[map_elites.adaptive]`: adaptive sampling (default: none).
+    /// `[map_elites.adaptive]`: adaptive sampling (absent: the defaults, see the module docs;
+    /// in a run directory's `config.toml`, which always writes it, absent means off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adaptive: Option<AdaptiveFile>,
+    pub adaptive: Option<AdaptiveField>,
+}
+
+/// `[map_elites] adaptive`: `false` (off), `true` (the defaults) or a table of settings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AdaptiveField {
+    /// `adaptive = false` or `adaptive = true`.
+    Switch(bool),
+    /// `[map_elites.adaptive]`.
+    Settings(AdaptiveFile),
+}
+
+impl<'de> Deserialize<'de> for AdaptiveField {
+    /// A boolean or a table; the table is read in place, so its errors (unknown keys, types)
+    /// keep the position of the key at fault.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Field;
+        impl<'de> serde::de::Visitor<'de> for Field {
+            type Value = AdaptiveField;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`true`, `false` or a table of adaptive settings")
+            }
+            fn visit_bool<E: serde::de::Error>(
+                self,
+                on: bool,
+            ) -> std::result::Result<Self::Value, E> {
+                Ok(AdaptiveField::Switch(on))
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> std::result::Result<Self::Value, M::Error> {
+                AdaptiveFile::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(AdaptiveField::Settings)
+            }
+        }
+        d.deserialize_any(Field)
+    }
 }
 
 /// `[map_elites.adaptive]`; every field is optional (see the module docs for the defaults).
@@ -261,10 +317,13 @@ pub struct AdaptiveFile {
     /// enters it (default 0: no check).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement_z: Option<f64>,
-    /// The least win rate an elite must surely reach (the lower end of its interval; default
-    /// 0: no check).
+    /// The least win rate an elite must surely reach (the lower end of its interval at
+    /// `floor_z`; default 0 in a table: no check).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_win_rate: Option<f64>,
+    /// Width of the interval the floor is checked on (default `z` in a table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor_z: Option<f64>,
 }
 
 /// `first_repetitions` when `[map_elites.adaptive]` gives none.
@@ -272,6 +331,16 @@ pub const DEFAULT_FIRST_REPETITIONS: i64 = 4;
 
 /// `se_fraction` when `[map_elites.adaptive]` gives none.
 pub const DEFAULT_SE_FRACTION: f64 = 0.5;
+
+/// `placement_z` of the default adaptive settings (a config without `[map_elites.adaptive]`):
+/// Prismata's measured choice (`results/prismata-phases/`: 43 % of the re-played elites kept
+/// their cell, held-out Spearman of aggression 0.95); Puerto Rico's 1 needs about 100 games an
+/// elite to place any.
+pub const DEFAULT_PLACEMENT_Z: f64 = 0.5;
+
+/// `floor_z` of the default adaptive settings: the strength floor (a fair share) is met when
+/// the lower end of the win rate's one-sigma Wilson interval reaches it.
+pub const DEFAULT_FLOOR_Z: f64 = 1.0;
 
 impl Default for MapElitesFile {
     /// The paper's use cases' schedule: the one-hot genomes, [`DEFAULT_RANDOM_INIT`] random
@@ -342,6 +411,9 @@ pub struct RunConfig {
     pub replacement: Replacement,
     /// Adaptive sampling (`None`: off).
     pub adaptive: Option<Adaptive>,
+    /// True while the default adaptive settings' `min_win_rate` still waits for the training
+    /// levels' fair share ([`RunConfig::resolve_floor`]).
+    pub floor_pending: bool,
     /// The file as given, to write back resolved.
     pub file: RunFile,
 }
@@ -542,11 +614,47 @@ fn emitter_kind(m: &MapElitesFile) -> Result<EmitterKind> {
     Ok(kind)
 }
 
-/// Validates `[map_elites.adaptive]` (absent: `None`), `repetitions` the evaluation's (the
-/// default maximum); the error names the field.
-fn adaptive(file: Option<&AdaptiveFile>, repetitions: u32) -> Result<Option<Adaptive>> {
-    let Some(f) = file else {
-        return Ok(None);
+/// What a run config without `[map_elites] adaptive` means: a user's config breeds with the
+/// default settings ([`default_adaptive`]); a run directory's `config.toml`, which has written
+/// the settings out since they became the default, was bred without when it has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Absent {
+    Defaults,
+    Off,
+}
+
+/// The default adaptive settings for `repetitions` games per level (see the module docs):
+/// their `min_win_rate` is the training levels' fair share, set by
+/// [`RunConfig::resolve_floor`] once the levels are loaded.
+pub fn default_adaptive(repetitions: u32) -> Adaptive {
+    let first = (repetitions / 5).max(2).min(repetitions);
+    Adaptive {
+        first_repetitions: first,
+        step_repetitions: first,
+        max_repetitions: repetitions,
+        se_fraction: DEFAULT_SE_FRACTION,
+        z: 1.96,
+        placement_z: DEFAULT_PLACEMENT_Z,
+        min_win_rate: 0.0,
+        floor_z: Some(DEFAULT_FLOOR_Z),
+    }
+}
+
+/// Validates `[map_elites] adaptive`, `repetitions` the evaluation's (the default maximum):
+/// `false` is off, `true` the defaults, absent as `absent` says; the error names the field.
+/// The second value is true when the floor is the default one, still to be resolved.
+fn adaptive(
+    field: Option<&AdaptiveField>,
+    repetitions: u32,
+    absent: Absent,
+) -> Result<(Option<Adaptive>, bool)> {
+    let f = match field {
+        Some(AdaptiveField::Settings(f)) => f,
+        Some(AdaptiveField::Switch(false)) => return Ok((None, false)),
+        None if absent == Absent::Off => return Ok((None, false)),
+        Some(AdaptiveField::Switch(true)) | None => {
+            return Ok((Some(default_adaptive(repetitions)), true));
+        }
     };
     let count = |v: Option<i64>, default: u32, name: &str| -> Result<u32> {
         let field = format!("map_elites.adaptive.{name}");
@@ -568,9 +676,10 @@ fn adaptive(file: Option<&AdaptiveFile>, repetitions: u32) -> Result<Option<Adap
         z: f.z.unwrap_or(1.96),
         placement_z: f.placement_z.unwrap_or(0.0),
         min_win_rate: f.min_win_rate.unwrap_or(0.0),
+        floor_z: f.floor_z,
     };
     settings.validate()?;
-    Ok(Some(settings))
+    Ok((Some(settings), false))
 }
 
 /// Validates `[map_elites]`: the emitter schedule (`random_init` + `iterations` at most
@@ -634,6 +743,18 @@ impl RunConfig {
         Self::from_file(file, stem)
     }
 
+    /// Parses a run directory's `config.toml`, as [`RunConfig::parse`] except that a file
+    /// without `[map_elites] adaptive` was bred without adaptive sampling (written before the
+    /// settings became the default, since when the resolved config writes them out).
+    ///
+    /// # Errors
+    ///
+    /// As [`RunConfig::parse`].
+    pub fn parse_resolved(text: &str, stem: &str) -> Result<RunConfig> {
+        let file: RunFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+        Self::from_file_as(file, stem, Absent::Off)
+    }
+
     /// Validates a parsed file: each section by its own function below, in the order the
     /// file lists them (so the first bad field is the one reported).
     ///
@@ -641,6 +762,12 @@ impl RunConfig {
     ///
     /// As [`RunConfig::parse`].
     pub fn from_file(file: RunFile, stem: &str) -> Result<RunConfig> {
+        Self::from_file_as(file, stem, Absent::Defaults)
+    }
+
+    /// [`RunConfig::from_file`], `absent` saying what a file without `[map_elites] adaptive`
+    /// means.
+    fn from_file_as(file: RunFile, stem: &str, absent: Absent) -> Result<RunConfig> {
         let name = run_name(&file, stem)?;
         let game: GameKind = file
             .game
@@ -653,7 +780,8 @@ impl RunConfig {
         let domain = genome(&file.genome)?;
         let features = features(&file.features)?;
         let (emitter, replacement) = map_elites(&file.map_elites)?;
-        let adaptive = adaptive(file.map_elites.adaptive.as_ref(), ev.repetitions)?;
+        let (adaptive, floor_pending) =
+            adaptive(file.map_elites.adaptive.as_ref(), ev.repetitions, absent)?;
         let dim = file.genome.scripts.as_ref().map(Vec::len);
         emitter.validate(&domain, dim)?;
         let run = RunConfig {
@@ -672,6 +800,7 @@ impl RunConfig {
             emitter,
             replacement,
             adaptive,
+            floor_pending,
             file,
         };
         if let LevelSet::List(levels) = &run.levels {
@@ -696,6 +825,22 @@ impl RunConfig {
             "batch_size",
         )?;
         Ok(())
+    }
+
+    /// Sets the default strength floor (the default adaptive settings' `min_win_rate`) to the
+    /// fair share of training levels of `players` players each: the mean of `1 / players`,
+    /// what a player as strong as its opponents wins. Nothing changes for a config that set
+    /// its floor or turned adaptive sampling off.
+    pub fn resolve_floor(&mut self, players: &[usize]) {
+        if !self.floor_pending || players.is_empty() {
+            return;
+        }
+        if let Some(a) = &mut self.adaptive {
+            let share: f64 =
+                players.iter().map(|&p| 1.0 / p.max(1) as f64).sum::<f64>() / players.len() as f64;
+            a.min_win_rate = share;
+        }
+        self.floor_pending = false;
     }
 
     /// The most repetitions per level a genome plays: `max_repetitions` with adaptive
@@ -726,8 +871,16 @@ impl RunConfig {
     ///
     /// # Errors
     ///
-    /// The engine's own validation errors (naming the field).
+    /// The engine's own validation errors (naming the field); `map_elites.adaptive.min_win_rate`
+    /// while the default floor waits for [`RunConfig::resolve_floor`].
     pub fn map_elites(&self, scripts: &[String]) -> Result<MapElitesConfig> {
+        if self.floor_pending {
+            return Err(Error::config(
+                "map_elites.adaptive.min_win_rate",
+                "the default floor is the training levels' fair share: resolve it first \
+                 (RunConfig::resolve_floor)",
+            ));
+        }
         let config = MapElitesConfig {
             seed: self.seed,
             batch_size: self.batch_size,
@@ -756,8 +909,11 @@ impl RunConfig {
         if let Replacement::LowerConfidence { z } = self.replacement {
             file.map_elites.z = Some(z);
         }
-        if let Some(a) = self.adaptive {
-            file.map_elites.adaptive = Some(AdaptiveFile {
+        // Off, the defaults still waiting for their floor (resolved before a run writes its
+        // config.toml), or every setting written out.
+        file.map_elites.adaptive = Some(AdaptiveField::Switch(self.floor_pending));
+        if let Some(a) = self.adaptive.filter(|_| !self.floor_pending) {
+            file.map_elites.adaptive = Some(AdaptiveField::Settings(AdaptiveFile {
                 first_repetitions: Some(i64::from(a.first_repetitions)),
                 step_repetitions: Some(i64::from(a.step_repetitions)),
                 max_repetitions: Some(i64::from(a.max_repetitions)),
@@ -765,7 +921,8 @@ impl RunConfig {
                 z: Some(a.z),
                 placement_z: (a.placement_z != 0.0).then_some(a.placement_z),
                 min_win_rate: (a.min_win_rate != 0.0).then_some(a.min_win_rate),
-            });
+                floor_z: a.floor_z,
+            }));
         }
         file.evaluation.levels = LevelsField::listed(levels);
         file.genome.scripts = Some(scripts.to_vec());
@@ -792,7 +949,7 @@ impl RunConfig {
 /// (`emitter = "schedule"`, the `z` of `lower_confidence`): resolving `text` again gives
 /// `resolved` byte for byte.
 pub fn older_form_of(text: &str, resolved: &str) -> bool {
-    let Ok(run) = RunConfig::parse(text, "run") else {
+    let Ok(run) = RunConfig::parse_resolved(text, "run") else {
         return false;
     };
     let (LevelSet::List(levels), Some(scripts)) = (&run.levels, &run.scripts) else {
@@ -891,7 +1048,8 @@ step = 2
 
     #[test]
     fn the_resolved_config_writes_every_default_and_parses_back_to_the_same_run() {
-        let c = RunConfig::parse(MINIMAL, "minimal").unwrap();
+        let mut c = RunConfig::parse(MINIMAL, "minimal").unwrap();
+        c.resolve_floor(&[2]);
         let scripts = ["spawn.strongest".to_string(), "research.roads".into()];
         let resolved = c
             .resolved_toml(&["1590557911279".into()], &scripts)
@@ -912,6 +1070,12 @@ step = 2
             "iterations = 500",
             "replacement = \"paper\"",
             "emitter = \"schedule\"",
+            "[map_elites.adaptive]",
+            "first_repetitions = 2",
+            "max_repetitions = 4",
+            "placement_z = 0.5",
+            "min_win_rate = 0.5",
+            "floor_z = 1.0",
         ] {
             assert!(
                 resolved.lines().any(|l| l == line),
@@ -919,6 +1083,7 @@ step = 2
             );
         }
         let again = RunConfig::parse(&resolved, "other").unwrap();
+        assert_eq!((again.adaptive, again.floor_pending), (c.adaptive, false));
         assert_eq!(
             (
                 again.name.as_str(),
@@ -952,7 +1117,8 @@ step = 2
 
         // `lower_confidence` without `z` resolves with its z.
         let text = format!("{MINIMAL}[map_elites]\nreplacement = \"lower_confidence\"\n");
-        let c = RunConfig::parse(&text, "t").unwrap();
+        let mut c = RunConfig::parse(&text, "t").unwrap();
+        c.resolve_floor(&[2]);
         assert_eq!(c.replacement, Replacement::LowerConfidence { z: 1.96 });
         let resolved = c.resolved_toml(&["1".into()], &scripts).unwrap();
         assert!(resolved.lines().any(|l| l == "z = 1.96"), "{resolved}");
@@ -963,8 +1129,81 @@ step = 2
     }
 
     #[test]
+    fn adaptive_sampling_is_on_by_default_with_a_fair_share_floor_and_can_be_turned_off() {
+        let mut c = RunConfig::parse(MINIMAL, "t").unwrap();
+        assert!(c.floor_pending);
+        c.resolve_floor(&[2, 4]);
+        let a = c.adaptive.unwrap();
+        assert_eq!(
+            (a.first_repetitions, a.step_repetitions, a.max_repetitions),
+            (2, 2, 4)
+        );
+        assert_eq!((a.placement_z, a.floor_z), (0.5, Some(1.0)));
+        assert!((a.min_win_rate - 0.375).abs() < 1e-12, "{}", a.min_win_rate);
+        // A fifth of the games first (at least 2 per level), then rounds of as many.
+        let many = MINIMAL.replace("[evaluation]", "[evaluation]\nrepetitions = 100");
+        let a = RunConfig::parse(&many, "t").unwrap().adaptive.unwrap();
+        assert_eq!((a.first_repetitions, a.max_repetitions), (20, 100));
+        let one = MINIMAL.replace("[evaluation]", "[evaluation]\nrepetitions = 1");
+        let a = RunConfig::parse(&one, "t").unwrap().adaptive.unwrap();
+        assert_eq!((a.first_repetitions, a.max_repetitions), (1, 1));
+        // `adaptive = true` is the default; `false` turns it off and resolves as written.
+        let on = format!("{MINIMAL}[map_elites]\nadaptive = true\n");
+        assert_eq!(
+            RunConfig::parse(&on, "t").unwrap().adaptive,
+            RunConfig::parse(MINIMAL, "t").unwrap().adaptive
+        );
+        let off = format!("{MINIMAL}[map_elites]\nadaptive = false\n");
+        let c = RunConfig::parse(&off, "t").unwrap();
+        assert_eq!((c.adaptive, c.floor_pending), (None, false));
+        let resolved = c.resolved_toml(&["1".into()], &["a".into()]).unwrap();
+        assert!(
+            resolved.lines().any(|l| l == "adaptive = false"),
+            "{resolved}"
+        );
+        assert_eq!(RunConfig::parse(&resolved, "t").unwrap().adaptive, None);
+        // A table keeps its old meaning: no placement check or floor unless it names them.
+        let table = format!("{MINIMAL}[map_elites.adaptive]\nfirst_repetitions = 2\n");
+        let c = RunConfig::parse(&table, "t").unwrap();
+        let a = c.adaptive.unwrap();
+        assert_eq!(
+            (a.placement_z, a.min_win_rate, a.floor_z, c.floor_pending),
+            (0.0, 0.0, None, false)
+        );
+        // A run directory's config.toml without the key was bred without adaptive sampling,
+        // and is the older form of the same run resolved now.
+        let old = RunConfig::parse_resolved(GOOD, "t").unwrap();
+        assert_eq!(old.adaptive, None);
+        let resolved = old
+            .resolved_toml(&["1590557911279".into()], &["a".into()])
+            .unwrap();
+        let written_before = resolved.replace("adaptive = false\n", "");
+        assert_ne!(written_before, resolved);
+        assert!(older_form_of(&written_before, &resolved));
+        // Bad values name their field.
+        for (text, field) in [
+            (
+                format!("{MINIMAL}[map_elites]\nadaptive = 3\n"),
+                "map_elites.adaptive",
+            ),
+            (
+                format!("{MINIMAL}[map_elites.adaptive]\nfloor_z = -1\n"),
+                "map_elites.adaptive.floor_z",
+            ),
+            (
+                format!("{MINIMAL}[map_elites.adaptive]\nfloor = 1\n"),
+                "map_elites.adaptive",
+            ),
+        ] {
+            let got = field_of(&text);
+            assert!(got.starts_with(field), "{got} for {text}");
+        }
+    }
+
+    #[test]
     fn a_config_resolved_before_emitters_were_written_is_the_same_run() {
-        let c = RunConfig::parse(GOOD, "t").unwrap();
+        let mut c = RunConfig::parse(GOOD, "t").unwrap();
+        c.resolve_floor(&[2]);
         let scripts = ["spawn.defensive".to_string()];
         let resolved = c.resolved_toml(&["1".into()], &scripts).unwrap();
         let old = resolved.replace("emitter = \"schedule\"\n", "");
@@ -982,7 +1221,10 @@ step = 2
             "[evaluation]",
             "[genome]\nscripts = [\"a\", \"b\", \"c\"]\nrange = [0.0, 1.0]\n[evaluation]",
         )
-        .replace("[map_elites]", &format!("[map_elites]\n{map_elites}"))
+        .replace(
+            "[map_elites]",
+            &format!("[map_elites]\nadaptive = false\n{map_elites}"),
+        )
     }
 
     #[test]
@@ -1081,7 +1323,8 @@ step = 2
             "[map_elites]",
             "[map_elites]\nemitter = \"gaussian\"\nsigma = [0.1, 0.1]",
         );
-        let c = RunConfig::parse(&text, "t").unwrap();
+        let mut c = RunConfig::parse(&text, "t").unwrap();
+        c.resolve_floor(&[2]);
         match c.map_elites(&["a".into(), "b".into(), "c".into()]) {
             Err(Error::Config { field, .. }) => assert_eq!(field, "map_elites.sigma"),
             other => panic!("{other:?}"),

@@ -214,7 +214,7 @@ fn read_config_text(dir: &Path) -> Result<(RunConfig, String)> {
     let stem = dir
         .file_name()
         .map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned());
-    let config = RunConfig::parse(&text, &stem).map_err(|e| match e {
+    let config = RunConfig::parse_resolved(&text, &stem).map_err(|e| match e {
         Error::Config { field, reason } => Error::Config {
             field,
             reason: format!("{reason} (in {})", path.display()),

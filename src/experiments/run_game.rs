@@ -6,6 +6,7 @@ use std::path::Path;
 use super::agent_files::keep_files;
 use super::config_file::{LevelSet, read_rules};
 use super::dataset::{DatasetConfig, DatasetLevels, dataset, header_for};
+use super::evaluate::player_counts;
 use super::evolve::{EvolveConfig, RunSetup, evolve, kept_config};
 use super::games_csv::TableColumns;
 use super::ladder::style::{StyleRun, check_style_games, check_styles};
@@ -15,8 +16,8 @@ use super::reevaluate::{ReevaluateConfig, reevaluate};
 use super::report::ReportConfig;
 use super::run_config::RunConfig;
 use super::sensitivity::{SensitivityConfig, sensitivity};
-use super::tasks::ask::{Asked, ask};
-use super::tasks::tell::{Told, tell};
+use super::tasks::ask::{AskConfig, Asked, ask};
+use super::tasks::tell::{TellConfig, Told, tell};
 use super::tasks::work::work;
 use super::tournament::{KeptAgents, tournament};
 use super::tournament_spec::TournamentConfig;
@@ -71,7 +72,8 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
     let game = G::with_rules(G::Rules::default());
     let done = match cmd {
         Command::Ask(cfg) => {
-            let (game, setup) = prepare_run::<G>(&cfg.evolve)?;
+            let (game, setup, evolve) = prepare_run::<G>(&cfg.evolve)?;
+            let cfg = AskConfig { evolve };
             return match ask(&game, &setup, &cfg, out)? {
                 Asked::Tasks(_) => Ok(Exit::Success),
                 Asked::Finished => {
@@ -83,7 +85,8 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
         }
         Command::Work(cfg) => work::<G, W>(&cfg, out).map(|_| ()),
         Command::Tell(cfg) => {
-            let (game, setup) = prepare_run::<G>(&cfg.evolve)?;
+            let (game, setup, evolve) = prepare_run::<G>(&cfg.evolve)?;
+            let cfg = TellConfig { evolve };
             match tell(&game, &setup, &cfg, out)? {
                 Told::Batch { done: true, .. } => {
                     finished_report(&game, &setup, &cfg.evolve, out)?;
@@ -392,7 +395,8 @@ fn run_report<G: GameKit, W: Write>(cfg: &ReportConfig, out: &mut W) -> Result<(
 
 /// Runs a MAP-Elites run.
 fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
-    let (game, setup) = prepare_run::<G>(cfg)?;
+    let (game, setup, cfg) = prepare_run::<G>(cfg)?;
+    let cfg = &cfg;
     let summary = evolve(&game, &setup, cfg, out)?;
     if summary.done && summary.batches_run > 0 {
         finished_report(&game, &setup, cfg, out)?;
@@ -411,7 +415,8 @@ fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<(
 /// # Errors
 ///
 /// Bad rules, features, scripts or levels, naming the field and the config file.
-fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)> {
+fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>, EvolveConfig)> {
+    let mut cfg = cfg.clone();
     let run = &cfg.run;
     let rules: G::Rules = read_rules(&run.rules)?;
     let game = G::with_rules(rules.clone());
@@ -425,6 +430,8 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)
     let (names, levels) = load_levels::<G>(&run.levels, RUN_LEVELS).map_err(|e| cfg.located(e))?;
     run.check_batch_games(levels.len())
         .map_err(|e| cfg.located(e))?;
+    cfg.run.resolve_floor(&player_counts(&game, &levels));
+    let run = &cfg.run;
     let mut resolved = run.clone();
     let rules = rules_table(&rules)?;
     resolved.file.rules = rules.clone();
@@ -452,7 +459,7 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>)
         files,
         config_toml,
     };
-    Ok((game, setup))
+    Ok((game, setup, cfg))
 }
 
 /// The explorer page of a finished run (written by `evolve` and by the `tell` that finishes

@@ -65,13 +65,25 @@ pub struct Adaptive {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub placement_z: f64,
     /// The least win rate an elite must surely reach: the lower end of its Wilson interval at
-    /// [`Adaptive::z`] (in [0, 1]; 0, the default, checks nothing).
+    /// [`Adaptive::floor_z`] (in [0, 1]; 0, the default, checks nothing).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub min_win_rate: f64,
+    /// Width of the Wilson interval that [`Adaptive::min_win_rate`] is checked on (≥ 0; `None`:
+    /// [`Adaptive::z`]). A run's default strength floor is a fair share at one standard
+    /// deviation (`floor_z = 1`) while duels keep 95 % (`z = 1.96`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor_z: Option<f64>,
 }
 
 fn is_zero(x: &f64) -> bool {
     *x == 0.0
+}
+
+/// The Wilson interval of a record's win rate at `z` standard deviations.
+fn wilson_interval(e: &Evaluation, z: f64) -> (f64, f64) {
+    let lo = wilson_lower_bound(e.wins, e.games, z);
+    let hi = 1.0 - wilson_lower_bound(e.games - e.wins, e.games, z);
+    (lo, hi)
 }
 
 /// The config section the settings come from, naming fields in errors.
@@ -120,6 +132,14 @@ impl Adaptive {
                 format!("must be a finite number ≥ 0, got {}", self.placement_z),
             ));
         }
+        if let Some(z) = self.floor_z
+            && !(z.is_finite() && z >= 0.0)
+        {
+            return Err(Error::config(
+                field("floor_z"),
+                format!("must be a finite number ≥ 0, got {z}"),
+            ));
+        }
         if !(0.0..=1.0).contains(&self.min_win_rate) {
             return Err(Error::config(
                 field("min_win_rate"),
@@ -166,21 +186,20 @@ impl Adaptive {
     }
 
     /// True when a record may hold a cell: [placed](Adaptive::placed), and the lower end of its
-    /// win rate's interval at least [`Adaptive::min_win_rate`].
+    /// win rate's interval at [`Adaptive::floor_z`] at least [`Adaptive::min_win_rate`].
     pub fn qualifies(&self, evaluation: &Evaluation, axes: &[FeatureAxis]) -> bool {
-        self.qualifies_at(evaluation, self.interval(evaluation).0, axes)
-    }
-
-    /// [`Adaptive::qualifies`] for a record whose win-rate interval starts at `win_lo`.
-    fn qualifies_at(&self, evaluation: &Evaluation, win_lo: f64, axes: &[FeatureAxis]) -> bool {
-        win_lo >= self.min_win_rate && self.placed(evaluation, axes)
+        self.floor_interval(evaluation).0 >= self.min_win_rate && self.placed(evaluation, axes)
     }
 
     /// The Wilson interval of a record's win rate at [`Adaptive::z`].
     pub fn interval(&self, e: &Evaluation) -> (f64, f64) {
-        let lo = wilson_lower_bound(e.wins, e.games, self.z);
-        let hi = 1.0 - wilson_lower_bound(e.games - e.wins, e.games, self.z);
-        (lo, hi)
+        wilson_interval(e, self.z)
+    }
+
+    /// The Wilson interval of a record's win rate at [`Adaptive::floor_z`], which the strength
+    /// floor is checked on.
+    pub fn floor_interval(&self, e: &Evaluation) -> (f64, f64) {
+        wilson_interval(e, self.floor_z.unwrap_or(self.z))
     }
 
     /// What to do with `candidate` after its latest round, `incumbent` the elite of the cell
@@ -195,8 +214,8 @@ impl Adaptive {
         let c = &candidate.evaluation;
         let capped = candidate.repetitions >= self.max_repetitions;
         let (c_lo, c_hi) = self.interval(c);
-        let qualifies = self.qualifies_at(c, c_lo, axes);
-        if c_hi < self.min_win_rate || (capped && !qualifies) {
+        let qualifies = self.qualifies(c, axes);
+        if self.floor_interval(c).1 < self.min_win_rate || (capped && !qualifies) {
             return Verdict::Drop;
         }
         let settled = capped || (qualifies && self.settled(c, axes));
@@ -278,6 +297,7 @@ mod tests {
             z: 1.96,
             placement_z: 0.0,
             min_win_rate: 0.0,
+            floor_z: None,
         }
     }
 
@@ -490,5 +510,33 @@ mod tests {
             s.judge(&pending(weak, 2), None, rule, &axes()),
             Verdict::Drop
         );
+    }
+
+    #[test]
+    fn the_strength_floor_is_checked_at_its_own_width() {
+        // 13 of 20 won: the 95 % interval starts at 0.43, the one-sigma one at 0.54. A fair
+        // share of a two-player game (0.5) is cleared at floor_z = 1, not at z = 1.96.
+        let axes = axes();
+        let e = record(20, 13, 0.1);
+        let at_z = Adaptive {
+            min_win_rate: 0.5,
+            ..settings()
+        };
+        assert!(!at_z.qualifies(&e, &axes));
+        let at_one = Adaptive {
+            floor_z: Some(1.0),
+            ..at_z
+        };
+        assert!(at_one.qualifies(&e, &axes));
+        assert!((at_one.floor_interval(&e).0 - 0.539).abs() < 1e-3);
+        match (Adaptive {
+            floor_z: Some(-1.0),
+            ..at_one
+        })
+        .validate()
+        {
+            Err(Error::Config { field, .. }) => assert_eq!(field, "map_elites.adaptive.floor_z"),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -609,6 +609,7 @@ mod tests {
                 z: 1.96,
                 placement_z: 0.0,
                 min_win_rate: 0.0,
+                floor_z: None,
             }),
         }
     }
