@@ -168,7 +168,7 @@ impl Side {
     /// round cap.
     fn stats(&self, max_rounds: u32) -> [u32; STATS.len()] {
         let first_attack = if self.first_attack == 0 {
-            max_rounds + 1
+            max_rounds.saturating_add(1)
         } else {
             self.first_attack
         };
@@ -207,8 +207,11 @@ impl SkirmishState {
     /// through the walls and soldiers).
     pub fn attack_damage(&self, player: Player) -> u32 {
         let (me, them) = (&self.sides[player], &self.sides[1 - player]);
-        me.soldiers
-            .saturating_sub(WALL_BLOCKS * them.walls + them.soldiers)
+        me.soldiers.saturating_sub(
+            WALL_BLOCKS
+                .saturating_mul(them.walls)
+                .saturating_add(them.soldiers),
+        )
     }
 
     fn can(&self, action: SkirmishAction) -> bool {
@@ -257,7 +260,7 @@ impl SkirmishGame {
         let [a, b] = &mut s.sides;
         let (me, them) = if player == 0 { (a, b) } else { (b, a) };
         let mut attackers = me.soldiers;
-        let stopped = attackers.min(WALL_BLOCKS * them.walls);
+        let stopped = attackers.min(WALL_BLOCKS.saturating_mul(them.walls));
         attackers -= stopped;
         them.walls -= stopped.div_ceil(WALLS_PER_LOSS).min(them.walls);
         let clash = attackers.min(them.soldiers);
@@ -441,11 +444,11 @@ pub struct SkirmishKnowledge;
 
 impl SkirmishKnowledge {
     fn worth(side: &Side, rounds_left: u32) -> f64 {
-        let gold = side.gold
-            + side.workers * rounds_left
-            + SOLDIER_COST * side.soldiers
-            + WALL_COST * side.walls;
-        f64::from(side.score()) + 0.25 * f64::from(gold)
+        let gold = f64::from(side.gold)
+            + f64::from(side.workers) * f64::from(rounds_left)
+            + f64::from(SOLDIER_COST) * f64::from(side.soldiers)
+            + f64::from(WALL_COST) * f64::from(side.walls);
+        f64::from(side.score()) + 0.25 * gold
     }
 }
 
