@@ -1,4 +1,4 @@
-//! Skirmish ([`game`]): a two-player economy game written against the library's public API,
+//! Skirmish (`game.rs`): a two-player economy game written against the library's public API,
 //! given every subcommand of `playstyles` under its own name by one call
 //! ([`playstyles::cli::main_for`]).
 //!
@@ -8,7 +8,7 @@
 //! cargo run --release --example skirmish -- evolve --out results/skirmish   # the ten-line quick start
 //! ```
 //!
-//! The quick start (`examples/skirmish/quickstart.toml`, [`game::SkirmishGame`]'s
+//! The quick start (`examples/skirmish/quickstart.toml`, `SkirmishGame`'s
 //! [`playstyles::GameKit::quickstart`]) names the game, its training levels, the baseline, the
 //! search budget and two features (the shares of military and of defence actions), nothing
 //! else: the player, its steering and the breeding schedule are the tool's defaults.
