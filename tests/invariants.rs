@@ -1,6 +1,7 @@
 //! One invariant suite for every game (OpenSpiel's random-simulation test), the library's
 //! [`playstyles::check`]: random games of every registered game
-//! ([`playstyles::games::visit_all`]), of the Pig example and of Prismata on more random sets,
+//! ([`playstyles::games::visit_all`]), of the Pig and Skirmish examples and of Prismata on more
+//! random sets,
 //! checked at every step, with the portfolio's proposals checked along them; and every search
 //! agent finishing whole games of each with 2, 3 and 4 players.
 //! A failure names the game, level, seed and step.
@@ -20,6 +21,12 @@ use playstyles::rng::derive_rng;
 mod pig_game;
 
 use pig_game::{PigGame, PigLevel};
+
+#[allow(dead_code)]
+#[path = "../examples/skirmish/game.rs"]
+pub(crate) mod skirmish_game;
+
+use skirmish_game::{SkirmishGame, SkirmishRules};
 
 /// Levels and seeds per game in the random-simulation test.
 const LEVELS: usize = 5;
@@ -238,4 +245,35 @@ fn pig_determinisation_keeps_what_players_see_and_redraws_the_dice() {
 fn the_pig_example_passes_the_whole_suite() {
     let levels = ["2", "3", "4"].map(|name| (name, PigGame::load_level(name).unwrap()));
     check::suite(&PigGame::default(), &levels, 0..SEEDS).unwrap();
+}
+
+/// What a library user runs on their game, on Skirmish: every built-in level and two generated
+/// ones under the default round cap and a 3-round one (games decided by score, and by a base
+/// destroyed), and the four scripts, each played as an agent, finishing games in both seats.
+#[test]
+fn the_skirmish_example_passes_the_whole_suite() {
+    let mut names = SkirmishGame::builtin_levels();
+    names.extend(["7".to_string(), "8".to_string()]);
+    let levels: Vec<_> = names
+        .iter()
+        .map(|name| (name.as_str(), SkirmishGame::load_level(name).unwrap()))
+        .collect();
+    check::suite(&SkirmishGame::default(), &levels, 0..SEEDS).unwrap();
+    let short = SkirmishGame::new(SkirmishRules { max_rounds: 3 });
+    for (name, level) in &levels {
+        for seed in 0..SEEDS {
+            game_invariants(&short, level, name, seed).unwrap();
+        }
+    }
+    let scripts = ["rush", "boom", "turtle", "counter"].map(|s| format!("script(name={s})"));
+    let scripts = scripts.each_ref().map(String::as_str);
+    let (name, level) = &levels[0];
+    agents_finish(
+        &SkirmishGame::default(),
+        level,
+        name,
+        &scripts,
+        check::AGENT_SEED,
+    )
+    .unwrap();
 }

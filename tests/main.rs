@@ -37,8 +37,9 @@ mod game_api;
 /// directory, a FIFO, a link, not UTF-8, a key twice, a value out of range or not finite, or
 /// another run's, exits 2 naming it (and its line or field), without a panic, a hang or a write.
 mod hostile;
-/// Every registered game and the Pig example: random games keep the invariants (clone, legal
-/// actions, outcomes, round cap, replay); every search agent finishes 2-, 3- and 4-player games.
+/// Every registered game and the Pig and Skirmish examples: random games keep the invariants
+/// (clone, legal actions, outcomes, round cap, replay); every search agent finishes 2-, 3- and
+/// 4-player games.
 mod invariants;
 /// The crash harness, one table of every writing command (`evolve`, `ask`/`work`/`tell`,
 /// `tournament`, `validate`, `reevaluate`, `sensitivity`, `ladder`, `dataset`, `train`,
@@ -84,6 +85,9 @@ mod sensitivity;
 /// Series: seats rotated, seeds derived, thread-count independence, any subset of games;
 /// per-player game records; summaries and the Wilson interval.
 mod series;
+/// Issue 61, a new game given ten lines: `examples/skirmish`'s quick start names only the
+/// game, levels, baseline, budget and two features, each resolving against the game.
+mod skirmish;
 /// Agent spec strings: round trips and errors naming the field.
 mod spec;
 /// `ask`, `work` and `tell`: a run through them with two shards is byte-identical to
