@@ -176,6 +176,21 @@ pub trait Portfolio<G: Game>: Send + Sync {
     }
 }
 
+/// The field of an agent's spec that sets how strongly its weights steer its play — its *style
+/// strength* — and the ladder of values that calibration tries, weakest style first
+/// ([`crate::experiments::calibration`]). An agent declares it: Portfolio MCTS its `persona`
+/// (the generic agents, [`crate::agents::style_field`]), a game's own agents through
+/// [`SearchSupport::game_style_field`]. The value `auto` of the field in a run's player asks
+/// for calibration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StyleField {
+    /// The spec field (`persona`, `style`).
+    pub field: &'static str,
+    /// The values calibration tries by default, ascending (0: no style term, where the agent
+    /// has one).
+    pub ladder: &'static [f64],
+}
+
 /// A game that the search agents can play: it supplies their knowledge, portfolio and
 /// rule-based agent.
 pub trait SearchSupport: Game + Sized + 'static {
@@ -207,6 +222,15 @@ pub trait SearchSupport: Game + Sized + 'static {
     /// The names of the game's own agents ([`SearchSupport::game_agent`]), for error messages.
     fn game_agent_names(&self) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The style strength of the game's own agent `spec` names ([`SearchSupport::game_agent`]),
+    /// if it has one: the field that sets it and the values calibration tries
+    /// ([`StyleField`]). `None` (the default): the agent has none, and its spec cannot say
+    /// `auto`.
+    fn game_style_field(&self, spec: &AgentSpec) -> Option<StyleField> {
+        let _ = spec;
+        None
     }
 
     /// The files that an agent file of the game (named by a spec's `config=FILE`) names in

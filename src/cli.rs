@@ -29,7 +29,8 @@
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles sensitivity CONFIG.toml [--out DIR] [--repetitions N] [--player SPEC]
-//!                        [--group NAME=SCRIPT+SCRIPT]... [--seed S] [--threads N] [--quiet]
+//!                        [--strengths LIST|auto] [--group NAME=SCRIPT+SCRIPT]... [--seed S]
+//!                        [--threads N] [--quiet]
 //!                        [--resume] [--force]
 //! playstyles tiers RUN_DIR|LADDER_DIR [--count N] [--gap ELO] [--cell C] [--prefer near|far]
 //! playstyles report RUN_DIR [--no-replays] [--threads N] [--ladder LADDER_DIR]
@@ -336,6 +337,12 @@ pub struct SensitivityArgs {
     /// Threads, progress bar, --force, --resume.
     #[command(flatten)]
     pub run: RunFlags,
+    /// Also play the extreme genomes at these style strengths and draw the trade-off
+    /// (sensitivity_strengths.csv, sensitivity_strengths.png): `auto` (the config's
+    /// `[calibration]` strengths, else the player's ladder) or a list such as 0,1,2
+    /// [default: auto where the player's style strength says `auto`, else none].
+    #[arg(long, value_name = "LIST|auto")]
+    pub strengths: Option<String>,
     /// Stop after K genomes, as if killed (for tests of --resume).
     #[arg(long, value_name = "K", hide = true)]
     pub stop_after_genomes: Option<u64>,
@@ -688,9 +695,12 @@ impl Cli {
                 Command::Reevaluate(cfg)
             }
             CliCommand::Sensitivity(a) => {
-                use experiments::sensitivity::{check_repetitions, parse_groups, parse_player};
+                use experiments::sensitivity::{
+                    check_repetitions, parse_groups, parse_player, parse_strengths,
+                };
                 // Flags first, so a bad one is named even for a bad config.
                 let repetitions = check_repetitions(a.repetitions)?;
+                let strengths = parse_strengths(a.strengths.as_deref())?;
                 let player = parse_player(a.player.as_deref())?;
                 let groups = parse_groups(&a.group)?;
                 let r = a.run;
@@ -700,6 +710,7 @@ impl Cli {
                 (cfg.threads, cfg.seed) = (threads, a.seed);
                 (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
                 cfg.stop_after_genomes = a.stop_after_genomes;
+                cfg.strengths = strengths;
                 Command::Sensitivity(Box::new(cfg))
             }
             CliCommand::Tiers(a) => {

@@ -167,7 +167,7 @@ pub mod report;
 pub mod rng;
 pub mod stats;
 
-pub use agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
+pub use agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport, StyleField};
 pub use agents::build_agent;
 pub use arena::series::{Series, SeriesGame};
 pub use arena::{MatchRecord, PlayerRecord, play_match};

@@ -78,6 +78,11 @@ pub const MAX_BATCH: u64 = 65_536;
 /// from a ladder keeps a table of agents × tiers.
 pub const MAX_TIERS: u64 = 1_000;
 
+/// Most style strengths one calibration tries (`[calibration] strengths`, `sensitivity
+/// --strengths`): 100, 14 times the default ladders' longest (7); each plays every feature's
+/// two extreme genomes.
+pub const MAX_STRENGTHS: u64 = 100;
+
 /// Fewest worker threads [`max_threads`] allows, whatever the number of cores.
 pub const MIN_THREAD_CAP: usize = 256;
 

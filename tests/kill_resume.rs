@@ -120,6 +120,47 @@ se_fraction = 0.5
 "
 );
 
+/// [`RUN`] with a player whose style strength is calibrated before it breeds (issue 61):
+/// Puerto Rico's `persona` at two simulations a choice, `style=auto`, tried at three strengths
+/// on two games a genome (nine first genomes, then the extremes).
+const RUN_CALIBRATED: &str = r#"
+game = "puerto-rico"
+seed = 11
+batch_size = 4
+
+[evaluation]
+levels = ["4p"]
+repetitions = 1
+player = "persona(budget=2,style=auto)"
+baseline = "sa0"
+
+[genome]
+scripts = ["role.captain", "role.builder", "build.large"]
+values = [0.0, 0.5, 1.0]
+
+[[features]]
+name = "shipping_pct"
+min = 20
+max = 100
+step = 20
+
+[[features]]
+name = "builder_pct"
+min = 0
+max = 60
+step = 20
+
+[map_elites]
+one_hot = false
+random_init = 4
+iterations = 8
+
+[calibration]
+strengths = [0.0, 0.5, 2.0]
+repetitions = 2
+floor = 0.1
+"#;
+
 /// A Puerto Rico tournament of 24 games: saved after every tenth and at the end.
 pub(crate) const TOURNAMENT: &str = r#"
 game = "puerto-rico"
@@ -190,6 +231,20 @@ const ROWS: &[Row] = &[
             config: "run.toml",
             run: "run",
             ends_as: "evolve",
+        },
+    },
+    Row {
+        name: "evolve-calibrated",
+        inputs: &[File("run.toml", RUN_CALIBRATED)],
+        run: Once("evolve run.toml --out run --quiet --threads 2", Resume),
+    },
+    Row {
+        name: "ask-work-tell-calibrated",
+        inputs: &[File("run.toml", RUN_CALIBRATED)],
+        run: Tasks {
+            config: "run.toml",
+            run: "run",
+            ends_as: "evolve-calibrated",
         },
     },
     Row {

@@ -17,6 +17,10 @@ mod bounds;
 /// Pages in headless Chromium: replays and the run explorer load from disk, their scripts
 /// run without errors and draw a frame per turn and a card per elite; screenshots kept.
 mod browser;
+/// Issue 61, calibration of the player's style strength: tables, chart and choice agree,
+/// deterministic, resumable, byte-identical through ask/work/tell, `sensitivity
+/// --strengths`, malformed settings named; committed runs read as before.
+mod calibration;
 /// The command-line binary: exit codes and error messages.
 mod cli;
 /// Dask and Slurm for real: a run through a Dask LocalCluster and a one-node Slurm is
@@ -41,9 +45,9 @@ mod hostile;
 /// (clone, legal actions, outcomes, round cap, replay); every search agent finishes 2-, 3- and
 /// 4-player games.
 mod invariants;
-/// The crash harness, one table of every writing command (`evolve`, `ask`/`work`/`tell`,
-/// `tournament`, `validate`, `reevaluate`, `sensitivity`, `ladder`, `dataset`, `train`,
-/// `tiers`, `report`, `plot`, `replay`): stopped after any write or killed at random, then run
+/// The crash harness, one table of every writing command (`evolve` and `ask`/`work`/`tell`,
+/// with and without calibration, `tournament`, `validate`, `reevaluate`, `sensitivity`,
+/// `ladder`, `dataset`, `train`, `tiers`, `report`, `plot`, `replay`): stopped after any write or killed at random, then run
 /// again as documented (`--resume` where it has it), each ends byte-identical to an
 /// uninterrupted run; run again once finished, nothing changes.
 mod kill_resume;

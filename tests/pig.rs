@@ -89,7 +89,7 @@ fn pig_in(args: &[&str], cwd: &Path) -> Output {
 }
 
 /// Runs the Pig binary with `args` in the current folder.
-fn pig(args: &[&str]) -> Output {
+pub(crate) fn pig(args: &[&str]) -> Output {
     pig_in(args, Path::new("."))
 }
 

@@ -12,24 +12,46 @@ use super::osla::Osla;
 use super::portfolio_mcts::PortfolioMcts;
 use super::random::RandomAgent;
 use super::rhea::Rhea;
-use crate::agent::{Agent, AgentSpec, SearchSupport};
+use crate::agent::{Agent, AgentSpec, SearchSupport, StyleField};
 use crate::error::{Error, Result};
 
 /// Builds one kind of agent (see [`builders`]).
 type Builder<G> = fn(&G, &mut AgentSpec, SearchCompat) -> Result<Box<dyn Agent<G>>>;
 
+/// A generic agent as [`build_agent`] knows it: its spec name, its builder and its style
+/// strength ([`FromSpec::STYLE`]).
+type Entry<G> = (&'static str, Builder<G>, Option<StyleField>);
+
 /// Every agent [`build_agent`] knows, by spec name, in the order the "unknown agent" error
 /// lists them.
-fn builders<G: SearchSupport>() -> [(&'static str, Builder<G>); 7] {
+fn builders<G: SearchSupport>() -> [Entry<G>; 7] {
     [
-        ("random", boxed::<G, RandomAgent<G::Action>>),
-        ("end_turn", boxed::<G, EndTurnAgent<G::Action>>),
-        ("rule", rule_agent::<G>),
-        ("osla", boxed::<G, Osla<G>>),
-        ("mcts", boxed::<G, Mcts<G>>),
-        ("rhea", boxed::<G, Rhea<G>>),
-        ("pmcts", boxed::<G, PortfolioMcts<G>>),
+        entry::<G, RandomAgent<G::Action>>("random"),
+        entry::<G, EndTurnAgent<G::Action>>("end_turn"),
+        ("rule", rule_agent::<G>, None),
+        entry::<G, Osla<G>>("osla"),
+        entry::<G, Mcts<G>>("mcts"),
+        entry::<G, Rhea<G>>("rhea"),
+        entry::<G, PortfolioMcts<G>>("pmcts"),
     ]
+}
+
+/// The table entry of agent type `A` under `name`.
+fn entry<G: SearchSupport, A: FromSpec<G>>(name: &'static str) -> Entry<G> {
+    (name, boxed::<G, A>, A::STYLE)
+}
+
+/// The style strength of the agent `spec` names, if it has one ([`StyleField`]): a generic
+/// agent's own declaration ([`FromSpec::STYLE`]: Portfolio MCTS's `persona`), else the game's
+/// for its own agents ([`SearchSupport::game_style_field`]).
+pub fn style_field<G: SearchSupport>(game: &G, spec: &AgentSpec) -> Option<StyleField> {
+    match builders::<G>()
+        .iter()
+        .find(|(name, ..)| *name == spec.name())
+    {
+        Some(&(_, _, style)) => style,
+        None => game.game_style_field(spec),
+    }
 }
 
 fn boxed<G: SearchSupport, A: FromSpec<G>>(
@@ -95,13 +117,13 @@ pub fn build_agent_from<G: SearchSupport>(
     mut spec: AgentSpec,
 ) -> Result<Box<dyn Agent<G>>> {
     let table = builders::<G>();
-    let agent = match table.iter().find(|(name, _)| *name == spec.name()) {
-        Some(&(_, build)) => build(game, &mut spec, SearchCompat::of(game))?,
+    let agent = match table.iter().find(|(name, ..)| *name == spec.name()) {
+        Some(&(_, build, _)) => build(game, &mut spec, SearchCompat::of(game))?,
         None => match game.game_agent(&mut spec) {
             Some(agent) => agent?,
             None => {
                 let mut names: Vec<String> =
-                    table.iter().map(|(name, _)| name.to_string()).collect();
+                    table.iter().map(|(name, ..)| name.to_string()).collect();
                 names.extend(game.game_agent_names());
                 return Err(Error::config(
                     "agents",

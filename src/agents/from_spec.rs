@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::compat::SearchCompat;
-use crate::agent::{Agent, AgentSpec, Knowledge, SearchSupport};
+use crate::agent::{Agent, AgentSpec, Knowledge, SearchSupport, StyleField};
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
@@ -13,6 +13,9 @@ use crate::learn::knowledge::LearnedKnowledge;
 
 /// An agent type that can be built from a spec.
 pub trait FromSpec<G: SearchSupport>: Agent<G> + Sized + 'static {
+    /// The agent's style strength, if it has one ([`StyleField`]); none by default.
+    const STYLE: Option<StyleField> = None;
+
     /// Builds the agent for `game`, taking its fields out of `spec` (absent ones get their
     /// defaults; the factory rejects any field left untaken), with the game's `compat`.
     ///

@@ -25,7 +25,7 @@ pub mod script_table;
 pub mod search_loop;
 pub mod tree;
 
-pub use build::{build_agent, build_agent_at, build_agent_from};
+pub use build::{build_agent, build_agent_at, build_agent_from, style_field};
 pub use end_turn::EndTurnAgent;
 pub use from_spec::FromSpec;
 pub use random::RandomAgent;

@@ -36,7 +36,7 @@ use super::search_loop::{DEFAULT_BUDGET, LeafValues, Limits, TreeSearch, run_sea
 use super::tree::{
     EPSILON, Headed, NO_PARENT, NodeHead, NodeView, Tree, UNEXPANDED, normalise, selection_score,
 };
-use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport};
+use crate::agent::{Agent, AgentSpec, Assignment, Knowledge, Portfolio, SearchSupport, StyleField};
 use crate::error::{Error, Result};
 use crate::game::{Game, Player, Turn};
 use crate::rng::{Rng, weighted_index};
@@ -670,7 +670,18 @@ impl<G: Game> Proposer<G> {
 
 /// Fields: those of [`PmctsParams::from_spec`], and `weights` over the game's portfolio
 /// ([`take_script_weights`]).
+/// The values of `persona` calibration tries: off, then up to 4. Measured: a two-player
+/// economy game's extremes separate from λ = 0.5 and stay strong to λ = 1–2 (issue 61), Tribes
+/// use case I needed λ = 3 (`results/sensitivity/usecase1-persona/`); 4 leaves room above.
+pub const PERSONA_LADDER: [f64; 7] = [0.0, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0];
+
 impl<G: SearchSupport> FromSpec<G> for PortfolioMcts<G> {
+    /// `persona`, λ of the persona term ([`PmctsParams::persona`]).
+    const STYLE: Option<StyleField> = Some(StyleField {
+        field: "persona",
+        ladder: &PERSONA_LADDER,
+    });
+
     fn from_spec(game: &G, spec: &mut AgentSpec, compat: SearchCompat) -> Result<Self> {
         let params = PmctsParams::from_spec(spec, compat)?;
         let portfolio = game.portfolio();

@@ -9,6 +9,10 @@
 //!   named), written first, before any game, right after `agent-files/`, the copies of the
 //!   files its agents read (bot files; none for most runs), which it names
 //!   ([`super::agent_files`]);
+//! - for a player whose style strength says `auto`, the calibration's files before any batch
+//!   ([`super::calibration`]: `calibration.csv`, `calibration_strengths.csv`, `calibration.png`
+//!   and `.svg`, its journal while it runs), then `config.toml` again, naming the strength
+//!   chosen: the run breeds with it, and its tasks carry that `config.toml`'s fingerprint;
 //! - after every batch, in this order: `progress.csv` (one row per batch), `archive.csv` (one
 //!   row per elite), `heatmap.png` and `heatmap.svg`, then `checkpoint.json` (the run state
 //!   [`MapElites::resume_file`] continues from). The checkpoint comes last, so every other file
@@ -16,7 +20,7 @@
 //!   batch the checkpoint lacks.
 //!
 //! A run directory is never overwritten without `--force` (which first removes the old run's
-//! files); `--resume` continues the run from `checkpoint.json` if `config.toml` in the
+//! files, its calibration's too); `--resume` continues the run from `checkpoint.json` if `config.toml` in the
 //! directory is the resolved config of this run (and starts it if the run was stopped before
 //! its first checkpoint, with `config.toml` alone, or never started: a requeued job may always
 //! pass `--resume`); a finished run resumed is "nothing to do" and writes nothing (but the
@@ -41,6 +45,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::agent_files::{AgentFile, copy_agent_files};
+use super::calibration::stage::calibrate;
+use super::calibration::{CALIBRATION_FILES, Calibration, at_strength, tidy};
 use super::evaluate::{count_runs, line_up, player_counts};
 use super::output_error;
 use super::run_config::{RunConfig, older_form_of};
@@ -228,6 +234,10 @@ pub struct RunSetup<L> {
     pub files: Vec<AgentFile>,
     /// The resolved config, written as `config.toml` (see [`kept_config`]).
     pub config_toml: String,
+    /// The calibration of the player's style strength while it is to be done (the player's
+    /// style field then says `auto`, [`super::calibration`]); `None` for a run without one,
+    /// or calibrated.
+    pub calibration: Option<Calibration>,
 }
 
 impl<L> RunSetup<L> {
@@ -296,10 +306,24 @@ pub fn evolve<G: SearchSupport>(
     )?;
     let continued = resuming.then_some(dir.as_path());
     preflight(game, setup, run, continued).map_err(|e| cfg.located(e))?;
-    let plan = setup.plan(game, run)?;
-    let pool = super::thread_pool(cfg.threads, "threads")?;
+    // A run whose config.toml records its calibration done breeds with the strength chosen
+    // (with --force, the run starts afresh, its calibration too).
+    let recorded = match cfg.force {
+        false => super::calibration::recorded(dir, setup)?,
+        true => None,
+    };
+    let mut setup = recorded.unwrap_or_else(|| setup.clone());
+    let mut calibration_games = 0;
 
     let (mut me, mut reports) = if resuming {
+        if setup.calibration.is_some() {
+            check_config(dir, &setup.config_toml)?;
+            let done = calibrate(game, &setup, run, dir, cfg.threads, cfg.quiet, out)?;
+            (setup, calibration_games) = (done.setup, done.games);
+        } else if run.calibration.is_some() {
+            // What a kill between the calibration's config.toml and its clean-up left.
+            tidy(dir)?;
+        }
         let (me, reports) = open_run(dir, &setup.config_toml, me_config)?;
         if me.is_done() {
             // Finished (its checkpoint, written last, says so): nothing to do, nothing
@@ -332,8 +356,30 @@ pub fn evolve<G: SearchSupport>(
         prepare_run_dir(dir, cfg.force)?;
         copy_agent_files(game, dir, &setup.files)?;
         write_atomic(&dir.join(CONFIG_TOML), setup.config_toml.as_bytes())?;
+        if setup.calibration.is_some() {
+            if cfg.stop_after_batches == Some(0) {
+                // Stopped before any game: the run holds its config.toml alone.
+                let me = MapElites::new(me_config)?;
+                let summary = EvolveSummary {
+                    last: None,
+                    total_evaluations: me.total_evaluations(),
+                    cells: me.archive().num_cells(),
+                    batches_run: 0,
+                    games_run: 0,
+                    seconds: started.elapsed().as_secs_f64(),
+                    done: false,
+                };
+                write!(out, "{}", summary_text(&run.name, dir, &summary)).map_err(output_error)?;
+                return Ok(summary);
+            }
+            let done = calibrate(game, &setup, run, dir, cfg.threads, cfg.quiet, out)?;
+            (setup, calibration_games) = (done.setup, done.games);
+        }
         (MapElites::new(me_config)?, Vec::new())
     };
+    let setup = &setup;
+    let plan = setup.plan(game, run)?;
+    let pool = super::thread_pool(cfg.threads, "threads")?;
 
     // With adaptive sampling a genome plays at most this many games: the bar's length is
     // then an upper bound.
@@ -382,7 +428,7 @@ pub fn evolve<G: SearchSupport>(
         total_evaluations: me.total_evaluations(),
         cells: me.archive().num_cells(),
         batches_run,
-        games_run: me.games() - games_before,
+        games_run: me.games() - games_before + calibration_games,
         seconds: started.elapsed().as_secs_f64(),
         done: me.is_done(),
     };
@@ -444,31 +490,36 @@ pub fn record_batch(
     write_outputs(dir, me, reports)
 }
 
-/// Creates the run directory `dir` for a new run; an old run's files in it are an error
-/// unless `force`, which removes them (and its unfinished batches' folders, named by number,
-/// never anything else in `batches/`).
+/// Creates the run directory `dir` for a new run; an old run's files in it (its calibration's
+/// too, [`CALIBRATION_FILES`]) are an error unless `force`, which removes them (and its
+/// unfinished batches' folders, named by number or `calibration-N`, never anything else in
+/// `batches/`).
 ///
 /// # Errors
 ///
 /// As [`prepare_out_dir`] (naming `out`); [`Error::Io`] if the old batches cannot be removed.
 pub fn prepare_run_dir(dir: &Path, force: bool) -> Result<()> {
-    prepare_out_dir(dir, "out", &RUN_FILES, force, true)?;
+    let mut owned = RUN_FILES.to_vec();
+    owned.extend(CALIBRATION_FILES);
+    prepare_out_dir(dir, "out", &owned, force, true)?;
     if force {
         // The batch folders only (named by number); anything else under batches/ stays.
         remove_told_batches(dir, u64::MAX)?;
+        tidy(dir)?;
     }
     Ok(())
 }
 
-/// Checks, without playing, that the player (with weights for every evolved script), the
-/// baseline and the levels make games: the player against N − 1 baselines ([`line_up`]) on
+/// Checks, without playing, that the player (with weights for every evolved script; a player
+/// to calibrate at every strength of its ladder), the baseline and the levels make games: the player against N − 1 baselines ([`line_up`]) on
 /// every level, N its number of players (levels may differ). `started`: the run directory of
 /// a run that has started, whose agents read its copies of their files (`setup`'s specs at the
 /// directory); `None` for a run starting, whose agents read the files `run` names.
 ///
 /// # Errors
 ///
-/// [`Error::Config`] naming `evaluation.player`, `evaluation.baseline` or `evaluation.levels`.
+/// [`Error::Config`] naming `evaluation.player`, `evaluation.baseline` or `evaluation.levels`,
+/// or `calibration.strengths` for a strength the player refuses.
 pub fn preflight<G: SearchSupport>(
     game: &G,
     setup: &RunSetup<G::Level>,
@@ -490,13 +541,27 @@ pub fn preflight<G: SearchSupport>(
             e => e,
         }
     };
-    // A series plays spec text (a tournament's participants): the player's with zero weights.
+    // A series plays spec text (a tournament's participants): the player's with zero weights;
+    // a player to calibrate at every strength of its ladder (each value must build).
     let values = vec![0.0; scripts.len()];
-    let player = player
-        .clone()
-        .with_script_weights(scripts, &values)
-        .map(|p| format!("{p:#}"))
-        .map_err(named("evaluation.player"))?;
+    let at = |spec: &AgentSpec| {
+        spec.clone()
+            .with_script_weights(scripts, &values)
+            .map(|p| format!("{p:#}"))
+            .map_err(named("evaluation.player"))
+    };
+    let mut ladder = Vec::new();
+    if let Some(c) = &setup.calibration {
+        for &s in &c.strengths {
+            let spec = at(&at_strength(player, &c.field, s))?;
+            build_agent_at(game, &spec, base).map_err(named("calibration.strengths"))?;
+            ladder.push(spec);
+        }
+    }
+    let player = match ladder.pop() {
+        Some(top) => top,
+        None => at(player)?,
+    };
     let build = |s: &str| build_agent_at(game, s, base);
     build(&player).map_err(named("evaluation.player"))?;
     build(&baseline).map_err(named("evaluation.baseline"))?;
@@ -547,16 +612,7 @@ pub fn open_run(
     config_toml: &str,
     config: MapElitesConfig,
 ) -> Result<(MapElites, Vec<BatchReport>)> {
-    let config_path = dir.join(CONFIG_TOML);
-    let on_disk = read_text(&config_path, TEXT_LIMIT)?;
-    if on_disk != config_toml {
-        return Err(Error::data(
-            &config_path,
-            0,
-            "the run in this directory has another configuration; resume it with the \
-             config that started it, or start afresh with --force",
-        ));
-    }
+    let on_disk = check_config(dir, config_toml)?;
     let checkpoint_path = dir.join(CHECKPOINT_JSON);
     let me = if present(&checkpoint_path)? {
         // A checkpoint beside another config.toml is refused naming config.toml, before its
@@ -580,6 +636,26 @@ pub fn open_run(
     check_progress_against(&progress_path, &reports, me.next_batch(), &last)?;
     reports.truncate(me.next_batch() as usize);
     Ok((me, reports))
+}
+
+/// Checks that the `config.toml` of the run directory `dir` is `config_toml`, and returns it.
+///
+/// # Errors
+///
+/// [`Error::Io`] naming `config.toml` if it cannot be read; [`Error::Data`] naming it if it
+/// holds another configuration.
+pub fn check_config(dir: &Path, config_toml: &str) -> Result<String> {
+    let config_path = dir.join(CONFIG_TOML);
+    let on_disk = read_text(&config_path, TEXT_LIMIT)?;
+    if on_disk != config_toml {
+        return Err(Error::data(
+            &config_path,
+            0,
+            "the run in this directory has another configuration; resume it with the \
+             config that started it, or start afresh with --force",
+        ));
+    }
+    Ok(on_disk)
 }
 
 /// The run in `dir` if it is this run: its `config.toml` is `config_toml` and its checkpoint
@@ -704,6 +780,12 @@ pub fn summary_text(name: &str, dir: &Path, s: &EvolveSummary) -> String {
         .filter(|&&f| f != super::report::REPORT_HTML)
     {
         t += &format!("  {}\n", dir.join(f).display());
+    }
+    // A calibrated run's tables and chart (the journal is gone once it is done).
+    for f in &CALIBRATION_FILES[..4] {
+        if dir.join(f).is_file() {
+            t += &format!("  {}\n", dir.join(f).display());
+        }
     }
     t
 }

@@ -182,9 +182,21 @@ impl<E: Entry> Journal<E> {
     ///
     /// [`Error::Io`] if the journal cannot be written.
     pub fn record(&self, entry: E) -> Result<()> {
+        self.record_all(vec![entry])
+    }
+
+    /// Adds `entries` as [`Journal::record`] adds one, saving the journal once: a kill leaves
+    /// all of them recorded or none.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the journal cannot be written.
+    pub fn record_all(&self, entries: Vec<E>) -> Result<()> {
         let mut file = self.file.lock().expect("journal lock");
-        file.done.retain(|e| !entry.same_item(e));
-        file.done.push(entry);
+        for entry in entries {
+            file.done.retain(|e| !entry.same_item(e));
+            file.done.push(entry);
+        }
         let bytes =
             serde_json::to_vec(&*file).map_err(|e| Error::config("journal", e.to_string()))?;
         write_atomic(&self.path, &bytes)

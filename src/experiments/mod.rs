@@ -10,7 +10,8 @@
 //! - [`tournament`]: pairings of agents over levels × repetitions, seats rotated, to CSV
 //!   ([`tournament_spec`], [`games_csv`], [`tournament_rows`]), resumable;
 //! - [`evolve`]: a MAP-Elites run from a [`run_config`] to a run directory, its games scored
-//!   by [`evaluate`]; [`tasks`]: the same run batch by batch through `ask`, `work` and `tell`,
+//!   by [`evaluate`], its player's style strength first [`calibration`]-ed where it says
+//!   `auto`; [`tasks`]: the same run batch by batch through `ask`, `work` and `tell`,
 //!   for clusters;
 //! - [`levels`]: listing and showing a game's levels;
 //! - [`dataset`](mod@dataset), [`train`](mod@train): positions from self-play, and a value
@@ -37,6 +38,7 @@
 
 pub mod agent_files;
 pub mod bench;
+pub mod calibration;
 pub mod command;
 pub mod config_file;
 pub mod dataset;

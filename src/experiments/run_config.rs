@@ -18,7 +18,11 @@
 //! [evaluation]
 //! levels = [1590557911279, 1588955551452]  # required: level seeds and files, or "paper"
 //! repetitions = 4                       # default 4: games per level; seats rotate every game
-//! player = "pmcts(bias=true,pruning=false,budget=2000)"  # default; the genome adds `weights`
+//! budget = 2000                         # default 2000: FM calls per action of the default
+//!                                       # player and baseline (an error if both are given)
+//! player = "pmcts(bias=true,pruning=false,budget=2000,expand=weighted,final=weighted,persona=auto)"
+//!                                       # default; the genome adds `weights`; `auto`: the
+//!                                       # style strength is calibrated (see [calibration])
 //! baseline = "mcts(budget=2000)"        # default
 //!
 //! [genome]
@@ -59,7 +63,25 @@
 //!                                       # share, 1 / players averaged over the training
 //!                                       # levels; 0 in a table that leaves it out)
 //! floor_z = 1.0                         # default 1 (z in a table that leaves it out)
+//!
+//! [calibration]                         # optional; only for a player whose style strength
+//!                                       # (its declared field) says `auto`
+//! strengths = [0.0, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0]  # default: the player's ladder (here
+//!                                       # Portfolio MCTS's `persona`)
+//! floor = 0.5                           # default: a fair share of the training levels (the
+//!                                       # mean of 1 / players); every extreme genome's win
+//!                                       # rate must keep its lower bound at or above it
+//! z = 1.0                               # default 1: the win rate's Wilson interval
+//! repetitions = 4                       # default [evaluation] repetitions: games per level
+//! chosen = 2.0                          # written by the calibration into the run's
+//!                                       # config.toml, whose player then says `persona=2.0`
 //! ```
+//!
+//! A player whose style strength says `auto` is calibrated before breeding
+//! ([`crate::experiments::calibration`]): the extreme genomes are played at every strength of
+//! the ladder on the training levels, and the strongest style whose extremes all keep their
+//! win rate's lower bound at or above the floor is chosen and written into the run's
+//! `config.toml`.
 //!
 //! **Noise-aware by default.** A config without `[map_elites.adaptive]` breeds with adaptive
 //! sampling, a placement check and a strength floor, the settings that met every personality
@@ -75,15 +97,15 @@
 //! per level at once. A table (`[map_elites.adaptive]`) sets the fields it names and leaves
 //! placement and floor off unless it names them, as before these defaults.
 //!
-//! So a run needs about ten lines: `game`, `[evaluation] levels` (with the `player` and
-//! `baseline` it is about) and one `[[features]]` table; `experiments/minimal-*.toml` are one
-//! such config per game.
+//! So a run needs about ten lines: `game`, `[evaluation] levels` (with a `budget`, or the
+//! `player` and `baseline` it is about) and one `[[features]]` table; `experiments/minimal-*.toml`
+//! are one such config per game.
 
 use serde::{Deserialize, Serialize};
 
 use super::GameKind;
 use super::config_file::{LevelSet, LevelsField, level_set, toml_error};
-use crate::agent::AgentSpec;
+use crate::agent::{AgentSpec, Value};
 use crate::error::{Error, Result};
 use crate::limits;
 use crate::qd::{
@@ -141,6 +163,10 @@ pub struct RunFile {
     /// The MAP-Elites schedule (default: [`MapElitesFile::default`]).
     #[serde(default)]
     pub map_elites: MapElitesFile,
+    /// `[calibration]`: how the player's `auto` style strength is chosen (default: none; a
+    /// run whose player says `auto` is written with every setting resolved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<CalibrationFile>,
 }
 
 fn default_game() -> String {
@@ -164,25 +190,130 @@ pub struct EvaluationFile {
     /// Games per level (default [`DEFAULT_REPETITIONS`]).
     #[serde(default = "default_repetitions")]
     pub repetitions: i64,
-    /// The evolved player's agent spec (its `weights` come from the genome).
-    #[serde(default = "default_player")]
-    pub player: String,
-    /// The opponent's agent spec.
-    #[serde(default = "default_baseline")]
-    pub baseline: String,
+    /// FM calls per action of the default player and the default baseline (default
+    /// [`DEFAULT_BUDGET`]); a resolved config names them instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<i64>,
+    /// The evolved player's agent spec (its `weights` come from the genome; default
+    /// [`default_player`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+    /// The opponent's agent spec (default [`default_baseline`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
 }
 
 fn default_repetitions() -> i64 {
     DEFAULT_REPETITIONS
 }
 
-fn default_player() -> String {
-    "pmcts(bias=true,pruning=false,budget=2000)".into()
+/// FM calls per action of the default player and baseline when `[evaluation]` gives no
+/// `budget`: the paper's.
+pub const DEFAULT_BUDGET: u64 = 2000;
+
+/// The player when `[evaluation]` names none: Portfolio MCTS steered by its weights
+/// (progressive bias without unpruning, weighted expansion and final move, the persona term)
+/// at `budget` FM calls, its persona's strength calibrated on the run's levels (`auto`).
+pub fn default_player(budget: u64) -> String {
+    format!(
+        "pmcts(bias=true,pruning=false,budget={budget},expand=weighted,final=weighted,\
+         persona=auto)"
+    )
 }
 
-fn default_baseline() -> String {
-    "mcts(budget=2000)".into()
+/// The baseline when `[evaluation]` names none: MCTS at `budget` FM calls.
+pub fn default_baseline(budget: u64) -> String {
+    format!("mcts(budget={budget})")
 }
+
+/// `[calibration]`; every field is optional (see the module docs for the defaults).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalibrationFile {
+    /// The style strengths tried, ascending (default: the player's declared ladder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strengths: Option<Vec<f64>>,
+    /// The least win rate every extreme genome must surely reach (default: a fair share of
+    /// the training levels, the mean of 1 / players).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<f64>,
+    /// Width of the win rate's Wilson interval, in standard deviations (default
+    /// [`DEFAULT_CALIBRATION_Z`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z: Option<f64>,
+    /// Games per level of each genome (default `[evaluation] repetitions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetitions: Option<i64>,
+    /// The strength chosen: written by the calibration into the run's `config.toml`, whose
+    /// player then names it in place of `auto`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<f64>,
+}
+
+/// `z` of `[calibration]` when it gives none: a one-sigma lower bound. Calibration plays few
+/// games a genome (the evaluation's, typically 20) and every extreme of a rung must clear the
+/// floor: at 20 games a floor of 50 % then asks for 13 wins (65 %), where the 95 % bound
+/// (z = 1.96) would ask for 15 (75 %) of each extreme.
+pub const DEFAULT_CALIBRATION_Z: f64 = 1.0;
+
+/// `[calibration]` validated; the defaults that depend on the game (the ladder, the floor)
+/// are filled in when the run is resolved for it ([`crate::experiments::calibration`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CalibrationConfig {
+    /// The strengths tried (`None`: the player's declared ladder).
+    pub strengths: Option<Vec<f64>>,
+    /// The floor (`None`: the fair share of the training levels).
+    pub floor: Option<f64>,
+    /// Width of the Wilson interval.
+    pub z: f64,
+    /// Games per level of each genome.
+    pub repetitions: u32,
+    /// The strength chosen (a calibrated run's config).
+    pub chosen: Option<f64>,
+}
+
+/// Checks a ladder of style strengths: 1 to [`limits::MAX_STRENGTHS`] finite numbers ≥ 0,
+/// strictly ascending.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `field` and the value at fault.
+pub fn check_strengths(strengths: &[f64], field: &str) -> Result<()> {
+    if strengths.is_empty() {
+        return Err(Error::config(field, "give at least one strength"));
+    }
+    limits::at_most(strengths.len() as u64, limits::MAX_STRENGTHS, field)?;
+    for (i, &s) in strengths.iter().enumerate() {
+        if !(s.is_finite() && s >= 0.0) {
+            return Err(Error::config(
+                field,
+                format!("strength {s} is not a finite number ≥ 0"),
+            ));
+        }
+        if i > 0 && s <= strengths[i - 1] {
+            return Err(Error::config(
+                field,
+                format!(
+                    "give the strengths in ascending order, each once: {s} after {}",
+                    strengths[i - 1]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The fields of `spec` whose value is the word `auto`.
+pub fn auto_fields(spec: &AgentSpec) -> Vec<&str> {
+    spec.fields()
+        .iter()
+        .filter(|(_, v)| matches!(v, Value::Word(w) if w == AUTO))
+        .map(|(k, _)| k.as_str())
+        .collect()
+}
+
+/// The value of a player's style-strength field that asks for calibration.
+pub const AUTO: &str = "auto";
 
 /// `[genome]`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -414,6 +545,9 @@ pub struct RunConfig {
     /// True while the default adaptive settings' `min_win_rate` still waits for the training
     /// levels' fair share ([`RunConfig::resolve_floor`]).
     pub floor_pending: bool,
+    /// The calibration of the player's style strength: `Some` when a field of the player is
+    /// `auto` ([`RunConfig::auto_field`]), or, with `chosen`, once it has been calibrated.
+    pub calibration: Option<CalibrationConfig>,
     /// The file as given, to write back resolved.
     pub file: RunFile,
 }
@@ -454,8 +588,10 @@ fn agent_spec(s: &str, field: &str) -> Result<AgentSpec> {
     })
 }
 
-/// Validates `[evaluation]`: the levels, a positive repetition count, and the two agent specs
-/// (the player's without `weights`, which the genome sets).
+/// Validates `[evaluation]`: the levels, a positive repetition count, the budget (1 to
+/// [`limits::MAX_BUDGET`], and only where it sets a default agent), and the two agent specs
+/// (the player's without `weights`, which the genome sets, and with `auto` on one field at
+/// most; the baseline's without `auto`).
 fn evaluation(ev: &EvaluationFile) -> Result<EvaluationParts> {
     let levels = level_set(ev.levels.clone(), "evaluation.levels")?;
     let repetitions = positive(ev.repetitions, "evaluation.repetitions")?;
@@ -464,12 +600,48 @@ fn evaluation(ev: &EvaluationFile) -> Result<EvaluationParts> {
         limits::MAX_REPETITIONS,
         "evaluation.repetitions",
     )? as u32;
-    let player = agent_spec(&ev.player, "evaluation.player")?;
-    let baseline = agent_spec(&ev.baseline, "evaluation.baseline")?;
+    let budget = match ev.budget {
+        None => DEFAULT_BUDGET,
+        Some(_) if ev.player.is_some() && ev.baseline.is_some() => {
+            return Err(Error::config(
+                "evaluation.budget",
+                "sets nothing: `player` and `baseline` are both given (give each its budget \
+                 in its spec)",
+            ));
+        }
+        Some(b) => limits::at_most(
+            positive(b, "evaluation.budget")?,
+            limits::MAX_BUDGET,
+            "evaluation.budget",
+        )?,
+    };
+    let player = match &ev.player {
+        Some(p) => agent_spec(p, "evaluation.player")?,
+        None => agent_spec(&default_player(budget), "evaluation.player")?,
+    };
+    let baseline = match &ev.baseline {
+        Some(b) => agent_spec(b, "evaluation.baseline")?,
+        None => agent_spec(&default_baseline(budget), "evaluation.baseline")?,
+    };
     if player.fields().iter().any(|(k, _)| k == "weights") {
         return Err(Error::config(
             "evaluation.player",
             "the genome sets the weights: leave `weights` out of the player's spec",
+        ));
+    }
+    if let [_, _, ..] = auto_fields(&player)[..] {
+        return Err(Error::config(
+            "evaluation.player",
+            format!(
+                "`auto` on {}: only the style strength is calibrated, one field",
+                auto_fields(&player).join(" and ")
+            ),
+        ));
+    }
+    if let Some(k) = auto_fields(&baseline).first() {
+        return Err(Error::config(
+            "evaluation.baseline",
+            format!("`{k}=auto`: only the player's style strength is calibrated"),
         ));
     }
     Ok(EvaluationParts {
@@ -682,6 +854,73 @@ fn adaptive(
     Ok((Some(settings), false))
 }
 
+/// Validates `[calibration]` for a player whose style field is `auto` (`auto`) or not, the
+/// evaluation's `repetitions` being the default: `None` if there is nothing to calibrate;
+/// errors name the field.
+fn calibration(
+    file: Option<&CalibrationFile>,
+    auto: bool,
+    repetitions: u32,
+) -> Result<Option<CalibrationConfig>> {
+    let f = match (file, auto) {
+        (None, false) => return Ok(None),
+        (Some(f), false) if f.chosen.is_none() => {
+            return Err(Error::config(
+                "calibration",
+                "calibrates nothing: no field of `evaluation.player` is `auto`",
+            ));
+        }
+        (Some(f), true) if f.chosen.is_some() => {
+            return Err(Error::config(
+                "calibration.chosen",
+                "the player still says `auto`: a calibrated run's config names the chosen \
+                 value in its place",
+            ));
+        }
+        (Some(f), _) => f.clone(),
+        (None, true) => CalibrationFile::default(),
+    };
+    if let Some(s) = &f.strengths {
+        check_strengths(s, "calibration.strengths")?;
+    }
+    if let Some(floor) = f.floor
+        && !(floor.is_finite() && (0.0..=1.0).contains(&floor))
+    {
+        return Err(Error::config(
+            "calibration.floor",
+            format!("must be a win rate from 0 to 1, got {floor}"),
+        ));
+    }
+    let z = f.z.unwrap_or(DEFAULT_CALIBRATION_Z);
+    if !(z.is_finite() && z >= 0.0) {
+        return Err(Error::config(
+            "calibration.z",
+            format!("must be a finite number ≥ 0, got {z}"),
+        ));
+    }
+    let field = "calibration.repetitions";
+    let repetitions = match f.repetitions {
+        None => repetitions,
+        Some(r) => limits::at_most(positive(r, field)?, limits::MAX_REPETITIONS, field)? as u32,
+    };
+    if let Some(c) = f.chosen {
+        let listed = f.strengths.as_ref().is_none_or(|s| s.contains(&c));
+        if !(c.is_finite() && c >= 0.0 && listed) {
+            return Err(Error::config(
+                "calibration.chosen",
+                format!("{c} is not one of the strengths tried"),
+            ));
+        }
+    }
+    Ok(Some(CalibrationConfig {
+        strengths: f.strengths,
+        floor: f.floor,
+        z,
+        repetitions,
+        chosen: f.chosen,
+    }))
+}
+
 /// Validates `[map_elites]`: the emitter schedule (`random_init` + `iterations` at most
 /// [`limits::MAX_EVALUATIONS`]) and kind, and the replacement rule (`z` of `lower_confidence`
 /// positive, 1.96 by default).
@@ -784,6 +1023,8 @@ impl RunConfig {
             adaptive(file.map_elites.adaptive.as_ref(), ev.repetitions, absent)?;
         let dim = file.genome.scripts.as_ref().map(Vec::len);
         emitter.validate(&domain, dim)?;
+        let auto = !auto_fields(&ev.player).is_empty();
+        let calibration = calibration(file.calibration.as_ref(), auto, ev.repetitions)?;
         let run = RunConfig {
             name,
             game,
@@ -801,6 +1042,7 @@ impl RunConfig {
             replacement,
             adaptive,
             floor_pending,
+            calibration,
             file,
         };
         if let LevelSet::List(levels) = &run.levels {
@@ -841,6 +1083,11 @@ impl RunConfig {
             a.min_win_rate = share;
         }
         self.floor_pending = false;
+    }
+
+    /// The player's field that says `auto` (its style strength, to calibrate), if any.
+    pub fn auto_field(&self) -> Option<&str> {
+        auto_fields(&self.player).first().copied()
     }
 
     /// The most repetitions per level a genome plays: `max_repetitions` with adaptive
@@ -905,6 +1152,10 @@ impl RunConfig {
     pub fn resolved_toml(&self, levels: &[String], scripts: &[String]) -> Result<String> {
         let mut file = self.file.clone();
         file.name = Some(self.name.clone());
+        let ev = &mut file.evaluation;
+        ev.player.get_or_insert_with(|| self.player.to_string());
+        ev.baseline.get_or_insert_with(|| self.baseline.to_string());
+        ev.budget = None;
         file.map_elites.emitter = Some(self.emitter.kind.name().to_string());
         if let Replacement::LowerConfidence { z } = self.replacement {
             file.map_elites.z = Some(z);
@@ -1029,9 +1280,14 @@ step = 2
         assert_eq!(c.repetitions, 4);
         assert_eq!(
             c.player.to_string(),
-            "pmcts(bias=true,pruning=false,budget=2000)"
+            "pmcts(bias=true,pruning=false,budget=2000,expand=weighted,final=weighted,\
+             persona=auto)"
         );
         assert_eq!(c.baseline.to_string(), "mcts(budget=2000)");
+        assert_eq!(c.auto_field(), Some("persona"));
+        let cal = c.calibration.clone().unwrap();
+        assert_eq!((cal.strengths, cal.floor), (None, None));
+        assert_eq!((cal.z, cal.repetitions, cal.chosen), (1.0, 4, None));
         assert_eq!(c.scripts, None);
         assert_eq!(c.domain, Domain::default());
         assert_eq!(
@@ -1061,7 +1317,7 @@ step = 2
             "batch_size = 10",
             "levels = [1590557911279]",
             "repetitions = 4",
-            "player = \"pmcts(bias=true,pruning=false,budget=2000)\"",
+            "player = \"pmcts(bias=true,pruning=false,budget=2000,expand=weighted,final=weighted,persona=auto)\"",
             "baseline = \"mcts(budget=2000)\"",
             "scripts = [\"spawn.strongest\", \"research.roads\"]",
             "values = [0.0, 0.25, 0.5, 0.75, 1.0]",
@@ -1198,6 +1454,135 @@ step = 2
             let got = field_of(&text);
             assert!(got.starts_with(field), "{got} for {text}");
         }
+    }
+
+    #[test]
+    fn the_budget_sets_the_default_agents_and_nothing_else() {
+        let with = |lines: &str| MINIMAL.replace("[evaluation]", &format!("[evaluation]\n{lines}"));
+        let c = RunConfig::parse(&with("budget = 300"), "t").unwrap();
+        assert!(c.player.to_string().contains("budget=300,"), "{}", c.player);
+        assert_eq!(c.baseline.to_string(), "mcts(budget=300)");
+        let c = RunConfig::parse(&with("budget = 300\nplayer = \"sa0\""), "t").unwrap();
+        assert_eq!(c.baseline.to_string(), "mcts(budget=300)");
+        assert_eq!((c.player.to_string(), c.calibration), ("sa0".into(), None));
+        let c = RunConfig::parse(&with("budget = 300\nbaseline = \"random\""), "t").unwrap();
+        assert!(c.player.to_string().contains("budget=300,"), "{}", c.player);
+        // Resolved: the agents named, the budget gone (it parses back without the error).
+        let resolved = c.resolved_toml(&["1".into()], &["a".into()]).unwrap();
+        assert!(!resolved.contains("budget = "), "{resolved}");
+        assert_eq!(RunConfig::parse(&resolved, "t").unwrap().player, c.player);
+        for bad in [
+            "budget = 300\nplayer = \"sa0\"\nbaseline = \"sa0\"",
+            "budget = 0",
+            "budget = -3",
+            "budget = 1000001",
+            "budget = \"many\"",
+        ] {
+            assert_eq!(field_of(&with(bad)), "evaluation.budget", "{bad}");
+        }
+    }
+
+    #[test]
+    fn calibration_settings_and_auto_are_checked_naming_the_field() {
+        let with = |player: &str, section: &str| {
+            MINIMAL.replace(
+                "[evaluation]",
+                &format!("{section}\n[evaluation]\nplayer = \"{player}\""),
+            )
+        };
+        let auto = "pmcts(persona=auto)";
+        let c = RunConfig::parse(
+            &with(
+                auto,
+                "[calibration]\nstrengths = [0, 0.5, 3]\nfloor = 0.4\nz = 1.96\nrepetitions = 2",
+            ),
+            "t",
+        )
+        .unwrap();
+        let cal = c.calibration.unwrap();
+        assert_eq!(cal.strengths, Some(vec![0.0, 0.5, 3.0]));
+        assert_eq!((cal.floor, cal.z, cal.repetitions), (Some(0.4), 1.96, 2));
+        // A calibrated run's config: a concrete player and the value chosen.
+        let c = RunConfig::parse(
+            &with(
+                "pmcts(persona=3.0)",
+                "[calibration]\nstrengths = [0, 3]\nchosen = 3.0",
+            ),
+            "t",
+        )
+        .unwrap();
+        assert_eq!(c.auto_field(), None);
+        assert_eq!(c.calibration.unwrap().chosen, Some(3.0));
+        let cases = [
+            (
+                with(auto, "[calibration]\nstrengths = []"),
+                "calibration.strengths",
+            ),
+            (
+                with(auto, "[calibration]\nstrengths = [1, 0]"),
+                "calibration.strengths",
+            ),
+            (
+                with(auto, "[calibration]\nstrengths = [0, 0]"),
+                "calibration.strengths",
+            ),
+            (
+                with(auto, "[calibration]\nstrengths = [-1, 0]"),
+                "calibration.strengths",
+            ),
+            (
+                with(auto, "[calibration]\nstrengths = \"all\""),
+                "calibration.strengths",
+            ),
+            (
+                with(auto, "[calibration]\nfloor = 1.5"),
+                "calibration.floor",
+            ),
+            (with(auto, "[calibration]\nz = -1"), "calibration.z"),
+            (
+                with(auto, "[calibration]\nrepetitions = 0"),
+                "calibration.repetitions",
+            ),
+            (
+                with(auto, "[calibration]\nrepetitions = 100001"),
+                "calibration.repetitions",
+            ),
+            (
+                with(auto, "[calibration]\nchosen = 1.0"),
+                "calibration.chosen",
+            ),
+            (with(auto, "[calibration]\nwhat = 1"), "calibration.what"),
+            (with("sa0", "[calibration]\nfloor = 0.5"), "calibration"),
+            (
+                with(
+                    "pmcts(persona=2.0)",
+                    "[calibration]\nstrengths = [0, 1]\nchosen = 2.0",
+                ),
+                "calibration.chosen",
+            ),
+            (
+                with("pmcts(persona=auto,style=auto)", ""),
+                "evaluation.player",
+            ),
+            (
+                MINIMAL.replace(
+                    "[evaluation]",
+                    "[evaluation]\nbaseline = \"mcts(budget=auto)\"",
+                ),
+                "evaluation.baseline",
+            ),
+        ];
+        for (text, field) in cases {
+            assert_eq!(field_of(&text), field, "{text}");
+        }
+        let many = format!(
+            "[calibration]\nstrengths = [{}]",
+            (0..101)
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        assert_eq!(field_of(&with(auto, &many)), "calibration.strengths");
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::agent_files::keep_files;
+use super::calibration::{Calibration, style_of};
 use super::config_file::{LevelSet, read_rules};
 use super::dataset::{DatasetConfig, DatasetLevels, dataset, header_for};
 use super::evaluate::player_counts;
@@ -15,7 +16,8 @@ use super::ladder::{KeptLadder, LadderConfig, ladder};
 use super::reevaluate::{ReevaluateConfig, reevaluate};
 use super::report::ReportConfig;
 use super::run_config::RunConfig;
-use super::sensitivity::{SensitivityConfig, sensitivity};
+use super::run_config::{CalibrationConfig, DEFAULT_CALIBRATION_Z, auto_fields};
+use super::sensitivity::{SensitivityConfig, Strengths, sensitivity};
 use super::tasks::ask::{AskConfig, Asked, ask};
 use super::tasks::tell::{TellConfig, Told, tell};
 use super::tasks::work::work;
@@ -25,7 +27,7 @@ use super::validate::{LevelRef, level_refs, validate};
 use super::{
     BenchTarget, Command, Exit, LevelsAction, ValidateConfig, bench, output_error, play, replay,
 };
-use crate::agents::{build_agent_at, build_agent_from};
+use crate::agents::{build_agent_at, build_agent_from, style_field};
 use crate::error::{Error, Result};
 use crate::features::{Feature, feature_names};
 use crate::kit::GameKit;
@@ -92,7 +94,7 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
                     finished_report(&game, &setup, &cfg.evolve, out)?;
                 }
                 Told::Finished => report_if_missing(&game, &setup, &cfg.evolve, out)?,
-                Told::Batch { .. } | Told::Nothing => {}
+                Told::Batch { .. } | Told::Calibration { .. } | Told::Nothing => {}
             }
             Ok(())
         }
@@ -381,7 +383,60 @@ fn run_sensitivity<G: GameKit, W: Write>(cfg: &SensitivityConfig, out: &mut W) -
         None => G::default_genome().iter().map(|s| s.to_string()).collect(),
     };
     let (_, levels) = load_levels::<G>(&run.levels, RUN_LEVELS).map_err(located)?;
-    sensitivity(&game, &rules_toml, levels, &features, scripts, cfg, out).map(|_| ())
+    let ladder = sensitivity_ladder(&game, cfg, &levels).map_err(located)?;
+    sensitivity(
+        &game,
+        &rules_toml,
+        levels,
+        &features,
+        scripts,
+        ladder.as_ref(),
+        cfg,
+        out,
+    )
+    .map(|_| ())
+}
+
+/// The ladder of style strengths a sensitivity measurement draws its trade-off over: with
+/// `--strengths`, or for a player that says `auto`; the strengths of `--strengths`, else of
+/// the config's `[calibration]`, else the player's declared ladder; the floor and `z` of the
+/// config's `[calibration]`, else the fair share of `levels` and the default `z`.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming the player's setting for `auto` on a field that is not its style
+/// strength, or `--strengths` for a player that declares none.
+fn sensitivity_ladder<G: GameKit>(
+    game: &G,
+    cfg: &SensitivityConfig,
+    levels: &NamedLevels<G::Level>,
+) -> Result<Option<Calibration>> {
+    let player = cfg.player();
+    let auto = auto_fields(player).first().copied();
+    let style = match (auto, &cfg.strengths) {
+        (None, None) => return Ok(None),
+        (Some(_), _) => style_of(game, player, auto, None, cfg.player_field())?,
+        (None, Some(_)) => style_field(game, player),
+    };
+    let style = style.ok_or_else(|| {
+        Error::config(
+            "--strengths",
+            format!("`{}` declares no style strength", player.name()),
+        )
+    })?;
+    let config = cfg.run.calibration.clone().unwrap_or(CalibrationConfig {
+        strengths: None,
+        floor: None,
+        z: DEFAULT_CALIBRATION_Z,
+        repetitions: cfg.repetitions(),
+        chosen: None,
+    });
+    let mut ladder = Calibration::resolve(&config, style, &player_counts(game, levels));
+    if let Some(Strengths::List(list)) = &cfg.strengths {
+        ladder.strengths = list.clone();
+    }
+    ladder.repetitions = cfg.repetitions();
+    Ok(Some(ladder))
 }
 
 /// Writes a run's explorer page.
@@ -442,11 +497,32 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>,
         keep_files(&run.baseline, "evaluation.baseline", &mut files).map_err(|e| cfg.located(e))?;
     // Rewritten only where they name files (elsewhere as written, byte for byte).
     if player != run.player {
-        resolved.file.evaluation.player = player.to_string();
+        resolved.file.evaluation.player = Some(player.to_string());
     }
     if baseline != run.baseline {
-        resolved.file.evaluation.baseline = baseline.to_string();
+        resolved.file.evaluation.baseline = Some(baseline.to_string());
     }
+    // The player's style strength, calibrated where it says `auto`: the settings resolved
+    // for the game (its ladder, the levels' fair share) and written out.
+    let chosen = run.calibration.as_ref().and_then(|c| c.chosen);
+    let style = style_of(
+        &game,
+        &run.player,
+        run.auto_field(),
+        chosen,
+        "evaluation.player",
+    )
+    .map_err(|e| cfg.located(e))?;
+    let calibration = match (&run.calibration, style) {
+        (Some(c), Some(style)) => {
+            let cal = Calibration::resolve(c, style, &player_counts(&game, &levels));
+            cal.check_games(scripts.len(), features.len(), levels.len())
+                .map_err(|e| cfg.located(e))?;
+            resolved.file.calibration = Some(cal.file(chosen));
+            run.auto_field().is_some().then_some(cal)
+        }
+        _ => None,
+    };
     let config_toml = resolved.resolved_toml(&names, &scripts)?;
     let config_toml = kept_config(&cfg.out, config_toml, cfg.force);
     let setup = RunSetup {
@@ -458,6 +534,7 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>,
         baseline,
         files,
         config_toml,
+        calibration,
     };
     Ok((game, setup, cfg))
 }

@@ -63,6 +63,16 @@
 //!
 //! The effects are printed too, in cell widths.
 //!
+//! **Trade-off** (`--strengths LIST|auto`, and by default for a player whose style strength
+//! says `auto`): the extremes are also played at every strength of the ladder (`auto`: the
+//! config's `[calibration] strengths`, else the player's declared ladder), and
+//! `sensitivity_strengths.csv`, `sensitivity_strengths.png` and `.svg` hold their trade-off as
+//! a run's calibration writes it ([`crate::experiments::calibration::Tradeoff`]: per strength
+//! the extremes' lowest win-rate lower bound, the style spread per feature, passes and the
+//! strength a calibration would choose, with the config's floor and `z` or their defaults).
+//! A player that says `auto` plays the other genomes at the top of the ladder. The ladder, floor
+//! and `z` are settings of the journal and the completion record.
+//!
 //! **Interruptions.** Each genome's games are saved to `sensitivity.journal.json` as soon as
 //! they are played; `--resume` continues a killed run from it. The journal records what the
 //! games and tables depend on: the game, a fingerprint of its resolved `[rules]`, the levels,
@@ -94,7 +104,7 @@ use std::path::{Path, PathBuf};
 
 use super::GameKind;
 use super::evolve::EvolveConfig;
-use super::run_config::RunConfig;
+use super::run_config::{AUTO, RunConfig, auto_fields, check_strengths};
 use crate::agent::AgentSpec;
 use crate::error::{Error, Result};
 use crate::limits;
@@ -103,7 +113,9 @@ mod chart;
 mod run;
 pub mod tables;
 
-pub use run::{SENSITIVITY_TAG, sensitivity, series_seed};
+pub use run::{
+    SENSITIVITY_TAG, STRENGTHS_CSV, STRENGTHS_PNG, STRENGTHS_SVG, sensitivity, series_seed,
+};
 pub use tables::{EFFECTS_CSV, Effect, GENOMES_CSV, GenomeGames, PlayedGame, Sensitivity};
 
 /// The chart's PNG file.
@@ -142,6 +154,49 @@ pub struct SensitivityConfig {
     pub resume: bool,
     /// Play at most this many genomes, then stop as if killed (for tests of `--resume`).
     pub stop_after_genomes: Option<u64>,
+    /// `--strengths`: the style strengths whose trade-off to draw (`None`: the ladder where
+    /// the player says `auto`, else none).
+    pub strengths: Option<Strengths>,
+}
+
+/// The style strengths of `--strengths`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Strengths {
+    /// `auto`: the config's `[calibration] strengths`, else the player's declared ladder.
+    Auto,
+    /// These strengths, ascending.
+    List(Vec<f64>),
+}
+
+/// Parses `--strengths`: `auto` or a comma-separated list of strengths (checked as
+/// [`check_strengths`]).
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `--strengths` for anything else.
+pub fn parse_strengths(flag: Option<&str>) -> Result<Option<Strengths>> {
+    let Some(text) = flag else {
+        return Ok(None);
+    };
+    if text.trim() == AUTO {
+        return Ok(Some(Strengths::Auto));
+    }
+    let list = text
+        .split(',')
+        .map(|s| {
+            s.trim().parse::<f64>().map_err(|_| {
+                Error::config(
+                    "--strengths",
+                    format!(
+                        "`{}` is not a number (give `auto` or a list such as 0,1,2)",
+                        s.trim()
+                    ),
+                )
+            })
+        })
+        .collect::<Result<Vec<f64>>>()?;
+    check_strengths(&list, "--strengths")?;
+    Ok(Some(Strengths::List(list)))
 }
 
 impl SensitivityConfig {
@@ -170,6 +225,7 @@ impl SensitivityConfig {
             force: false,
             resume: false,
             stop_after_genomes: None,
+            strengths: None,
         })
     }
 
@@ -227,6 +283,12 @@ pub fn parse_player(player: Option<&str>) -> Result<Option<AgentSpec>> {
         return Err(Error::config(
             "--player",
             "give the spec without `weights`: the genomes set them",
+        ));
+    }
+    if let [_, _, ..] = auto_fields(&spec)[..] {
+        return Err(Error::config(
+            "--player",
+            "`auto` on more than one field: only the style strength takes it",
         ));
     }
     Ok(Some(spec))

@@ -14,14 +14,18 @@ use super::{
     CHART_PNG, CHART_SVG, DONE_JSON, JOURNAL_JSON, Probe, SensitivityConfig, extreme_probes,
     probes, units,
 };
-use crate::agent::{Agent, SearchSupport};
+use crate::agent::{Agent, AgentSpec, SearchSupport};
 use crate::agents::build_agent_at;
 use crate::arena::series::Series;
 use crate::error::{Error, Result};
+use crate::experiments::calibration::chart::write_chart;
+use crate::experiments::calibration::{Calibration, Tradeoff, at_strength};
 use crate::experiments::elite_games::level_names;
 use crate::experiments::evaluate::{GameResult, count_runs, line_up, player_counts};
 use crate::experiments::journal::{Entry, Journal, fingerprint, finished};
+use crate::experiments::run_config::auto_fields;
 use crate::experiments::run_dir::prepare_out_dir;
+use crate::experiments::sensitivity::tables::num;
 use crate::experiments::{output_error, thread_pool};
 use crate::features::Feature;
 use crate::files::present;
@@ -126,6 +130,15 @@ fn done(
 /// written last, is theirs too.
 const OUTPUTS: [&str; 4] = [GENOMES_CSV, EFFECTS_CSV, CHART_PNG, CHART_SVG];
 
+/// The trade-off table of `--strengths` ([`Tradeoff::table`]).
+pub const STRENGTHS_CSV: &str = "sensitivity_strengths.csv";
+/// The trade-off chart's PNG file.
+pub const STRENGTHS_PNG: &str = "sensitivity_strengths.png";
+/// The trade-off chart's SVG file.
+pub const STRENGTHS_SVG: &str = "sensitivity_strengths.svg";
+/// The files of `--strengths`.
+const STRENGTHS_OUTPUTS: [&str; 3] = [STRENGTHS_CSV, STRENGTHS_PNG, STRENGTHS_SVG];
+
 /// What a measurement of `cfg` (with `rules`, the game's resolved `[rules]` as TOML) on
 /// `levels` with the series `seed` and the evolved `scripts` depends on, as its journal and
 /// completion record keep them, in the order a difference is named: the game and a fingerprint
@@ -133,10 +146,12 @@ const OUTPUTS: [&str; 4] = [GENOMES_CSV, EFFECTS_CSV, CHART_PNG, CHART_SVG];
 /// scripts, the groups and the feature axes.
 fn settings(
     cfg: &SensitivityConfig,
+    player: &AgentSpec,
     rules: &str,
     levels: String,
     seed: u64,
     scripts: &[String],
+    ladder: Option<&Calibration>,
 ) -> Vec<(&'static str, String)> {
     let domain = match &cfg.run.domain {
         Domain::Discrete(v) => format!("values {v:?}"),
@@ -154,25 +169,44 @@ fn settings(
     };
     // Plain serialisable values: this cannot fail.
     let axes = serde_json::to_string(&cfg.run.features).unwrap_or_default();
-    vec![
+    let mut settings = vec![
         ("game", cfg.game().name().to_string()),
         ("rules", fingerprint(rules)),
         ("levels", levels),
         ("--repetitions", cfg.repetitions().to_string()),
         ("--seed", seed.to_string()),
-        ("player", cfg.player().to_string()),
+        ("player", player.to_string()),
         ("evaluation.baseline", cfg.run.baseline.to_string()),
         ("genome", domain),
         ("genome.scripts", scripts.join(",")),
         ("--group", groups),
         ("features", axes),
-    ]
+    ];
+    // Only with a trade-off, so that the records of measurements without one still hold.
+    if let Some(c) = ladder {
+        let strengths: Vec<String> = c.strengths.iter().map(|s| num(*s)).collect();
+        settings.push((
+            "--strengths",
+            format!(
+                "{} {}; floor {}; z {}",
+                c.field,
+                strengths.join(","),
+                num(c.floor),
+                num(c.z)
+            ),
+        ));
+    }
+    settings
 }
 
 /// Measures the config of `cfg` with `game` (whose resolved `[rules]` are the TOML `rules`)
 /// on `levels` (its training levels), its `features` (resolved for the game, in axis order)
 /// and evolved `scripts`: plays every genome, writes the tables and the chart into `cfg.out`,
 /// then the completion record, and prints the effects (see the [module docs](super)). With
+/// `ladder` (the player's style strength resolved for the game: `--strengths`, or the
+/// ladder of a player that says `auto`) it also plays the extremes at every strength and
+/// writes their trade-off ([`Tradeoff`]); the other genomes play at the player's strength, or
+/// at the top of the ladder where it says `auto`. With
 /// `cfg.resume`, a measurement finished with these settings is nothing to do: it says so and
 /// returns `None`, writing nothing.
 ///
@@ -186,12 +220,14 @@ fn settings(
 /// `--stop-after-genomes` when it left genomes unplayed; [`Error::Data`] naming the journal if
 /// an entry does not hold the games a genome plays; [`Error::Io`] naming a file that cannot be
 /// written.
+#[allow(clippy::too_many_arguments)] // what is measured, on what, how far, where
 pub fn sensitivity<G: SearchSupport>(
     game: &G,
     rules: &str,
     levels: Vec<(String, G::Level)>,
     features: &[Feature],
     scripts: Vec<String>,
+    ladder: Option<&Calibration>,
     cfg: &SensitivityConfig,
     out: &mut impl Write,
 ) -> Result<Option<Sensitivity>> {
@@ -201,8 +237,10 @@ pub fn sensitivity<G: SearchSupport>(
     }
     let repetitions = cfg.repetitions();
     let per_genome = u64::from(repetitions) * levels.len() as u64;
-    // Every genome: mid, all-low, all-high, low/high per unit, min/max per feature.
-    let total = 3 + 2 * units.len() + 2 * features.len();
+    // Every genome: mid, all-low, all-high, low/high per unit, min/max per feature (and per
+    // strength of the ladder).
+    let rungs = ladder.map_or(0, |c| c.strengths.len());
+    let total = 3 + 2 * units.len() + 2 * features.len() * (1 + rungs);
     limits::games(
         &[(total as u64, "genomes"), (per_genome, "games")],
         "--repetitions",
@@ -210,13 +248,23 @@ pub fn sensitivity<G: SearchSupport>(
     let (lo, hi) = (cfg.run.domain.min(), cfg.run.domain.max());
     let probes = probes(scripts.len(), &units, lo, hi);
     let player_field = cfg.player_field();
-    let spec_of = |p: &Probe| -> Result<String> {
-        cfg.player()
+    // A player that says `auto` measures at the top of its ladder.
+    let at = |s: f64| {
+        let field = ladder.map_or("", |c| c.field.as_str());
+        at_strength(cfg.player(), field, s)
+    };
+    let player = match ladder {
+        Some(c) if auto_fields(cfg.player()).contains(&c.field.as_str()) => at(c.top()),
+        _ => cfg.player().clone(),
+    };
+    let spec_at = |player: &AgentSpec, p: &Probe| -> Result<String> {
+        player
             .clone()
             .with_script_weights(&scripts, &p.values)
             .map(|s| format!("{s:#}"))
             .map_err(|e| named(player_field, e))
     };
+    let spec_of = |p: &Probe| spec_at(&player, p);
     let specs: Vec<String> = probes.iter().map(spec_of).collect::<Result<_>>()?;
     let baseline = cfg.run.baseline.to_string();
     let base = Path::new("");
@@ -224,13 +272,24 @@ pub fn sensitivity<G: SearchSupport>(
     build(&specs[0]).map_err(|e| named(player_field, e))?;
     build(&baseline).map_err(|e| named("evaluation.baseline", e))?;
     let seed = series_seed(cfg.seed.unwrap_or(cfg.run.seed));
-    debug_assert_eq!(total, probes.len() + 2 * features.len());
+    debug_assert_eq!(total, probes.len() + 2 * features.len() * (1 + rungs));
 
-    let settings = settings(cfg, rules, level_names(&levels), seed, &scripts);
+    let settings = settings(
+        cfg,
+        &player,
+        rules,
+        level_names(&levels),
+        seed,
+        &scripts,
+        ladder,
+    );
     let journal_path = cfg.out.join(JOURNAL_JSON);
     let done_path = cfg.out.join(DONE_JSON);
     if cfg.resume {
-        let outputs: Vec<PathBuf> = OUTPUTS.iter().map(|f| cfg.out.join(f)).collect();
+        let mut outputs: Vec<PathBuf> = OUTPUTS.iter().map(|f| cfg.out.join(f)).collect();
+        if ladder.is_some() {
+            outputs.extend(STRENGTHS_OUTPUTS.iter().map(|f| cfg.out.join(f)));
+        }
         if let Some(f) = finished(&journal_path, &done_path, &outputs, &settings)? {
             let what = format!(
                 "sensitivity of {}: {} already holds this measurement",
@@ -246,7 +305,9 @@ pub fn sensitivity<G: SearchSupport>(
     let resumed = cfg.resume && present(&journal_path)?;
     let journal: Journal<GenomeEntry> =
         Journal::open(&journal_path, &settings, cfg.resume, cfg.force)?;
-    let owned = [OUTPUTS[0], OUTPUTS[1], OUTPUTS[2], OUTPUTS[3], DONE_JSON];
+    let mut owned = OUTPUTS.to_vec();
+    owned.extend(STRENGTHS_OUTPUTS);
+    owned.push(DONE_JSON);
     // `--resume` with nothing to continue: the hint is --force, not the flag given.
     prepare_out_dir(&cfg.out, "--out", &owned, cfg.force || resumed, !cfg.resume)?;
 
@@ -258,7 +319,7 @@ pub fn sensitivity<G: SearchSupport>(
         levels.len(),
         if levels.len() == 1 { "" } else { "s" },
         (lo + hi) / 2.0,
-        cfg.player(),
+        player,
     )
     .map_err(output_error)?;
 
@@ -355,6 +416,63 @@ pub fn sensitivity<G: SearchSupport>(
         )
         .collect::<Result<_>>()?;
     genomes.extend(play(&extremes, &extreme_specs, known)?.ok_or_else(stopped)?);
+    // The trade-off: the extremes at every strength, each distinct spec played once (a spec
+    // played already lends its games), journalled as `min:F@s`.
+    let tradeoff = match ladder {
+        None => None,
+        Some(c) => {
+            let played_specs: Vec<&String> = specs.iter().chain(&extreme_specs).collect();
+            let (mut distinct, mut distinct_specs) = (Vec::<Probe>::new(), Vec::<String>::new());
+            let mut slots = Vec::new();
+            for &s in &c.strengths {
+                for e in &extremes {
+                    let spec = spec_at(&at(s), e)?;
+                    let slot = match distinct_specs.iter().position(|d| *d == spec) {
+                        Some(k) => k,
+                        None => {
+                            distinct.push(Probe {
+                                label: format!("{}@{}", e.label, num(s)),
+                                values: e.values.clone(),
+                            });
+                            distinct_specs.push(spec);
+                            distinct.len() - 1
+                        }
+                    };
+                    slots.push((s, e.label.clone(), slot));
+                }
+            }
+            let known = distinct
+                .iter()
+                .zip(&distinct_specs)
+                .map(|(p, s)| match played_specs.iter().position(|x| *x == s) {
+                    Some(i) => Ok(Some(genomes[i].games.clone())),
+                    None => done(&journal, &p.label, s, per_genome, n_features),
+                })
+                .collect::<Result<_>>()?;
+            let played = play(&distinct, &distinct_specs, known)?.ok_or_else(stopped)?;
+            let mut rungs: Vec<(f64, Vec<GenomeGames>)> = Vec::new();
+            for (s, label, slot) in slots {
+                let g = GenomeGames {
+                    probe: Probe {
+                        label,
+                        values: played[slot].probe.values.clone(),
+                    },
+                    games: played[slot].games.clone(),
+                };
+                match rungs.last_mut() {
+                    Some((last, gs)) if *last == s => gs.push(g),
+                    _ => rungs.push((s, vec![g])),
+                }
+            }
+            Some(Tradeoff::new(
+                &c.field,
+                cfg.run.features.clone(),
+                c.floor,
+                c.z,
+                rungs,
+            ))
+        }
+    };
     progress.finish();
     let result = Sensitivity::new(scripts, axes, &units, genomes, seed);
     let genomes_path = cfg.out.join(GENOMES_CSV);
@@ -362,6 +480,14 @@ pub fn sensitivity<G: SearchSupport>(
     result.genomes_table().write(&genomes_path)?;
     result.effects_table().write(&effects_path)?;
     write_charts(&result, &cfg.out)?;
+    if let Some(t) = &tradeoff {
+        t.table().write(&cfg.out.join(STRENGTHS_CSV))?;
+        write_chart(
+            t,
+            &cfg.out.join(STRENGTHS_PNG),
+            &cfg.out.join(STRENGTHS_SVG),
+        )?;
+    }
     journal.finish(&done_path)?;
     write!(
         out,
@@ -372,6 +498,15 @@ pub fn sensitivity<G: SearchSupport>(
         cfg.out.join(CHART_PNG).display()
     )
     .map_err(output_error)?;
+    if let Some(t) = &tradeoff {
+        write!(
+            out,
+            "\n{}wrote {}\n",
+            t.printed(),
+            cfg.out.join(STRENGTHS_CSV).display()
+        )
+        .map_err(output_error)?;
+    }
     Ok(Some(result))
 }
 

@@ -259,53 +259,11 @@ impl Sensitivity {
 
     /// `sensitivity_genomes.csv`.
     pub fn genomes_table(&self) -> CsvTable {
-        let mut header: Vec<String> = vec!["genome".into()];
-        header.extend(self.scripts.iter().map(|s| format!("weight_{s}")));
-        header.extend(
-            [
-                "games",
-                "wins",
-                "draws",
-                "win_rate",
-                "win_rate_lo",
-                "win_rate_hi",
-            ]
-            .map(String::from),
-        );
-        for a in &self.axes {
-            for suffix in ["mean", "lo", "hi", "sd", "games"] {
-                header.push(format!("{}_{suffix}", a.name));
-            }
-        }
-        let mut t = CsvTable::new(header);
-        for g in &self.genomes {
-            let n = g.games.len() as u64;
-            let wins = g.games.iter().filter(|x| x.won).count() as u64;
-            let draws = g.games.iter().filter(|x| x.draw).count() as u64;
-            let (lo, hi) = wilson_interval(wins, n, Z_95);
-            let mut row = vec![g.probe.label.clone()];
-            row.extend(g.probe.values.iter().map(|v| num(*v)));
-            row.extend([
-                n.to_string(),
-                wins.to_string(),
-                draws.to_string(),
-                num(wins as f64 / n.max(1) as f64),
-                num(lo),
-                num(hi),
-            ]);
-            for k in 1..=self.axes.len() {
-                let i = measure_interval(g, k);
-                row.extend([
-                    num(i.mean),
-                    opt(i.lo),
-                    opt(i.hi),
-                    num(i.sd),
-                    i.n.to_string(),
-                ]);
-            }
-            t.rows.push(row);
-        }
-        t
+        let rows = self
+            .genomes
+            .iter()
+            .map(|g| (vec![g.probe.label.clone()], g));
+        genome_table(&self.scripts, &self.axes, &["genome"], rows, Z_95)
     }
 
     /// `sensitivity_effects.csv`.
@@ -393,14 +351,75 @@ impl Sensitivity {
     }
 }
 
+/// A table of genomes over `scripts` measured on `axes`, a row per genome of `rows`: the
+/// `leading` columns (each row's values given with it), `weight_<script>` per script, `games`,
+/// `wins`, `draws`, `win_rate` with its Wilson interval at `z` `win_rate_lo`, `win_rate_hi`
+/// (draws are non-wins), and per feature `f`: `<f>_mean`, its 95 % interval `<f>_lo`, `<f>_hi`
+/// (Student's t over the games where it is defined), `<f>_sd` and `<f>_games`.
+pub fn genome_table<'a>(
+    scripts: &[String],
+    axes: &[FeatureAxis],
+    leading: &[&str],
+    rows: impl IntoIterator<Item = (Vec<String>, &'a GenomeGames)>,
+    z: f64,
+) -> CsvTable {
+    let mut header: Vec<String> = leading.iter().map(|s| s.to_string()).collect();
+    header.extend(scripts.iter().map(|s| format!("weight_{s}")));
+    header.extend(
+        [
+            "games",
+            "wins",
+            "draws",
+            "win_rate",
+            "win_rate_lo",
+            "win_rate_hi",
+        ]
+        .map(String::from),
+    );
+    for a in axes {
+        for suffix in ["mean", "lo", "hi", "sd", "games"] {
+            header.push(format!("{}_{suffix}", a.name));
+        }
+    }
+    let mut t = CsvTable::new(header);
+    for (mut row, g) in rows {
+        let n = g.games.len() as u64;
+        let wins = g.games.iter().filter(|x| x.won).count() as u64;
+        let draws = g.games.iter().filter(|x| x.draw).count() as u64;
+        let (lo, hi) = wilson_interval(wins, n, z);
+        row.extend(g.probe.values.iter().map(|v| num(*v)));
+        row.extend([
+            n.to_string(),
+            wins.to_string(),
+            draws.to_string(),
+            num(wins as f64 / n.max(1) as f64),
+            num(lo),
+            num(hi),
+        ]);
+        for k in 1..=axes.len() {
+            let i = measure_interval(g, k);
+            row.extend([
+                num(i.mean),
+                opt(i.lo),
+                opt(i.hi),
+                num(i.sd),
+                i.n.to_string(),
+            ]);
+        }
+        t.rows.push(row);
+    }
+    t
+}
+
 /// Measure `k` of genome `g` over the games where it is defined.
 fn measure_interval(g: &GenomeGames, k: usize) -> Interval {
     let xs: Vec<f64> = (0..g.games.len()).filter_map(|j| g.measure(j, k)).collect();
     Interval::of(&xs)
 }
 
-/// The paired differences high − low of measure `k` over the games both have it.
-fn paired(low: &GenomeGames, high: &GenomeGames, k: usize) -> Interval {
+/// The paired differences high − low of measure `k` (0: the win, else feature `k − 1`) over
+/// the games both genomes have it, with their 95 % interval.
+pub fn paired(low: &GenomeGames, high: &GenomeGames, k: usize) -> Interval {
     let n = low.games.len().min(high.games.len());
     let d: Vec<f64> = (0..n)
         .filter_map(|j| Some(high.measure(j, k)? - low.measure(j, k)?))
@@ -409,7 +428,7 @@ fn paired(low: &GenomeGames, high: &GenomeGames, k: usize) -> Interval {
 }
 
 /// A number as the tables write it: shortest round-trip form; empty for NaN.
-fn num(x: f64) -> String {
+pub fn num(x: f64) -> String {
     if x.is_nan() {
         String::new()
     } else {
@@ -418,7 +437,7 @@ fn num(x: f64) -> String {
 }
 
 /// An optional number, empty if absent.
-fn opt(x: Option<f64>) -> String {
+pub fn opt(x: Option<f64>) -> String {
     x.map_or_else(String::new, num)
 }
 

@@ -9,7 +9,10 @@ use super::{BATCHES_DIR, TASKS_JSONL, batch_dir};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
 use crate::experiments::agent_files::copy_agent_files;
-use crate::experiments::evolve::{EvolveConfig, RunSetup, open_run, preflight, prepare_run_dir};
+use crate::experiments::calibration::{self, stage};
+use crate::experiments::evolve::{
+    EvolveConfig, RunSetup, check_config, open_run, preflight, prepare_run_dir,
+};
 use crate::experiments::output_error;
 use crate::experiments::run_dir::CONFIG_TOML;
 use crate::files::{DATA_LIMIT, present, read_text, write_atomic};
@@ -73,12 +76,33 @@ pub fn ask<G: SearchSupport>(
     let dir = &ecfg.out;
     let started = present(&dir.join(CONFIG_TOML))?;
     preflight(game, setup, run, started.then_some(dir.as_path())).map_err(|e| ecfg.located(e))?;
-    let plan = setup.plan(game, run)?;
     if !started {
         prepare_run_dir(dir, false)?;
         copy_agent_files(game, dir, &setup.files)?;
         write_atomic(&dir.join(CONFIG_TOML), setup.config_toml.as_bytes())?;
     }
+    // The calibration comes first; a run whose config.toml records it done breeds.
+    let setup = match calibration::recorded(dir, setup)? {
+        Some(calibrated) => calibrated,
+        None => setup.clone(),
+    };
+    let setup = if setup.calibration.is_some() {
+        check_config(dir, &setup.config_toml)?;
+        // Standard output holds the task file's path alone.
+        match stage::ask(game, &setup, run, dir, &mut std::io::sink())? {
+            stage::Asked::Tasks(path) => {
+                writeln!(out, "{}", path.display()).map_err(output_error)?;
+                return Ok(Asked::Tasks(path));
+            }
+            stage::Asked::Calibrated(setup) => *setup,
+        }
+    } else {
+        if run.calibration.is_some() {
+            calibration::tidy(dir)?;
+        }
+        setup
+    };
+    let plan = setup.plan(game, run)?;
     let (me, _) = open_run(dir, &setup.config_toml, me_config)?;
     remove_told_batches(dir, me.next_batch())?;
     let Some(batch) = me.ask() else {

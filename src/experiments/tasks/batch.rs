@@ -3,6 +3,7 @@
 //! genomes' evaluations, in index order (`tell`). `evolve` does both in one process.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::Path;
 
 use super::task::{Task, TaskResult};
@@ -77,32 +78,48 @@ impl TaskPlan {
             let round = play
                 .repetitions
                 .map_or(0..reps, |r| r.start as usize..(r.end as usize).min(reps));
-            for (levels, series_seed) in
-                count_runs(&self.players, derive_seed(self.seed, &[evaluation]))
-            {
-                let n = self.players[levels.start].max(1);
-                let games = (0..levels.len())
-                    .flat_map(|level| round.clone().map(move |rep| level * reps + rep));
-                for i in games {
-                    let j = levels.start * reps + i;
-                    tasks.push(Task {
-                        batch: batch.number(),
-                        evaluation,
-                        game: j as u32,
-                        game_name: self.game_name.clone(),
-                        rules: self.rules.clone(),
-                        level: self.levels[j / reps].clone(),
-                        seed: derive_seed(series_seed, &[i as u64]),
-                        seats: (0..n).map(|p| seat_of(i, p, n)).collect(),
-                        player: player.clone(),
-                        baseline: self.baseline.clone(),
-                        features: self.features.clone(),
-                        config_hash: self.config_hash.clone(),
-                    });
-                }
-            }
+            let seed = derive_seed(self.seed, &[evaluation]);
+            tasks.extend(self.series_tasks(batch.number(), evaluation, &player, seed, round));
         }
         Ok(tasks)
+    }
+
+    /// The tasks of one genome, evaluation `evaluation` of batch `batch`, played by `player`
+    /// (its spec with the genome's weights) as `evaluate_player` seeded by `seed` plays it, the
+    /// repetitions `round` of each level (see [`TaskPlan::tasks`]).
+    pub fn series_tasks(
+        &self,
+        batch: u64,
+        evaluation: u64,
+        player: &AgentSpec,
+        seed: u64,
+        round: Range<usize>,
+    ) -> Vec<Task> {
+        let reps = self.repetitions.max(1) as usize;
+        let mut tasks = Vec::new();
+        for (levels, series_seed) in count_runs(&self.players, seed) {
+            let n = self.players[levels.start].max(1);
+            let games = (0..levels.len())
+                .flat_map(|level| round.clone().map(move |rep| level * reps + rep));
+            for i in games {
+                let j = levels.start * reps + i;
+                tasks.push(Task {
+                    batch,
+                    evaluation,
+                    game: j as u32,
+                    game_name: self.game_name.clone(),
+                    rules: self.rules.clone(),
+                    level: self.levels[j / reps].clone(),
+                    seed: derive_seed(series_seed, &[i as u64]),
+                    seats: (0..n).map(|p| seat_of(i, p, n)).collect(),
+                    player: player.clone(),
+                    baseline: self.baseline.clone(),
+                    features: self.features.clone(),
+                    config_hash: self.config_hash.clone(),
+                });
+            }
+        }
+        tasks
     }
 }
 
@@ -127,6 +144,35 @@ pub fn gather(
     features: usize,
     results_dir: &Path,
 ) -> Result<Vec<Evaluation>> {
+    let mut evaluations = Vec::new();
+    let mut games: Vec<GameResult> = Vec::new();
+    let mut current = None;
+    for result in results_by_task(tasks, found, features, results_dir)? {
+        if current.is_some_and(|e| e != result.evaluation) {
+            evaluations.push(aggregate(&games, features));
+            games.clear();
+        }
+        current = Some(result.evaluation);
+        games.push(result.game_result());
+    }
+    if current.is_some() {
+        evaluations.push(aggregate(&games, features));
+    }
+    Ok(evaluations)
+}
+
+/// The result of every task of `tasks`, in (evaluation, game) order, checked as [`gather`]
+/// checks them.
+///
+/// # Errors
+///
+/// As [`gather`].
+pub fn results_by_task(
+    tasks: &[Task],
+    found: Vec<Found>,
+    features: usize,
+    results_dir: &Path,
+) -> Result<Vec<TaskResult>> {
     let expected: BTreeMap<(u64, u32), &Task> = tasks.iter().map(|t| (t.key(), t)).collect();
     let mut by_key: BTreeMap<(u64, u32), Vec<Found>> = BTreeMap::new();
     let mut foreign = Vec::new();
@@ -199,21 +245,7 @@ pub fn gather(
     if !problems.is_empty() {
         return Err(Error::data(results_dir, 0, problems.join("; ")));
     }
-    let mut evaluations = Vec::new();
-    let mut games: Vec<GameResult> = Vec::new();
-    let mut current = None;
-    for (key, mut v) in by_key {
-        if current.is_some_and(|e| e != key.0) {
-            evaluations.push(aggregate(&games, features));
-            games.clear();
-        }
-        current = Some(key.0);
-        games.push(v.remove(0).0.game_result());
-    }
-    if current.is_some() {
-        evaluations.push(aggregate(&games, features));
-    }
-    Ok(evaluations)
+    Ok(by_key.into_values().map(|mut v| v.remove(0).0).collect())
 }
 
 /// `evaluation 131 (games 0, 5-7), evaluation 132 (games 0-19)`, at most ten evaluations.

@@ -30,6 +30,14 @@
 //!   batch again, and a finished run whose explorer page a killed `tell` did not write gets it
 //!   from the next `tell` or `ask`.
 //!
+//! A run whose player's style strength says `auto` is calibrated first
+//! ([`crate::experiments::calibration`]): `ask` writes the calibration's games as task files
+//! (`batches/calibration-0/tasks.jsonl`, the genomes that measure each weight's effect, then
+//! `batches/calibration-1/`, the extreme genomes at every strength), `work` plays them as any
+//! others, `tell` keeps their results in the calibration's journal and, after the last,
+//! chooses the strength and writes it into `config.toml`; the next `ask` asks the run's first
+//! batch.
+//!
 //! `evolve` is the same loop in one process ([`TaskPlan::tasks`], [`crate::experiments::evolve::play_tasks`],
 //! [`gather`]), so a run taken through ask/work/tell ends with the same `archive.csv` and
 //! `checkpoint.json`, byte for byte.
@@ -41,7 +49,7 @@ pub mod tell;
 pub mod work;
 
 pub use ask::AskConfig;
-pub use batch::{TaskPlan, gather};
+pub use batch::{TaskPlan, gather, results_by_task};
 pub use task::{Task, TaskLine, TaskResult, config_hash};
 pub use tell::TellConfig;
 pub use work::{Shard, WorkConfig, play_task};

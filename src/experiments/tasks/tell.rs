@@ -11,7 +11,8 @@ use super::work::read_results_with_lines;
 use super::{RESULTS_DIR, TASKS_JSONL, batch_dir};
 use crate::agent::SearchSupport;
 use crate::error::{Error, Result};
-use crate::experiments::evolve::{EvolveConfig, RunSetup, open_run, record_batch};
+use crate::experiments::calibration::{self, stage};
+use crate::experiments::evolve::{EvolveConfig, RunSetup, check_config, open_run, record_batch};
 use crate::experiments::game_kind::program;
 use crate::experiments::output_error;
 use crate::experiments::run_dir::CONFIG_TOML;
@@ -50,6 +51,12 @@ pub enum Told {
         /// True if the schedule is now finished.
         done: bool,
     },
+    /// A batch of the calibration's games was told ([`calibration::stage::tell`]); `done`: it
+    /// finished the calibration.
+    Calibration {
+        /// True if the calibration is now finished.
+        done: bool,
+    },
     /// Nothing was asked: the next batch has no task file yet.
     Nothing,
     /// The schedule is finished: nothing to tell (the caller writes the explorer page if a
@@ -84,6 +91,21 @@ pub fn tell<G: SearchSupport>(
     let me_config = run
         .map_elites(&setup.scripts)
         .map_err(|e| ecfg.located(e))?;
+    // The calibration comes first; a run whose config.toml records it done breeds.
+    let setup = &match calibration::recorded(dir, setup)? {
+        Some(calibrated) => calibrated,
+        None => setup.clone(),
+    };
+    if setup.calibration.is_some() {
+        check_config(dir, &setup.config_toml)?;
+        return Ok(match stage::tell(game, setup, run, dir, out)? {
+            stage::Told::Batch { done, .. } => Told::Calibration { done },
+            stage::Told::Nothing => Told::Nothing,
+        });
+    }
+    if run.calibration.is_some() {
+        calibration::tidy(dir)?;
+    }
     let plan = setup.plan(game, run)?;
     let (mut me, mut reports) = open_run(dir, &setup.config_toml, me_config)?;
     // A batch told by a `tell` killed before it removed the batch's folder.
