@@ -576,6 +576,44 @@ static READERS: &[Reader] = &[
         )
     },
     Reader {
+        range: Some(Edit::Value("accuracy_1", "7")),
+        not_finite: Some(Edit::Value("accuracy_1", "nan")),
+        foreign: Some("other/roster.toml"),
+        ..reader(
+            "roster.toml (report)",
+            "run/roster.toml",
+            &["run"],
+            REPORT,
+            Kind::Toml,
+        )
+    },
+    Reader {
+        not_finite: Some(Edit::Value("score", "1e999")),
+        foreign: Some("other-o/roster.journal.json"),
+        ..reader(
+            "roster.journal.json (roster --resume)",
+            "run-o/roster.journal.json",
+            &["run-o"],
+            &[
+                "roster",
+                "run-o",
+                "--count",
+                "2",
+                "--floor",
+                "0",
+                "--train-games",
+                "2",
+                "--test-games",
+                "3",
+                "--levels",
+                "3p",
+                "--quiet",
+                "--resume",
+            ],
+            Kind::Json,
+        )
+    },
+    Reader {
         foreign: Some("sens2-j/sensitivity.journal.json"),
         ..reader(
             "sensitivity.journal.json (sensitivity --resume)",
@@ -1071,6 +1109,43 @@ fn build_fixture(dir: &Path) {
         );
         step(dir, &["reevaluate", run, "--games", "1", "--quiet"]);
         step(dir, &["tiers", run, "--count", "2"]);
+        let roster = |dir_name: &str| {
+            [
+                "roster",
+                dir_name,
+                "--count",
+                "2",
+                "--floor",
+                "0",
+                "--train-games",
+                "2",
+                "--test-games",
+                "3",
+                "--levels",
+                "3p",
+                "--quiet",
+            ]
+            .map(String::from)
+        };
+        let args = roster(run);
+        step(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+        let rostering = format!("{run}-o");
+        copy_run(
+            dir,
+            run,
+            &rostering,
+            &[
+                "roster.toml",
+                "roster_confusion.csv",
+                "roster_sizes.csv",
+                "roster_games.csv",
+                "roster.png",
+                "roster.svg",
+                "roster.done.json",
+            ],
+        );
+        let args = roster(&rostering);
+        stopped(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
         let validating = format!("{run}-v");
         copy_run(
             dir,
