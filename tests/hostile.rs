@@ -587,6 +587,23 @@ static READERS: &[Reader] = &[
             Kind::Toml,
         )
     },
+    // The fixture's roster names its first member `low-role.captain` (deterministic: its
+    // strongest elite, named by the statistic that sets it most apart).
+    reader(
+        "roster.toml (play, a member by name)",
+        "run/roster.toml",
+        &["run"],
+        &[
+            "play",
+            "--game",
+            "puerto-rico",
+            "--level",
+            "4p",
+            "--agents",
+            "roster(file=run/roster.toml,name=low-role.captain),sa0,sa0,sa0",
+        ],
+        Kind::Toml,
+    ),
     Reader {
         not_finite: Some(Edit::Value("score", "1e999")),
         foreign: Some("other-o/roster.journal.json"),

@@ -23,7 +23,9 @@
 //! ([`player_games`](super::evaluate::player_games)): `--train-games` (default
 //! [`DEFAULT_TRAIN_GAMES`]) on the run's training levels and `--test-games` (default
 //! [`DEFAULT_TEST_GAMES`]) on the `--levels` (default `held-out`, as `validate` picks them),
-//! each spread evenly over its levels (rounded up to a multiple of their number). A member's
+//! each spread evenly over its levels (rounded up to a multiple of their number; N games use
+//! at most the first N levels, so 30 games on Prismata's 96 held-out levels are one on each of
+//! the first 30). A member's
 //! series seeds are `derive_seed(run seed, [ROSTER_TAG, cell, 0])` (training) and `[…, 1]`
 //! (test): its games depend neither on the roster's size nor on the thread count. `--count
 //! auto` plays the first `min(max, candidates)` members of the order (`auto` is `auto:16`,

@@ -40,7 +40,8 @@ const OWNED: [&str; 7] = [
 ];
 
 /// Makes the roster of `run` (see the [module docs](super)): `training` are the run's training
-/// levels and `test` the levels of `--levels` (named for the reports), `statistics` the
+/// levels and `test` the levels of `--levels` (named for the reports; of each, at most as many
+/// as the member plays games there are played, the first ones), `statistics` the
 /// per-game statistics ([`super::statistic_names`], resolved for the game). With `cfg.resume`,
 /// a roster finished with these settings is nothing to do: `None`, nothing written.
 ///
@@ -54,8 +55,8 @@ const OWNED: [&str; 7] = [
 /// [`Error::Io`] if a file cannot be written.
 pub fn roster<G: SearchSupport>(
     game: &G,
-    training: Vec<(String, G::Level)>,
-    test: Vec<(String, G::Level)>,
+    mut training: Vec<(String, G::Level)>,
+    mut test: Vec<(String, G::Level)>,
     statistics: &[Feature],
     run: &RunDir,
     cfg: &RosterConfig,
@@ -67,6 +68,9 @@ pub fn roster<G: SearchSupport>(
     if test.is_empty() {
         return Err(Error::config("--levels", "no level to play"));
     }
+    // N games use at most N levels: the first N.
+    training.truncate(cfg.train_games as usize);
+    test.truncate(cfg.test_games as usize);
     let players = player_counts(game, &training)[0].max(1);
     let floor = cfg.floor.unwrap_or(1.0 / players as f64);
     let cands = candidates(run, floor)?;
@@ -165,8 +169,8 @@ pub fn roster<G: SearchSupport>(
         cands.elites,
         cands.source,
         members.len(),
-        level_names(&training),
-        level_names(&test),
+        shown(&training),
+        shown(&test),
     )
     .map_err(output_error)?;
     out.flush().map_err(output_error)?;
@@ -259,6 +263,16 @@ pub fn roster<G: SearchSupport>(
     )
     .map_err(output_error)?;
     Ok(Some(file))
+}
+
+/// The names of `levels`, comma-separated, the first six and how many more.
+fn shown<L>(levels: &[(String, L)]) -> String {
+    const SHOWN: usize = 6;
+    let names: Vec<&str> = levels.iter().take(SHOWN).map(|(n, _)| n.as_str()).collect();
+    match levels.len().saturating_sub(SHOWN) {
+        0 => names.join(","),
+        more => format!("{},… ({more} more)", names.join(",")),
+    }
 }
 
 /// The roster's size: `N` for `--count N`; for `auto`, the largest whose 1-game accuracy
