@@ -28,6 +28,9 @@
 //! playstyles validate RUN_DIR [--levels held-out|paper|builtin|LEVELS|generated:N] [--repetitions N]
 //!                     [--cells corners|all|LIST] [--threads N] [--quiet] [--resume] [--force]
 //! playstyles reevaluate RUN_DIR [--games N] [--seed S] [--threads N] [--quiet] [--resume] [--force]
+//! playstyles roster RUN_DIR [--count N|auto|auto:N] [--target A] [--floor W] [--train-games N]
+//!                   [--test-games N] [--levels held-out|paper|LEVELS|generated:N] [--threads N]
+//!                   [--quiet] [--resume] [--force]
 //! playstyles sensitivity CONFIG.toml [--out DIR] [--repetitions N] [--player SPEC]
 //!                        [--strengths LIST|auto] [--group NAME=SCRIPT+SCRIPT]... [--seed S]
 //!                        [--threads N] [--quiet]
@@ -48,8 +51,8 @@ use crate::experiments::registry::{Registry, install, registry};
 use crate::experiments::{
     self, AskConfig, BenchConfig, BenchTarget, CellChoice, Command, DatasetConfig, EvolveConfig,
     Exit, GameKind, LadderConfig, LevelChoice, LevelsAction, LevelsConfig, PlayConfig, PlotConfig,
-    ReevaluateConfig, ReplayConfig, ReportConfig, SensitivityConfig, TellConfig, TiersConfig,
-    TournamentConfig, TrainConfig, ValidateConfig, WorkConfig,
+    ReevaluateConfig, ReplayConfig, ReportConfig, RosterConfig, SensitivityConfig, TellConfig,
+    TiersConfig, TournamentConfig, TrainConfig, ValidateConfig, WorkConfig,
 };
 use crate::kit::GameKit;
 use crate::report::printable::printable_text;
@@ -105,6 +108,11 @@ pub enum CliCommand {
     /// archive from the new win rates and features, exposing lucky elites
     /// (reevaluated.csv, reevaluated_summary.csv).
     Reevaluate(ReevaluateArgs),
+    /// Pick a roster of personalities far apart in re-played play, each strong, and measure
+    /// how well a classifier trained on training-level games names them from one and three
+    /// held-out games (roster.toml, roster_confusion.csv, roster_sizes.csv, roster_games.csv,
+    /// roster.png/.svg); a member plays as roster(file=RUN_DIR/roster.toml,name=NAME).
+    Roster(RosterArgs),
     /// Measure how far each evolved weight of a run config steers the player: every weight
     /// (or group) at its low and high value with the others at the midpoint, played on the
     /// same games, and the change of every feature and of the win rate with 95% intervals;
@@ -310,6 +318,44 @@ pub struct ReevaluateArgs {
     /// Threads, progress bar, --force, --resume.
     #[command(flatten)]
     pub replay: ReplayArgs,
+}
+
+/// Flags of `playstyles roster`.
+#[derive(Debug, Args)]
+pub struct RosterArgs {
+    /// The run directory (written by `playstyles evolve`; re-evaluated with `playstyles
+    /// reevaluate` for the best picks).
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: PathBuf,
+    /// Members: N, or `auto` (`auto:N`): the largest roster of at most N (16) named from one
+    /// held-out game at least --target of the time.
+    #[arg(long, default_value = "8", value_name = "N|auto|auto:N")]
+    pub count: String,
+    /// The 1-game accuracy `--count auto` asks for.
+    #[arg(long, default_value_t = experiments::roster::DEFAULT_TARGET, value_name = "A")]
+    pub target: f64,
+    /// The least lower end of a candidate's 95% win-rate interval [default: 1 / players].
+    #[arg(long, value_name = "W")]
+    pub floor: Option<f64>,
+    /// Games per member on the run's training levels (rounded up to a multiple of them).
+    #[arg(long, default_value_t = experiments::roster::DEFAULT_TRAIN_GAMES, value_name = "N")]
+    pub train_games: u32,
+    /// Games per member on the test levels (rounded up to a multiple of them).
+    #[arg(long, default_value_t = experiments::roster::DEFAULT_TEST_GAMES, value_name = "N")]
+    pub test_games: u32,
+    /// The test levels, as `validate --levels`.
+    #[arg(
+        long,
+        default_value = "held-out",
+        value_name = "held-out|paper|LEVELS|generated:N"
+    )]
+    pub levels: String,
+    /// Threads, progress bar, --force, --resume.
+    #[command(flatten)]
+    pub run: RunFlags,
+    /// Stop after K members, as if killed (for tests of --resume).
+    #[arg(long, value_name = "K", hide = true)]
+    pub stop_after_members: Option<u64>,
 }
 
 /// Flags of `playstyles sensitivity`.
@@ -693,6 +739,23 @@ impl Cli {
                 (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
                 cfg.stop_after_elites = stop;
                 Command::Reevaluate(cfg)
+            }
+            CliCommand::Roster(a) => {
+                use experiments::roster::{Count, check_floor, check_games, check_target};
+                // Flags first, so a bad one is named even for a bad run directory.
+                let count: Count = a.count.parse()?;
+                let target = check_target(a.target)?;
+                let floor = a.floor.map(check_floor).transpose()?;
+                let train_games = check_games(a.train_games, 1, "--train-games")?;
+                let test_games = check_games(a.test_games, 3, "--test-games")?;
+                let levels: LevelChoice = a.levels.parse()?;
+                let r = a.run;
+                let mut cfg = RosterConfig::new(a.run_dir, count, r.threads)?;
+                (cfg.target, cfg.floor, cfg.levels) = (target, floor, levels);
+                (cfg.train_games, cfg.test_games) = (train_games, test_games);
+                (cfg.quiet, cfg.force, cfg.resume) = (r.quiet, r.force, r.resume);
+                cfg.stop_after_members = a.stop_after_members;
+                Command::Roster(Box::new(cfg))
             }
             CliCommand::Sensitivity(a) => {
                 use experiments::sensitivity::{

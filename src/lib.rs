@@ -32,7 +32,8 @@
 //!   user's binary gets all of it for its own game with [`cli::main_for`];
 //! - [`report`]: result files (CSV, written atomically), heatmaps, HTML pages (replays) and
 //!   terminal output;
-//! - [`stats`]: small statistics helpers ([`stats::wilson_interval`]);
+//! - [`stats`]: small statistics helpers ([`stats::wilson_interval`]); [`classify`]: naming
+//!   which of several classes samples come from (linear discriminant analysis, shrunk);
 //! - [`ladder`]: Bradley–Terry ratings of agents on the Elo scale with 95 % intervals;
 //! - [`files`]: the one place user files are read (regular files only, with a size limit) and
 //!   files are written (atomically: temp file, fsync, rename);
@@ -151,6 +152,7 @@ pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod check;
+pub mod classify;
 pub mod cli;
 pub mod error;
 pub mod experiments;

@@ -83,6 +83,18 @@ pub const MAX_TIERS: u64 = 1_000;
 /// two extreme genomes.
 pub const MAX_STRENGTHS: u64 = 100;
 
+/// Most members of a roster (`roster --count N`, and the largest `--count auto:N`): 64, eight
+/// times the goal of eight personalities. The classifier keeps a covariance of the
+/// per-game statistics (a few hundred: a few MiB) and a mean per member; naming one of more
+/// personalities than a player can tell apart is no roster.
+pub const MAX_ROSTER: u64 = 64;
+
+/// Most games of a roster (members × (`--train-games` + `--test-games`)): 200,000. Each
+/// game keeps every per-game statistic the game declares (about 150 for Puerto Rico, some
+/// 3 KB as JSON), in memory, in `roster_games.csv` and in the journal a killed roster resumes
+/// from: about 600 MB, within [`crate::files::DATA_LIMIT`].
+pub const MAX_ROSTER_GAMES: u64 = 200_000;
+
 /// Fewest worker threads [`max_threads`] allows, whatever the number of cores.
 pub const MIN_THREAD_CAP: usize = 256;
 

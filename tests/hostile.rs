@@ -577,6 +577,61 @@ static READERS: &[Reader] = &[
         )
     },
     Reader {
+        range: Some(Edit::Value("accuracy_1", "7")),
+        not_finite: Some(Edit::Value("accuracy_1", "nan")),
+        foreign: Some("other/roster.toml"),
+        ..reader(
+            "roster.toml (report)",
+            "run/roster.toml",
+            &["run"],
+            REPORT,
+            Kind::Toml,
+        )
+    },
+    // The fixture's roster names its first member `low-role.captain` (deterministic: its
+    // strongest elite, named by the statistic that sets it most apart).
+    reader(
+        "roster.toml (play, a member by name)",
+        "run/roster.toml",
+        &["run"],
+        &[
+            "play",
+            "--game",
+            "puerto-rico",
+            "--level",
+            "4p",
+            "--agents",
+            "roster(file=run/roster.toml,name=low-role.captain),sa0,sa0,sa0",
+        ],
+        Kind::Toml,
+    ),
+    Reader {
+        not_finite: Some(Edit::Value("score", "1e999")),
+        foreign: Some("other-o/roster.journal.json"),
+        ..reader(
+            "roster.journal.json (roster --resume)",
+            "run-o/roster.journal.json",
+            &["run-o"],
+            &[
+                "roster",
+                "run-o",
+                "--count",
+                "2",
+                "--floor",
+                "0",
+                "--train-games",
+                "2",
+                "--test-games",
+                "3",
+                "--levels",
+                "3p",
+                "--quiet",
+                "--resume",
+            ],
+            Kind::Json,
+        )
+    },
+    Reader {
         foreign: Some("sens2-j/sensitivity.journal.json"),
         ..reader(
             "sensitivity.journal.json (sensitivity --resume)",
@@ -1072,6 +1127,43 @@ fn build_fixture(dir: &Path) {
         );
         step(dir, &["reevaluate", run, "--games", "1", "--quiet"]);
         step(dir, &["tiers", run, "--count", "2"]);
+        let roster = |dir_name: &str| {
+            [
+                "roster",
+                dir_name,
+                "--count",
+                "2",
+                "--floor",
+                "0",
+                "--train-games",
+                "2",
+                "--test-games",
+                "3",
+                "--levels",
+                "3p",
+                "--quiet",
+            ]
+            .map(String::from)
+        };
+        let args = roster(run);
+        step(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+        let rostering = format!("{run}-o");
+        copy_run(
+            dir,
+            run,
+            &rostering,
+            &[
+                "roster.toml",
+                "roster_confusion.csv",
+                "roster_sizes.csv",
+                "roster_games.csv",
+                "roster.png",
+                "roster.svg",
+                "roster.done.json",
+            ],
+        );
+        let args = roster(&rostering);
+        stopped(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
         let validating = format!("{run}-v");
         copy_run(
             dir,

@@ -266,6 +266,15 @@ const ROWS: &[Row] = &[
         run: Once("reevaluate run --games 2 --threads 2 --quiet", Resume),
     },
     Row {
+        name: "roster",
+        inputs: &[Made("evolve", "run")],
+        run: Once(
+            "roster run --count 3 --floor 0 --train-games 2 --test-games 3 --levels 3p \
+             --threads 2 --quiet",
+            Resume,
+        ),
+    },
+    Row {
         name: "sensitivity",
         inputs: &[File("run.toml", RUN)],
         run: Once(

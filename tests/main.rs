@@ -78,6 +78,9 @@ mod prismata;
 mod qd;
 /// `replay`: a game as an HTML page of pictures, one frame per turn; errors naming the flag.
 mod replay;
+/// Issue 61, `roster`: the same files for any thread count and after `--resume`, `--count
+/// auto` by its rule, members playing by name in `play` and `tournament`, errors named.
+mod roster;
 /// Issues 27 and 60, a run directory owns itself: its lock (never through a link), resuming before the first checkpoint,
 /// `config.toml` checked against the checkpoint, bot files copied into the run.
 mod run_dir;

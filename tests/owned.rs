@@ -77,6 +77,15 @@ const FOLDER_CASES: &[FolderCase] = &[
         ],
     },
     FolderCase {
+        name: "roster",
+        out: "run",
+        runs: &[
+            "roster run --count 2 --floor 0 --train-games 2 --test-games 3 --levels 3p --quiet",
+            "roster run --count 2 --floor 0 --train-games 2 --test-games 3 --levels 3p --quiet --force",
+            "roster run --count 2 --floor 0 --train-games 2 --test-games 3 --levels 3p --quiet --resume",
+        ],
+    },
+    FolderCase {
         name: "tiers",
         out: "run",
         runs: &["tiers run --count 2", "tiers run --count 2"],

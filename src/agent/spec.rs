@@ -27,10 +27,11 @@ use crate::error::{Error, Result};
 const AGENTS_FIELD: &str = "agents";
 
 /// The fields whose value is the path of a file the agent reads, in any game's agents (a bot
-/// file: `config=bots/mine.toml`; a learned model: `model=models/prismata.safetensors`). A relative path is relative to the working folder, or to
+/// file: `config=bots/mine.toml`; a learned model: `model=models/prismata.safetensors`; a
+/// roster: `roster(file=run/roster.toml,name=…)`). A relative path is relative to the working folder, or to
 /// the base folder the spec is built at ([`AgentSpec::map_files`],
 /// [`crate::agents::build_agent_at`]); a run keeps a copy of each file in its directory.
-pub const FILE_FIELDS: [&str; 2] = ["config", "model"];
+pub const FILE_FIELDS: [&str; 3] = ["config", "model", "file"];
 
 /// The value of one field of an agent spec.
 #[derive(Clone, Debug, PartialEq)]

@@ -12,6 +12,7 @@ use super::osla::Osla;
 use super::portfolio_mcts::PortfolioMcts;
 use super::random::RandomAgent;
 use super::rhea::Rhea;
+use super::roster::{ROSTER_AGENT, member_spec};
 use crate::agent::{Agent, AgentSpec, SearchSupport, StyleField};
 use crate::error::{Error, Result};
 
@@ -116,6 +117,11 @@ pub fn build_agent_from<G: SearchSupport>(
     game: &G,
     mut spec: AgentSpec,
 ) -> Result<Box<dyn Agent<G>>> {
+    if spec.name() == ROSTER_AGENT {
+        let member = member_spec(&mut spec)?;
+        spec.finish()?;
+        return build_agent_from(game, member);
+    }
     let table = builders::<G>();
     let agent = match table.iter().find(|(name, ..)| *name == spec.name()) {
         Some(&(_, build, _)) => build(game, &mut spec, SearchCompat::of(game))?,
@@ -125,6 +131,7 @@ pub fn build_agent_from<G: SearchSupport>(
                 let mut names: Vec<String> =
                     table.iter().map(|(name, ..)| name.to_string()).collect();
                 names.extend(game.game_agent_names());
+                names.push(ROSTER_AGENT.to_string());
                 return Err(Error::config(
                     "agents",
                     format!(

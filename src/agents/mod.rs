@@ -6,6 +6,7 @@
 //! - [`osla`], [`mcts`], [`rhea`], [`portfolio_mcts`]: the search agents, over
 //!   [`search_loop`], [`tree`] and [`arg_max`], with the Java reference's defects switched by
 //!   [`compat`];
+//! - [`roster`](mod@roster): `roster(file=…,name=…)`, a member of a roster file by name;
 //! - [`script_table`]: a generic portfolio for Portfolio MCTS, from a game's table of scripts;
 //! - [`build_agent`] (in `build.rs`): looks the spec's name up in one table of builders; each
 //!   agent type reads its own fields ([`FromSpec`], in `from_spec.rs`), and a field nobody read
@@ -21,6 +22,7 @@ pub mod osla;
 pub mod portfolio_mcts;
 pub mod random;
 pub mod rhea;
+pub mod roster;
 pub mod script_table;
 pub mod search_loop;
 pub mod tree;

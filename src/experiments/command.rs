@@ -4,8 +4,9 @@ use std::path::Path;
 
 use super::{
     AskConfig, BenchConfig, DatasetConfig, EvolveConfig, GameKind, LadderConfig, LevelsConfig,
-    PlayConfig, PlotConfig, ReevaluateConfig, ReplayConfig, ReportConfig, SensitivityConfig,
-    TellConfig, TiersConfig, TournamentConfig, TrainConfig, ValidateConfig, WorkConfig,
+    PlayConfig, PlotConfig, ReevaluateConfig, ReplayConfig, ReportConfig, RosterConfig,
+    SensitivityConfig, TellConfig, TiersConfig, TournamentConfig, TrainConfig, ValidateConfig,
+    WorkConfig,
 };
 
 /// One validated subcommand.
@@ -29,6 +30,8 @@ pub enum Command {
     Validate(ValidateConfig),
     /// `playstyles reevaluate`.
     Reevaluate(ReevaluateConfig),
+    /// `playstyles roster`.
+    Roster(Box<RosterConfig>),
     /// `playstyles sensitivity`.
     Sensitivity(Box<SensitivityConfig>),
     /// `playstyles tiers`.
@@ -65,6 +68,7 @@ impl Command {
             Command::Plot(c) => c.game,
             Command::Validate(c) => c.game,
             Command::Reevaluate(c) => c.game,
+            Command::Roster(c) => c.game,
             Command::Sensitivity(c) => c.game(),
             Command::Tiers(c) => c.game,
             Command::Report(c) => c.game,
@@ -90,6 +94,7 @@ impl Command {
             Command::Plot(_) => "plot",
             Command::Validate(_) => "validate",
             Command::Reevaluate(_) => "reevaluate",
+            Command::Roster(_) => "roster",
             Command::Sensitivity(_) => "sensitivity",
             Command::Tiers(_) => "tiers",
             Command::Report(_) => "report",
@@ -103,7 +108,7 @@ impl Command {
     }
 
     /// What the command writes, which it locks while it runs ([`super::run_lock`]): a folder
-    /// (a run directory for `evolve`, `ask`, `tell`, `validate`, `reevaluate`, `report`,
+    /// (a run directory for `evolve`, `ask`, `tell`, `validate`, `reevaluate`, `roster`, `report`,
     /// `tiers`, `plot`; a tournament's, a ladder's or a sensitivity measurement's output
     /// folder), or a file (`dataset`'s dataset, `train`'s model, `replay`'s page). `None` for
     /// commands that write nothing, and for `work`, whose workers, many at once, each add
@@ -119,6 +124,7 @@ impl Command {
             Command::Plot(c) => dir(&c.dir, false),
             Command::Validate(c) => dir(&c.run_dir, false),
             Command::Reevaluate(c) => dir(&c.run_dir, false),
+            Command::Roster(c) => dir(&c.run_dir, false),
             Command::Report(c) => dir(&c.run_dir, false),
             Command::Tiers(c) => dir(&c.run_dir, false),
             Command::Sensitivity(c) => dir(&c.out, true),

@@ -43,6 +43,39 @@ pub fn evaluate_player<G: SearchSupport>(
     features: &[Feature],
     base: &Path,
 ) -> Result<Evaluation> {
+    let results: Vec<GameResult> = player_games(
+        game,
+        levels,
+        repetitions,
+        seed,
+        player,
+        baseline,
+        features,
+        base,
+    )?
+    .into_iter()
+    .map(|(_, r)| r)
+    .collect();
+    Ok(aggregate(&results, features.len()))
+}
+
+/// The games [`evaluate_player`] plays, each with its level's name and the player's result,
+/// in game order (level-major, each series of [`count_runs`] in turn).
+///
+/// # Errors
+///
+/// As [`evaluate_player`].
+#[allow(clippy::too_many_arguments)] // as evaluate_player
+pub fn player_games<G: SearchSupport>(
+    game: &G,
+    levels: &[(String, G::Level)],
+    repetitions: u32,
+    seed: u64,
+    player: &str,
+    baseline: &str,
+    features: &[Feature],
+    base: &Path,
+) -> Result<Vec<(String, GameResult)>> {
     if levels.is_empty() {
         return Err(Error::config("levels", "no level to play"));
     }
@@ -53,9 +86,13 @@ pub fn evaluate_player<G: SearchSupport>(
         let series = Series::new(group.to_vec(), repetitions, seed);
         let specs = line_up(game, group, player, baseline)?;
         let games = series.run(game, &specs, build, |_, _| {})?;
-        results.extend(games.iter().map(|g| GameResult::of(game, g, features)));
+        results.extend(
+            games
+                .iter()
+                .map(|g| (g.level.clone(), GameResult::of(game, g, features))),
+        );
     }
-    Ok(aggregate(&results, features.len()))
+    Ok(results)
 }
 
 /// The number of players of each of `levels`.

@@ -21,7 +21,8 @@
 //! - [`plot`], [`validate`], [`reevaluate`], [`tiers`]: read a run directory ([`run_dir`]) to
 //!   redraw its pictures, re-play its elites on held-out levels or on fresh games of its
 //!   training levels ([`elite_games`], resumable from a [`journal`]), and pick difficulty
-//!   tiers; [`report`](mod@report) draws it all as the run explorer page.
+//!   tiers; [`roster`](mod@roster): a roster of personalities far apart and proven distinct by
+//!   a classifier; [`report`](mod@report) draws it all as the run explorer page.
 //!
 //! What they share:
 //! - [`feature_spread`]: how much re-played elites truly differ per feature (`validate`,
@@ -59,6 +60,7 @@ pub mod registry;
 pub mod replay;
 pub mod report;
 mod resources;
+pub mod roster;
 pub mod run_config;
 pub mod run_dir;
 pub mod run_game;
@@ -86,6 +88,7 @@ pub use reevaluate::ReevaluateConfig;
 pub use registry::{GameEntry, Registry, run};
 pub use replay::ReplayConfig;
 pub use report::ReportConfig;
+pub use roster::RosterConfig;
 pub use run_game::run_game;
 pub use sensitivity::SensitivityConfig;
 pub use tasks::{AskConfig, TellConfig, WorkConfig};

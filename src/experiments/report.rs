@@ -3,7 +3,9 @@
 //! (`archive.csv`; `validation.csv`, `reevaluated.csv` and `tiers.toml` when present, each
 //! read as its command wrote it and bound to the run's archive, so that another run's table or
 //! one the run went on after is an error naming it and the line) and a replay of one of its
-//! games, the progress chart and the configuration. `evolve` writes it at the end of a run.
+//! games, the run's roster when it has one (`roster.toml`, read as `roster` wrote it and bound
+//! to the run, [`read_roster`]: its chart and each member's style and spec), the progress
+//! chart and the configuration. `evolve` writes it at the end of a run.
 //! With `--ladder LADDER_DIR` (a `playstyles ladder` folder that rated elites of this run),
 //! each rated elite's card shows its rating, rank and tier (the ladder's `tiers.toml`, where
 //! there is one, [`super::rated_tiers::read_rated_tiers`]) — one row per dial setting —, and
@@ -27,6 +29,7 @@ use super::ladder::table::LADDER_CSV;
 use super::rated_tiers::read_rated_tiers;
 use super::reevaluate::tables::reevaluation_of;
 use super::replay::record;
+use super::roster::{ROSTER_TOML, RosterFile, read_roster};
 use super::run_dir::{CHECKPOINT_JSON, RunDir, read_config};
 use super::tiers::read_run_tiers;
 use super::validate::tables::{ValidationRow, validation_of};
@@ -38,11 +41,12 @@ use crate::kit::GameKit;
 use crate::limits;
 use crate::qd::{ArchiveStats, BatchReport};
 use crate::report::archive::{ArchiveRow, PROGRESS_CSV, SE_PREFIX, SETTLED, read_run_progress};
-use crate::report::explorer::{Card, Explorer, FeatureRow, page};
+use crate::report::explorer::{Card, Explorer, FeatureRow, RosterMember, RosterSection, page};
 use crate::report::heatmap::{cell_boxes, render_svg};
 use crate::report::ladder_chart::{ChartRow, render_ladder_svg};
 use crate::report::progress_chart::render_progress_svg;
 use crate::report::replay::{Replay, ReplaySource, share_parts};
+use crate::report::roster_chart::{RosterChart, render_roster_svg};
 use crate::rng::derive_seed;
 use crate::stats::{Z_95, wilson_interval};
 
@@ -140,6 +144,9 @@ fn explorer<G: GameKit>(
     let validation = validation_cards(validated.as_deref().unwrap_or_default());
     let reevaluation = read_reevaluation(run)?;
     let tiers = read_tiers(run, validated.as_deref())?;
+    let roster = read_roster(run)?
+        .map(|f| roster_section(run, &f))
+        .transpose()?;
     let (ratings, ladder) = match &cfg.ladder {
         Some(l) => {
             let (ratings, ladder) = read_ladder(l, dir)?;
@@ -266,6 +273,65 @@ fn explorer<G: GameKit>(
         parts,
         defs: G::board_defs(),
         ladder,
+        roster,
+    })
+}
+
+/// The run's roster as the page shows it: a line, the chart, each member with the spec that
+/// plays it.
+fn roster_section(run: &RunDir, f: &RosterFile) -> Result<RosterSection> {
+    let pct = |x: f64| format!("{:.0} %", 100.0 * x);
+    let chart = RosterChart {
+        names: f.member.iter().map(|m| m.name.clone()).collect(),
+        confusion: f.member.iter().map(|m| m.named_as.clone()).collect(),
+        member_1: f.member.iter().map(|m| m.accuracy_1).collect(),
+        member_3: f.member.iter().map(|m| m.accuracy_3).collect(),
+        accuracy_1: f.accuracy_1,
+        accuracy_3: f.accuracy_3,
+    };
+    let s = &f.settings;
+    let file = run.dir.join(ROSTER_TOML);
+    Ok(RosterSection {
+        note: format!(
+            "{} personalities picked far apart among the {} of {} elites ({}) whose win rate's \
+             95 % interval clears {:.2}; a classifier (LDA over {} per-game statistics) trained \
+             on {} games of each on {} names them from one game on {} {:.0} % of the time, \
+             from three {:.0} % (chance {}). Files: {ROSTER_TOML} and beside it.",
+            f.count,
+            s.candidates,
+            s.elites,
+            s.source,
+            s.floor,
+            s.statistics,
+            s.train_games,
+            s.training_levels.join(", "),
+            s.test_levels.join(", "),
+            100.0 * f.accuracy_1,
+            100.0 * f.accuracy_3,
+            pct(f.chance),
+        ),
+        chart_svg: render_roster_svg(&chart)?,
+        members: f
+            .member
+            .iter()
+            .map(|m| RosterMember {
+                name: m.name.clone(),
+                cell: m.cell,
+                win_rate: format!(
+                    "{} (95 % from {}); held out {}",
+                    pct(m.win_rate),
+                    pct(m.win_rate_lo),
+                    pct(m.held_out_win_rate)
+                ),
+                accuracy: format!(
+                    "{} from one game, {} from three",
+                    pct(m.accuracy_1),
+                    pct(m.accuracy_3)
+                ),
+                style: m.style.clone(),
+                spec: format!("roster(file={},name={})", file.display(), m.name),
+            })
+            .collect(),
     })
 }
 

@@ -15,6 +15,7 @@ use super::ladder::table::write_ladder_csv;
 use super::ladder::{KeptLadder, LadderConfig, ladder};
 use super::reevaluate::{ReevaluateConfig, reevaluate};
 use super::report::ReportConfig;
+use super::roster::{RosterConfig, roster, statistic_names};
 use super::run_config::RunConfig;
 use super::run_config::{CalibrationConfig, DEFAULT_CALIBRATION_Z, auto_fields};
 use super::sensitivity::{SensitivityConfig, Strengths, sensitivity};
@@ -60,6 +61,8 @@ const RUN_LEVELS: &str = "evaluation.levels";
 ///   rules, levels and features for the style check ([`super::ladder::style`]), then
 ///   `ladder.csv`, last;
 /// - `reevaluate`: the run's rules, features and training levels ([`super::reevaluate`]);
+/// - `roster`: the run's rules, training levels, the levels of `--levels` and every
+///   statistic of the game ([`super::roster`]);
 /// - `sensitivity`: the config's rules, features, scripts (default:
 ///   [`GameKit::default_genome`]) and training levels ([`super::sensitivity`]);
 /// - `report`: the run's rules and training levels ([`super::report`]);
@@ -106,6 +109,7 @@ pub fn run_game<G: GameKit, W: Write>(cmd: Command, out: &mut W) -> Result<Exit>
         Command::Plot(cfg) => super::plot::plot(&cfg, out),
         Command::Validate(cfg) => run_validate::<G, W>(&cfg, out),
         Command::Reevaluate(cfg) => run_reevaluate::<G, W>(&cfg, out),
+        Command::Roster(cfg) => run_roster::<G, W>(&cfg, out),
         Command::Sensitivity(cfg) => run_sensitivity::<G, W>(&cfg, out),
         Command::Report(cfg) => run_report::<G, W>(&cfg, out),
         Command::Tiers(cfg) => super::tiers::tiers(&cfg, out).map(|_| ()),
@@ -314,14 +318,28 @@ fn run_dataset<G: GameKit, W: Write>(cfg: &DatasetConfig, out: &mut W) -> Result
 fn run_validate<G: GameKit, W: Write>(cfg: &ValidateConfig, out: &mut W) -> Result<()> {
     let run = super::run_dir::RunDir::load(&cfg.run_dir)?;
     let rules: G::Rules = read_rules(&run.config.rules)?;
+    let levels = chosen_levels::<G>(&cfg.levels, &run)?;
+    let game = G::with_rules(rules);
+    let features = resolve_features(&game, &run.config)?;
+    validate(&game, levels, &features, &run, cfg, out).map(|_| ())
+}
+
+/// The levels `--levels` chooses for `run` (`validate`, `roster`), loaded or generated.
+///
+/// # Errors
+///
+/// As [`level_refs`]; [`Error::Config`] naming `--levels` for a level the game cannot load.
+fn chosen_levels<G: GameKit>(
+    choice: &super::validate::LevelChoice,
+    run: &super::run_dir::RunDir,
+) -> Result<NamedLevels<G::Level>> {
     let refs = level_refs(
-        &cfg.levels,
+        choice,
         &run.config.levels,
         &G::builtin_levels(),
         run.config.seed,
     )?;
-    let levels = refs
-        .into_iter()
+    refs.into_iter()
         .map(|r| match r {
             LevelRef::Load(name) => match G::load_level(&name) {
                 Ok(level) => Ok((name, level)),
@@ -344,10 +362,23 @@ fn run_validate<G: GameKit, W: Write>(cfg: &ValidateConfig, out: &mut W) -> Resu
                 Ok((format!("generated:{seed}"), G::generate_level(seed)?))
             }
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect()
+}
+
+/// Makes a run's roster: its `[rules]`, training levels, the levels of `--levels`, and every
+/// per-game statistic of the game ([`super::roster::statistic_names`]).
+fn run_roster<G: GameKit, W: Write>(cfg: &RosterConfig, out: &mut W) -> Result<()> {
+    let run = super::run_dir::RunDir::load(&cfg.run_dir)?;
+    let rules: G::Rules = read_rules(&run.config.rules)?;
+    let (_, training) = load_levels::<G>(&run.config.levels, RUN_LEVELS)?;
+    let test = chosen_levels::<G>(&cfg.levels, &run)?;
     let game = G::with_rules(rules);
-    let features = resolve_features(&game, &run.config)?;
-    validate(&game, levels, &features, &run, cfg, out).map(|_| ())
+    let map: Vec<String> = run.config.features.iter().map(|a| a.name.clone()).collect();
+    let statistics = statistic_names(game.info(), G::features(), &map)
+        .iter()
+        .map(|n| Feature::resolve(n, "features", game.info(), G::features()))
+        .collect::<Result<Vec<_>>>()?;
+    roster(&game, training, test, &statistics, &run, cfg, out).map(|_| ())
 }
 
 /// Re-evaluates a run's elites: its `[rules]`, features and training levels.

@@ -3,7 +3,8 @@
 //! bars, features with their spread and the cell's bounds, win rate with its interval,
 //! validation and re-evaluation where the run has them, the agent spec to copy, its tier, its
 //! ratings on a ladder (with the ladder's chart), a
-//! replay of one of its games); the run's progress and configuration. Knows nothing of games:
+//! replay of one of its games); the run's roster (its chart and each member's style); the
+//! run's progress and configuration. Knows nothing of games:
 //! [`crate::experiments::report`] fills an [`Explorer`].
 
 use maud::{Markup, PreEscaped, html};
@@ -98,6 +99,36 @@ pub struct Explorer {
     pub defs: String,
     /// A ladder the elites were rated on: a line saying which, and its chart (SVG markup).
     pub ladder: Option<(String, String)>,
+    /// The run's roster, if it has one.
+    pub roster: Option<RosterSection>,
+}
+
+/// A roster of personalities, as the page shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RosterSection {
+    /// A line saying how well its members are told apart.
+    pub note: String,
+    /// Its chart (SVG markup).
+    pub chart_svg: String,
+    /// Its members, in pick order.
+    pub members: Vec<RosterMember>,
+}
+
+/// One member of a roster.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RosterMember {
+    /// Its name.
+    pub name: String,
+    /// Its elite's cell.
+    pub cell: usize,
+    /// Its win rate, in words.
+    pub win_rate: String,
+    /// Its accuracy from one and three held-out games, in words.
+    pub accuracy: String,
+    /// What sets it apart, in words.
+    pub style: Vec<String>,
+    /// The spec that plays it.
+    pub spec: String,
 }
 
 /// The weights as horizontal bars, one per script.
@@ -290,6 +321,25 @@ pub fn page(e: &Explorer) -> String {
                 (card(c, i == e.first))
             }
         }
+        @if let Some(r) = &e.roster {
+            section {
+                h2 { "Roster" }
+                p class="muted" { (r.note) }
+                (PreEscaped(&r.chart_svg))
+                table {
+                    tr { th { "member" } th { "cell" } th { "win rate" } th { "named right" } th { "what sets it apart" } }
+                    @for m in &r.members {
+                        tr {
+                            td { strong { (m.name) } br; code { (m.spec) } }
+                            td { (m.cell) }
+                            td { (m.win_rate) }
+                            td { (m.accuracy) }
+                            td { ul { @for s in &m.style { li { (s) } } } }
+                        }
+                    }
+                }
+            }
+        }
         @if let Some((note, svg)) = &e.ladder {
             section {
                 h2 { "Ladder" }
@@ -369,6 +419,18 @@ mod tests {
             parts: Vec::new(),
             defs: String::new(),
             ladder: Some(("ladder x".into(), "<svg id=\"ladder\"></svg>".into())),
+            roster: Some(RosterSection {
+                note: "2 personalities".into(),
+                chart_svg: "<svg id=\"roster\"></svg>".into(),
+                members: vec![RosterMember {
+                    name: "high-<x>".into(),
+                    cell: 10,
+                    win_rate: "50 %".into(),
+                    accuracy: "90 %".into(),
+                    style: vec!["high x: 2× the roster's mean".into()],
+                    spec: "roster(file=run/roster.toml,name=high-x)".into(),
+                }],
+            }),
         }
     }
 
@@ -390,6 +452,8 @@ mod tests {
         assert!(html.contains("50 % · 20 games, SE above target</title>"));
         assert!(html.contains("Rating on the ladder") && html.contains("rating <strong>+120 Elo"));
         assert!(html.contains("<h2>Ladder</h2>") && html.contains("<svg id=\"ladder\">"));
+        assert!(html.contains("<h2>Roster</h2>") && html.contains("<svg id=\"roster\">"));
+        assert!(html.contains("high-&lt;x&gt;") && html.contains("<li>high x: 2×"));
     }
 
     #[test]

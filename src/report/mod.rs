@@ -8,6 +8,8 @@
 //! - [`progress_chart`]: `progress.csv` drawn as `progress.png`;
 //! - [`win_rate_chart`]: a tournament's `summary.csv` drawn as `summary.png` and `summary.svg`;
 //! - [`ladder_chart`]: a ladder's ratings drawn as `ladder.png` and `ladder.svg`;
+//! - [`roster_chart`]: a roster's confusion matrix and accuracies drawn as `roster.png` and
+//!   `roster.svg`;
 //! - [`explorer`]: the run explorer (`report.html`): the map, elite cards, replays;
 //! - [`page`]: the shell of every HTML page (self-contained: inline CSS, SVG and script);
 //! - [`replay`]: a game as pictures, one frame per turn, on a page or embedded;
@@ -28,5 +30,6 @@ pub mod printable;
 pub mod progress;
 pub mod progress_chart;
 pub mod replay;
+pub mod roster_chart;
 pub mod table;
 pub mod win_rate_chart;
