@@ -26,7 +26,9 @@
 //! baseline = "mcts(budget=2000)"        # default
 //!
 //! [genome]
-//! scripts = ["spawn.strongest", "spawn.defensive"]  # default: the game's evolved set
+//! scripts = ["spawn.strongest", "spawn.defensive"]  # default: with the default player
+//!                                       # every script of the game's portfolio, else the
+//!                                       # game's evolved set
 //! values = [0.0, 0.25, 0.5, 0.75, 1.0]  # default; or: range = [0.0, 1.0]
 //!
 //! [[features]]                          # required: 1 to 3 axes

@@ -409,10 +409,7 @@ fn run_sensitivity<G: GameKit, W: Write>(cfg: &SensitivityConfig, out: &mut W) -
     let game = G::with_rules(rules);
     let features = resolve_features(&game, run).map_err(located)?;
     run.check_scripts(&game.genome_names()).map_err(located)?;
-    let scripts: Vec<String> = match &run.scripts {
-        Some(s) => s.clone(),
-        None => G::default_genome().iter().map(|s| s.to_string()).collect(),
-    };
+    let scripts = genome_scripts(&game, run);
     let (_, levels) = load_levels::<G>(&run.levels, RUN_LEVELS).map_err(located)?;
     let ladder = sensitivity_ladder(&game, cfg, &levels).map_err(located)?;
     sensitivity(
@@ -479,6 +476,24 @@ fn run_report<G: GameKit, W: Write>(cfg: &ReportConfig, out: &mut W) -> Result<(
     super::report::report(&game, &levels, &run, cfg, out).map(|_| ())
 }
 
+/// The evolved scripts of `run`: its `[genome] scripts`; without them, every script of the
+/// game's portfolio when the run breeds the default steering player (its weights steer what
+/// they cover, so the genome covers every choice: on Tribes the attack and move scripts as
+/// well as the paper's spawn and research weights), else the game's
+/// [`GameKit::default_genome`] (the weights of the experiments' players).
+fn genome_scripts<G: GameKit>(game: &G, run: &RunConfig) -> Vec<String> {
+    match (&run.scripts, &run.file.evaluation.player) {
+        (Some(s), _) => s.clone(),
+        (None, None) => game
+            .portfolio()
+            .script_names()
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        (None, Some(_)) => G::default_genome().iter().map(|s| s.to_string()).collect(),
+    }
+}
+
 /// Runs a MAP-Elites run.
 fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
     let (game, setup, cfg) = prepare_run::<G>(cfg)?;
@@ -509,10 +524,7 @@ fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>,
     let features = resolve_features(&game, run).map_err(|e| cfg.located(e))?;
     run.check_scripts(&game.genome_names())
         .map_err(|e| cfg.located(e))?;
-    let scripts: Vec<String> = match &run.scripts {
-        Some(s) => s.clone(),
-        None => G::default_genome().iter().map(|s| s.to_string()).collect(),
-    };
+    let scripts = genome_scripts(&game, run);
     let (names, levels) = load_levels::<G>(&run.levels, RUN_LEVELS).map_err(|e| cfg.located(e))?;
     run.check_batch_games(levels.len())
         .map_err(|e| cfg.located(e))?;
