@@ -508,7 +508,7 @@ fn committed_run_directories_read_as_before() {
         if !text.lines().any(|l| l == "[evaluation]") {
             continue;
         }
-        let run = match RunConfig::parse(&text, "run") {
+        let run = match RunConfig::parse_resolved(&text, "run") {
             Ok(run) => run,
             // A user's game (Pig): its own binary's registry knows it, not this one's.
             Err(playstyles::Error::Config { field, .. }) if field == "game" => continue,
