@@ -60,6 +60,17 @@ pub trait GameKit: SearchSupport {
     /// The scripts whose weights MAP-Elites evolves when a config names none.
     fn default_genome() -> Vec<&'static str>;
 
+    /// The player a run config without `player` breeds, and the scripts its genome weighs when
+    /// the config names none, for the config's `[evaluation] budget` (`None`: not given); its
+    /// declared style strength ([`SearchSupport::game_style_field`]) says `auto`, so that the
+    /// run calibrates it. `None` (the default): the steering Portfolio MCTS over every script
+    /// of the game's portfolio, which needs nothing of the game. A game whose own agent plays
+    /// its personalities better than the generic search names it here.
+    fn steering_player(budget: Option<u64>) -> Option<(String, Vec<&'static str>)> {
+        let _ = budget;
+        None
+    }
+
     /// A run config (TOML text) that `evolve` and `ask` run when given none and this game
     /// comes first in the registry: a small map that finishes in minutes (none by default:
     /// then a bare `evolve` asks for a config).

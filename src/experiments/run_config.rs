@@ -17,7 +17,9 @@
 //!
 //! [evaluation]
 //! levels = [1590557911279, 1588955551452]  # required: level seeds and files, or "paper"
-//! repetitions = 4                       # default 4: games per level; seats rotate every game
+//! repetitions = 4                       # games per level; seats rotate every game (default:
+//!                                       # 20 games a genome, even per level: 4 on 5 levels,
+//!                                       # 20 on one; 4 with "paper")
 //! budget = 2000                         # default 2000: FM calls per action of the default
 //!                                       # player and baseline (an error if both are given)
 //! player = "pmcts(bias=true,pruning=false,budget=2000,expand=weighted,final=weighted,persona=auto)"
@@ -124,10 +126,24 @@ pub const DEFAULT_SEED: i64 = 1;
 /// run loses at most one batch.
 pub const DEFAULT_BATCH_SIZE: i64 = 10;
 
-/// Games per level when a config gives none: the paper's use cases (5 levels × 4 = 20 games a
-/// genome); even, so the player takes each seat of a two-player level equally often (and each
-/// seat of a four-player one).
+/// Games per level when a config gives none and its levels are not listed (`"paper"`): the
+/// paper's use cases (5 levels × 4 = 20 games a genome); even, so the player takes each seat
+/// of a two-player level equally often (and each seat of a four-player one).
 pub const DEFAULT_REPETITIONS: i64 = 4;
+
+/// Games a genome plays when a config gives no `repetitions`: the paper's use cases' 20 (5
+/// levels × 4), however many levels are listed ([`default_repetitions`]).
+pub const DEFAULT_GAMES: u64 = 20;
+
+/// Games per level when a config gives none for `levels` listed levels: enough for
+/// [`DEFAULT_GAMES`] games a genome, rounded up to an even number so that a two-player level's
+/// seats (and a four-player one's, at 20 games on one level) are taken equally often — 4 on
+/// the use cases' 5 levels, 20 on one level (Puerto Rico's four-player map needed 20 to 100),
+/// 6 on Prismata's 4.
+pub fn default_repetitions(levels: usize) -> u32 {
+    let per_level = DEFAULT_GAMES.div_ceil(levels.max(1) as u64).max(1);
+    (per_level + per_level % 2) as u32
+}
 
 /// Random genomes after the one-hot ones when a config gives none: the paper's use cases.
 pub const DEFAULT_RANDOM_INIT: i64 = 40;
@@ -189,9 +205,10 @@ fn default_batch() -> i64 {
 pub struct EvaluationFile {
     /// Training levels: `"paper"` or level seeds and files.
     pub levels: LevelsField,
-    /// Games per level (default [`DEFAULT_REPETITIONS`]).
-    #[serde(default = "default_repetitions")]
-    pub repetitions: i64,
+    /// Games per level (default [`default_repetitions`] of the listed levels, else
+    /// [`DEFAULT_REPETITIONS`]); a resolved config names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetitions: Option<i64>,
     /// FM calls per action of the default player and the default baseline (default
     /// [`DEFAULT_BUDGET`]); a resolved config names them instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -203,10 +220,6 @@ pub struct EvaluationFile {
     /// The opponent's agent spec (default [`default_baseline`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<String>,
-}
-
-fn default_repetitions() -> i64 {
-    DEFAULT_REPETITIONS
 }
 
 /// FM calls per action of the default player and baseline when `[evaluation]` gives no
@@ -596,7 +609,11 @@ fn agent_spec(s: &str, field: &str) -> Result<AgentSpec> {
 /// most; the baseline's without `auto`).
 fn evaluation(ev: &EvaluationFile) -> Result<EvaluationParts> {
     let levels = level_set(ev.levels.clone(), "evaluation.levels")?;
-    let repetitions = positive(ev.repetitions, "evaluation.repetitions")?;
+    let repetitions = match (ev.repetitions, &levels) {
+        (Some(r), _) => positive(r, "evaluation.repetitions")?,
+        (None, LevelSet::List(listed)) => u64::from(default_repetitions(listed.len())),
+        (None, _) => DEFAULT_REPETITIONS as u64,
+    };
     let repetitions = limits::at_most(
         repetitions,
         limits::MAX_REPETITIONS,
@@ -1158,6 +1175,7 @@ impl RunConfig {
         ev.player.get_or_insert_with(|| self.player.to_string());
         ev.baseline.get_or_insert_with(|| self.baseline.to_string());
         ev.budget = None;
+        ev.repetitions = Some(i64::from(self.repetitions));
         file.map_elites.emitter = Some(self.emitter.kind.name().to_string());
         if let Replacement::LowerConfidence { z } = self.replacement {
             file.map_elites.z = Some(z);
@@ -1279,7 +1297,12 @@ step = 2
         assert_eq!(c.seed, 1);
         assert_eq!(c.batch_size, 10);
         assert!(c.rules.is_empty());
-        assert_eq!(c.repetitions, 4);
+        // One level listed: 20 games a genome.
+        assert_eq!(c.repetitions, 20);
+        assert_eq!(
+            [1, 2, 3, 4, 5, 25].map(default_repetitions),
+            [20, 10, 8, 6, 4, 2]
+        );
         assert_eq!(
             c.player.to_string(),
             "pmcts(bias=true,pruning=false,budget=2000,expand=weighted,final=weighted,\
@@ -1318,7 +1341,7 @@ step = 2
             "seed = 1",
             "batch_size = 10",
             "levels = [1590557911279]",
-            "repetitions = 4",
+            "repetitions = 20",
             "player = \"pmcts(bias=true,pruning=false,budget=2000,expand=weighted,final=weighted,persona=auto)\"",
             "baseline = \"mcts(budget=2000)\"",
             "scripts = [\"spawn.strongest\", \"research.roads\"]",
@@ -1329,8 +1352,8 @@ step = 2
             "replacement = \"paper\"",
             "emitter = \"schedule\"",
             "[map_elites.adaptive]",
-            "first_repetitions = 2",
-            "max_repetitions = 4",
+            "first_repetitions = 4",
+            "max_repetitions = 20",
             "placement_z = 0.5",
             "min_win_rate = 0.5",
             "floor_z = 1.0",
@@ -1394,7 +1417,7 @@ step = 2
         let a = c.adaptive.unwrap();
         assert_eq!(
             (a.first_repetitions, a.step_repetitions, a.max_repetitions),
-            (2, 2, 4)
+            (4, 4, 20)
         );
         assert_eq!((a.placement_z, a.floor_z), (0.5, Some(1.0)));
         assert!((a.min_win_rate - 0.375).abs() < 1e-12, "{}", a.min_win_rate);

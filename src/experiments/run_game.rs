@@ -28,6 +28,7 @@ use super::validate::{LevelRef, level_refs, validate};
 use super::{
     BenchTarget, Command, Exit, LevelsAction, ValidateConfig, bench, output_error, play, replay,
 };
+use crate::agent::AgentSpec;
 use crate::agents::{build_agent_at, build_agent_from, style_field};
 use crate::error::{Error, Result};
 use crate::features::{Feature, feature_names};
@@ -394,6 +395,11 @@ fn run_reevaluate<G: GameKit, W: Write>(cfg: &ReevaluateConfig, out: &mut W) -> 
 /// Measures a run config's sensitivity to its weights: its `[rules]`, features, scripts and
 /// training levels.
 fn run_sensitivity<G: GameKit, W: Write>(cfg: &SensitivityConfig, out: &mut W) -> Result<()> {
+    let steered_cfg = SensitivityConfig {
+        run: steered::<G>(&cfg.run)?,
+        ..cfg.clone()
+    };
+    let cfg = &steered_cfg;
     let run = &cfg.run;
     let located = |e: Error| match e {
         Error::Config { field, reason } => Error::Config {
@@ -494,6 +500,32 @@ fn genome_scripts<G: GameKit>(game: &G, run: &RunConfig) -> Vec<String> {
     }
 }
 
+/// `run` with the game's own steering player ([`GameKit::steering_player`]) in place of the
+/// generic default, when the config names no player and the game has one; its genome then
+/// defaults to the scripts the game names.
+///
+/// # Errors
+///
+/// [`Error::Config`] naming `evaluation.player` if the game's spec does not parse.
+fn steered<G: GameKit>(run: &RunConfig) -> Result<RunConfig> {
+    let mut run = run.clone();
+    let budget = run
+        .file
+        .evaluation
+        .budget
+        .and_then(|b| u64::try_from(b).ok());
+    if run.file.evaluation.player.is_none()
+        && let Some((spec, genome)) = G::steering_player(budget)
+    {
+        run.player = AgentSpec::parse(&spec)
+            .map_err(|e| Error::config("evaluation.player", e.to_string()))?;
+        if run.scripts.is_none() {
+            run.scripts = Some(genome.iter().map(|s| s.to_string()).collect());
+        }
+    }
+    Ok(run)
+}
+
 /// Runs a MAP-Elites run.
 fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<()> {
     let (game, setup, cfg) = prepare_run::<G>(cfg)?;
@@ -518,6 +550,7 @@ fn run_evolve<G: GameKit, W: Write>(cfg: &EvolveConfig, out: &mut W) -> Result<(
 /// Bad rules, features, scripts or levels, naming the field and the config file.
 fn prepare_run<G: GameKit>(cfg: &EvolveConfig) -> Result<(G, RunSetup<G::Level>, EvolveConfig)> {
     let mut cfg = cfg.clone();
+    cfg.run = steered::<G>(&cfg.run).map_err(|e| cfg.located(e))?;
     let run = &cfg.run;
     let rules: G::Rules = read_rules(&run.rules)?;
     let game = G::with_rules(rules.clone());

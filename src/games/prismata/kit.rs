@@ -106,6 +106,22 @@ impl GameKit for PrismataGame {
         crate::games::prismata::ai::support::DEFAULT_GENOME.to_vec()
     }
 
+    /// The whole-turn Portfolio MCTS `PMCTS100` (its `traversals` the config's `budget`, else
+    /// its own 40) with its style strength calibrated, over every phase's partial players.
+    /// The generic Portfolio MCTS plans one action at a time and won 13 of 72 games against
+    /// MediumAI at 2,000 FM calls (`sensitivity` of a defaults-only economy × aggression
+    /// config at `persona=1`, 9 genomes × 8 games), while `PMCTS100(style=3)` over these
+    /// players bred the hand-tuned map (`experiments/prismata-phases-style3.toml`).
+    fn steering_player(budget: Option<u64>) -> Option<(String, Vec<&'static str>)> {
+        let traversals = budget
+            .map(|b| format!(",traversals={b}"))
+            .unwrap_or_default();
+        Some((
+            format!("PMCTS100(style=auto{traversals})"),
+            crate::games::prismata::ai::support::SCRIPTS.to_vec(),
+        ))
+    }
+
     /// The searching bots at their budgets, one decision each at the start of a turn (where
     /// they plan the whole turn) of MediumAI self-play: ExpertAI (Alpha-Beta, 400 playouts,
     /// "1 s" in the C++), UCT at the same budget, the "100 ms" searches and our Portfolio
