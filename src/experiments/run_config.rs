@@ -1312,7 +1312,7 @@ step = 2
         assert_eq!(c.auto_field(), Some("persona"));
         let cal = c.calibration.clone().unwrap();
         assert_eq!((cal.strengths, cal.floor), (None, None));
-        assert_eq!((cal.z, cal.repetitions, cal.chosen), (1.0, 4, None));
+        assert_eq!((cal.z, cal.repetitions, cal.chosen), (1.0, 20, None));
         assert_eq!(c.scripts, None);
         assert_eq!(c.domain, Domain::default());
         assert_eq!(
