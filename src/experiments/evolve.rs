@@ -554,7 +554,13 @@ pub fn preflight<G: SearchSupport>(
     if let Some(c) = &setup.calibration {
         for &s in &c.strengths {
             let spec = at(&at_strength(player, &c.field, s))?;
-            build_agent_at(game, &spec, base).map_err(named("calibration.strengths"))?;
+            // A strength the agent refuses is the ladder's fault; anything else the player's.
+            build_agent_at(game, &spec, base).map_err(|e| match &e {
+                Error::Config { field, .. } if *field == c.field => {
+                    named("calibration.strengths")(e)
+                }
+                _ => named("evaluation.player")(e),
+            })?;
             ladder.push(spec);
         }
     }

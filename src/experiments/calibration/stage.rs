@@ -497,6 +497,7 @@ pub fn calibrate<G: SearchSupport>(
     quiet: bool,
     out: &mut impl Write,
 ) -> Result<Calibrated<G::Level>> {
+    let started = std::time::Instant::now();
     let plan = Plan::new(game, setup, run)?;
     let journal = open_journal(dir, setup)?;
     let cal = plan.cal;
@@ -565,6 +566,12 @@ pub fn calibrate<G: SearchSupport>(
     };
     progress.finish();
     let setup = finish(dir, &plan, &outcome, out)?;
+    writeln!(
+        out,
+        "calibration: {games} games played in {:.1} s",
+        started.elapsed().as_secs_f64()
+    )
+    .map_err(output_error)?;
     Ok(Calibrated { setup, games })
 }
 
