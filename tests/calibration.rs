@@ -471,6 +471,45 @@ fn malformed_calibration_settings_and_auto_misused_exit_2_naming_the_field() {
 }
 
 #[test]
+fn agents_declare_their_style_strength_and_others_none() {
+    use playstyles::AgentSpec;
+    use playstyles::agents::style_field;
+    use playstyles::games::prismata::PrismataGame;
+    use playstyles::games::puerto_rico::PuertoRicoGame;
+    use playstyles::games::tribes::TribesGame;
+
+    let spec = |s: &str| AgentSpec::parse(s).unwrap();
+    let field = |f: Option<playstyles::StyleField>| f.map(|f| (f.field, f.ladder.to_vec()));
+    let generic = Some(("persona", vec![0.0, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0]));
+    // The generic Portfolio MCTS, in any game; the generic MCTS has none.
+    let tribes = TribesGame::default();
+    assert_eq!(
+        field(style_field(&tribes, &spec("pmcts(budget=5)"))),
+        generic
+    );
+    assert_eq!(field(style_field(&tribes, &spec("mcts"))), None);
+    assert_eq!(field(style_field(&tribes, &spec("rule"))), None);
+    // Puerto Rico: persona and thinking their `style`; SA-0 none.
+    let pr = PuertoRicoGame::default();
+    let style = |f: Option<playstyles::StyleField>| f.map(|f| f.field);
+    assert_eq!(field(style_field(&pr, &spec("pmcts"))), generic);
+    assert_eq!(
+        style(style_field(&pr, &spec("persona(budget=50)"))),
+        Some("style")
+    );
+    assert_eq!(style(style_field(&pr, &spec("thinking"))), Some("style"));
+    assert_eq!(style(style_field(&pr, &spec("sa0"))), None);
+    // Prismata: its Portfolio MCTS players `style`; its other bots none.
+    let prismata = PrismataGame::default();
+    assert_eq!(
+        style(style_field(&prismata, &spec("PMCTS100"))),
+        Some("style")
+    );
+    assert_eq!(style(style_field(&prismata, &spec("MediumAI"))), None);
+    assert_eq!(style(style_field(&prismata, &spec("NoSuchBot"))), None);
+}
+
+#[test]
 fn the_quick_start_calibrates_the_default_player_at_its_budget() {
     let quick = EvolveConfig::load(None, None).unwrap().run;
     assert_eq!(

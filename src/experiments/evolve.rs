@@ -554,7 +554,13 @@ pub fn preflight<G: SearchSupport>(
     if let Some(c) = &setup.calibration {
         for &s in &c.strengths {
             let spec = at(&at_strength(player, &c.field, s))?;
-            build_agent_at(game, &spec, base).map_err(named("calibration.strengths"))?;
+            // A strength the agent refuses is the ladder's fault; anything else the player's.
+            build_agent_at(game, &spec, base).map_err(|e| match &e {
+                Error::Config { field, .. } if *field == c.field => {
+                    named("calibration.strengths")(e)
+                }
+                _ => named("evaluation.player")(e),
+            })?;
             ladder.push(spec);
         }
     }
@@ -774,15 +780,11 @@ pub fn summary_text(name: &str, dir: &Path, s: &EvolveSummary) -> String {
         s.games_run
     );
     t += &format!("wrote {}:\n", dir.display());
-    // The explorer page reports itself once written.
-    for f in RUN_FILES
-        .iter()
-        .filter(|&&f| f != super::report::REPORT_HTML)
-    {
-        t += &format!("  {}\n", dir.join(f).display());
-    }
-    // A calibrated run's tables and chart (the journal is gone once it is done).
-    for f in &CALIBRATION_FILES[..4] {
+    // The explorer page reports itself once written; a calibrated run's tables and chart come
+    // after the run's files (the journal is gone once it is done); a run stopped before its
+    // first batch has none of them.
+    let files = RUN_FILES.iter().chain(&CALIBRATION_FILES[..4]);
+    for f in files.filter(|&&f| f != super::report::REPORT_HTML) {
         if dir.join(f).is_file() {
             t += &format!("  {}\n", dir.join(f).display());
         }

@@ -73,7 +73,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, t: &Tradeoff) -> Draw
     chart
         .configure_mesh()
         .x_desc(printable(&t.field))
-        .light_line_style(RGBColor(240, 240, 240))
+        .light_line_style(WHITE)
         .draw()?;
     for level in [1.0, 3.0] {
         chart.draw_series(std::iter::once(PathElement::new(
@@ -131,7 +131,8 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, t: &Tradeoff) -> Draw
     chart
         .configure_mesh()
         .x_desc(printable(&t.field))
-        .light_line_style(RGBColor(240, 240, 240))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .light_line_style(WHITE)
         .draw()?;
     let floor = 100.0 * t.floor;
     let mut x = x0;

@@ -1,7 +1,7 @@
 //! The calibration as the first stage of a run (see the [module docs](super)): what it plays
-//! ([`Plan`]), its journal, and its three drivers — [`calibrate`] for `evolve` (plays every
+//! (`Plan`), its journal, and its three drivers — [`calibrate`] for `evolve` (plays every
 //! genome here), [`ask`] and [`tell`] for `ask`/`work`/`tell` (the genomes as game tasks) —
-//! which end the same way ([`finish`]): the tables and the chart, then `config.toml` with the
+//! which end the same way (`finish`): the tables and the chart, then `config.toml` with the
 //! strength chosen, then the journal and the calibration's task folders removed.
 //!
 //! Where the run directory stands is read from it: its `config.toml` is the run's resolved
@@ -480,7 +480,7 @@ pub struct Calibrated<L> {
 /// Calibrates the run `run` resolved as `setup` in its directory `dir` (whose `config.toml` is
 /// `setup`'s, with `auto`), on `threads` worker threads, continuing from the journal: plays
 /// every genome not yet played, each saved to the journal as it finishes, then
-/// [`finish`]es. Progress goes to standard error (unless `quiet`), the header and the
+/// finishes (`finish`). Progress goes to standard error (unless `quiet`), the header and the
 /// trade-off to `out`.
 ///
 /// # Errors
@@ -497,6 +497,7 @@ pub fn calibrate<G: SearchSupport>(
     quiet: bool,
     out: &mut impl Write,
 ) -> Result<Calibrated<G::Level>> {
+    let started = std::time::Instant::now();
     let plan = Plan::new(game, setup, run)?;
     let journal = open_journal(dir, setup)?;
     let cal = plan.cal;
@@ -565,6 +566,12 @@ pub fn calibrate<G: SearchSupport>(
     };
     progress.finish();
     let setup = finish(dir, &plan, &outcome, out)?;
+    writeln!(
+        out,
+        "calibration: {games} games played in {:.1} s",
+        started.elapsed().as_secs_f64()
+    )
+    .map_err(output_error)?;
     Ok(Calibrated { setup, games })
 }
 
@@ -580,7 +587,7 @@ pub enum Asked<L> {
 /// `ask` during the calibration of the run `run` resolved as `setup` in `dir`: writes the
 /// tasks of the genomes left to play, of the earliest phase that has any, to
 /// `batches/calibration-P/tasks.jsonl` (unless it holds them already) and removes the folders
-/// of earlier phases; with nothing left to play, [`finish`]es (printing on `out`).
+/// of earlier phases; with nothing left to play, finishes (`finish`, printing on `out`).
 ///
 /// # Errors
 ///
@@ -635,7 +642,7 @@ pub enum Told {
 
 /// `tell` during the calibration of the run `run` resolved as `setup` in `dir`: checks the
 /// results of the phase asked for against its tasks, saves each genome's games to the journal
-/// (all at once), removes the phase's folder and, after the last phase, [`finish`]es. One
+/// (all at once), removes the phase's folder and, after the last phase, finishes (`finish`). One
 /// line on `out` (and the trade-off when finished).
 ///
 /// # Errors
