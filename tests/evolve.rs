@@ -572,6 +572,14 @@ fn the_minimal_configs_resolve_for_their_games_with_every_default_written() {
         }
         let given = EvolveConfig::load(Some(&path), None).unwrap().run;
         assert_eq!(given.game.name(), game);
+        // 20 games a genome: repetitions per level rounded up to even.
+        let playstyles::experiments::config_file::LevelSet::List(listed) = &given.levels else {
+            panic!("{game}: levels not listed");
+        };
+        assert_eq!(
+            given.repetitions,
+            playstyles::experiments::run_config::default_repetitions(listed.len())
+        );
         // Resolved for the game, checked (agents built, levels loaded), no batch played.
         let out = scratch.join(game);
         evolve_ok(&path, &out, &["--stop-after-batches", "0"]);
@@ -582,7 +590,7 @@ fn the_minimal_configs_resolve_for_their_games_with_every_default_written() {
             "seed = 1".into(),
             "batch_size = 10".into(),
             "[rules]".into(),
-            "repetitions = 4".into(),
+            format!("repetitions = {}", given.repetitions),
             "values = [0.0, 0.25, 0.5, 0.75, 1.0]".into(),
             "one_hot = true".into(),
             "random_init = 40".into(),
