@@ -346,3 +346,43 @@ fn a_budget_of_0_is_an_error_naming_the_field_and_the_bot_file() {
         assert!(err.contains(&needle), "`{needle}` not in {err}");
     }
 }
+
+/// A Prismata run config that names no player breeds the game's own steering player
+/// (`GameKit::steering_player`): `PMCTS100` with its style strength to calibrate, over every
+/// phase's partial players, its `traversals` the config's `budget`.
+#[test]
+fn a_config_without_a_player_breeds_the_games_steering_player() {
+    use crate::support::cli::{path_arg, playstyles, read_text, scratch, succeeded};
+    let dir = scratch("prismata", "steering-player");
+    let cfg = dir.join("defaults.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"prismata\"\n[evaluation]\nlevels = [\"1\"]\nbaseline = \"MediumAI\"\n\
+         budget = 30\n[[features]]\nname = \"economy\"\nmin = 20\nmax = 50\nstep = 3\n",
+    )
+    .unwrap();
+    let run = dir.join("run");
+    succeeded(
+        playstyles(&[
+            "evolve",
+            path_arg(&cfg),
+            "--out",
+            path_arg(&run),
+            "--stop-after-batches",
+            "0",
+            "--quiet",
+        ]),
+        "evolve",
+    );
+    let resolved = read_text(&run.join("config.toml"));
+    assert!(
+        resolved.contains("player = \"PMCTS100(style=auto,traversals=30)\""),
+        "{resolved}"
+    );
+    let scripts = playstyles::games::prismata::ai::support::SCRIPTS;
+    let line = format!(
+        "scripts = [{}]",
+        scripts.map(|s| format!("\"{s}\"")).join(", ")
+    );
+    assert!(resolved.lines().any(|l| l == line), "{line} in\n{resolved}");
+}
