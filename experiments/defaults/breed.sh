@@ -34,4 +34,4 @@ step evolve "$config" --out "$out"
 step reevaluate "$out" --games 100
 step validate "$out" --levels held-out --cells all --repetitions "$held_out"
 step roster "$out" --count 8
-"${bin[@]}" report "$out" --quiet
+"${bin[@]}" report "$out" > /dev/null
