@@ -408,27 +408,11 @@ pub fn tidy(dir: &Path) -> Result<()> {
 /// Removes the calibration's task folders of phases before `phase` (`u64::MAX`: all), then
 /// `batches/` if that left it empty.
 fn remove_batches(dir: &Path, phase: u64) -> Result<()> {
-    let batches = dir.join(BATCHES_DIR);
-    let entries = match std::fs::read_dir(&batches) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::io(&batches, e)),
-    };
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(&batches, e))?;
-        let before = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.strip_prefix(BATCH_PREFIX))
+    crate::experiments::tasks::ask::remove_batch_folders(dir, |name| {
+        name.strip_prefix(BATCH_PREFIX)
             .and_then(|n| n.parse::<u64>().ok())
-            .is_some_and(|p| p < phase);
-        if before {
-            let path = entry.path();
-            std::fs::remove_dir_all(&path).map_err(|e| Error::io(&path, e))?;
-        }
-    }
-    let _ = std::fs::remove_dir(&batches);
-    Ok(())
+            .is_some_and(|p| p < phase)
+    })
 }
 
 /// The folder of the calibration's phase `phase` in `dir`.

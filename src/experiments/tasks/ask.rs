@@ -130,6 +130,19 @@ pub fn ask<G: SearchSupport>(
 ///
 /// [`Error::Io`] naming a folder that cannot be listed or removed.
 pub fn remove_told_batches(dir: &Path, next_batch: u64) -> Result<()> {
+    remove_batch_folders(dir, |name| {
+        name.parse::<u64>().is_ok_and(|b| b < next_batch)
+    })
+}
+
+/// Removes the folders of `dir`'s `batches/` whose names `done` picks — real folders only, a
+/// link or a file of that name stays — then `batches/` itself if that left it empty: the one
+/// place that deletes the task folders `ask` made (its batches', the calibration's phases').
+///
+/// # Errors
+///
+/// [`Error::Io`] naming a folder that cannot be listed or removed.
+pub fn remove_batch_folders(dir: &Path, done: impl Fn(&str) -> bool) -> Result<()> {
     let batches = dir.join(BATCHES_DIR);
     let entries = match std::fs::read_dir(&batches) {
         Ok(e) => e,
@@ -138,12 +151,8 @@ pub fn remove_told_batches(dir: &Path, next_batch: u64) -> Result<()> {
     };
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(&batches, e))?;
-        let told = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u64>().ok())
-            .is_some_and(|b| b < next_batch);
-        if told {
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_dir && entry.file_name().to_str().is_some_and(&done) {
             let path = entry.path();
             std::fs::remove_dir_all(&path).map_err(|e| Error::io(&path, e))?;
         }
