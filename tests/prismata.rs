@@ -386,3 +386,50 @@ fn a_config_without_a_player_breeds_the_games_steering_player() {
     );
     assert!(resolved.lines().any(|l| l == line), "{line} in\n{resolved}");
 }
+
+/// `sensitivity` of a Prismata config without a player measures the game's steering player
+/// too: its genomes weigh every phase's partial players, and `--strengths` draws the
+/// trade-off of the player's style strength.
+#[test]
+fn sensitivity_without_a_player_measures_the_games_steering_player() {
+    use crate::support::cli::{path_arg, playstyles, read_text, scratch, succeeded};
+    let dir = scratch("prismata", "steering-sensitivity");
+    let cfg = dir.join("defaults.toml");
+    std::fs::write(
+        &cfg,
+        "game = \"prismata\"\n[evaluation]\nlevels = [\"1\"]\nbaseline = \"MediumAI\"\n\
+         budget = 10\nrepetitions = 2\n[[features]]\nname = \"economy\"\nmin = 20\nmax = 50\n\
+         step = 3\n",
+    )
+    .unwrap();
+    let out = dir.join("sensitivity");
+    succeeded(
+        playstyles(&[
+            "sensitivity",
+            path_arg(&cfg),
+            "--out",
+            path_arg(&out),
+            "--strengths",
+            "0,2",
+            "--threads",
+            "2",
+            "--quiet",
+        ]),
+        "sensitivity",
+    );
+    let genomes = read_text(&out.join("sensitivity_genomes.csv"));
+    let header = genomes.lines().next().unwrap();
+    for script in playstyles::games::prismata::ai::support::SCRIPTS {
+        assert!(
+            header.contains(&format!("weight_{script},")),
+            "{script} in {header}"
+        );
+    }
+    let strengths = read_text(&out.join("sensitivity_strengths.csv"));
+    let rows: Vec<&str> = strengths.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{strengths}");
+    assert!(
+        rows[0].starts_with("0,") && rows[1].starts_with("2,"),
+        "{strengths}"
+    );
+}

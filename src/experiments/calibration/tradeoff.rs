@@ -252,6 +252,13 @@ impl Tradeoff {
             self.field,
             num(self.chosen_strength())
         );
+        if !self.passed {
+            s += "warning: even the weakest style's extremes lose to the baseline more often \
+                  than the floor allows, and a genome enters the map only once its win rate \
+                  clears the floor (unless [map_elites] adaptive = false): expect few elites. \
+                  Give a weaker baseline, or a lower [calibration] floor and \
+                  [map_elites.adaptive] min_win_rate\n";
+        }
         s
     }
 }
@@ -345,6 +352,27 @@ mod tests {
         assert_eq!(&table.rows[1][6..], ["false", "false"]);
         let printed = t.printed();
         assert!(printed.contains("chosen: persona = 0"), "{printed}");
+        assert!(!printed.contains("warning"), "{printed}");
+        // Only the failing strength: the weakest is taken, with a warning of an empty map.
+        let failing = Tradeoff::new(
+            "persona",
+            vec![axis.clone()],
+            0.5,
+            1.0,
+            vec![(
+                1.0,
+                vec![
+                    genome("min:f", &all, &[1.0; 8]),
+                    genome("max:f", &half, &[7.0; 8]),
+                ],
+            )],
+        );
+        let printed = failing.printed();
+        assert!(!failing.passed, "{printed}");
+        assert!(
+            printed.contains("no strength passes") && printed.contains("expect few elites"),
+            "{printed}"
+        );
 
         // 3 wins of 4 at z = 1: the lower bound is ½ exactly, which passes a floor of ½.
         let three = [true, true, true, false];
