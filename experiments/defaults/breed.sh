@@ -18,8 +18,9 @@ bin=(cargo run --release --quiet --)
 config=experiments/defaults/$game.toml
 held_out=50
 case $game in
-    pig|skirmish) bin=(cargo run --release --quiet --example "$game" --)
-        config=examples/$game/quickstart.toml ;;
+    pig) bin=(cargo run --release --quiet --example pig --) ;;
+    skirmish) bin=(cargo run --release --quiet --example skirmish --)
+        config=examples/skirmish/quickstart.toml ;;
     tribes) held_out=2 ;;
     prismata) held_out=1 ;;
 esac
