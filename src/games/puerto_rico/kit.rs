@@ -78,9 +78,9 @@ impl GameKit for PuertoRicoGame {
     /// role and building choices; its `budget` the config's, else its own) with its style
     /// strength calibrated and a factor floor of [`STEERING_FLOOR`] (a factor 0 weighs a
     /// choice down instead of ruling it out), over the play-style factors. The generic
-    /// Portfolio MCTS bred a defaults-only shipper × builder map whose roster of 8 was named
-    /// from one held-out game 40.8 % of the time; this player's, 62.5 %, every member winning
-    /// at least half its re-played games (`results/defaults/puerto-rico/README.md`).
+    /// Portfolio MCTS bred a defaults-only shipper × builder map whose roster of 8 is named
+    /// from one held-out game 44.6 % of the time; this player's, 68.8 %, every member winning
+    /// at least half its re-played games (`results/defaults/README.md`).
     fn steering_player(budget: Option<u64>) -> Option<(String, Vec<&'static str>)> {
         let budget = budget.map(|b| format!("budget={b},")).unwrap_or_default();
         Some((
