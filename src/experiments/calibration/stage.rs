@@ -117,6 +117,9 @@ struct Plan<'a, L> {
     /// The smallest and largest weight of the genome's domain.
     lo: f64,
     hi: f64,
+    /// The archive admits a genome only once its win rate clears a floor (adaptive sampling
+    /// with `min_win_rate` > 0, or the default floor still to resolve).
+    floored: bool,
 }
 
 impl<'a, L> Plan<'a, L> {
@@ -142,6 +145,8 @@ impl<'a, L> Plan<'a, L> {
             axes: run.features.clone(),
             lo: run.domain.min(),
             hi: run.domain.max(),
+            floored: run.floor_pending
+                || run.adaptive.as_ref().is_some_and(|a| a.min_win_rate > 0.0),
         })
     }
 
@@ -448,7 +453,7 @@ fn finish<L: Clone>(
     // The completion record: from here on the run breeds with the strength chosen.
     write_atomic(&dir.join(CONFIG_TOML), config_toml.as_bytes())?;
     tidy(dir)?;
-    write!(out, "{}", t.printed()).map_err(output_error)?;
+    write!(out, "{}", t.printed(plan.floored)).map_err(output_error)?;
     Ok(settled(plan.setup, plan.cal, chosen, config_toml))
 }
 

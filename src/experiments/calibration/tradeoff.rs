@@ -197,8 +197,10 @@ impl Tradeoff {
     }
 
     /// The trade-off as printed: a line per strength (lowest lower bound, the extreme that
-    /// has it, the spread per feature), then the strength chosen and why.
-    pub fn printed(&self) -> String {
+    /// has it, the spread per feature), then the strength chosen and why; when no strength
+    /// passes and the archive has a strength floor (`floored`), a warning that the map will
+    /// hold few elites.
+    pub fn printed(&self, floored: bool) -> String {
         let mut s = format!(
             "style strength `{}`: per strength the lowest lower bound (z = {}) of the extremes' \
              win rates, floor {:.1} %, and the spread max:F - min:F in cell widths\n",
@@ -252,12 +254,11 @@ impl Tradeoff {
             self.field,
             num(self.chosen_strength())
         );
-        if !self.passed {
+        if !self.passed && floored {
             s += "warning: even the weakest style's extremes lose to the baseline more often \
                   than the floor allows, and a genome enters the map only once its win rate \
-                  clears the floor (unless [map_elites] adaptive = false): expect few elites. \
-                  Give a weaker baseline, or a lower [calibration] floor and \
-                  [map_elites.adaptive] min_win_rate\n";
+                  clears the floor: expect few elites. Give a weaker baseline, or a lower \
+                  [calibration] floor and [map_elites.adaptive] min_win_rate\n";
         }
         s
     }
@@ -350,7 +351,7 @@ mod tests {
         assert_eq!(table.rows[0][4], "1");
         assert_eq!(&table.rows[0][6..], ["true", "true"]);
         assert_eq!(&table.rows[1][6..], ["false", "false"]);
-        let printed = t.printed();
+        let printed = t.printed(true);
         assert!(printed.contains("chosen: persona = 0"), "{printed}");
         assert!(!printed.contains("warning"), "{printed}");
         // Only the failing strength: the weakest is taken, with a warning of an empty map.
@@ -367,12 +368,16 @@ mod tests {
                 ],
             )],
         );
-        let printed = failing.printed();
+        let printed = failing.printed(true);
         assert!(!failing.passed, "{printed}");
         assert!(
             printed.contains("no strength passes") && printed.contains("expect few elites"),
             "{printed}"
         );
+        // Without a floor in the archive, no warning.
+        let printed = failing.printed(false);
+        assert!(printed.contains("no strength passes"), "{printed}");
+        assert!(!printed.contains("warning"), "{printed}");
 
         // 3 wins of 4 at z = 1: the lower bound is ½ exactly, which passes a floor of ½.
         let three = [true, true, true, false];

@@ -502,7 +502,7 @@ pub fn sensitivity<G: SearchSupport>(
         write!(
             out,
             "\n{}wrote {}\n",
-            t.printed(),
+            t.printed(false),
             cfg.out.join(STRENGTHS_CSV).display()
         )
         .map_err(output_error)?;
