@@ -347,20 +347,32 @@ fn a_budget_of_0_is_an_error_naming_the_field_and_the_bot_file() {
     }
 }
 
+/// A scratch folder `name` and its `defaults.toml`: a Prismata config that names no player
+/// (level 1 against MediumAI, the economy feature), `evaluation` added to its `[evaluation]`.
+fn config_without_a_player(
+    name: &str,
+    evaluation: &str,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = crate::support::cli::scratch("prismata", name);
+    let cfg = dir.join("defaults.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "game = \"prismata\"\n[evaluation]\nlevels = [\"1\"]\nbaseline = \"MediumAI\"\n\
+             {evaluation}[[features]]\nname = \"economy\"\nmin = 20\nmax = 50\nstep = 3\n"
+        ),
+    )
+    .unwrap();
+    (dir, cfg)
+}
+
 /// A Prismata run config that names no player breeds the game's own steering player
 /// (`GameKit::steering_player`): `PMCTS100` with its style strength to calibrate, over every
 /// phase's partial players, its `traversals` the config's `budget`.
 #[test]
 fn a_config_without_a_player_breeds_the_games_steering_player() {
-    use crate::support::cli::{path_arg, playstyles, read_text, scratch, succeeded};
-    let dir = scratch("prismata", "steering-player");
-    let cfg = dir.join("defaults.toml");
-    std::fs::write(
-        &cfg,
-        "game = \"prismata\"\n[evaluation]\nlevels = [\"1\"]\nbaseline = \"MediumAI\"\n\
-         budget = 30\n[[features]]\nname = \"economy\"\nmin = 20\nmax = 50\nstep = 3\n",
-    )
-    .unwrap();
+    use crate::support::cli::{path_arg, playstyles, read_text, succeeded};
+    let (dir, cfg) = config_without_a_player("steering-player", "budget = 30\n");
     let run = dir.join("run");
     succeeded(
         playstyles(&[
@@ -392,16 +404,9 @@ fn a_config_without_a_player_breeds_the_games_steering_player() {
 /// trade-off of the player's style strength.
 #[test]
 fn sensitivity_without_a_player_measures_the_games_steering_player() {
-    use crate::support::cli::{path_arg, playstyles, read_text, scratch, succeeded};
-    let dir = scratch("prismata", "steering-sensitivity");
-    let cfg = dir.join("defaults.toml");
-    std::fs::write(
-        &cfg,
-        "game = \"prismata\"\n[evaluation]\nlevels = [\"1\"]\nbaseline = \"MediumAI\"\n\
-         budget = 10\nrepetitions = 2\n[[features]]\nname = \"economy\"\nmin = 20\nmax = 50\n\
-         step = 3\n",
-    )
-    .unwrap();
+    use crate::support::cli::{path_arg, playstyles, read_text, succeeded};
+    let (dir, cfg) =
+        config_without_a_player("steering-sensitivity", "budget = 10\nrepetitions = 2\n");
     let out = dir.join("sensitivity");
     succeeded(
         playstyles(&[

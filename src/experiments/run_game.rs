@@ -395,12 +395,6 @@ fn run_reevaluate<G: GameKit, W: Write>(cfg: &ReevaluateConfig, out: &mut W) -> 
 /// Measures a run config's sensitivity to its weights: its `[rules]`, features, scripts and
 /// training levels.
 fn run_sensitivity<G: GameKit, W: Write>(cfg: &SensitivityConfig, out: &mut W) -> Result<()> {
-    let steered_cfg = SensitivityConfig {
-        run: steered::<G>(&cfg.run)?,
-        ..cfg.clone()
-    };
-    let cfg = &steered_cfg;
-    let run = &cfg.run;
     let located = |e: Error| match e {
         Error::Config { field, reason } => Error::Config {
             field,
@@ -408,6 +402,12 @@ fn run_sensitivity<G: GameKit, W: Write>(cfg: &SensitivityConfig, out: &mut W) -
         },
         e => e,
     };
+    let steered_cfg = SensitivityConfig {
+        run: steered::<G>(&cfg.run).map_err(located)?,
+        ..cfg.clone()
+    };
+    let cfg = &steered_cfg;
+    let run = &cfg.run;
     let rules: G::Rules = read_rules(&run.rules).map_err(located)?;
     // The games depend on the resolved rules: the measurement's journal keeps them.
     let rules_toml = toml::to_string(&rules_table(&rules)?)
